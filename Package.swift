@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Understudy",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "understudy", targets: ["understudy"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibevent",
+            pkgConfig: "libevent",
+            providers: [.apt(["libevent-dev"]), .brew(["libevent"])]
+        ),
+        .target(name: "HTTPServer", dependencies: ["CLibevent"]),
+        .target(
+            name: "MockCore",
+            dependencies: ["HTTPServer", .product(name: "Logging", package: "swift-log")]
+        ),
+        .executableTarget(
+            name: "understudy",
+            dependencies: [
+                "MockCore", "HTTPServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "UnderstudyTesting",
+            dependencies: ["MockCore", "HTTPServer"],
+            path: "Tests/UnderstudyTesting"
+        ),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "UnderstudyTesting"]),
+        .testTarget(name: "MockCoreTests", dependencies: ["MockCore", "UnderstudyTesting"]),
+        .testTarget(name: "UnderstudyCLITests", dependencies: ["understudy", "UnderstudyTesting"]),
+    ]
+)

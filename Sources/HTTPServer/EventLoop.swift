@@ -1,0 +1,225 @@
+import CLibevent
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One worker: an `event_base` and its `evhttp`, run on a thread of its own. Everything libevent
+/// owns is touched only on that thread; `execute` is the one way in from other threads.
+public final class EventLoop: @unchecked Sendable {
+    public let index: Int
+    let base: OpaquePointer
+    let http: OpaquePointer
+    let handler: any HTTPHandler
+    let localPort: Int
+    private var boundSocket: OpaquePointer?
+
+    // Loop-thread state.
+    private(set) var isDraining = false
+    /// Requests handed to the handler whose reply has not been fully written yet.
+    private var unfinishedRequests = 0
+    private var timers: [ObjectIdentifier: LoopTimer] = [:]
+    private var mailboxEvent: OpaquePointer?
+    private var dnsBase: OpaquePointer?
+    private var thread: pthread_t?
+
+    // Cross-thread wake-up: closures queued under a lock, and a pipe byte to wake the loop.
+    private let mailbox = Mutex<[@Sendable () -> Void]>([])
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+
+    init(index: Int, configuration: ServerConfiguration, handler: any HTTPHandler, listeningSocket: Int32,
+         ownsSocket: Bool, localPort: Int) throws {
+        self.index = index
+        self.handler = handler
+        self.localPort = localPort
+
+        guard let config = event_config_new() else { throw ServerError.libevent(operation: "event_config_new") }
+        // evhttp toggles read/write interest several times per request; the changelist folds
+        // those into two epoll_ctl calls (measured: 7.25 → 5.25 syscalls per request).
+        event_config_set_flag(config, Int32(EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST.rawValue))
+        let madeBase = event_base_new_with_config(config)
+        event_config_free(config)
+        guard let madeBase else { throw ServerError.libevent(operation: "event_base_new") }
+        guard let madeHTTP = evhttp_new(madeBase) else {
+            event_base_free(madeBase)
+            throw ServerError.libevent(operation: "evhttp_new")
+        }
+        base = madeBase
+        http = madeHTTP
+
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw ServerError.socketFailed(operation: "pipe", reason: errnoText()) }
+        wakeRead = fds[0]
+        wakeWrite = fds[1]
+        for fd in fds {
+            _ = evutil_make_socket_nonblocking(fd)
+            _ = evutil_make_socket_closeonexec(fd)
+        }
+
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        evhttp_set_gencb(http, onRequest, me)
+        evhttp_set_allowed_methods(http, HTTPMethod.serverMask)
+        evhttp_set_max_body_size(http, Int(configuration.maxBodySize))
+        evhttp_set_max_headers_size(http, Int(configuration.maxHeaderSize))
+        var idle = timeval(configuration.idleTimeout)
+        evhttp_set_timeout_tv(http, &idle)
+        // No default Content-Type: a response without one goes out without one.
+        evhttp_set_default_content_type(http, nil)
+        // Read and drop the rest of an oversized body before answering 413, so a client still
+        // sending gets the status instead of a connection reset.
+        evhttp_set_flags(http, Int32(EVHTTP_SERVER_LINGERING_CLOSE))
+
+        let listenerFlags = LEV_OPT_CLOSE_ON_EXEC | (ownsSocket ? LEV_OPT_CLOSE_ON_FREE : 0)
+        // Backlog 0: the socket is already listening.
+        guard let listener = evconnlistener_new(base, nil, nil, UInt32(listenerFlags), 0, listeningSocket),
+              let bound = evhttp_bind_listener(http, listener) else {
+            throw ServerError.libevent(operation: "evhttp_bind_listener")
+        }
+        boundSocket = bound
+        mailboxEvent = event_new(base, wakeRead, Int16(EV_READ | EV_PERSIST), onMailbox, me)
+        event_add(mailboxEvent, nil)
+    }
+
+    // MARK: Running
+
+    func startThread() throws {
+        let retained = Unmanaged.passRetained(self).toOpaque()
+        var tid = pthread_t()
+        let status = pthread_create(&tid, nil, { arg in
+            let loop = Unmanaged<EventLoop>.fromOpaque(arg!).takeRetainedValue()
+            loop.run()
+            return nil
+        }, retained)
+        guard status == 0 else {
+            Unmanaged<EventLoop>.fromOpaque(retained).release()
+            throw ServerError.socketFailed(operation: "pthread_create", reason: String(cString: strerror(status)))
+        }
+        thread = tid
+    }
+
+    private func run() {
+        event_base_dispatch(base)
+        tearDown()
+    }
+
+    func join() {
+        if let thread { pthread_join(thread, nil) }
+        thread = nil
+    }
+
+    private func tearDown() {
+        for timer in timers.values { timer.release() }
+        timers.removeAll()
+        if let mailboxEvent { event_free(mailboxEvent) }
+        mailboxEvent = nil
+        if let dnsBase { evdns_base_free(dnsBase, 0) }
+        dnsBase = nil
+        // A reply still outstanding after the grace period keeps its evhttp objects alive: freeing
+        // them would leave the handler holding a dangling request. The process is exiting.
+        if unfinishedRequests == 0 {
+            evhttp_free(http)
+            event_base_free(base)
+        }
+        close(wakeRead)
+        close(wakeWrite)
+    }
+
+    // MARK: Cross-thread
+
+    /// Runs `work` on this loop's thread, soon. Safe from any thread.
+    public func execute(_ work: @escaping @Sendable () -> Void) {
+        mailbox.withLock { $0.append(work) }
+        var one: UInt8 = 1
+        _ = write(wakeWrite, &one, 1)
+    }
+
+    fileprivate func drainMailbox() {
+        var sink = [UInt8](repeating: 0, count: 64)
+        while read(wakeRead, &sink, sink.count) > 0 {}
+        let work = mailbox.withLock { queued -> [@Sendable () -> Void] in
+            defer { queued.removeAll() }
+            return queued
+        }
+        for item in work { item() }
+    }
+
+    // MARK: Requests
+
+    fileprivate func dispatch(_ evRequest: OpaquePointer) {
+        evhttp_request_set_on_complete_cb(evRequest, onRequestComplete, Unmanaged.passUnretained(self).toOpaque())
+        unfinishedRequests += 1
+        let request = Request(evhttp: evRequest, localPort: localPort)
+        let responder = Responder(loop: self, request: evRequest, isHead: request.method == .head)
+        handler.handle(request, responder: responder)
+    }
+
+    fileprivate func requestCompleted() {
+        unfinishedRequests -= 1
+        if isDraining && unfinishedRequests == 0 { event_base_loopexit(base, nil) }
+    }
+
+    /// Stops accepting, lets replies in progress finish, then ends the loop (after `gracePeriod`
+    /// at the latest). Runs on the loop thread.
+    func beginDraining(gracePeriod: Duration) {
+        guard !isDraining else { return }
+        isDraining = true
+        if let boundSocket { evhttp_del_accept_socket(http, boundSocket) }
+        boundSocket = nil
+        if unfinishedRequests == 0 {
+            event_base_loopexit(base, nil)
+        } else {
+            schedule(after: gracePeriod) { [base] in event_base_loopexit(base, nil) }
+        }
+    }
+
+    // MARK: Timers
+
+    /// Runs `body` on this loop after `delay`. Call on the loop thread.
+    @discardableResult
+    public func schedule(after delay: Duration, _ body: @escaping () -> Void) -> LoopTimer {
+        let timer = LoopTimer(loop: self, body: body)
+        timers[ObjectIdentifier(timer)] = timer
+        timer.arm(delay)
+        return timer
+    }
+
+    func forget(_ timer: LoopTimer) {
+        timers.removeValue(forKey: ObjectIdentifier(timer))
+    }
+
+    // MARK: DNS for outbound requests
+
+    /// The loop's asynchronous resolver (made on first use; reads resolv.conf and /etc/hosts).
+    var dns: OpaquePointer? {
+        if dnsBase == nil {
+            dnsBase = evdns_base_new(base, EVDNS_BASE_INITIALIZE_NAMESERVERS)
+                ?? evdns_base_new(base, 0)
+        }
+        return dnsBase
+    }
+}
+
+private func onRequest(_ request: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) {
+    guard let request, let arg else { return }
+    Unmanaged<EventLoop>.fromOpaque(arg).takeUnretainedValue().dispatch(request)
+}
+
+private func onRequestComplete(_ request: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) {
+    guard let arg else { return }
+    Unmanaged<EventLoop>.fromOpaque(arg).takeUnretainedValue().requestCompleted()
+}
+
+private func onMailbox(_ fd: Int32, _ what: Int16, _ arg: UnsafeMutableRawPointer?) {
+    guard let arg else { return }
+    Unmanaged<EventLoop>.fromOpaque(arg).takeUnretainedValue().drainMailbox()
+}
+
+extension timeval {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self.init(tv_sec: Int(max(0, seconds)), tv_usec: Int(max(0, attoseconds) / 1_000_000_000_000))
+    }
+}

@@ -1,0 +1,6 @@
+/// What the server hands every request to. Called on the worker loop that received the request;
+/// must not block. Reply through `responder`, now or later (from a timer or an outbound request
+/// on `responder.loop`), exactly once.
+public protocol HTTPHandler: Sendable {
+    func handle(_ request: Request, responder: Responder)
+}

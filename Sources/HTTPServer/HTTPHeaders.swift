@@ -1,0 +1,81 @@
+/// One header field as it appeared on the wire.
+public struct HTTPHeader: Sendable, Hashable {
+    public var name: String
+    public var value: String
+
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// An ordered list of header fields. Repeated names are kept as separate fields, in order; look-ups
+/// by name are ASCII case-insensitive and allocate nothing.
+public struct HTTPHeaders: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
+    public private(set) var fields: [HTTPHeader]
+
+    public init(_ fields: [HTTPHeader] = []) {
+        self.fields = fields
+    }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { HTTPHeader(name: $0.0, value: $0.1) }
+    }
+
+    public var startIndex: Int { fields.startIndex }
+    public var endIndex: Int { fields.endIndex }
+    public subscript(position: Int) -> HTTPHeader { fields[position] }
+
+    /// The first value of `name`, or nil.
+    public subscript(name: String) -> String? {
+        fields.first { Self.namesEqual($0.name, name) }?.value
+    }
+
+    /// Every value of `name`, in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { Self.namesEqual($0.name, name) }.map(\.value)
+    }
+
+    public func contains(_ name: String) -> Bool {
+        fields.contains { Self.namesEqual($0.name, name) }
+    }
+
+    /// Appends a field, keeping any others of the same name.
+    public mutating func add(_ name: String, _ value: String) {
+        fields.append(HTTPHeader(name: name, value: value))
+    }
+
+    /// Replaces every field of `name` with one field holding `value`.
+    public mutating func set(_ name: String, _ value: String) {
+        remove(name)
+        add(name, value)
+    }
+
+    public mutating func remove(_ name: String) {
+        fields.removeAll { Self.namesEqual($0.name, name) }
+    }
+
+    /// ASCII case-insensitive comparison, as header names are compared (RFC 9110 §5.1).
+    public static func namesEqual(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                guard x.count == y.count else { return false }
+                for i in 0..<x.count where x[i] | 0x20 != y[i] | 0x20 || !x[i].isASCIILetterOrSame(as: y[i]) {
+                    return false
+                }
+                return true
+            }
+        }
+    }
+}
+
+extension UInt8 {
+    /// True when the two bytes are equal, or are the same ASCII letter in different case. Keeps
+    /// `namesEqual` from treating e.g. "@" (0x40) and "`" (0x60) as equal.
+    fileprivate func isASCIILetterOrSame(as other: UInt8) -> Bool {
+        if self == other { return true }
+        let lower = self | 0x20
+        return lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")
+    }
+}

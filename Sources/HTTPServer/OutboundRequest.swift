@@ -1,0 +1,130 @@
+import CLibevent
+
+/// A request to another server, sent from an event loop without blocking it (for proxying).
+public struct OutboundRequest: Sendable {
+    public var method: HTTPMethod
+    /// Absolute `http://` URL.
+    public var url: String
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+    /// Connect, read and write inactivity limit.
+    public var timeout: Duration
+
+    public init(method: HTTPMethod = .get, url: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
+                timeout: Duration = .seconds(30)) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
+}
+
+/// Why an outbound request got no response.
+public enum OutboundError: Error, Equatable, CustomStringConvertible {
+    case invalidURL(String)
+    case unsupportedScheme(String)
+    case timedOut(String)
+    case connectionFailed(String)
+
+    public var description: String {
+        switch self {
+        case .invalidURL(let url): "invalid URL '\(url)'"
+        case .unsupportedScheme(let url): "unsupported scheme in '\(url)' (only http:// is supported)"
+        case .timedOut(let url): "no answer from \(url) in time"
+        case .connectionFailed(let url): "connection to \(url) failed or closed before a complete response"
+        }
+    }
+}
+
+extension EventLoop {
+    /// Sends `request` through a new evhttp client connection on this loop; `completion` runs on
+    /// this loop with the answer. Call on the loop thread.
+    public func send(_ request: OutboundRequest, completion: @escaping (Result<Response, OutboundError>) -> Void) {
+        guard let uri = evhttp_uri_parse(request.url) else {
+            return completion(.failure(.invalidURL(request.url)))
+        }
+        defer { evhttp_uri_free(uri) }
+        guard let scheme = evhttp_uri_get_scheme(uri).map({ String(cString: $0) }),
+              let hostPointer = evhttp_uri_get_host(uri) else {
+            return completion(.failure(.invalidURL(request.url)))
+        }
+        guard scheme.lowercased() == "http" else { return completion(.failure(.unsupportedScheme(request.url))) }
+        let host = String(cString: hostPointer)
+        let explicitPort = evhttp_uri_get_port(uri)
+        let port = explicitPort > 0 ? explicitPort : 80
+        var target = evhttp_uri_get_path(uri).map { String(cString: $0) } ?? ""
+        if target.isEmpty { target = "/" }
+        if let query = evhttp_uri_get_query(uri) { target += "?" + String(cString: query) }
+
+        guard let connection = evhttp_connection_base_new(base, dns, host, UInt16(port)) else {
+            return completion(.failure(.connectionFailed(request.url)))
+        }
+        var timeout = timeval(request.timeout)
+        evhttp_connection_set_timeout_tv(connection, &timeout)
+        evhttp_connection_set_retries(connection, 0)
+
+        let exchange = OutboundExchange(url: request.url, completion: completion)
+        let context = Unmanaged.passRetained(exchange).toOpaque()
+        guard let evRequest = evhttp_request_new(onOutboundResponse, context) else {
+            Unmanaged<OutboundExchange>.fromOpaque(context).release()
+            evhttp_connection_free(connection)
+            return completion(.failure(.connectionFailed(request.url)))
+        }
+        evhttp_request_set_error_cb(evRequest, onOutboundError)
+        let headers = evhttp_request_get_output_headers(evRequest)
+        if !request.headers.contains("Host") {
+            let authority = explicitPort > 0 ? "\(host):\(port)" : host
+            evhttp_add_header(headers, "Host", authority)
+        }
+        for field in request.headers.fields where !HTTPHeaders.namesEqual(field.name, "Content-Length") {
+            _ = field.name.withCString { name in field.value.withCString { evhttp_add_header(headers, name, $0) } }
+        }
+        if !request.body.isEmpty || [.post, .put, .patch].contains(request.method) {
+            String(request.body.count).withCString { _ = evhttp_add_header(headers, "Content-Length", $0) }
+            request.body.withUnsafeBytes {
+                _ = evbuffer_add(evhttp_request_get_output_buffer(evRequest), $0.baseAddress, $0.count)
+            }
+        }
+        // The connection frees itself once this request is done (or failed).
+        evhttp_connection_free_on_completion(connection)
+        if evhttp_make_request(connection, evRequest, request.method.command, target) != 0 {
+            // libevent has freed the request; the completion callback will not run.
+            Unmanaged<OutboundExchange>.fromOpaque(context).release()
+            completion(.failure(.connectionFailed(request.url)))
+        }
+    }
+}
+
+/// The state of one outbound request between libevent's error and completion callbacks.
+private final class OutboundExchange {
+    let url: String
+    let completion: (Result<Response, OutboundError>) -> Void
+    var error: evhttp_request_error?
+
+    init(url: String, completion: @escaping (Result<Response, OutboundError>) -> Void) {
+        self.url = url
+        self.completion = completion
+    }
+
+    func finish(_ evRequest: OpaquePointer?) {
+        guard let evRequest, evhttp_request_get_response_code(evRequest) != 0 else {
+            return completion(.failure(error == EVREQ_HTTP_TIMEOUT ? .timedOut(url) : .connectionFailed(url)))
+        }
+        completion(.success(Response(
+            status: Int(evhttp_request_get_response_code(evRequest)),
+            reason: evhttp_request_get_response_code_line(evRequest).map { String(cString: $0) },
+            headers: HTTPHeaders(libevent: evhttp_request_get_input_headers(evRequest)),
+            body: ResponseBody([UInt8](evbuffer: evhttp_request_get_input_buffer(evRequest))))))
+    }
+}
+
+private func onOutboundResponse(_ evRequest: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) {
+    guard let arg else { return }
+    Unmanaged<OutboundExchange>.fromOpaque(arg).takeRetainedValue().finish(evRequest)
+}
+
+private func onOutboundError(_ error: evhttp_request_error, _ arg: UnsafeMutableRawPointer?) {
+    guard let arg else { return }
+    Unmanaged<OutboundExchange>.fromOpaque(arg).takeUnretainedValue().error = error
+}

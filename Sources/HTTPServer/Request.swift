@@ -1,0 +1,101 @@
+/// One decoded query parameter. `value` is nil for a bare name (`?flag`), "" for `?flag=`.
+public struct QueryItem: Sendable, Hashable {
+    public var name: String
+    public var value: String?
+
+    public init(name: String, value: String?) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// An incoming HTTP request, decoded from libevent's request once, on the loop that received it.
+/// A value: it can be kept (the journal does) after the connection is gone.
+public struct Request: Sendable {
+    public var method: HTTPMethod
+    /// The request target exactly as sent, e.g. `/maps/api/geocode/xml?address=94086`.
+    public var target: String
+    /// The percent-decoded path of the target.
+    public var path: String
+    /// The raw query string after `?`, without it; nil when the target has no `?`.
+    public var rawQuery: String?
+    /// Query parameters, percent- and `+`-decoded, in the order they were sent.
+    public var queryItems: [QueryItem]
+    /// Header fields in the order they were sent; repeated names stay separate fields.
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+    /// The client's address (numeric) and port.
+    public var remoteAddress: String
+    public var remotePort: Int
+    /// The local port the request arrived on: tells listeners apart.
+    public var localPort: Int
+    /// Monotonic nanoseconds at which the request was handed to the handler.
+    public var receivedAtNanos: UInt64
+
+    public init(
+        method: HTTPMethod, target: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
+        remoteAddress: String = "127.0.0.1", remotePort: Int = 0, localPort: Int = 0,
+        receivedAtNanos: UInt64 = MonotonicClock.nanoseconds()
+    ) {
+        self.method = method
+        self.target = target
+        let parts = RequestTarget(target)
+        self.path = parts.path
+        self.rawQuery = parts.rawQuery
+        self.queryItems = parts.rawQuery.map(FormURLEncoding.decode) ?? []
+        self.headers = headers
+        self.body = body
+        self.remoteAddress = remoteAddress
+        self.remotePort = remotePort
+        self.localPort = localPort
+        self.receivedAtNanos = receivedAtNanos
+    }
+
+    /// The first value of query parameter `name`.
+    public func query(_ name: String) -> String? {
+        queryItems.first { $0.name == name }?.value
+    }
+
+    /// Cookies from every `Cookie` header, in order (RFC 6265 §5.4 syntax: `a=1; b=2`).
+    public var cookies: [(name: String, value: String)] {
+        headers.values(for: "Cookie").flatMap { line in
+            line.split(separator: ";").compactMap { pair -> (name: String, value: String)? in
+                let trimmed = pair.drop { $0 == " " }
+                guard let eq = trimmed.firstIndex(of: "=") else { return nil }
+                var value = trimmed[trimmed.index(after: eq)...]
+                if value.count >= 2, value.first == "\"", value.last == "\"" {
+                    value = value.dropFirst().dropLast()
+                }
+                return (String(trimmed[..<eq]), String(value))
+            }
+        }
+    }
+
+    public func cookie(_ name: String) -> String? {
+        cookies.first { $0.name == name }?.value
+    }
+
+    /// The body as UTF-8 text (invalid bytes replaced).
+    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// Splits a request target into its decoded path and raw query.
+struct RequestTarget {
+    var path: String
+    var rawQuery: String?
+
+    init(_ target: String) {
+        var pathPart = Substring(target)
+        if let hash = pathPart.firstIndex(of: "#") { pathPart = pathPart[..<hash] }
+        if let question = pathPart.firstIndex(of: "?") {
+            rawQuery = String(pathPart[pathPart.index(after: question)...])
+            pathPart = pathPart[..<question]
+        }
+        // An absolute-form target (`GET http://host/path`, sent to proxies) routes by its path.
+        if let scheme = ["http://", "https://"].first(where: { pathPart.lowercased().hasPrefix($0) }) {
+            let afterAuthority = pathPart.dropFirst(scheme.count)
+            pathPart = afterAuthority.firstIndex(of: "/").map { afterAuthority[$0...] } ?? "/"
+        }
+        path = pathPart.contains("%") ? PercentDecoding.decode(pathPart, plusAsSpace: false) : String(pathPart)
+    }
+}

@@ -1,0 +1,81 @@
+/// An HTTP response to send. `Date` and `Content-Length` are added by the server when absent.
+public struct Response: Sendable {
+    public var status: Int
+    /// Reason phrase override; nil sends the standard one for `status`.
+    public var reason: String?
+    public var headers: HTTPHeaders
+    public var body: ResponseBody
+
+    public init(status: Int = 200, reason: String? = nil, headers: HTTPHeaders = [:], body: ResponseBody = ResponseBody()) {
+        self.status = status
+        self.reason = reason
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A `text/plain; charset=utf-8` response.
+    public static func text(_ text: String, status: Int = 200) -> Response {
+        Response(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: ResponseBody(text))
+    }
+
+    /// An `application/json` response from already serialised JSON.
+    public static func json(_ json: String, status: Int = 200) -> Response {
+        Response(status: status, headers: ["Content-Type": "application/json"], body: ResponseBody(json))
+    }
+
+    /// Whether a response with this status may carry a body (RFC 9110: not 1xx, 204, 304).
+    public static func statusAllowsBody(_ status: Int) -> Bool {
+        !(100..<200).contains(status) && status != 204 && status != 304
+    }
+}
+
+/// Response body bytes: either owned bytes (copied into the socket buffer) or a `SharedBytes`
+/// buffer that is handed to libevent by reference, for fixtures served many times.
+public struct ResponseBody: Sendable {
+    enum Storage: Sendable {
+        case bytes([UInt8])
+        case shared(SharedBytes)
+    }
+
+    var storage: Storage
+
+    public init() { storage = .bytes([]) }
+    public init(_ bytes: [UInt8]) { storage = .bytes(bytes) }
+    public init(_ text: String) { storage = .bytes(Array(text.utf8)) }
+    public init(shared: SharedBytes) { storage = .shared(shared) }
+
+    public var count: Int {
+        switch storage {
+        case .bytes(let bytes): bytes.count
+        case .shared(let shared): shared.count
+        }
+    }
+
+    public var isEmpty: Bool { count == 0 }
+
+    /// A copy of the bytes.
+    public var bytes: [UInt8] {
+        switch storage {
+        case .bytes(let bytes): bytes
+        case .shared(let shared): Array(shared.buffer)
+        }
+    }
+
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// Immutable bytes in memory that never moves, so libevent can write them without a copy.
+public final class SharedBytes: Sendable {
+    nonisolated(unsafe) let base: UnsafeMutableRawPointer
+    public let count: Int
+
+    public init(_ bytes: some Collection<UInt8>) {
+        count = bytes.count
+        base = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 16)
+        UnsafeMutableRawBufferPointer(start: base, count: count).copyBytes(from: bytes)
+    }
+
+    public var buffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    deinit { base.deallocate() }
+}

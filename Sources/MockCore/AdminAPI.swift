@@ -1,0 +1,107 @@
+import Foundation
+import HTTPServer
+
+/// The built-in part of the admin API under `/__admin`, in WireMock's paths and shapes:
+/// `GET /health`, `GET /version`, `POST /reset`, `GET /requests` and `DELETE /requests`.
+/// The stub engine adds its own admin backends beside it.
+struct AdminAPI: Backend {
+    let name = "admin"
+    let mounts = ["/__admin"]
+    let tier = BackendTier.admin
+
+    let backends: [any Backend]
+    let journal: RequestJournal
+    let startedAt = MonotonicClock.nanoseconds()
+
+    func handle(_ request: Request, _ context: RequestContext) -> Reply {
+        let path = request.path.dropFirst("/__admin".count)
+        switch (request.method, path) {
+        case (.get, "/health"), (.head, "/health"): return .response(health())
+        case (.get, "/version"): return .response(.json(JSONValue.object([("version", .string(UnderstudyVersion.current))]).serialized))
+        case (.post, "/reset"):
+            for backend in backends { backend.reset(scope: nil) }
+            journal.clear()
+            return .response(Response(status: 200))
+        case (.get, "/requests"): return .response(requests(limit: request.query("limit").flatMap(Int.init)))
+        case (.delete, "/requests"):
+            journal.clear()
+            return .response(Response(status: 200))
+        default: return .decline
+        }
+    }
+
+    private func health() -> Response {
+        let waiting = backends.filter { !$0.isReady }.map(\.name)
+        let uptime = (MonotonicClock.nanoseconds() - startedAt) / 1_000_000_000
+        let body: JSONValue = .object([
+            ("status", .string(waiting.isEmpty ? "healthy" : "unhealthy")),
+            ("message", .string(waiting.isEmpty ? "Understudy is ok" : "still loading: " + waiting.joined(separator: ", "))),
+            ("version", .string(UnderstudyVersion.current)),
+            ("uptimeInSeconds", .int(Int(uptime))),
+            ("timestamp", .string(Timestamp.iso8601(MonotonicClock.wallSeconds()))),
+        ])
+        return .json(body.serialized, status: waiting.isEmpty ? 200 : 503)
+    }
+
+    /// `{"requests": [...], "meta": {"total": n}, "requestJournalDisabled": false}`, newest first.
+    private func requests(limit: Int?) -> Response {
+        let entries = journal.entries
+        let shown = entries.reversed().prefix(limit ?? entries.count)
+        let body: JSONValue = .object([
+            ("requests", .array(shown.map { loggedRequest($0) })),
+            ("meta", .object([("total", .int(entries.count))])),
+            ("requestJournalDisabled", false),
+        ])
+        return .json(body.serialized)
+    }
+
+    private func loggedRequest(_ entry: JournalEntry) -> JSONValue {
+        let request = entry.request
+        var headers: [(String, JSONValue)] = []
+        for field in request.headers where !headers.contains(where: { HTTPHeaders.namesEqual($0.0, field.name) }) {
+            let values = request.headers.values(for: field.name)
+            headers.append((field.name, values.count == 1 ? .string(values[0]) : .array(values.map(JSONValue.string))))
+        }
+        var queryParams: [(String, JSONValue)] = []
+        for item in request.queryItems where !queryParams.contains(where: { $0.0 == item.name }) {
+            let values = request.queryItems.filter { $0.name == item.name }.map { JSONValue.string($0.value ?? "") }
+            queryParams.append((item.name, .object([("key", .string(item.name)), ("values", .array(values))])))
+        }
+        let host = request.headers["Host"] ?? "localhost:\(request.localPort)"
+        return .object([
+            ("id", .string(entry.id(runID: journal.runID))),
+            ("request", .object([
+                ("url", .string(request.target)),
+                ("absoluteUrl", .string("http://\(host)\(request.target)")),
+                ("method", .string(request.method.rawValue)),
+                ("clientIp", .string(request.remoteAddress)),
+                ("headers", .object(headers)),
+                ("cookies", .object(request.cookies.map { ($0.name, .string($0.value)) })),
+                ("browserProxyRequest", false),
+                ("loggedDate", .int(Int(entry.loggedAt * 1000))),
+                ("bodyAsBase64", .string(Data(request.body).base64EncodedString())),
+                ("body", .string(request.bodyText)),
+                ("loggedDateString", .string(Timestamp.iso8601(entry.loggedAt))),
+                ("queryParams", .object(queryParams)),
+            ])),
+            ("responseDefinition", .object([("status", .int(entry.status))])),
+            ("wasMatched", .bool(entry.backend != nil)),
+            ("servedBy", entry.backend.map(JSONValue.string) ?? .null),
+            ("timing", .object([("totalTime", .int(Int(entry.durationNanos / 1_000_000)))])),
+        ])
+    }
+}
+
+/// Wall-clock formatting without a formatter object on the request path.
+public enum Timestamp {
+    /// `2026-11-22T08:06:27.123Z`
+    public static func iso8601(_ secondsSinceEpoch: Double) -> String {
+        var seconds = time_t(secondsSinceEpoch.rounded(.down))
+        let millis = Int((secondsSinceEpoch - Double(seconds)) * 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { String(value).leftPadded(to: 2) }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(String(millis).leftPadded(to: 3))Z"
+    }
+}

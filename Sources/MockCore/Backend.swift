@@ -1,0 +1,57 @@
+import HTTPServer
+
+/// Something Understudy serves: an emulator, the stub engine, the admin API. Mounted at one or
+/// more path prefixes; answers a request now, later, or declines it so the next backend may.
+/// Handlers run on the event loop that received the request and must not block.
+public protocol Backend: Sendable {
+    /// Short lower-case name, e.g. "geocoder"; shown in the journal and in 404 pages.
+    var name: String { get }
+    /// Path prefixes, e.g. ["/maps/api/geocode"]; "/" mounts at the root.
+    var mounts: [String] { get }
+    /// Where the backend stands in the resolution order.
+    var tier: BackendTier { get }
+    /// False while the backend is still loading; `/__admin/health` waits for all.
+    var isReady: Bool { get }
+    func handle(_ request: Request, _ context: RequestContext) -> Reply
+    /// Undo every mutation made through requests in `scope`, or in every scope when nil
+    /// (POST /__admin/reset).
+    func reset(scope: StateScope?)
+}
+
+extension Backend {
+    public var tier: BackendTier { .emulator }
+    public var isReady: Bool { true }
+    public func reset(scope: StateScope?) {}
+}
+
+/// The resolution order of DESIGN.md: within a tier, the longest matching mount prefix first.
+public enum BackendTier: Int, Sendable, Comparable {
+    case admin = 0
+    case userStubs = 1
+    case recordings = 2
+    case emulator = 3
+    /// Served only when nothing else answers (the static `__files` docroot).
+    case fallback = 4
+
+    public static func < (lhs: BackendTier, rhs: BackendTier) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A backend's answer.
+public enum Reply {
+    case response(Response)
+    /// The answer comes later: the closure runs at once and keeps the `DeferredReply` until it
+    /// sends (from a timer or an outbound request on `reply.loop`).
+    case deferred((DeferredReply) -> Void)
+    /// Not mine: the router asks the next backend.
+    case decline
+}
+
+/// What a backend gets beside the request.
+public struct RequestContext: Sendable {
+    /// Whose state the request reads and changes.
+    public var scope: StateScope
+
+    public init(scope: StateScope = .shared) {
+        self.scope = scope
+    }
+}

@@ -1,0 +1,30 @@
+import HTTPServer
+
+/// A reply a backend sends later, on the same loop. Journals the exchange when sent.
+public final class DeferredReply {
+    private let responder: Responder
+    private let completion: (Response) -> Void
+
+    init(responder: Responder, completion: @escaping (Response) -> Void) {
+        self.responder = responder
+        self.completion = completion
+    }
+
+    /// The loop to schedule on (timers, outbound requests).
+    public var loop: EventLoop { responder.loop }
+
+    /// Sends the reply; later calls are ignored.
+    public func send(_ response: Response) {
+        guard responder.isPending else { return }
+        completion(response)
+        responder.send(response)
+    }
+
+    /// Sends `response` after `delay`, without blocking the loop.
+    public func send(_ response: Response, after delay: Duration) {
+        loop.schedule(after: delay) { self.send(response) }
+    }
+}
+
+@available(*, unavailable)
+extension DeferredReply: Sendable {}

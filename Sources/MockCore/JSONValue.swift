@@ -1,0 +1,89 @@
+/// A JSON value whose objects keep their keys in the order given, so responses come out in the
+/// same field order as the services they imitate.
+public indirect enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .int(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.int(let a), .int(let b)): a == b
+        case (.double(let a), .double(let b)): a == b
+        case (.string(let a), .string(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: false
+        }
+    }
+
+    /// Compact serialisation (no spaces), as most APIs send it.
+    public var serialized: String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    private func write(to out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let value): out += value ? "true" : "false"
+        case .int(let value): out += String(value)
+        case .double(let value): out += value.isFinite ? JSONValue.shortest(value) : "null"
+        case .string(let value): JSONValue.writeString(value, to: &out)
+        case .array(let items):
+            out += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { out += "," }
+                item.write(to: &out)
+            }
+            out += "]"
+        case .object(let members):
+            out += "{"
+            for (index, (key, value)) in members.enumerated() {
+                if index > 0 { out += "," }
+                JSONValue.writeString(key, to: &out)
+                out += ":"
+                value.write(to: &out)
+            }
+            out += "}"
+        }
+    }
+
+    /// Shortest text that reads back as the same double; integral values without ".0".
+    static func shortest(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+        return "\(value)"
+    }
+
+    /// RFC 8259 string escaping: quote, backslash and control characters.
+    static func writeString(_ value: String, to out: inout String) {
+        out += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            case _ where scalar.value < 0x20:
+                out += "\\u" + String(scalar.value, radix: 16).leftPadded(to: 4)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}

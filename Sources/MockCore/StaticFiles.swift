@@ -1,0 +1,81 @@
+import Foundation
+import HTTPServer
+import Logging
+
+/// Serves the files under a directory (the stubs' `__files/`) at the root for GET and HEAD, as
+/// WireMock does for requests no stub matches. Files are read once at start and kept in memory
+/// that libevent writes from directly; a directory answers with its `index.html` or `index.json`.
+public struct StaticFiles: Backend {
+    public let name = "files"
+    public let mounts = ["/"]
+    public let tier = BackendTier.fallback
+    public let root: URL
+    private let responses: [String: Response]
+
+    /// Loads every regular file below `root`. A missing directory serves nothing; unreadable
+    /// files are logged and skipped.
+    public init(root: URL, logger: Logger = Logger(label: "understudy")) {
+        self.root = root.standardizedFileURL
+        var responses: [String: Response] = [:]
+        let rootPath = self.root.resolvingSymlinksInPath().path
+        let keys: [URLResourceKey] = [.isRegularFileKey]
+        for case let file as URL in FileManager.default.enumerator(at: self.root, includingPropertiesForKeys: keys) ?? .init() {
+            guard (try? file.resourceValues(forKeys: Set(keys)))?.isRegularFile == true else { continue }
+            let resolved = file.resolvingSymlinksInPath().path
+            guard resolved.hasPrefix(rootPath + "/") else {
+                logger.warning("skipping \(file.path): it links outside \(rootPath)")
+                continue
+            }
+            do {
+                let bytes = try Data(contentsOf: file)
+                let relative = String(file.standardizedFileURL.path.dropFirst(self.root.path.count))
+                responses[relative] = Response(
+                    status: 200,
+                    headers: ["Content-Type": MediaType.forFileExtension(file.pathExtension)],
+                    body: ResponseBody(shared: SharedBytes(bytes)))
+            } catch {
+                logger.warning("cannot read \(file.path): \(error.localizedDescription)")
+            }
+        }
+        self.responses = responses
+    }
+
+    /// The URL paths served, sorted.
+    public var paths: [String] { responses.keys.sorted() }
+
+    public func handle(_ request: Request, _ context: RequestContext) -> Reply {
+        guard request.method == .get || request.method == .head else { return .decline }
+        if let response = responses[request.path] { return .response(response) }
+        let directory = request.path.hasSuffix("/") ? request.path : request.path + "/"
+        for index in ["index.html", "index.json"] {
+            if let response = responses[directory + index] { return .response(response) }
+        }
+        return .decline
+    }
+}
+
+/// Content types by file extension, for fixture files.
+public enum MediaType {
+    public static func forFileExtension(_ fileExtension: String) -> String {
+        switch fileExtension.lowercased() {
+        case "html", "htm": "text/html; charset=utf-8"
+        case "txt", "text": "text/plain; charset=utf-8"
+        case "json": "application/json"
+        case "xml": "application/xml"
+        case "atom": "application/atom+xml"
+        case "css": "text/css; charset=utf-8"
+        case "js", "mjs": "application/javascript"
+        case "csv": "text/csv; charset=utf-8"
+        case "png": "image/png"
+        case "jpg", "jpeg": "image/jpeg"
+        case "gif": "image/gif"
+        case "svg": "image/svg+xml"
+        case "webp": "image/webp"
+        case "ico": "image/x-icon"
+        case "pdf": "application/pdf"
+        case "woff": "font/woff"
+        case "woff2": "font/woff2"
+        default: "application/octet-stream"
+        }
+    }
+}

@@ -1,0 +1,14 @@
+import ArgumentParser
+import MockCore
+
+/// `understudy`: one command that serves every emulated backend and the stubs.
+@main
+struct Understudy: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "understudy",
+        abstract: "A mock backend server for hybrid mobile apps: emulators, WireMock-compatible stubs, record and replay.",
+        version: UnderstudyVersion.current,
+        subcommands: [Serve.self],
+        defaultSubcommand: Serve.self
+    )
+}
