@@ -18,6 +18,11 @@ public final class EventLoop: @unchecked Sendable {
 
     // Loop-thread state.
     private(set) var isDraining = false
+    /// Per-loop caches, used on every request. Behind pointers rather than stored `var`s: the
+    /// loop thread is their only user, and class properties would pay a dynamic exclusivity
+    /// check on each access.
+    let date = UnsafeMutablePointer<HTTPDate>.allocate(capacity: 1)
+    private let decoder = UnsafeMutablePointer<RequestDecoder>.allocate(capacity: 1)
     /// Requests handed to the handler whose reply has not been fully written yet.
     private var unfinishedRequests = 0
     private var timers: [ObjectIdentifier: LoopTimer] = [:]
@@ -35,6 +40,8 @@ public final class EventLoop: @unchecked Sendable {
         self.index = index
         self.handler = handler
         self.localPort = localPort
+        decoder.initialize(to: RequestDecoder(localPort: localPort))
+        date.initialize(to: HTTPDate())
 
         guard let config = event_config_new() else { throw ServerError.libevent(operation: "event_config_new") }
         // evhttp toggles read/write interest several times per request; the changelist folds
@@ -127,6 +134,13 @@ public final class EventLoop: @unchecked Sendable {
         close(wakeWrite)
     }
 
+    deinit {
+        decoder.deinitialize(count: 1)
+        decoder.deallocate()
+        date.deinitialize(count: 1)
+        date.deallocate()
+    }
+
     // MARK: Cross-thread
 
     /// Runs `work` on this loop's thread, soon. Safe from any thread.
@@ -151,7 +165,7 @@ public final class EventLoop: @unchecked Sendable {
     fileprivate func dispatch(_ evRequest: OpaquePointer) {
         evhttp_request_set_on_complete_cb(evRequest, onRequestComplete, Unmanaged.passUnretained(self).toOpaque())
         unfinishedRequests += 1
-        let request = Request(evhttp: evRequest, localPort: localPort)
+        let request = decoder.pointee.decode(evRequest)
         let responder = Responder(loop: self, request: evRequest, isHead: request.method == .head)
         handler.handle(request, responder: responder)
     }

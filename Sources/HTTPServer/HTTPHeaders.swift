@@ -57,25 +57,13 @@ public struct HTTPHeaders: Sendable, Hashable, RandomAccessCollection, Expressib
 
     /// ASCII case-insensitive comparison, as header names are compared (RFC 9110 §5.1).
     public static func namesEqual(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                guard x.count == y.count else { return false }
-                for i in 0..<x.count where x[i] | 0x20 != y[i] | 0x20 || !x[i].isASCIILetterOrSame(as: y[i]) {
-                    return false
-                }
-                return true
-            }
+        let x = a.utf8, y = b.utf8
+        guard x.count == y.count else { return false }
+        for (p, q) in zip(x, y) where p != q {
+            // Equal only as the same ASCII letter in two cases.
+            let lower = p | 0x20
+            guard p ^ q == 0x20, lower >= UInt8(ascii: "a"), lower <= UInt8(ascii: "z") else { return false }
         }
-    }
-}
-
-extension UInt8 {
-    /// True when the two bytes are equal, or are the same ASCII letter in different case. Keeps
-    /// `namesEqual` from treating e.g. "@" (0x40) and "`" (0x60) as equal.
-    fileprivate func isASCIILetterOrSame(as other: UInt8) -> Bool {
-        if self == other { return true }
-        let lower = self | 0x20
-        return lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")
+        return true
     }
 }

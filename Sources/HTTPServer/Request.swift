@@ -79,23 +79,49 @@ public struct Request: Sendable {
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
 }
 
-/// Splits a request target into its decoded path and raw query.
+/// Splits a request target into its decoded path and raw query. Works on the UTF-8 bytes: this
+/// runs for every request.
 struct RequestTarget {
     var path: String
     var rawQuery: String?
 
     init(_ target: String) {
-        var pathPart = Substring(target)
-        if let hash = pathPart.firstIndex(of: "#") { pathPart = pathPart[..<hash] }
-        if let question = pathPart.firstIndex(of: "?") {
-            rawQuery = String(pathPart[pathPart.index(after: question)...])
-            pathPart = pathPart[..<question]
+        var target = target
+        var pathStart = 0, pathEnd = 0, end = 0
+        var needsDecoding = false
+        target.withUTF8 { bytes in
+            end = bytes.count
+            pathEnd = -1
+            // One pass: the first "?" ends the path, "#" ends everything, "%" means decoding.
+            for index in 0..<bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "?") where pathEnd < 0: pathEnd = index
+                case UInt8(ascii: "%") where pathEnd < 0: needsDecoding = true
+                case UInt8(ascii: "#"): end = index
+                default: continue
+                }
+                if end == index { break }
+            }
+            if pathEnd < 0 { pathEnd = end }
+            // An absolute-form target (`GET http://host/path`, as sent to proxies) routes by its path.
+            if end > 0 && bytes[0] != UInt8(ascii: "/"),
+               let colon = bytes[..<pathEnd].firstIndex(of: UInt8(ascii: ":")),
+               colon + 2 < pathEnd, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") {
+                pathStart = bytes[(colon + 3)..<pathEnd].firstIndex(of: UInt8(ascii: "/")) ?? pathEnd
+            }
         }
-        // An absolute-form target (`GET http://host/path`, sent to proxies) routes by its path.
-        if let scheme = ["http://", "https://"].first(where: { pathPart.lowercased().hasPrefix($0) }) {
-            let afterAuthority = pathPart.dropFirst(scheme.count)
-            pathPart = afterAuthority.firstIndex(of: "/").map { afterAuthority[$0...] } ?? "/"
+        if pathStart == 0 && pathEnd == target.utf8.count && !needsDecoding {
+            path = target
+        } else if pathStart == pathEnd {
+            path = "/"
+        } else {
+            let raw = Self.slice(&target, pathStart, pathEnd)
+            path = needsDecoding ? PercentDecoding.decode(raw, plusAsSpace: false) : raw
         }
-        path = pathPart.contains("%") ? PercentDecoding.decode(pathPart, plusAsSpace: false) : String(pathPart)
+        rawQuery = pathEnd < end ? Self.slice(&target, pathEnd + 1, end) : nil
+    }
+
+    private static func slice(_ text: inout String, _ start: Int, _ end: Int) -> String {
+        text.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }
     }
 }

@@ -53,6 +53,14 @@ public struct ResponseBody: Sendable {
 
     public var isEmpty: Bool { count == 0 }
 
+    /// `count` in decimal, for Content-Length (made once for shared bodies).
+    var countText: String {
+        switch storage {
+        case .bytes(let bytes): String(bytes.count)
+        case .shared(let shared): shared.countText
+        }
+    }
+
     /// A copy of the bytes.
     public var bytes: [UInt8] {
         switch storage {
@@ -68,9 +76,11 @@ public struct ResponseBody: Sendable {
 public final class SharedBytes: Sendable {
     nonisolated(unsafe) let base: UnsafeMutableRawPointer
     public let count: Int
+    let countText: String
 
     public init(_ bytes: some Collection<UInt8>) {
         count = bytes.count
+        countText = String(count)
         base = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 16)
         UnsafeMutableRawBufferPointer(start: base, count: count).copyBytes(from: bytes)
     }

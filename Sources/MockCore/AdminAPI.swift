@@ -4,7 +4,7 @@ import HTTPServer
 /// The built-in part of the admin API under `/__admin`, in WireMock's paths and shapes:
 /// `GET /health`, `GET /version`, `POST /reset`, `GET /requests` and `DELETE /requests`.
 /// The stub engine adds its own admin backends beside it.
-struct AdminAPI: Backend {
+final class AdminAPI: Backend {
     let name = "admin"
     let mounts = ["/__admin"]
     let tier = BackendTier.admin
@@ -12,6 +12,11 @@ struct AdminAPI: Backend {
     let backends: [any Backend]
     let journal: RequestJournal
     let startedAt = MonotonicClock.nanoseconds()
+
+    init(backends: [any Backend], journal: RequestJournal) {
+        self.backends = backends
+        self.journal = journal
+    }
 
     func handle(_ request: Request, _ context: RequestContext) -> Reply {
         let path = request.path.dropFirst("/__admin".count)

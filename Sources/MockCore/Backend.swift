@@ -2,8 +2,9 @@ import HTTPServer
 
 /// Something Understudy serves: an emulator, the stub engine, the admin API. Mounted at one or
 /// more path prefixes; answers a request now, later, or declines it so the next backend may.
-/// Handlers run on the event loop that received the request and must not block.
-public protocol Backend: Sendable {
+/// Handlers run on the event loop that received the request and must not block. A long-lived
+/// object (a class), so routing a request to it copies a reference, not a value.
+public protocol Backend: AnyObject, Sendable {
     /// Short lower-case name, e.g. "geocoder"; shown in the journal and in 404 pages.
     var name: String { get }
     /// Path prefixes, e.g. ["/maps/api/geocode"]; "/" mounts at the root.

@@ -1,8 +1,9 @@
 import HTTPServer
 import Synchronization
 
-/// One served request: what came in, who answered, how, and how long it took.
-public struct JournalEntry: Sendable {
+/// One served request: what came in, who answered, how, and how long it took. A class: the
+/// journal's ring holds references, so recording and evicting move one pointer, not the request.
+public final class JournalEntry: Sendable {
     /// Increases by one per request over the server's life.
     public let sequence: UInt64
     public let request: Request
@@ -13,6 +14,15 @@ public struct JournalEntry: Sendable {
     public let loggedAt: Double
     /// From the request's arrival to its reply being handed to the server.
     public let durationNanos: UInt64
+
+    init(sequence: UInt64, request: consuming Request, backend: String?, status: Int, loggedAt: Double, durationNanos: UInt64) {
+        self.sequence = sequence
+        self.request = request
+        self.backend = backend
+        self.status = status
+        self.loggedAt = loggedAt
+        self.durationNanos = durationNanos
+    }
 
     /// A stable UUID-shaped id, unique per server run, derived from `sequence`.
     public func id(runID: UInt64) -> String {
@@ -35,8 +45,9 @@ public final class RequestJournal: Sendable {
         var start = 0
         var count = 0
         var bodyBytes = 0
-        var nextSequence: UInt64 = 1
     }
+
+    private let nextSequence = Atomic<UInt64>(1)
 
     private let ring: Mutex<Ring>
 
@@ -47,25 +58,36 @@ public final class RequestJournal: Sendable {
         ring = Mutex(Ring(slots: Array(repeating: nil, count: max(1, capacity))))
     }
 
-    public func record(_ request: Request, backend: String?, status: Int, loggedAt: Double, durationNanos: UInt64) {
-        ring.withLock { ring in
-            let entry = JournalEntry(sequence: ring.nextSequence, request: request, backend: backend, status: status,
-                                     loggedAt: loggedAt, durationNanos: durationNanos)
-            ring.nextSequence += 1
-            if ring.count == capacity { Self.dropOldest(&ring) }
+    /// Wall clock and monotonic clock read together once, so recording reads one clock only.
+    private let wallAtStart = MonotonicClock.wallSeconds()
+    private let monotonicAtStart = MonotonicClock.nanoseconds()
+
+    public func record(_ request: consuming Request, backend: String?, status: Int, atMonotonicNanos now: UInt64, durationNanos: UInt64) {
+        let loggedAt = wallAtStart + Double(Int64(bitPattern: now &- monotonicAtStart)) / 1e9
+        // The entry is made outside the lock; under it only references move.
+        let entry = JournalEntry(sequence: nextSequence.add(1, ordering: .relaxed).oldValue, request: request,
+                                 backend: backend, status: status, loggedAt: loggedAt, durationNanos: durationNanos)
+        let evicted = ring.withLock { ring -> JournalEntry? in
+            let evicted = ring.count == capacity ? Self.dropOldest(&ring) : nil
             ring.slots[(ring.start + ring.count) % capacity] = entry
             ring.count += 1
-            ring.bodyBytes += request.body.count
+            ring.bodyBytes += entry.request.body.count
             while ring.bodyBytes > maxBodyBytes && ring.count > 1 { Self.dropOldest(&ring) }
+            return evicted
         }
+        _ = consume evicted  // freed here, outside the lock
     }
 
-    private static func dropOldest(_ ring: inout Ring) {
+    /// Unlinks the oldest entry and returns it, so the caller can free it after the lock.
+    @discardableResult
+    private static func dropOldest(_ ring: inout Ring) -> JournalEntry? {
         let capacity = ring.slots.count
-        ring.bodyBytes -= ring.slots[ring.start]?.request.body.count ?? 0
+        let oldest = ring.slots[ring.start]
+        ring.bodyBytes -= oldest?.request.body.count ?? 0
         ring.slots[ring.start] = nil
         ring.start = (ring.start + 1) % capacity
         ring.count -= 1
+        return oldest
     }
 
     /// The entries kept, oldest first.

@@ -1,5 +1,10 @@
 import HTTPServer
 import Logging
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Resolves every request to a backend (DESIGN.md's order: admin API, user stubs, recordings,
 /// emulators, static files; within a tier the longest mount prefix first; a backend may decline),
@@ -35,44 +40,50 @@ public final class Router: HTTPHandler {
         self.logsRequests = logger.logLevel <= .debug
     }
 
-    public func handle(_ request: Request, responder: Responder) {
+    public func handle(_ request: consuming Request, responder: Responder) {
         let context = RequestContext(scope: .shared)
-        for route in routes where Self.path(request.path, isUnder: route.prefix) {
+        for index in routes.indices where Self.path(request.path, isUnder: routes[index].prefix) {
+            let route = routes[index]
             switch route.backend.handle(request, context) {
             case .decline:
                 continue
             case .response(let response):
-                record(request, response, backend: route.backend.name)
                 responder.send(response)
+                record(request, response, backend: route.backend.name)
                 return
             case .deferred(let start):
                 let name = route.backend.name
+                let pending = copy request
                 start(DeferredReply(responder: responder) { [self] response in
-                    record(request, response, backend: name)
+                    record(pending, response, backend: name)
                 })
                 return
             }
         }
         let response = NotFoundPage.response(for: request, routes: routes)
-        record(request, response, backend: nil)
         responder.send(response)
+        record(request, response, backend: nil)
     }
 
-    private func record(_ request: Request, _ response: Response, backend: String?) {
-        let duration = MonotonicClock.nanoseconds() &- request.receivedAtNanos
-        journal.record(request, backend: backend, status: response.status, loggedAt: MonotonicClock.wallSeconds(),
-                       durationNanos: duration)
+    private func record(_ request: consuming Request, _ response: Response, backend: String?) {
+        let now = MonotonicClock.nanoseconds()
+        let duration = now &- request.receivedAtNanos
         if logsRequests {
             logger.debug("\(request.method.rawValue) \(request.target) → \(response.status) \(backend ?? "no match") \(Double(duration / 1000) / 1000) ms")
         }
+        journal.record(request, backend: backend, status: response.status, atMonotonicNanos: now, durationNanos: duration)
     }
 
     /// Whether `path` is `prefix` itself or lies below it ("/a" holds "/a" and "/a/b", not "/ab").
     static func path(_ path: String, isUnder prefix: String) -> Bool {
-        let p = path.utf8, q = prefix.utf8
-        guard p.starts(with: q) else { return false }
-        if p.count == q.count || q.last == UInt8(ascii: "/") { return true }
-        return p[p.index(p.startIndex, offsetBy: q.count)] == UInt8(ascii: "/")
+        var path = path, prefix = prefix
+        return path.withUTF8 { p in
+            prefix.withUTF8 { q in
+                guard p.count >= q.count, let pBase = p.baseAddress, let qBase = q.baseAddress,
+                      memcmp(pBase, qBase, q.count) == 0 else { return false }
+                return p.count == q.count || q.last == UInt8(ascii: "/") || p[q.count] == UInt8(ascii: "/")
+            }
+        }
     }
 
     /// Mount prefixes start with "/" and, but for the root, end without one.

@@ -5,12 +5,12 @@ import Logging
 /// Serves the files under a directory (the stubs' `__files/`) at the root for GET and HEAD, as
 /// WireMock does for requests no stub matches. Files are read once at start and kept in memory
 /// that libevent writes from directly; a directory answers with its `index.html` or `index.json`.
-public struct StaticFiles: Backend {
+public final class StaticFiles: Backend {
     public let name = "files"
     public let mounts = ["/"]
     public let tier = BackendTier.fallback
     public let root: URL
-    private let responses: [String: Response]
+    private let responses: PathTable<Response>
 
     /// Loads every regular file below `root`. A missing directory serves nothing; unreadable
     /// files are logged and skipped.
@@ -37,7 +37,7 @@ public struct StaticFiles: Backend {
                 logger.warning("cannot read \(file.path): \(error.localizedDescription)")
             }
         }
-        self.responses = responses
+        self.responses = PathTable(responses)
     }
 
     /// The URL paths served, sorted.

@@ -1,0 +1,78 @@
+import CLibevent
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Turns libevent's requests into `Request` values, on one loop's thread. Clients send the same
+/// header names, mostly the same header values and come from the same address request after
+/// request, so it reuses the Swift strings it made last time when the C bytes are equal: a
+/// `strcmp` costs a fraction of making and validating a new String.
+struct RequestDecoder {
+    let localPort: Int
+    /// Per common header name, the last value seen (C bytes and the String made of them).
+    private var recentValues: [(cValue: [CChar], value: String)?]
+    private var recentAddress: (cValue: [CChar], value: String)?
+
+    /// Names requests carry most often, as static strings.
+    private static let commonNames: [(cName: [CChar], name: String)] = [
+        "Host", "User-Agent", "Accept", "Accept-Encoding", "Accept-Language", "Connection", "Content-Type",
+        "Content-Length", "Cookie", "Authorization", "Cache-Control", "Origin", "Referer", "X-Requested-With",
+    ].map { (Array($0.utf8CString), $0) }
+
+    init(localPort: Int) {
+        self.localPort = localPort
+        recentValues = Array(repeating: nil, count: Self.commonNames.count)
+    }
+
+    mutating func decode(_ request: OpaquePointer) -> Request {
+        let method = HTTPMethod(evhttp_request_get_command(request)) ?? .get
+        let target = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"
+
+        var address: UnsafeMutablePointer<CChar>?
+        var port: UInt16 = 0
+        if let connection = evhttp_request_get_connection(request) {
+            evhttp_connection_get_peer(connection, &address, &port)
+        }
+        let remoteAddress = address.map { Self.reuse(&recentAddress, $0) } ?? ""
+
+        return Request(
+            method: method, target: target, headers: headers(evhttp_request_get_input_headers(request)),
+            body: [UInt8](evbuffer: evhttp_request_get_input_buffer(request)),
+            remoteAddress: remoteAddress, remotePort: Int(port), localPort: localPort,
+            receivedAtNanos: MonotonicClock.nanoseconds())
+    }
+
+    private mutating func headers(_ list: UnsafeMutablePointer<evkeyvalq>?) -> HTTPHeaders {
+        var count = 0
+        var cursor = understudy_headers_first(list)
+        while let current = cursor {
+            count += 1
+            cursor = understudy_headers_next(current)
+        }
+        // reserveCapacity, not init(unsafeUninitializedCapacity:): the latter calls the standard
+        // library's unspecialised allocator, which looks up the storage's type metadata each time.
+        var fields: [HTTPHeader] = []
+        fields.reserveCapacity(count)
+        var field = understudy_headers_first(list)
+        while let current = field {
+            field = understudy_headers_next(current)
+            guard let key = current.pointee.key, let value = current.pointee.value else { continue }
+            if let common = Self.commonNames.firstIndex(where: { strcmp(key, $0.cName) == 0 }) {
+                fields.append(HTTPHeader(name: Self.commonNames[common].name, value: Self.reuse(&recentValues[common], value)))
+            } else {
+                fields.append(HTTPHeader(name: String(cString: key), value: String(cString: value)))
+            }
+        }
+        return HTTPHeaders(fields)
+    }
+
+    /// The String for `bytes`: the remembered one when the bytes are the same as last time.
+    private static func reuse(_ slot: inout (cValue: [CChar], value: String)?, _ bytes: UnsafePointer<CChar>) -> String {
+        if let slot, strcmp(slot.cValue, bytes) == 0 { return slot.value }
+        let value = String(cString: bytes)
+        slot = (Array(UnsafeBufferPointer(start: bytes, count: strlen(bytes) + 1)), value)
+        return value
+    }
+}
