@@ -28,6 +28,7 @@ public final class HTTPServer: Sendable {
         var address = requested
         do {
             if configuration.socketLayout == .reusePort {
+                if requested.port != 0 { try ListeningSocket.checkAvailable(requested) }
                 do {
                     let first = try ListeningSocket.open(requested, reusePort: true)
                     sockets.append(first)

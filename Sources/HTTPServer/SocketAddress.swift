@@ -117,6 +117,13 @@ enum ListeningSocket {
         }
     }
 
+    /// Fails with `cannotBind` when something already listens on `address`. Needed before
+    /// joining an `SO_REUSEPORT` group: another process of the same user that also sets the option
+    /// would otherwise share the port silently (two `make run`s splitting the requests between them).
+    static func checkAvailable(_ address: SocketAddress) throws {
+        close(try open(address, reusePort: false))
+    }
+
     private static func setOption(_ fd: Int32, _ level: Int32, _ option: Int32, _ name: String) throws {
         var on: Int32 = 1
         guard setsockopt(fd, level, option, &on, socklen_t(MemoryLayout<Int32>.size)) == 0 else {

@@ -48,8 +48,10 @@ public final class Router: HTTPHandler {
             case .decline:
                 continue
             case .response(let response):
-                responder.send(response)
+                // Journaled before it is sent: a client that verifies right after its answer
+                // must find its request.
                 record(request, response, backend: route.backend.name)
+                responder.send(response)
                 return
             case .deferred(let start):
                 let name = route.backend.name
@@ -61,8 +63,8 @@ public final class Router: HTTPHandler {
             }
         }
         let response = NotFoundPage.response(for: request, routes: routes)
-        responder.send(response)
         record(request, response, backend: nil)
+        responder.send(response)
     }
 
     private func record(_ request: consuming Request, _ response: Response, backend: String?) {

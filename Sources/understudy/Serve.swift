@@ -77,8 +77,9 @@ struct Serve: ParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
-        FileHandle.standardOutput.write(Data("listening on \(server.baseURL)\n".utf8))
+        // The port file first: whoever waits for the line may read the file at once.
         if let portFile { try writePortFile(portFile, port: server.address.port) }
+        FileHandle.standardOutput.write(Data("listening on \(server.baseURL)\n".utf8))
 
         let signal = signals.wait()
         logger.info("received \(signal), stopping: in-flight requests get \(shutdownGrace) s")

@@ -1,0 +1,37 @@
+# Understudy: `make run` serves the shipped stubs, `make test` runs every test, `make bench`
+# measures the server against a minimal C libevent server. Each installs what it needs first.
+SWIFT ?= swift
+PORT ?= 8080
+BIND ?= 127.0.0.1
+STUBS ?= stubs
+BASELINE := .build/bench/c-baseline
+
+.PHONY: run test bench build release deps bench-deps clean
+
+deps:
+	@tools/install-deps.sh build
+
+bench-deps:
+	@tools/install-deps.sh bench
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product understudy
+
+run: release
+	.build/release/understudy serve --port $(PORT) --bind $(BIND) --stubs $(STUBS)
+
+test: deps
+	$(SWIFT) test
+
+$(BASELINE): bench/c-baseline.c
+	@mkdir -p $(dir $@)
+	cc -O2 -Wall -o $@ $< $$(pkg-config --cflags --libs libevent) -lpthread
+
+bench: bench-deps release $(BASELINE)
+	python3 bench/run.py $(BENCH_ARGS)
+
+clean:
+	rm -rf .build

@@ -1,0 +1,75 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import HTTPServer
+import UnderstudyTesting
+
+/// Relays each request to `upstream` through the loop's outbound client.
+func relay(to upstream: String) -> ClosureHandler {
+    ClosureHandler { request, responder in
+        let outbound = OutboundRequest(method: request.method, url: upstream + request.target,
+                                       headers: ["X-Relayed": "yes"], body: request.body, timeout: .seconds(2))
+        responder.loop.send(outbound) { result in
+            switch result {
+            case .success(let response): responder.send(response)
+            case .failure(let error): responder.send(.text("upstream failed: \(error)", status: 502))
+            }
+        }
+    }
+}
+
+@Suite struct OutboundRequestTests {
+    @Test func anOutboundAnswerBecomesTheReply() async throws {
+        let upstream = try TestServer.start(handler: ClosureHandler { request, responder in
+            responder.send(Response(status: 201, headers: ["X-Upstream": "1", "Content-Type": "text/plain"],
+                                    body: ResponseBody("upstream got \(request.method.rawValue) \(request.target) "
+                                        + "relayed=\(request.headers["X-Relayed"] ?? "no") body=\(request.bodyText)")))
+        })
+        defer { upstream.stop() }
+        let proxy = try TestServer.start(handler: relay(to: upstream.server.baseURL), configure: { $0.threads = 1 })
+        defer { proxy.stop() }
+
+        let (body, response) = try await proxy.send("POST", "/a/b?c=d", body: Data("hello".utf8))
+        #expect(response.statusCode == 201)
+        #expect(response.value(forHTTPHeaderField: "X-Upstream") == "1")
+        #expect(String(decoding: body, as: UTF8.self) == "upstream got POST /a/b?c=d relayed=yes body=hello")
+    }
+
+    @Test func aRefusedConnectionIsReportedNotHung() async throws {
+        let closed = try TestServer.start(handler: echo)
+        let deadURL = closed.server.baseURL
+        closed.stop()
+        let proxy = try TestServer.start(handler: relay(to: deadURL))
+        defer { proxy.stop() }
+        let (body, response) = try await proxy.send("GET", "/x")
+        #expect(response.statusCode == 502)
+        #expect(String(decoding: body, as: UTF8.self).contains("failed"))
+    }
+
+    @Test func aSilentUpstreamTimesOut() async throws {
+        let silent = try TestServer.start(handler: ClosureHandler { _, responder in
+            responder.loop.schedule(after: .seconds(30)) { responder.send(.text("late")) }
+        })
+        defer { silent.stop(gracePeriod: .milliseconds(10)) }
+        let proxy = try TestServer.start(handler: relay(to: silent.server.baseURL))
+        defer { proxy.stop() }
+        let (body, response) = try await proxy.send("GET", "/x")
+        #expect(response.statusCode == 502)
+        #expect(String(decoding: body, as: UTF8.self).contains("no answer"))
+    }
+
+    @Test func badURLsFailAtOnce() async throws {
+        let proxy = try TestServer.start(handler: ClosureHandler { request, responder in
+            responder.loop.send(OutboundRequest(url: request.query("url") ?? "")) { result in
+                if case .failure(let error) = result { responder.send(.text("\(error)", status: 502)) }
+            }
+        })
+        defer { proxy.stop() }
+        let unsupported = String(decoding: try await proxy.send("GET", "/?url=ftp%3A%2F%2Fexample.com%2F").body, as: UTF8.self)
+        #expect(unsupported.contains("unsupported scheme"))
+        let invalid = String(decoding: try await proxy.send("GET", "/?url=not%20a%20url").body, as: UTF8.self)
+        #expect(invalid.contains("invalid URL"))
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import HTTPServer
+import UnderstudyTesting
+
+@Suite struct ShutdownTests {
+    @Test func inFlightRequestsFinishAndNewConnectionsAreRefused() async throws {
+        let server = try TestServer.start(handler: ClosureHandler { _, responder in
+            responder.loop.schedule(after: .milliseconds(500)) { responder.send(.text("finished")) }
+        }, configure: { $0.threads = 1 })
+        let port = server.port
+        let connection = try server.connect()
+        try connection.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+        try await Task.sleep(for: .milliseconds(100))
+
+        server.server.shutdown(gracePeriod: .seconds(5))
+        let response = try connection.readResponse()
+        #expect(response.bodyText == "finished")
+        #expect(response.header("Connection") == "close")
+        server.server.wait()
+        #expect(throws: RawHTTPConnection.Failure.self) { try RawHTTPConnection(host: "127.0.0.1", port: port) }
+    }
+
+    @Test func theGracePeriodBoundsTheWait() async throws {
+        let server = try TestServer.start(handler: ClosureHandler { _, responder in
+            responder.loop.schedule(after: .seconds(60)) { responder.send(.text("too late")) }
+        }, configure: { $0.threads = 1 })
+        let connection = try server.connect()
+        try connection.send("GET /never HTTP/1.1\r\nHost: t\r\n\r\n")
+        try await Task.sleep(for: .milliseconds(100))
+        let started = ContinuousClock.now
+        server.server.shutdown(gracePeriod: .milliseconds(300))
+        server.server.wait()
+        #expect(ContinuousClock.now - started < .seconds(30))
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+import Testing
+import HTTPServer
+@testable import MockCore
+import UnderstudyTesting
+
+final class LoadingBackend: Backend {
+    let name = "slowpoke"
+    let mounts = ["/slowpoke"]
+    let ready = Atomic(false)
+    var isReady: Bool { ready.load(ordering: .relaxed) }
+    func handle(_ request: Request, _ context: RequestContext) -> Reply { .decline }
+}
+
+func json(_ data: Data) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+}
+
+@Suite struct AdminAPITests {
+    @Test func healthIsHealthyOnlyOnceEveryBackendIsReady() async throws {
+        let loading = LoadingBackend()
+        let server = try TestServer.start(backends: [loading])
+        defer { server.stop() }
+        let (waiting, waitingResponse) = try await server.send("GET", "/__admin/health")
+        #expect(waitingResponse.statusCode == 503)
+        #expect(try json(waiting)["message"] as? String == "still loading: slowpoke")
+
+        loading.ready.store(true, ordering: .relaxed)
+        let (body, response) = try await server.send("GET", "/__admin/health")
+        #expect(response.statusCode == 200)
+        #expect(response.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        let health = try json(body)
+        #expect(health["status"] as? String == "healthy")
+        #expect(health["version"] as? String == UnderstudyVersion.current)
+        #expect((health["uptimeInSeconds"] as? Int).map { $0 >= 0 } == true)
+        #expect((health["timestamp"] as? String)?.hasSuffix("Z") == true)
+        // WireMock's field order.
+        let text = String(decoding: body, as: UTF8.self)
+        #expect(text.hasPrefix("{\"status\":\"healthy\",\"message\":"))
+    }
+
+    @Test func versionIsServed() async throws {
+        let server = try TestServer.start(backends: [])
+        defer { server.stop() }
+        #expect(try json(try await server.send("GET", "/__admin/version").body)["version"] as? String == UnderstudyVersion.current)
+    }
+
+    @Test func resetResetsEveryBackendAndClearsTheJournal() async throws {
+        let resets = Mutex<[String]>([])
+        let server = try TestServer.start(backends: [
+            ClosureBackend(name: "a", mounts: ["/a"], onReset: { scope in resets.withLock { $0.append("a:\(scope?.id ?? "all")") } }) { _ in .decline },
+            ClosureBackend(name: "b", mounts: ["/b"], onReset: { _ in resets.withLock { $0.append("b") } }) { _ in .decline },
+        ])
+        defer { server.stop() }
+        _ = try await server.send("GET", "/a")
+        let (_, response) = try await server.send("POST", "/__admin/reset")
+        #expect(response.statusCode == 200)
+        #expect(resets.withLock { $0 } == ["a:all", "b"])
+        // The reset request itself is journaled after the clear.
+        #expect(server.router?.journal.entries.map(\.request.path) == ["/__admin/reset"])
+    }
+
+    @Test func requestsAreListedNewestFirstInWireMockShape() async throws {
+        let server = try TestServer.start(backends: [ClosureBackend(name: "one", mounts: ["/one"], answering("1"))])
+        defer { server.stop() }
+        _ = try await server.send("GET", "/one?q=a&q=b", headers: ["Cookie": "session=abc"])
+        _ = try await server.send("POST", "/two", body: Data("hi".utf8))
+        let listing = try json(try await server.send("GET", "/__admin/requests").body)
+        let requests = try #require(listing["requests"] as? [[String: Any]])
+        #expect((listing["meta"] as? [String: Int])?["total"] == 2)
+        #expect(requests.count == 2)
+        let newest = try #require(requests.first?["request"] as? [String: Any])
+        #expect(newest["url"] as? String == "/two")
+        #expect(newest["method"] as? String == "POST")
+        #expect(newest["body"] as? String == "hi")
+        #expect(newest["bodyAsBase64"] as? String == "aGk=")
+        #expect(requests.first?["wasMatched"] as? Bool == false)
+        let older = try #require(requests.last?["request"] as? [String: Any])
+        #expect(older["cookies"] as? [String: String] == ["session": "abc"])
+        let query = older["queryParams"] as? [String: [String: Any]]
+        #expect(query?["q"]?["values"] as? [String] == ["a", "b"])
+        #expect(requests.last?["servedBy"] as? String == "one")
+        let id = try #require(requests.first?["id"] as? String)
+        #expect(UUID(uuidString: id) != nil)
+
+        let limited = try json(try await server.send("GET", "/__admin/requests?limit=1").body)
+        #expect((limited["requests"] as? [Any])?.count == 1)
+        #expect(try await server.send("DELETE", "/__admin/requests").response.statusCode == 200)
+        // Only the DELETE itself remains.
+        #expect(server.router?.journal.count == 1)
+    }
+
+    @Test func unknownAdminPathsAre404() async throws {
+        let server = try TestServer.start(backends: [])
+        defer { server.stop() }
+        #expect(try await server.send("GET", "/__admin/nope").response.statusCode == 404)
+        #expect(try await server.send("DELETE", "/__admin/health").response.statusCode == 404)
+    }
+}

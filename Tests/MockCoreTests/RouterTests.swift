@@ -1,0 +1,103 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+import Testing
+import HTTPServer
+@testable import MockCore
+import UnderstudyTesting
+
+func answering(_ text: String) -> @Sendable (Request) -> Reply {
+    { _ in .response(.text(text)) }
+}
+
+@Suite struct RouterTests {
+    @Test func mountPrefixesMatchWholeSegments() {
+        #expect(Router.path("/a", isUnder: "/a"))
+        #expect(Router.path("/a/b", isUnder: "/a"))
+        #expect(!Router.path("/ab", isUnder: "/a"))
+        #expect(Router.path("/anything", isUnder: "/"))
+        #expect(!Router.path("/", isUnder: "/a"))
+        #expect(Router.normalized("maps/api/") == "/maps/api")
+        #expect(Router.normalized("/") == "/")
+    }
+
+    @Test func tiersThenLongestPrefixDecideAndDeclinesFallThrough() async throws {
+        let server = try TestServer.start(backends: [
+            ClosureBackend(name: "emulator-short", mounts: ["/shop"], answering("short")),
+            ClosureBackend(name: "emulator-long", mounts: ["/shop/en"]) { request in
+                request.query("decline") == nil ? .response(.text("long")) : .decline
+            },
+            ClosureBackend(name: "stubs", mounts: ["/"], tier: .userStubs) { request in
+                request.path == "/shop/en/stubbed" ? .response(.text("stub")) : .decline
+            },
+            ClosureBackend(name: "files", mounts: ["/"], tier: .fallback, answering("file")),
+        ])
+        defer { server.stop() }
+        func body(_ path: String) async throws -> String {
+            String(decoding: try await server.send("GET", path).body, as: UTF8.self)
+        }
+        #expect(try await body("/shop/en/x") == "long")
+        #expect(try await body("/shop/en/x?decline=1") == "short")
+        #expect(try await body("/shop/fr") == "short")
+        #expect(try await body("/shop/en/stubbed") == "stub", "user stubs override emulators")
+        #expect(try await body("/elsewhere") == "file")
+    }
+
+    @Test func unmatchedRequestsListWhatIsMountedAsTextOrJSON() async throws {
+        let server = try TestServer.start(backends: [
+            ClosureBackend(name: "geocoder", mounts: ["/maps/api/geocode"], answering("x")),
+        ])
+        defer { server.stop() }
+        let (text, plain) = try await server.send("GET", "/nowhere?x=1")
+        #expect(plain.statusCode == 404)
+        #expect(plain.value(forHTTPHeaderField: "Content-Type") == "text/plain; charset=utf-8")
+        let page = String(decoding: text, as: UTF8.self)
+        #expect(page.hasPrefix("No backend or stub answers GET /nowhere?x=1\n"))
+        #expect(page.contains("  /maps/api/geocode  geocoder\n"))
+        #expect(page.contains("/__admin"))
+
+        let (json, jsonResponse) = try await server.send("GET", "/nowhere", headers: ["Accept": "application/json"])
+        #expect(jsonResponse.statusCode == 404)
+        #expect(jsonResponse.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        let object = try JSONSerialization.jsonObject(with: json) as? [String: Any]
+        #expect(object?["status"] as? Int == 404)
+        let mounted = object?["mounted"] as? [[String: String]]
+        #expect(mounted?.contains(["prefix": "/maps/api/geocode", "backend": "geocoder"]) == true)
+        #expect((object?["request"] as? [String: String])?["url"] == "/nowhere")
+    }
+
+    @Test func deferredRepliesAreSentLaterAndJournaled() async throws {
+        let server = try TestServer.start(backends: [
+            ClosureBackend(name: "slow", mounts: ["/slow"]) { _ in
+                .deferred { reply in reply.send(.text("later", status: 202), after: .milliseconds(200)) }
+            },
+        ])
+        defer { server.stop() }
+        let (body, response) = try await server.send("GET", "/slow")
+        #expect(response.statusCode == 202)
+        #expect(body == Data("later".utf8))
+        let entry = try #require(server.router?.journal.entries.last)
+        #expect(entry.backend == "slow")
+        #expect(entry.status == 202)
+        #expect(entry.durationNanos >= 150_000_000)
+    }
+
+    @Test func everyExchangeIsJournaled() async throws {
+        let server = try TestServer.start(backends: [ClosureBackend(name: "one", mounts: ["/one"], answering("1"))])
+        defer { server.stop() }
+        _ = try await server.send("POST", "/one?x=1", headers: ["X-Id": "7"], body: Data("payload".utf8))
+        _ = try await server.send("GET", "/missing")
+        let entries = try #require(server.router?.journal.entries)
+        #expect(entries.count == 2)
+        #expect(entries[0].request.method == .post)
+        #expect(entries[0].request.target == "/one?x=1")
+        #expect(entries[0].request.headers["X-Id"] == "7")
+        #expect(entries[0].request.bodyText == "payload")
+        #expect(entries[0].backend == "one")
+        #expect(entries[1].backend == nil)
+        #expect(entries[1].status == 404)
+        #expect(entries[0].sequence < entries[1].sequence)
+    }
+}

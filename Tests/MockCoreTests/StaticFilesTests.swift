@@ -1,0 +1,67 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import HTTPServer
+@testable import MockCore
+import UnderstudyTesting
+
+func makeFiles(_ files: [String: String]) throws -> URL {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-files-\(UUID().uuidString)")
+    for (path, content) in files {
+        let url = root.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(content.utf8).write(to: url)
+    }
+    return root
+}
+
+@Suite struct StaticFilesTests {
+    @Test func servesFilesWithTheirContentTypes() async throws {
+        let root = try makeFiles(["fixed.txt": "plain", "data/store.json": "{\"id\":1}", "site/index.html": "<p>home</p>"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let server = try TestServer.start(backends: [StaticFiles(root: root)])
+        defer { server.stop() }
+
+        let (text, textResponse) = try await server.send("GET", "/fixed.txt")
+        #expect(String(decoding: text, as: UTF8.self) == "plain")
+        #expect(textResponse.value(forHTTPHeaderField: "Content-Type") == "text/plain; charset=utf-8")
+        let (json, jsonResponse) = try await server.send("GET", "/data/store.json?ignored=1")
+        #expect(String(decoding: json, as: UTF8.self) == "{\"id\":1}")
+        #expect(jsonResponse.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        #expect(String(decoding: try await server.send("GET", "/site/").body, as: UTF8.self) == "<p>home</p>")
+        #expect(String(decoding: try await server.send("GET", "/site").body, as: UTF8.self) == "<p>home</p>")
+    }
+
+    @Test func onlyGetAndHeadAndOnlyExistingFiles() async throws {
+        let root = try makeFiles(["a.txt": "abc"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let server = try TestServer.start(backends: [StaticFiles(root: root)])
+        defer { server.stop() }
+        #expect(try await server.send("POST", "/a.txt").response.statusCode == 404)
+        #expect(try await server.send("GET", "/b.txt").response.statusCode == 404)
+        #expect(try await server.send("GET", "/../a.txt").response.statusCode == 200, "dot segments never leave the docroot")
+        let head = try await server.send("HEAD", "/a.txt")
+        #expect(head.response.statusCode == 200)
+        #expect(head.response.value(forHTTPHeaderField: "Content-Length") == "3")
+        #expect(head.body.isEmpty)
+    }
+
+    @Test func linksOutOfTheDocrootAreNotServed() throws {
+        let root = try makeFiles(["inside.txt": "in"])
+        let outside = try makeFiles(["secret.txt": "secret"])
+        defer {
+            try? FileManager.default.removeItem(at: root)
+            try? FileManager.default.removeItem(at: outside)
+        }
+        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("leak.txt"),
+                                                   withDestinationURL: outside.appendingPathComponent("secret.txt"))
+        let files = StaticFiles(root: root)
+        #expect(files.paths == ["/inside.txt"])
+    }
+
+    @Test func aMissingDirectoryServesNothing() {
+        #expect(StaticFiles(root: URL(fileURLWithPath: "/nonexistent/understudy")).paths.isEmpty)
+    }
+}

@@ -1,0 +1,45 @@
+import Testing
+@testable import MockCore
+
+@Suite struct ValueTests {
+    @Test func jsonKeepsKeyOrderAndEscapes() {
+        let value: JSONValue = .object([
+            ("z", 1), ("a", .string("quote \" slash \\ / newline \n tab \t bell \u{07} é")),
+            ("list", [true, .null, .double(0.5), .double(3)]),
+        ])
+        #expect(value.serialized == #"{"z":1,"a":"quote \" slash \\ / newline \n tab \t bell \u0007 é","list":[true,null,0.5,3]}"#)
+    }
+
+    @Test func scopedStateIsolatesScopesAndResets() {
+        let state = ScopedState<[String]> { ["initial"] }
+        let ci = StateScope("ci-job-1")
+        state.withValue(in: .shared) { $0.append("shared") }
+        state.withValue(in: ci) { $0.append("ci") }
+        #expect(state.withValue(in: .shared) { $0 } == ["initial", "shared"])
+        #expect(state.withValue(in: ci) { $0 } == ["initial", "ci"])
+        state.reset(ci)
+        #expect(state.withValue(in: ci) { $0 } == ["initial"])
+        #expect(state.withValue(in: .shared) { $0 } == ["initial", "shared"])
+        state.reset(nil)
+        #expect(state.withValue(in: .shared) { $0 } == ["initial"])
+    }
+
+    @Test func pathTableFindsExactPathsOnly() {
+        var pairs: [String: Int] = [:]
+        for index in 0..<500 { pairs["/path/\(index)"] = index }
+        let table = PathTable(pairs)
+        #expect(table.count == 500)
+        #expect(table["/path/0"] == 0)
+        #expect(table["/path/499"] == 499)
+        #expect(table["/path/500"] == nil)
+        #expect(table["/path/4"] == 4)
+        #expect(table[""] == nil)
+        #expect(PathTable<Int>([:])["/"] == nil)
+    }
+
+    @Test func mediaTypesByExtension() {
+        #expect(MediaType.forFileExtension("JSON") == "application/json")
+        #expect(MediaType.forFileExtension("xml") == "application/xml")
+        #expect(MediaType.forFileExtension("bin") == "application/octet-stream")
+    }
+}

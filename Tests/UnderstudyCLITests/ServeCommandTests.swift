@@ -1,0 +1,120 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import MockCore
+
+/// The built `understudy` executable, beside the test bundle.
+let understudyBinary: URL = {
+    let candidates = [CommandLine.arguments.first, Bundle.main.executablePath, Bundle.main.bundlePath].compactMap { $0 }
+    for candidate in candidates {
+        var directory = URL(fileURLWithPath: candidate).deletingLastPathComponent()
+        for _ in 0..<3 {
+            let binary = directory.appendingPathComponent("understudy")
+            if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
+            directory = directory.deletingLastPathComponent()
+        }
+    }
+    return URL(fileURLWithPath: "understudy")
+}()
+
+/// A running `understudy` process with its output captured.
+final class UnderstudyProcess {
+    let process = Process()
+    private let stdout = Pipe()
+    private let stderr = Pipe()
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = understudyBinary
+        process.arguments = arguments
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+    }
+
+    /// The first line printed on standard output.
+    func firstLine() -> String {
+        var bytes: [UInt8] = []
+        while true {
+            let byte = stdout.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte.first == 10 { break }
+            bytes += byte
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Waits for exit; the status and everything printed on standard error.
+    func finish() -> (status: Int32, stderr: String) {
+        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: errors, as: UTF8.self))
+    }
+
+    func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
+}
+
+func temporaryStubs(_ files: [String: String]) throws -> URL {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-cli-\(UUID().uuidString)")
+    for (path, content) in files {
+        let url = root.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(content.utf8).write(to: url)
+    }
+    return root
+}
+
+@Suite(.serialized) struct ServeCommandTests {
+    @Test func versionFlagPrintsTheVersion() throws {
+        let run = try UnderstudyProcess(["--version"])
+        #expect(run.firstLine() == UnderstudyVersion.current)
+        #expect(run.finish().status == 0)
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT])
+    func servesOnAFreePortAndStopsCleanlyOnSignal(signal: Int32) async throws {
+        let stubs = try temporaryStubs(["__files/hello.txt": "hello from a fixture"])
+        defer { try? FileManager.default.removeItem(at: stubs) }
+        let portFile = stubs.appendingPathComponent("port")
+        let run = try UnderstudyProcess(["serve", "--port", "0", "--port-file", portFile.path, "--stubs", stubs.path, "--threads", "2"])
+
+        let line = run.firstLine()
+        #expect(line.hasPrefix("listening on http://127.0.0.1:"))
+        let port = try #require(Int(line.split(separator: ":").last ?? ""))
+        #expect(try String(contentsOf: portFile, encoding: .utf8) == "\(port)\n")
+
+        let session = URLSession(configuration: .ephemeral)
+        let (body, response) = try await session.data(from: URL(string: "http://127.0.0.1:\(port)/hello.txt")!)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: body, as: UTF8.self) == "hello from a fixture")
+        let (_, health) = try await session.data(from: URL(string: "http://127.0.0.1:\(port)/__admin/health")!)
+        #expect((health as? HTTPURLResponse)?.statusCode == 200)
+        session.invalidateAndCancel()
+
+        run.signal(signal)
+        let (status, errors) = run.finish()
+        #expect(status == 0)
+        #expect(errors.contains("stopping"))
+        #expect(errors.contains("stopped"))
+    }
+
+    @Test func invalidOptionsAreRejectedWithAReason() throws {
+        let run = try UnderstudyProcess(["serve", "--port", "70000"])
+        let (status, errors) = run.finish()
+        #expect(status != 0)
+        #expect(errors.contains("--port must be 0...65535"))
+    }
+
+    @Test func aPortInUseIsAClearErrorNotASharedPort() throws {
+        let first = try UnderstudyProcess(["serve", "--port", "0", "--stubs", "/nonexistent"])
+        let port = try #require(Int(first.firstLine().split(separator: ":").last ?? ""))
+        defer {
+            first.signal(SIGTERM)
+            _ = first.finish()
+        }
+        let second = try UnderstudyProcess(["serve", "--port", "\(port)", "--stubs", "/nonexistent"])
+        let (status, errors) = second.finish()
+        #expect(status != 0)
+        #expect(errors.contains("cannot listen on 127.0.0.1 port \(port)"))
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A blocking TCP client speaking HTTP/1.1 by hand: malformed requests, pipelining, HEAD framing
+/// and connection state, which URLSession cannot produce or hides.
+public final class RawHTTPConnection {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+
+    public struct Response {
+        public var statusLine: String
+        public var headers: [(name: String, value: String)]
+        public var body: [UInt8]
+
+        public var status: Int { Int(statusLine.split(separator: " ")[1]) ?? 0 }
+        public var bodyText: String { String(decoding: body, as: UTF8.self) }
+        public func header(_ name: String) -> String? {
+            headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        }
+    }
+
+    public enum Failure: Error { case connect(String), closed, timeout, malformed(String) }
+
+    public init(host: String, port: Int, timeout: TimeInterval = 10) throws {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var result: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &result) == 0, let info = result else {
+            throw Failure.connect("cannot resolve \(host)")
+        }
+        defer { freeaddrinfo(result) }
+        fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0, Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if fd >= 0 { close(fd) }
+            throw Failure.connect(reason)
+        }
+        setReadTimeout(timeout)
+    }
+
+    deinit { close(fd) }
+
+    public func setReadTimeout(_ seconds: TimeInterval) {
+        var value = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    public func send(_ text: String) throws { try send(Array(text.utf8)) }
+
+    public func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard written > 0 else { throw Failure.closed }
+            offset += written
+        }
+    }
+
+    /// Reads more bytes; false at end of stream. Throws on timeout.
+    private func fill() throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = recv(fd, &chunk, chunk.count, 0)
+        if count > 0 {
+            buffer += chunk[0..<count]
+            return true
+        }
+        if count == 0 || errno == ECONNRESET { return false }
+        throw Failure.timeout
+    }
+
+    /// Reads one response. `expectBody: false` for a response to HEAD.
+    public func readResponse(expectBody: Bool = true) throws -> Response {
+        var headerEnd: Int?
+        while headerEnd == nil {
+            headerEnd = buffer.indices.dropLast(3).first {
+                buffer[$0] == 13 && buffer[$0 + 1] == 10 && buffer[$0 + 2] == 13 && buffer[$0 + 3] == 10
+            }
+            if headerEnd == nil, try !fill() { throw Failure.closed }
+        }
+        let head = String(decoding: buffer[..<headerEnd!], as: UTF8.self)
+        buffer.removeFirst(headerEnd! + 4)
+        var lines = head.components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst()
+        let headers = lines.compactMap { line -> (String, String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        var response = Response(statusLine: statusLine, headers: headers, body: [])
+        if expectBody, let length = response.header("Content-Length").flatMap(Int.init) {
+            while buffer.count < length {
+                if try !fill() { throw Failure.closed }
+            }
+            response.body = Array(buffer[..<length])
+            buffer.removeFirst(length)
+        }
+        return response
+    }
+
+    /// Bytes received beyond the responses read so far (waits up to `seconds` for more).
+    public func pendingBytes(waiting seconds: TimeInterval) -> [UInt8] {
+        setReadTimeout(seconds)
+        _ = try? fill()
+        return buffer
+    }
+
+    /// True when the server closes the connection within `seconds`.
+    public func isClosedByPeer(within seconds: TimeInterval) -> Bool {
+        setReadTimeout(seconds)
+        while true {
+            do {
+                if try !fill() { return true }
+            } catch {
+                return false
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the system packages Understudy needs, when they are missing.
+#   tools/install-deps.sh build   libevent (headers + pkg-config) to build and test
+#   tools/install-deps.sh bench   also wrk, valgrind and a C compiler, for `make bench`
+# On Debian/Ubuntu it runs apt-get (as root, or through sudo); elsewhere it prints what to install.
+set -euo pipefail
+
+need=()
+pkg-config --exists libevent 2>/dev/null || need+=(libevent-dev pkg-config)
+if [ "${1:-build}" = bench ]; then
+  command -v wrk >/dev/null || need+=(wrk)
+  command -v valgrind >/dev/null || need+=(valgrind)
+  command -v cc >/dev/null || need+=(gcc)
+  command -v python3 >/dev/null || need+=(python3)
+fi
+[ ${#need[@]} -eq 0 ] && exit 0
+
+echo "Understudy needs: ${need[*]}"
+if command -v apt-get >/dev/null; then
+  if [ "$(id -u)" -eq 0 ]; then sudo=""; elif command -v sudo >/dev/null; then sudo="sudo"; else sudo="none"; fi
+  if [ "$sudo" != none ]; then
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}"
+    exit 0
+  fi
+fi
+cat >&2 <<HELP
+Install them, then run make again:
+  Debian/Ubuntu:  sudo apt-get install ${need[*]}
+  macOS:          brew install libevent pkg-config wrk valgrind
+HELP
+exit 1
