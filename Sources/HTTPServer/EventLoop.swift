@@ -30,8 +30,13 @@ public final class EventLoop: @unchecked Sendable {
     private var dnsBase: OpaquePointer?
     private var thread: pthread_t?
 
-    // Cross-thread wake-up: closures queued under a lock, and a pipe byte to wake the loop.
-    private let mailbox = Mutex<[@Sendable () -> Void]>([])
+    // Cross-thread wake-up: closures queued under a lock, and a pipe byte to wake the loop. Once
+    // the loop has ended the mailbox is closed: its pipe's descriptors may belong to others then.
+    private struct Mailbox {
+        var work: [@Sendable () -> Void] = []
+        var isOpen = true
+    }
+    private let mailbox = Mutex(Mailbox())
     private let wakeRead: Int32
     private let wakeWrite: Int32
 
@@ -130,8 +135,12 @@ public final class EventLoop: @unchecked Sendable {
             evhttp_free(http)
             event_base_free(base)
         }
-        close(wakeRead)
-        close(wakeWrite)
+        mailbox.withLock { mailbox in
+            mailbox.isOpen = false
+            mailbox.work.removeAll()
+            close(wakeRead)
+            close(wakeWrite)
+        }
     }
 
     deinit {
@@ -143,19 +152,23 @@ public final class EventLoop: @unchecked Sendable {
 
     // MARK: Cross-thread
 
-    /// Runs `work` on this loop's thread, soon. Safe from any thread.
+    /// Runs `work` on this loop's thread, soon. Safe from any thread; ignored once the loop has
+    /// ended.
     public func execute(_ work: @escaping @Sendable () -> Void) {
-        mailbox.withLock { $0.append(work) }
-        var one: UInt8 = 1
-        _ = write(wakeWrite, &one, 1)
+        mailbox.withLock { mailbox in
+            guard mailbox.isOpen else { return }
+            mailbox.work.append(work)
+            var one: UInt8 = 1
+            _ = write(wakeWrite, &one, 1)
+        }
     }
 
     fileprivate func drainMailbox() {
         var sink = [UInt8](repeating: 0, count: 64)
         while read(wakeRead, &sink, sink.count) > 0 {}
-        let work = mailbox.withLock { queued -> [@Sendable () -> Void] in
-            defer { queued.removeAll() }
-            return queued
+        let work = mailbox.withLock { mailbox -> [@Sendable () -> Void] in
+            defer { mailbox.work.removeAll() }
+            return mailbox.work
         }
         for item in work { item() }
     }

@@ -1,4 +1,5 @@
 import CLibevent
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -16,6 +17,7 @@ public final class HTTPServer: Sendable {
     /// Whether the workers ended up on one shared socket (configured, or `SO_REUSEPORT` missing).
     public let sharesOneSocket: Bool
     private let sharedSocket: Int32?
+    private let joined = Atomic(false)
 
     /// Binds, starts the worker threads, and returns once every worker is accepting.
     public static func start(configuration: ServerConfiguration, handler: any HTTPHandler) throws -> HTTPServer {
@@ -89,6 +91,7 @@ public final class HTTPServer: Sendable {
 
     /// Blocks until every worker has stopped (after `shutdown`).
     public func wait() {
+        guard !joined.exchange(true, ordering: .acquiringAndReleasing) else { return }
         for loop in loops { loop.join() }
         if let sharedSocket { close(sharedSocket) }
     }
