@@ -117,11 +117,23 @@ func lines(_ data: Data) -> [String] {
     }
 
     @Test func aDelayedReplyDoesNotBlockItsLoop() async throws {
-        // One worker: both requests are on the same event loop.
+        // One worker, so both requests are on the same event loop. /slow waits on timers until
+        // /fast has been answered: were waiting to block the loop, /fast could never be served.
+        let slowArrived = Mutex(false)
+        let fastServed = Mutex(false)
         let server = try TestServer.start(handler: ClosureHandler { request, responder in
             if request.path == "/slow" {
-                responder.loop.schedule(after: .milliseconds(800)) { responder.send(.text("slow")) }
+                slowArrived.withLock { $0 = true }
+                func replyAfterFast() {
+                    if fastServed.withLock({ $0 }) {
+                        responder.send(.text("slow"))
+                    } else {
+                        responder.loop.schedule(after: .milliseconds(10)) { replyAfterFast() }
+                    }
+                }
+                replyAfterFast()
             } else {
+                fastServed.withLock { $0 = true }
                 responder.send(.text("fast"))
             }
         }, configure: { $0.threads = 1 })
@@ -131,7 +143,7 @@ func lines(_ data: Data) -> [String] {
             let body = try await server.send("GET", "/slow").body
             order.withLock { $0.append(String(decoding: body, as: UTF8.self)) }
         }()
-        try await Task.sleep(for: .milliseconds(100))
+        while !slowArrived.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
         let fast = try await server.send("GET", "/fast").body
         order.withLock { $0.append(String(decoding: fast, as: UTF8.self)) }
         try await slow

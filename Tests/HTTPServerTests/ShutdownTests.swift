@@ -3,18 +3,29 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import HTTPServer
+import Synchronization
+@testable import HTTPServer
 import UnderstudyTesting
 
 @Suite struct ShutdownTests {
     @Test func inFlightRequestsFinishAndNewConnectionsAreRefused() async throws {
+        let received = Mutex(false)
+        // Replies only once the shutdown has begun, so the reply is certainly in flight during it.
         let server = try TestServer.start(handler: ClosureHandler { _, responder in
-            responder.loop.schedule(after: .milliseconds(500)) { responder.send(.text("finished")) }
+            received.withLock { $0 = true }
+            func replyWhenDraining() {
+                if responder.loop.isDraining {
+                    responder.send(.text("finished"))
+                } else {
+                    responder.loop.schedule(after: .milliseconds(10)) { replyWhenDraining() }
+                }
+            }
+            replyWhenDraining()
         }, configure: { $0.threads = 1 })
         let port = server.port
         let connection = try server.connect()
         try connection.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
-        try await Task.sleep(for: .milliseconds(100))
+        while !received.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
 
         server.server.shutdown(gracePeriod: .seconds(5))
         let response = try connection.readResponse()
