@@ -1,3 +1,7 @@
+// Module HTTPServer: a fast HTTP/1.1 server on libevent's evhttp — worker loops, the Request and
+// Response values, timers, and an outbound client for proxying. It knows nothing of stubs or
+// emulators; MockCore's Router is the handler that does.
+
 import CLibevent
 import Synchronization
 #if canImport(Glibc)

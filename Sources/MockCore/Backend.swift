@@ -1,3 +1,7 @@
+// Module MockCore: what every backend shares — the Backend seam, the Router that resolves a
+// request to a backend, the request journal, the built-in admin API, scoped state, static files
+// and small helpers (ordered JSON, path tables).
+
 import HTTPServer
 
 /// Something Understudy serves: an emulator, the stub engine, the admin API. Mounted at one or

@@ -1,3 +1,6 @@
+// Module understudy: the command line — options, logging, wiring backends to the server, and
+// signal handling. Adding a backend is one line in Serve.swift's list.
+
 import ArgumentParser
 import MockCore
 

@@ -7,19 +7,9 @@ import HTTPServer
 @testable import MockCore
 import UnderstudyTesting
 
-func makeFiles(_ files: [String: String]) throws -> URL {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-files-\(UUID().uuidString)")
-    for (path, content) in files {
-        let url = root.appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(content.utf8).write(to: url)
-    }
-    return root
-}
-
 @Suite struct StaticFilesTests {
     @Test func servesFilesWithTheirContentTypes() async throws {
-        let root = try makeFiles(["fixed.txt": "plain", "data/store.json": "{\"id\":1}", "site/index.html": "<p>home</p>"])
+        let root = try makeTemporaryDirectory(["fixed.txt": "plain", "data/store.json": "{\"id\":1}", "site/index.html": "<p>home</p>"])
         defer { try? FileManager.default.removeItem(at: root) }
         let server = try TestServer.start(backends: [StaticFiles(root: root)])
         defer { server.stop() }
@@ -35,7 +25,7 @@ func makeFiles(_ files: [String: String]) throws -> URL {
     }
 
     @Test func onlyGetAndHeadAndOnlyExistingFiles() async throws {
-        let root = try makeFiles(["a.txt": "abc"])
+        let root = try makeTemporaryDirectory(["a.txt": "abc"])
         defer { try? FileManager.default.removeItem(at: root) }
         let server = try TestServer.start(backends: [StaticFiles(root: root)])
         defer { server.stop() }
@@ -49,8 +39,8 @@ func makeFiles(_ files: [String: String]) throws -> URL {
     }
 
     @Test func linksOutOfTheDocrootAreNotServed() throws {
-        let root = try makeFiles(["inside.txt": "in"])
-        let outside = try makeFiles(["secret.txt": "secret"])
+        let root = try makeTemporaryDirectory(["inside.txt": "in"])
+        let outside = try makeTemporaryDirectory(["secret.txt": "secret"])
         defer {
             try? FileManager.default.removeItem(at: root)
             try? FileManager.default.removeItem(at: outside)

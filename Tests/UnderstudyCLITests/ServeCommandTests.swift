@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import MockCore
+import UnderstudyTesting
 
 /// The built `understudy` executable, beside the test bundle.
 let understudyBinary: URL = {
@@ -54,16 +55,6 @@ final class UnderstudyProcess {
     func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
 }
 
-func temporaryStubs(_ files: [String: String]) throws -> URL {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-cli-\(UUID().uuidString)")
-    for (path, content) in files {
-        let url = root.appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(content.utf8).write(to: url)
-    }
-    return root
-}
-
 @Suite(.serialized) struct ServeCommandTests {
     @Test func versionFlagPrintsTheVersion() throws {
         let run = try UnderstudyProcess(["--version"])
@@ -73,7 +64,7 @@ func temporaryStubs(_ files: [String: String]) throws -> URL {
 
     @Test(arguments: [SIGTERM, SIGINT])
     func servesOnAFreePortAndStopsCleanlyOnSignal(signal: Int32) async throws {
-        let stubs = try temporaryStubs(["__files/hello.txt": "hello from a fixture"])
+        let stubs = try makeTemporaryDirectory(["__files/hello.txt": "hello from a fixture"])
         defer { try? FileManager.default.removeItem(at: stubs) }
         let portFile = stubs.appendingPathComponent("port")
         let run = try UnderstudyProcess(["serve", "--port", "0", "--port-file", portFile.path, "--stubs", stubs.path, "--threads", "2"])
