@@ -32,11 +32,14 @@ let package = Package(
         ),
         .target(
             name: "UnderstudyTesting",
-            dependencies: ["MockCore", "HTTPServer"],
+            dependencies: ["MockCore", "HTTPServer", .product(name: "Logging", package: "swift-log")],
             path: "Tests/UnderstudyTesting"
         ),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "UnderstudyTesting"]),
-        .testTarget(name: "MockCoreTests", dependencies: ["MockCore", "UnderstudyTesting"]),
+        .testTarget(
+            name: "MockCoreTests",
+            dependencies: ["MockCore", "UnderstudyTesting", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(name: "UnderstudyCLITests", dependencies: ["understudy", "UnderstudyTesting"]),
     ]
 )

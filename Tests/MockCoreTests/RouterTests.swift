@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Logging
 import Synchronization
 import Testing
 import HTTPServer
@@ -99,5 +100,53 @@ func answering(_ text: String) -> @Sendable (Request) -> Reply {
         #expect(entries[1].backend == nil)
         #expect(entries[1].status == 404)
         #expect(entries[0].sequence < entries[1].sequence)
+    }
+}
+
+/// Keeps every log message, for tests of what the server logs.
+struct CapturingLogHandler: LogHandler {
+    let box: LogBox
+    var logLevel: Logger.Level = .debug
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
+             file: String, function: String, line: UInt) {
+        box.messages.withLock { $0.append("\(level): \(message)") }
+    }
+}
+
+final class LogBox: Sendable {
+    let messages = Mutex<[String]>([])
+}
+
+@Suite struct RequestLoggingTests {
+    @Test func verboseLogsOneLinePerRequest() async throws {
+        let box = LogBox()
+        var logger = Logger(label: "test") { _ in CapturingLogHandler(box: box) }
+        logger.logLevel = .debug
+        let server = try TestServer.start(
+            backends: [ClosureBackend(name: "one", mounts: ["/one"], answering("1"))], logger: logger)
+        defer { server.stop() }
+        _ = try await server.send("GET", "/one?x=1")
+        _ = try await server.send("GET", "/none")
+        let lines = box.messages.withLock { $0 }
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix("debug: GET /one?x=1 → 200 one ") == true)
+        #expect(lines.last?.hasPrefix("debug: GET /none → 404 no match ") == true)
+    }
+
+    @Test func nothingIsLoggedPerRequestByDefault() async throws {
+        let box = LogBox()
+        var logger = Logger(label: "test") { _ in CapturingLogHandler(box: box) }
+        logger.logLevel = .info
+        let server = try TestServer.start(backends: [], logger: logger)
+        defer { server.stop() }
+        _ = try await server.send("GET", "/none")
+        #expect(box.messages.withLock { $0 }.isEmpty)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import HTTPServer
+import Logging
 import MockCore
 
 /// A real Understudy server on a free loopback port, with a URLSession client, for tests: each
@@ -16,9 +17,10 @@ public final class TestServer: Sendable {
     /// Starts the MockCore router over `backends` (the admin API is always mounted).
     public static func start(
         backends: [any Backend], journal: RequestJournal = RequestJournal(),
+        logger: Logger = Logger(label: "understudy-test"),
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) throws -> TestServer {
-        let router = Router(backends: backends, journal: journal)
+        let router = Router(backends: backends, journal: journal, logger: logger)
         return try TestServer(handler: router, router: router, configure: configure)
     }
 
