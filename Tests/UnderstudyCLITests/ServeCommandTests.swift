@@ -89,6 +89,25 @@ final class UnderstudyProcess {
         #expect(errors.contains("stopped"))
     }
 
+    @Test func sigtermLetsAResponseInFlightFinish() throws {
+        // A large file read slowly: its response is still being written when SIGTERM arrives.
+        let size = 8 * 1024 * 1024
+        let stubs = try makeTemporaryDirectory(["__files/big.bin": String(repeating: "u", count: size)])
+        defer { try? FileManager.default.removeItem(at: stubs) }
+        let run = try UnderstudyProcess(["serve", "--port", "0", "--stubs", stubs.path, "--threads", "1"])
+        let port = try #require(Int(run.firstLine().split(separator: ":").last ?? ""))
+
+        let connection = try RawHTTPConnection(host: "127.0.0.1", port: port, receiveBuffer: 16 * 1024)
+        try connection.send("GET /big.bin HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(!connection.pendingBytes(waiting: 2).isEmpty)
+        run.signal(SIGTERM)
+        Thread.sleep(forTimeInterval: 0.3)
+        let response = try connection.readResponse()
+        #expect(response.status == 200)
+        #expect(response.body.count == size)
+        #expect(run.finish().status == 0)
+    }
+
     @Test func invalidOptionsAreRejectedWithAReason() throws {
         let run = try UnderstudyProcess(["serve", "--port", "70000"])
         let (status, errors) = run.finish()

@@ -23,7 +23,9 @@ public final class RawHTTPConnection {
 
     public enum Failure: Error { case connect(String), closed, timeout, malformed(String) }
 
-    public init(host: String, port: Int, timeout: TimeInterval = 10) throws {
+    /// `receiveBuffer` shrinks the socket's receive buffer, so that a large response stays in
+    /// flight on the server's side until it is read.
+    public init(host: String, port: Int, timeout: TimeInterval = 10, receiveBuffer: Int32? = nil) throws {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var result: UnsafeMutablePointer<addrinfo>?
@@ -32,6 +34,9 @@ public final class RawHTTPConnection {
         }
         defer { freeaddrinfo(result) }
         fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         guard fd >= 0, Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
             let reason = String(cString: strerror(errno))
             if fd >= 0 { close(fd) }
