@@ -22,10 +22,14 @@ let package = Package(
             name: "MockCore",
             dependencies: ["HTTPServer", .product(name: "Logging", package: "swift-log")]
         ),
+        .target(
+            name: "Stubs",
+            dependencies: ["MockCore", "HTTPServer", .product(name: "Logging", package: "swift-log")]
+        ),
         .executableTarget(
             name: "understudy",
             dependencies: [
-                "MockCore", "HTTPServer",
+                "MockCore", "HTTPServer", "Stubs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -40,6 +44,7 @@ let package = Package(
             name: "MockCoreTests",
             dependencies: ["MockCore", "UnderstudyTesting", .product(name: "Logging", package: "swift-log")]
         ),
+        .testTarget(name: "StubsTests", dependencies: ["Stubs", "UnderstudyTesting"]),
         .testTarget(name: "UnderstudyCLITests", dependencies: ["understudy", "UnderstudyTesting"]),
     ]
 )

@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Logging
 import MockCore
+import Stubs
 
 /// `understudy serve`: starts the server and runs until SIGINT or SIGTERM.
 struct Serve: ParsableCommand {
@@ -59,7 +60,10 @@ struct Serve: ParsableCommand {
         if !FileManager.default.fileExists(atPath: stubsURL.path) {
             logger.warning("stubs directory \(stubsURL.path) does not exist: serving the admin API only")
         }
-        let backends: [any Backend] = [StaticFiles(root: stubsURL.appendingPathComponent("__files"), logger: logger)]
+        let backends: [any Backend] = [
+            StubEngine(stubsDirectory: stubsURL, logger: logger),
+            StaticFiles(root: stubsURL.appendingPathComponent("__files"), logger: logger),
+        ]
         let router = Router(backends: backends, journal: RequestJournal(capacity: journalSize), logger: logger)
 
         var configuration = ServerConfiguration()

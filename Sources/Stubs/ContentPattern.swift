@@ -1,0 +1,90 @@
+import Foundation
+import MockCore
+
+/// One of WireMock's content patterns (`equalTo`, `contains`, `matches`, `equalToJson`, …): a
+/// test on one string value (a header, a query parameter, a body), nil when the value is absent.
+public indirect enum ContentPattern: Sendable {
+    case equalTo(String, caseInsensitive: Bool)
+    case contains(String)
+    case doesNotContain(String)
+    case matches(Regex)
+    case doesNotMatch(Regex)
+    case absent
+    case binaryEqualTo([UInt8])
+    case equalToJson(JSONValue, ignoreArrayOrder: Bool, ignoreExtraElements: Bool)
+    case matchesJsonPath(JSONPath, nested: ContentPattern?)
+    case equalToXml(String)
+    case matchesXPath(String, namespaces: [String: String], nested: ContentPattern?)
+    case not(ContentPattern)
+    case and([ContentPattern])
+    case or([ContentPattern])
+
+    /// A compiled regular expression, matched against the whole value as WireMock does.
+    public struct Regex: Sendable {
+        public let source: String
+        nonisolated(unsafe) let expression: NSRegularExpression
+
+        init(_ source: String) throws {
+            self.source = source
+            expression = try NSRegularExpression(pattern: "^(?:" + source + ")$", options: [.dotMatchesLineSeparators])
+        }
+
+        func matches(_ text: String) -> Bool {
+            expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        }
+    }
+
+    /// Whether `value` (nil: absent) satisfies the pattern.
+    public func matches(_ value: String?) -> Bool {
+        switch self {
+        case .absent: return value == nil
+        case .not(let inner): return !inner.matches(value)
+        case .and(let all): return all.allSatisfy { $0.matches(value) }
+        case .or(let any): return any.contains { $0.matches(value) }
+        case .doesNotContain(let part): return value.map { !$0.contains(part) } ?? true
+        case .doesNotMatch(let regex): return value.map { !regex.matches($0) } ?? true
+        default: break
+        }
+        guard let value else { return false }
+        switch self {
+        case .equalTo(let expected, let caseInsensitive):
+            return caseInsensitive ? value.caseInsensitiveCompare(expected) == .orderedSame : value == expected
+        case .contains(let part): return value.contains(part)
+        case .matches(let regex): return regex.matches(value)
+        case .binaryEqualTo(let bytes): return Array(value.utf8) == bytes
+        case .equalToJson(let expected, let ignoreOrder, let ignoreExtra):
+            guard let actual = try? JSONValue.parse(value) else { return false }
+            return JSONComparison.equal(expected, actual, ignoreArrayOrder: ignoreOrder, ignoreExtraElements: ignoreExtra)
+        case .matchesJsonPath(let path, let nested):
+            guard let document = try? JSONValue.parse(value) else { return false }
+            let found = path.evaluate(document)
+            guard let nested else { return !found.isEmpty }
+            return found.contains { nested.matches($0.textForMatching) }
+        case .equalToXml(let expected):
+            return XMLComparison.equal(expected, value)
+        case .matchesXPath(let expression, let namespaces, let nested):
+            guard let found = XMLComparison.evaluate(xPath: expression, namespaces: namespaces, in: value) else { return false }
+            guard let nested else { return !found.isEmpty }
+            return found.contains { nested.matches($0) }
+        default:
+            return false
+        }
+    }
+
+    /// Whether the raw body bytes satisfy the pattern (binary patterns compare bytes, others text).
+    func matches(body: [UInt8]) -> Bool {
+        if case .binaryEqualTo(let expected) = self { return body == expected }
+        return matches(String(decoding: body, as: UTF8.self))
+    }
+}
+
+extension JSONValue {
+    /// Scalars as their text, containers as JSON: what nested patterns test.
+    var textForMatching: String {
+        switch self {
+        case .string(let text): text
+        case .null: "null"
+        default: serialized
+        }
+    }
+}

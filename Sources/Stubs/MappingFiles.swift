@@ -1,0 +1,52 @@
+import Foundation
+import MockCore
+
+/// Reads `mappings/**/*.json`: each file one mapping or `{"mappings": [...]}`. A bad file is
+/// reported (path, line, what is wrong) and skipped; the others still load.
+public enum MappingFiles {
+    public struct Loaded: Sendable {
+        public var mappings: [StubMapping] = []
+        public var errors: [StubError] = []
+    }
+
+    public static func load(directory: URL, files: BodyFiles) -> Loaded {
+        var loaded = Loaded()
+        let jsonFiles = (FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL } ?? [])
+            .filter { $0.pathExtension.lowercased() == "json" }
+            .sorted { $0.path < $1.path }
+        for file in jsonFiles {
+            let result = load(file: file, files: files)
+            loaded.mappings += result.mappings
+            loaded.errors += result.errors
+        }
+        return loaded
+    }
+
+    static func load(file: URL, files: BodyFiles) -> Loaded {
+        var loaded = Loaded()
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            loaded.errors.append(StubError(file: file.path, field: "", message: "cannot read the file"))
+            return loaded
+        }
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(Array(data))
+        } catch {
+            loaded.errors.append(StubError(file: file.path, line: error.line, field: "", message: "column \(error.column): \(error.message)"))
+            return loaded
+        }
+        let items = json["mappings"]?.arrayValue.map { items in items.enumerated().map { (Optional($0.offset), $0.element) } }
+            ?? [(nil, json)]
+        for (index, item) in items {
+            do {
+                loaded.mappings.append(try StubMapping.parse(item, files: files, file: file.path))
+            } catch {
+                var located = error
+                if let index { located.field = "mappings[\(index)]" + (error.field.isEmpty ? "" : ".\(error.field)") }
+                loaded.errors.append(located)
+            }
+        }
+        return loaded
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import HTTPServer
+import MockCore
+
+/// What a mapping's `request` block asks of a request.
+public struct RequestPattern: Sendable {
+    enum URLMatch: Sendable {
+        case any
+        case url(String)
+        case urlPath(String)
+        case urlPattern(ContentPattern.Regex)
+        case urlPathPattern(ContentPattern.Regex)
+    }
+
+    /// A pattern on a parameter that may be sent several times.
+    enum ValuesPattern: Sendable {
+        /// One pattern: some value must satisfy it (or, for `absent`, there must be none).
+        case single(ContentPattern)
+        /// Every pattern satisfied by some value, and no other values.
+        case hasExactly([ContentPattern])
+        /// Every pattern satisfied by some value.
+        case includes([ContentPattern])
+
+        func matches(_ values: [String]) -> Bool {
+            switch self {
+            case .single(let pattern):
+                if values.isEmpty { return pattern.matches(nil) }
+                return values.contains { pattern.matches($0) }
+            case .hasExactly(let patterns):
+                return values.count == patterns.count && patterns.allSatisfy { p in values.contains { p.matches($0) } }
+                    && values.allSatisfy { v in patterns.contains { $0.matches(v) } }
+            case .includes(let patterns):
+                return patterns.allSatisfy { p in values.contains { p.matches($0) } }
+            }
+        }
+    }
+
+    var method: HTTPMethod?
+    var url: URLMatch = .any
+    var queryParameters: [(String, ValuesPattern)] = []
+    var headers: [(String, ValuesPattern)] = []
+    var cookies: [(String, ContentPattern)] = []
+    var formParameters: [(String, ValuesPattern)] = []
+    var basicAuth: (username: String, password: String)?
+    var bodyPatterns: [ContentPattern] = []
+
+    /// The exact path a request must have, when the pattern fixes one: the key of the engine's
+    /// index, so a request is tested only against mappings that can match it.
+    var literalPath: String? {
+        switch url {
+        case .url(let target): String(target.prefix { $0 != "?" })
+        case .urlPath(let path): path
+        default: nil
+        }
+    }
+
+    /// How the request fares: matched, or which parts missed (for the near-miss report).
+    struct Result {
+        var misses: [String] = []
+        var checks = 0
+        var matched: Bool { misses.isEmpty }
+        /// 0 for a match, up to 1 when nothing matched.
+        var distance: Double { checks == 0 ? 0 : Double(misses.count) / Double(checks) }
+
+        mutating func check(_ ok: Bool, _ what: @autoclosure () -> String) {
+            checks += 1
+            if !ok { misses.append(what()) }
+        }
+    }
+
+    func evaluate(_ request: Request) -> Result {
+        var result = Result()
+        if let method {
+            result.check(request.method == method || (method == .get && request.method == .head),
+                         "method is \(request.method.rawValue), not \(method.rawValue)")
+        }
+        let rawPath = String(request.target.prefix { $0 != "?" })
+        switch url {
+        case .any: break
+        case .url(let target): result.check(request.target == target, "URL is \(request.target), not \(target)")
+        case .urlPath(let path): result.check(rawPath == path, "path is \(rawPath), not \(path)")
+        case .urlPattern(let regex): result.check(regex.matches(request.target), "URL \(request.target) does not match \(regex.source)")
+        case .urlPathPattern(let regex): result.check(regex.matches(rawPath), "path \(rawPath) does not match \(regex.source)")
+        }
+        for (name, pattern) in queryParameters {
+            let values = request.queryItems.filter { $0.name == name }.map { $0.value ?? "" }
+            result.check(pattern.matches(values), "query parameter \(name) \(describe(values))")
+        }
+        for (name, pattern) in headers {
+            let values = request.headers.values(for: name)
+            result.check(pattern.matches(values), "header \(name) \(describe(values))")
+        }
+        if !cookies.isEmpty {
+            let sent = request.cookies
+            for (name, pattern) in cookies {
+                let value = sent.first { $0.name == name }?.value
+                result.check(pattern.matches(value), "cookie \(name) \(describe(value.map { [$0] } ?? []))")
+            }
+        }
+        if !formParameters.isEmpty {
+            let form = FormURLEncoding.decode(request.bodyText)
+            for (name, pattern) in formParameters {
+                let values = form.filter { $0.name == name }.map { $0.value ?? "" }
+                result.check(pattern.matches(values), "form parameter \(name) \(describe(values))")
+            }
+        }
+        if let basicAuth {
+            let expected = "Basic " + Data("\(basicAuth.username):\(basicAuth.password)".utf8).base64EncodedString()
+            result.check(request.headers["Authorization"] == expected, "basic credentials differ")
+        }
+        for (index, pattern) in bodyPatterns.enumerated() {
+            result.check(pattern.matches(body: request.body), "body does not match bodyPatterns[\(index)]")
+        }
+        return result
+    }
+
+    private func describe(_ values: [String]) -> String {
+        values.isEmpty ? "is absent" : "is " + values.map { "'\($0)'" }.joined(separator: ", ")
+    }
+}
+
+extension RequestPattern {
+    static func parse(_ json: JSONValue, field: String = "request") throws(StubError) -> RequestPattern {
+        guard json.objectValue != nil else { throw StubError(field: field, message: "expected an object") }
+        var pattern = RequestPattern()
+        if let method = json["method"] {
+            guard let name = method.stringValue?.uppercased() else { throw StubError(field: "\(field).method", message: "expected a string") }
+            if name != "ANY" {
+                guard let known = HTTPMethod(rawValue: name) else {
+                    throw StubError(field: "\(field).method", message: "unknown method '\(name)'")
+                }
+                pattern.method = known
+            }
+        }
+        let urlKeys = ["url", "urlPath", "urlPattern", "urlPathPattern"].filter { json[$0] != nil }
+        guard urlKeys.count <= 1 else {
+            throw StubError(field: field, message: "only one of url, urlPath, urlPattern, urlPathPattern may be given (found \(urlKeys.joined(separator: ", ")))")
+        }
+        if let key = urlKeys.first {
+            guard let text = json[key]?.stringValue else { throw StubError(field: "\(field).\(key)", message: "expected a string") }
+            switch key {
+            case "url": pattern.url = .url(text)
+            case "urlPath": pattern.url = .urlPath(text)
+            default:
+                let regex: ContentPattern.Regex
+                do { regex = try ContentPattern.Regex(text) } catch {
+                    throw StubError(field: "\(field).\(key)", message: "invalid regular expression '\(text)'")
+                }
+                pattern.url = key == "urlPattern" ? .urlPattern(regex) : .urlPathPattern(regex)
+            }
+        }
+        if json["urlPathTemplate"] != nil {
+            throw StubError(field: "\(field).urlPathTemplate", message: "urlPathTemplate is not supported yet; use urlPathPattern")
+        }
+        pattern.queryParameters = try valuesPatterns(json["queryParameters"], field: "\(field).queryParameters")
+        pattern.headers = try valuesPatterns(json["headers"], field: "\(field).headers")
+        pattern.formParameters = try valuesPatterns(json["formParameters"], field: "\(field).formParameters")
+        for (name, value) in json["cookies"]?.objectValue ?? [] {
+            pattern.cookies.append((name, try ContentPattern.parse(value, field: "\(field).cookies.\(name)")))
+        }
+        if let credentials = json["basicAuthCredentials"] {
+            guard let user = credentials["username"]?.stringValue, let password = credentials["password"]?.stringValue else {
+                throw StubError(field: "\(field).basicAuthCredentials", message: "expected {\"username\": …, \"password\": …}")
+            }
+            pattern.basicAuth = (user, password)
+        }
+        if let body = json["bodyPatterns"] {
+            guard let items = body.arrayValue else { throw StubError(field: "\(field).bodyPatterns", message: "expected an array") }
+            for (index, item) in items.enumerated() {
+                pattern.bodyPatterns.append(try ContentPattern.parse(item, field: "\(field).bodyPatterns[\(index)]"))
+            }
+        }
+        return pattern
+    }
+
+    private static func valuesPatterns(_ json: JSONValue?, field: String) throws(StubError) -> [(String, ValuesPattern)] {
+        guard let json else { return [] }
+        guard let members = json.objectValue else { throw StubError(field: field, message: "expected an object of name → pattern") }
+        var patterns: [(String, ValuesPattern)] = []
+        for (name, value) in members {
+            let here = "\(field).\(name)"
+            if let exactly = value["hasExactly"] ?? value["includes"] {
+                guard let items = exactly.arrayValue else { throw StubError(field: here, message: "expected an array of patterns") }
+                var list: [ContentPattern] = []
+                for (index, item) in items.enumerated() { list.append(try ContentPattern.parse(item, field: "\(here)[\(index)]")) }
+                patterns.append((name, value["hasExactly"] != nil ? .hasExactly(list) : .includes(list)))
+            } else {
+                patterns.append((name, .single(try ContentPattern.parse(value, field: here))))
+            }
+        }
+        return patterns
+    }
+}

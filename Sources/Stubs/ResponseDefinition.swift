@@ -1,0 +1,149 @@
+import Foundation
+import HTTPServer
+import MockCore
+
+/// What a mapping's `response` block answers.
+public struct ResponseDefinition: Sendable {
+    /// The response as it goes out (the body already read, for `bodyFileName`).
+    var response: Response
+    var fixedDelay: Duration?
+    var delayDistribution: DelayDistribution?
+    var proxyBaseURL: String?
+    var additionalProxyRequestHeaders: HTTPHeaders = [:]
+    /// A fault Understudy cannot simulate yet: answered as a 500 that says so.
+    var unsupportedFault: String?
+
+    /// A random delay: `uniform` between `lower` and `upper` ms, or `lognormal` around a `median`.
+    enum DelayDistribution: Sendable {
+        case uniform(lower: Double, upper: Double)
+        case lognormal(median: Double, sigma: Double, maxValue: Double?)
+
+        func sample() -> Duration {
+            let milliseconds: Double
+            switch self {
+            case .uniform(let lower, let upper):
+                milliseconds = Double.random(in: lower...max(lower, upper))
+            case .lognormal(let median, let sigma, let maxValue):
+                // Box–Muller for a standard normal draw.
+                let u1 = Double.random(in: Double.ulpOfOne..<1), u2 = Double.random(in: 0..<1)
+                let normal = (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
+                milliseconds = min(median * exp(sigma * normal), maxValue ?? .infinity)
+            }
+            return .microseconds(Int64(milliseconds * 1000))
+        }
+    }
+
+    /// The total delay for one answer: the fixed part plus a draw of the distribution.
+    func delay() -> Duration? {
+        let random = delayDistribution?.sample()
+        switch (fixedDelay, random) {
+        case (nil, nil): return nil
+        case (let fixed?, nil): return fixed
+        case (nil, let drawn?): return drawn
+        case (let fixed?, let drawn?): return fixed + drawn
+        }
+    }
+
+    static func parse(_ json: JSONValue, files: BodyFiles, field: String = "response") throws(StubError) -> ResponseDefinition {
+        guard json.objectValue != nil else { throw StubError(field: field, message: "expected an object") }
+        var response = Response(status: 200)
+        if let status = json["status"] {
+            guard let code = status.intValue, (100...599).contains(code) else {
+                throw StubError(field: "\(field).status", message: "expected an HTTP status 100…599")
+            }
+            response.status = code
+        }
+        response.reason = json["statusMessage"]?.stringValue
+        for (name, value) in json["headers"]?.objectValue ?? [] {
+            for item in value.arrayValue ?? [value] {
+                guard let text = item.stringValue ?? (item.intValue.map(String.init)) else {
+                    throw StubError(field: "\(field).headers.\(name)", message: "expected a string or an array of strings")
+                }
+                guard !text.contains("\r"), !text.contains("\n") else {
+                    throw StubError(field: "\(field).headers.\(name)", message: "header values cannot contain line breaks")
+                }
+                response.headers.add(name, text)
+            }
+        }
+        let bodyKeys = ["body", "jsonBody", "base64Body", "bodyFileName"].filter { json[$0] != nil }
+        guard bodyKeys.count <= 1 else {
+            throw StubError(field: field, message: "only one of body, jsonBody, base64Body, bodyFileName may be given")
+        }
+        switch bodyKeys.first {
+        case "body":
+            guard let text = json["body"]?.stringValue else { throw StubError(field: "\(field).body", message: "expected a string") }
+            response.body = ResponseBody(shared: SharedBytes(Array(text.utf8)))
+        case "jsonBody":
+            response.body = ResponseBody(shared: SharedBytes(Array((json["jsonBody"] ?? .null).serialized.utf8)))
+        case "base64Body":
+            guard let text = json["base64Body"]?.stringValue, let bytes = Data(base64Encoded: text) else {
+                throw StubError(field: "\(field).base64Body", message: "expected base64 text")
+            }
+            response.body = ResponseBody(shared: SharedBytes(bytes))
+        case "bodyFileName":
+            guard let name = json["bodyFileName"]?.stringValue else { throw StubError(field: "\(field).bodyFileName", message: "expected a string") }
+            response.body = ResponseBody(shared: try files.read(name, field: "\(field).bodyFileName"))
+        default:
+            break
+        }
+        var definition = ResponseDefinition(response: response)
+        if let delay = json["fixedDelayMilliseconds"] {
+            guard let milliseconds = delay.intValue, milliseconds >= 0 else {
+                throw StubError(field: "\(field).fixedDelayMilliseconds", message: "expected a whole number of milliseconds ≥ 0")
+            }
+            definition.fixedDelay = .milliseconds(milliseconds)
+        }
+        if let distribution = json["delayDistribution"] {
+            definition.delayDistribution = try parseDistribution(distribution, field: "\(field).delayDistribution")
+        }
+        if let base = json["proxyBaseUrl"] {
+            guard let url = base.stringValue, url.lowercased().hasPrefix("http://") else {
+                throw StubError(field: "\(field).proxyBaseUrl", message: "expected an http:// URL (https upstreams come with recording)")
+            }
+            definition.proxyBaseURL = url.hasSuffix("/") ? String(url.dropLast()) : url
+            for (name, value) in json["additionalProxyRequestHeaders"]?.objectValue ?? [] {
+                definition.additionalProxyRequestHeaders.add(name, value.stringValue ?? value.serialized)
+            }
+        }
+        if let fault = json["fault"]?.stringValue { definition.unsupportedFault = fault }
+        if json["chunkedDribbleDelay"] != nil { definition.unsupportedFault = "chunkedDribbleDelay" }
+        return definition
+    }
+
+    private static func parseDistribution(_ json: JSONValue, field: String) throws(StubError) -> DelayDistribution {
+        switch json["type"]?.stringValue {
+        case "uniform":
+            guard let lower = json["lower"]?.doubleValue, let upper = json["upper"]?.doubleValue, lower >= 0, upper >= lower else {
+                throw StubError(field: field, message: "uniform needs lower ≤ upper, in milliseconds")
+            }
+            return .uniform(lower: lower, upper: upper)
+        case "lognormal":
+            guard let median = json["median"]?.doubleValue, let sigma = json["sigma"]?.doubleValue, median >= 0, sigma >= 0 else {
+                throw StubError(field: field, message: "lognormal needs median and sigma ≥ 0")
+            }
+            return .lognormal(median: median, sigma: sigma, maxValue: json["maxValue"]?.doubleValue)
+        default:
+            throw StubError(field: "\(field).type", message: "expected \"uniform\" or \"lognormal\"")
+        }
+    }
+}
+
+/// The `__files` directory that `bodyFileName` reads from; a name that leads outside it is refused.
+public struct BodyFiles: Sendable {
+    public let root: URL
+
+    public init(root: URL) {
+        self.root = root.standardizedFileURL.resolvingSymlinksInPath()
+    }
+
+    func read(_ name: String, field: String) throws(StubError) -> SharedBytes {
+        let file = root.appendingPathComponent(name).standardizedFileURL.resolvingSymlinksInPath()
+        guard file.path.hasPrefix(root.path + "/") else {
+            throw StubError(field: field, message: "'\(name)' leads outside \(root.path)")
+        }
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            throw StubError(field: field, message: "no file '\(name)' in \(root.path)")
+        }
+        return SharedBytes(data)
+    }
+}
