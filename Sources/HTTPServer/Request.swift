@@ -51,6 +51,12 @@ public struct Request: Sendable {
         self.receivedAtNanos = receivedAtNanos
     }
 
+    /// The path as sent (not decoded): the target up to `?`.
+    public var rawPath: Substring {
+        let utf8 = target.utf8
+        return Substring(utf8[..<(utf8.firstIndex(of: UInt8(ascii: "?")) ?? utf8.endIndex)])
+    }
+
     /// The first value of query parameter `name`.
     public func query(_ name: String) -> String? {
         queryItems.first { $0.name == name }?.value

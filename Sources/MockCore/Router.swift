@@ -13,6 +13,14 @@ public final class Router: HTTPHandler {
     public struct Route: Sendable {
         public let prefix: String
         public let backend: any Backend
+        /// Mounted at "/": every path is under it.
+        let isRoot: Bool
+
+        init(prefix: String, backend: any Backend) {
+            self.prefix = prefix
+            self.backend = backend
+            isRoot = prefix == "/"
+        }
     }
 
     /// Every mount, in the order requests try them.
@@ -42,19 +50,19 @@ public final class Router: HTTPHandler {
 
     public func handle(_ request: consuming Request, responder: Responder) {
         let context = RequestContext(scope: .shared)
-        for index in routes.indices where Self.path(request.path, isUnder: routes[index].prefix) {
-            let route = routes[index]
-            switch route.backend.handle(request, context) {
+        for index in routes.indices where routes[index].isRoot || Self.path(request.path, isUnder: routes[index].prefix) {
+            let backend = routes[index].backend
+            switch backend.handle(request, context) {
             case .decline:
                 continue
             case .response(let response):
                 // Journaled before it is sent: a client that verifies right after its answer
                 // must find its request.
-                record(request, response, backend: route.backend.name)
+                record(request, response, backend: backend.name)
                 responder.send(response)
                 return
             case .deferred(let start):
-                let name = route.backend.name
+                let name = backend.name
                 let pending = copy request
                 start(DeferredReply(responder: responder) { [self] response in
                     record(pending, response, backend: name)

@@ -74,7 +74,7 @@ public struct RequestPattern: Sendable {
             result.check(request.method == method || (method == .get && request.method == .head),
                          "method is \(request.method.rawValue), not \(method.rawValue)")
         }
-        let rawPath = String(request.target.prefix { $0 != "?" })
+        let rawPath = String(request.rawPath)
         switch url {
         case .any: break
         case .url(let target): result.check(request.target == target, "URL is \(request.target), not \(target)")

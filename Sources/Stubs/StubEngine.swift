@@ -16,6 +16,8 @@ public final class StubEngine: Backend {
     public let files: BodyFiles
     private let logger: Logger
     private let stubSet = Mutex(StubSet(mappings: []))
+    /// Lets a request skip the lock when there are no mappings at all (emulator-only setups).
+    private let mappingCount = Atomic(0)
     let scenarios = ScopedState<[String: String]> { [:] }
 
     /// Loads `stubs/mappings/**/*.json` (bodies from `stubs/__files/`); bad files are logged.
@@ -31,7 +33,7 @@ public final class StubEngine: Backend {
     public func reloadFiles() -> [StubError] {
         let loaded = MappingFiles.load(directory: mappingsDirectory, files: files)
         for error in loaded.errors { logger.warning("skipping a mapping: \(error)") }
-        stubSet.withLock { $0 = StubSet(mappings: loaded.mappings) }
+        replaceAll(with: loaded.mappings)
         return loaded.errors
     }
 
@@ -44,7 +46,10 @@ public final class StubEngine: Backend {
 
     /// Adds `mapping`, replacing one with the same id.
     public func add(_ mapping: StubMapping) {
-        stubSet.withLock { $0 = StubSet(mappings: $0.added.filter { $0.id != mapping.id } + [mapping]) }
+        stubSet.withLock { set in
+            set = StubSet(mappings: set.added.filter { $0.id != mapping.id } + [mapping])
+            mappingCount.store(set.ordered.count, ordering: .relaxed)
+        }
     }
 
     /// Removes the mapping `id`; false when there is none.
@@ -52,13 +57,23 @@ public final class StubEngine: Backend {
     public func remove(id: String) -> Bool {
         stubSet.withLock { set in
             let kept = set.added.filter { $0.id != id.lowercased() }
-            defer { set = StubSet(mappings: kept) }
+            defer {
+                set = StubSet(mappings: kept)
+                mappingCount.store(kept.count, ordering: .relaxed)
+            }
             return kept.count != set.added.count
         }
     }
 
     public func removeAll() {
-        stubSet.withLock { $0 = StubSet(mappings: []) }
+        replaceAll(with: [])
+    }
+
+    private func replaceAll(with mappings: [StubMapping]) {
+        stubSet.withLock { set in
+            set = StubSet(mappings: mappings)
+            mappingCount.store(mappings.count, ordering: .relaxed)
+        }
     }
 
     public func reset(scope: StateScope?) {
@@ -67,13 +82,15 @@ public final class StubEngine: Backend {
     }
 
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
+        guard mappingCount.load(ordering: .relaxed) > 0 else { return .decline }
         let current = stubSet.withLock { $0 }
-        let rawPath = String(request.target.prefix { $0 != "?" })
-        for mapping in current.candidates(forPath: rawPath) where mapping.request.evaluate(request).matched {
-            guard enterScenario(mapping, scope: context.scope) else { continue }
-            return reply(mapping.response, to: request)
+        var found: StubMapping?
+        current.forEachCandidate(forPath: String(request.rawPath)) { mapping in
+            guard mapping.request.evaluate(request).matched, enterScenario(mapping, scope: context.scope) else { return true }
+            found = mapping
+            return false
         }
-        return .decline
+        return found.map { reply($0.response, to: request) } ?? .decline
     }
 
     /// Checks the mapping's required scenario state and moves to its new state, atomically.
@@ -139,8 +156,9 @@ public final class StubEngine: Backend {
     }
 }
 
-/// An immutable set of mappings in match order, indexed by exact path.
-struct StubSet: Sendable {
+/// An immutable set of mappings in match order, indexed by exact path. A class: a request takes
+/// the current set by one reference, not four.
+final class StubSet: Sendable {
     /// In the order they were added (later ones win among equal priorities).
     let added: [StubMapping]
     let ordered: [StubMapping]
@@ -161,21 +179,21 @@ struct StubSet: Sendable {
         self.unindexed = unindexed
     }
 
-    /// The mappings that can match a request for `path`, in match order.
-    func candidates(forPath path: String) -> [StubMapping] {
+    /// Calls `visit` with the mappings that can match a request for `path`, in match order, until
+    /// it returns false.
+    func forEachCandidate(forPath path: String, _ visit: (StubMapping) -> Bool) {
         let exact = byPath[path] ?? []
-        var result: [StubMapping] = []
-        result.reserveCapacity(exact.count + unindexed.count)
         var i = 0, j = 0
         while i < exact.count || j < unindexed.count {
+            let next: Int
             if j == unindexed.count || (i < exact.count && exact[i] < unindexed[j]) {
-                result.append(ordered[exact[i]])
+                next = exact[i]
                 i += 1
             } else {
-                result.append(ordered[unindexed[j]])
+                next = unindexed[j]
                 j += 1
             }
+            if !visit(ordered[next]) { return }
         }
-        return result
     }
 }
