@@ -53,15 +53,18 @@ final class AdminAPI: Backend {
         let entries = journal.entries
         let shown = entries.reversed().prefix(limit ?? entries.count)
         let body: JSONValue = .object([
-            ("requests", .array(shown.map { loggedRequest($0) })),
+            ("requests", .array(shown.map { $0.serveEventJSON(runID: journal.runID) })),
             ("meta", .object([("total", .int(entries.count))])),
             ("requestJournalDisabled", false),
         ])
         return .json(body.serialized)
     }
+}
 
-    private func loggedRequest(_ entry: JournalEntry) -> JSONValue {
-        let request = entry.request
+extension JournalEntry {
+    /// This entry in WireMock's serve-event shape, as `GET /__admin/requests` lists it.
+    public func serveEventJSON(runID: UInt64) -> JSONValue {
+        let request = self.request
         var headers: [(String, JSONValue)] = []
         for field in request.headers where !headers.contains(where: { HTTPHeaders.namesEqual($0.0, field.name) }) {
             let values = request.headers.values(for: field.name)
@@ -74,7 +77,7 @@ final class AdminAPI: Backend {
         }
         let host = request.headers["Host"] ?? "localhost:\(request.localPort)"
         return .object([
-            ("id", .string(entry.id(runID: journal.runID))),
+            ("id", .string(id(runID: runID))),
             ("request", .object([
                 ("url", .string(request.target)),
                 ("absoluteUrl", .string("http://\(host)\(request.target)")),
@@ -83,16 +86,16 @@ final class AdminAPI: Backend {
                 ("headers", .object(headers)),
                 ("cookies", .object(request.cookies.map { ($0.name, .string($0.value)) })),
                 ("browserProxyRequest", false),
-                ("loggedDate", .int(Int(entry.loggedAt * 1000))),
+                ("loggedDate", .int(Int(loggedAt * 1000))),
                 ("bodyAsBase64", .string(Data(request.body).base64EncodedString())),
                 ("body", .string(request.bodyText)),
-                ("loggedDateString", .string(Timestamp.iso8601(entry.loggedAt))),
+                ("loggedDateString", .string(Timestamp.iso8601(loggedAt))),
                 ("queryParams", .object(queryParams)),
             ])),
-            ("responseDefinition", .object([("status", .int(entry.status))])),
-            ("wasMatched", .bool(entry.backend != nil)),
-            ("servedBy", entry.backend.map(JSONValue.string) ?? .null),
-            ("timing", .object([("totalTime", .int(Int(entry.durationNanos / 1_000_000)))])),
+            ("responseDefinition", .object([("status", .int(status))])),
+            ("wasMatched", .bool(backend != nil)),
+            ("servedBy", backend.map(JSONValue.string) ?? .null),
+            ("timing", .object([("totalTime", .int(Int(durationNanos / 1_000_000)))])),
         ])
     }
 }

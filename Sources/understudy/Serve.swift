@@ -60,11 +60,14 @@ struct Serve: ParsableCommand {
         if !FileManager.default.fileExists(atPath: stubsURL.path) {
             logger.warning("stubs directory \(stubsURL.path) does not exist: serving the admin API only")
         }
+        let journal = RequestJournal(capacity: journalSize)
+        let stubs = StubEngine(stubsDirectory: stubsURL, logger: logger)
         let backends: [any Backend] = [
-            StubEngine(stubsDirectory: stubsURL, logger: logger),
+            StubAdminAPI(engine: stubs, journal: journal),
+            stubs,
             StaticFiles(root: stubsURL.appendingPathComponent("__files"), logger: logger),
         ]
-        let router = Router(backends: backends, journal: RequestJournal(capacity: journalSize), logger: logger)
+        let router = Router(backends: backends, journal: journal, logger: logger)
 
         var configuration = ServerConfiguration()
         configuration.host = bind

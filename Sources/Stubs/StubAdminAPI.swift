@@ -1,0 +1,164 @@
+import HTTPServer
+import MockCore
+
+/// The stub engine's part of the admin API, in WireMock's paths and shapes: mappings (list, create,
+/// read, replace, delete, reset to files, import), scenarios, and counting or finding journaled
+/// requests by a request pattern. What it does not handle under these prefixes falls through to
+/// the built-in admin API.
+public final class StubAdminAPI: Backend {
+    public let name = "stubs-admin"
+    public let mounts = ["/__admin/mappings", "/__admin/scenarios", "/__admin/requests"]
+    public let tier = BackendTier.admin
+
+    private let engine: StubEngine
+    private let journal: RequestJournal
+
+    public init(engine: StubEngine, journal: RequestJournal) {
+        self.engine = engine
+        self.journal = journal
+    }
+
+    public func handle(_ request: Request, _ context: RequestContext) -> Reply {
+        let parts = request.path.dropFirst("/__admin/".count).split(separator: "/").map(String.init)
+        switch (request.method, parts.count, parts.first) {
+        case (.get, 1, "mappings"): return .response(listMappings(request))
+        case (.post, 1, "mappings"): return .response(createMapping(request))
+        case (.delete, 1, "mappings"):
+            engine.removeAll()
+            return .response(Response(status: 200))
+        case (.post, 2, "mappings") where parts[1] == "reset":
+            engine.reloadFiles()
+            journal.clear()
+            return .response(Response(status: 200))
+        case (.post, 2, "mappings") where parts[1] == "import": return .response(importMappings(request))
+        case (.get, 2, "mappings"):
+            guard let mapping = engine.mapping(id: parts[1]) else { return .response(notFound(parts[1])) }
+            return .response(.json(mapping.json.serialized))
+        case (.put, 2, "mappings"): return .response(replaceMapping(id: parts[1], request))
+        case (.delete, 2, "mappings"):
+            return .response(engine.remove(id: parts[1]) ? Response(status: 200) : notFound(parts[1]))
+        case (.get, 1, "scenarios"): return .response(listScenarios())
+        case (.post, 2, "scenarios") where parts[1] == "reset":
+            engine.scenarios.reset(nil)
+            return .response(Response(status: 200))
+        case (.put, 3, "scenarios") where parts[2] == "state":
+            let state = (try? JSONValue.parse(request.body))?["state"]?.stringValue
+            return .response(engine.setScenario(parts[1], to: state) ? Response(status: 200)
+                             : .json(JSONValue.object([("message", .string("Scenario \(parts[1]) does not exist"))]).serialized, status: 404))
+        case (.post, 2, "requests") where parts[1] == "count": return .response(findRequests(request, countOnly: true))
+        case (.post, 2, "requests") where parts[1] == "find": return .response(findRequests(request, countOnly: false))
+        default: return .decline
+        }
+    }
+
+    private func listMappings(_ request: Request) -> Response {
+        let all = engine.mappings
+        let offset = max(0, request.query("offset").flatMap(Int.init) ?? 0)
+        let limit = max(0, request.query("limit").flatMap(Int.init) ?? all.count)
+        let page = all.dropFirst(offset).prefix(limit)
+        return .json(JSONValue.object([
+            ("mappings", .array(page.map(\.json))),
+            ("meta", .object([("total", .int(all.count))])),
+        ]).serialized)
+    }
+
+    private func parseBody(_ request: Request) -> Result<JSONValue, StubError> {
+        do {
+            return .success(try JSONValue.parse(request.body))
+        } catch {
+            return .failure(StubError(line: error.line, field: "", message: "column \(error.column): \(error.message)"))
+        }
+    }
+
+    private func createMapping(_ request: Request) -> Response {
+        switch parseBody(request).flatMap({ json in Result { () throws(StubError) in try StubMapping.parse(json, files: engine.files) } }) {
+        case .success(let mapping):
+            engine.add(mapping)
+            return .json(mapping.json.serialized, status: 201)
+        case .failure(let error):
+            return invalid(error)
+        }
+    }
+
+    private func replaceMapping(id: String, _ request: Request) -> Response {
+        guard engine.mapping(id: id) != nil else { return notFound(id) }
+        switch parseBody(request) {
+        case .success(var json):
+            // The path's id wins over any in the body.
+            json = .object([("id", .string(id.lowercased()))] + (json.objectValue ?? []).filter { $0.0 != "id" && $0.0 != "uuid" })
+            do {
+                let mapping = try StubMapping.parse(json, files: engine.files)
+                engine.add(mapping)
+                return .json(mapping.json.serialized)
+            } catch {
+                return invalid(error)
+            }
+        case .failure(let error):
+            return invalid(error)
+        }
+    }
+
+    /// All or nothing: every mapping is checked before any is added.
+    private func importMappings(_ request: Request) -> Response {
+        switch parseBody(request) {
+        case .success(let json):
+            guard let items = json["mappings"]?.arrayValue else {
+                return invalid(StubError(field: "mappings", message: "expected {\"mappings\": [...]}"))
+            }
+            var mappings: [StubMapping] = []
+            for (index, item) in items.enumerated() {
+                do {
+                    mappings.append(try StubMapping.parse(item, files: engine.files))
+                } catch {
+                    var located = error
+                    located.field = "mappings[\(index)]" + (error.field.isEmpty ? "" : ".\(error.field)")
+                    return invalid(located)
+                }
+            }
+            mappings.forEach(engine.add)
+            return Response(status: 200)
+        case .failure(let error):
+            return invalid(error)
+        }
+    }
+
+    private func listScenarios() -> Response {
+        .json(JSONValue.object([("scenarios", .array(engine.scenarioSummaries.map { summary in
+            .object([
+                ("id", .string(summary.name)), ("name", .string(summary.name)), ("state", .string(summary.state)),
+                ("possibleStates", .array(summary.possibleStates.map(JSONValue.string))),
+            ])
+        }))]).serialized)
+    }
+
+    private func findRequests(_ request: Request, countOnly: Bool) -> Response {
+        let pattern: RequestPattern
+        switch parseBody(request) {
+        case .success(let json):
+            do { pattern = try RequestPattern.parse(json) } catch { return invalid(error) }
+        case .failure(let error):
+            return invalid(error)
+        }
+        let matching = journal.entries.filter { pattern.evaluate($0.request).matched }
+        if countOnly {
+            return .json(JSONValue.object([("count", .int(matching.count)), ("requestJournalDisabled", false)]).serialized)
+        }
+        return .json(JSONValue.object([
+            ("requests", .array(matching.map { $0.serveEventJSON(runID: journal.runID)["request"] ?? .null })),
+        ]).serialized)
+    }
+
+    private func notFound(_ id: String) -> Response {
+        .json(JSONValue.object([("message", .string("No stub mapping with id \(id)"))]).serialized, status: 404)
+    }
+
+    /// WireMock's 422 shape: `{"errors": [{"code": 10, "source": {"pointer": …}, "title": …}]}`.
+    private func invalid(_ error: StubError) -> Response {
+        let pointer = "/" + error.field.replacingOccurrences(of: ".", with: "/")
+        return .json(JSONValue.object([("errors", .array([.object([
+            ("code", 10),
+            ("source", .object([("pointer", .string(pointer))])),
+            ("title", .string(error.description)),
+        ])]))]).serialized, status: 422)
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import HTTPServer
+import MockCore
+@testable import Stubs
+import UnderstudyTesting
+
+func object(_ data: Data) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+}
+
+@Suite struct StubAdminAPITests {
+    func serve(_ files: [String: String] = [:]) throws -> (TestServer, URL) {
+        let root = try makeTemporaryDirectory(files)
+        let journal = RequestJournal()
+        let engine = StubEngine(stubsDirectory: root)
+        let server = try TestServer.start(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal)
+        return (server, root)
+    }
+
+    @Test func createReadReplaceDeleteAMapping() async throws {
+        let (server, root) = try serve()
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        let create = #"{"request": {"method": "GET", "urlPath": "/npi/rally/config.json"}, "response": {"jsonBody": {"ViewControllerClassName": "Rally.MainViewController"}}}"#
+        let (created, createdResponse) = try await server.send("POST", "/__admin/mappings", body: Data(create.utf8))
+        #expect(createdResponse.statusCode == 201)
+        let id = try #require(try object(created)["id"] as? String)
+        #expect(UUID(uuidString: id) != nil)
+
+        let (served, _) = try await server.send("GET", "/npi/rally/config.json")
+        #expect(try JSONSerialization.jsonObject(with: served) as? [String: String] == ["ViewControllerClassName": "Rally.MainViewController"])
+
+        let listing = try object(try await server.send("GET", "/__admin/mappings").body)
+        #expect((listing["meta"] as? [String: Int])?["total"] == 1)
+        #expect(try object(try await server.send("GET", "/__admin/mappings/\(id)").body)["id"] as? String == id)
+
+        let replacement = #"{"request": {"urlPath": "/npi/rally/config.json"}, "response": {"status": 503}}"#
+        #expect(try await server.send("PUT", "/__admin/mappings/\(id)", body: Data(replacement.utf8)).response.statusCode == 200)
+        #expect(try await server.send("GET", "/npi/rally/config.json").response.statusCode == 503)
+
+        #expect(try await server.send("DELETE", "/__admin/mappings/\(id)").response.statusCode == 200)
+        #expect(try await server.send("GET", "/__admin/mappings/\(id)").response.statusCode == 404)
+        #expect(try await server.send("GET", "/npi/rally/config.json").response.statusCode == 404)
+    }
+
+    @Test func invalidMappingsGet422WithWhereAndWhy() async throws {
+        let (server, root) = try serve()
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        let (body, response) = try await server.send("POST", "/__admin/mappings",
+                                                     body: Data(#"{"request": {"method": "FETCH"}, "response": {}}"#.utf8))
+        #expect(response.statusCode == 422)
+        let error = try #require((try object(body)["errors"] as? [[String: Any]])?.first)
+        #expect((error["source"] as? [String: String])?["pointer"] == "/request/method")
+        #expect((error["title"] as? String)?.contains("unknown method 'FETCH'") == true)
+        let (_, malformed) = try await server.send("POST", "/__admin/mappings", body: Data("{".utf8))
+        #expect(malformed.statusCode == 422)
+        #expect((try object(try await server.send("GET", "/__admin/mappings").body)["meta"] as? [String: Int])?["total"] == 0)
+    }
+
+    @Test func importIsAllOrNothingAndResetGoesBackToFiles() async throws {
+        let (server, root) = try serve([
+            "mappings/file.json": #"{"request": {"urlPath": "/from-file"}, "response": {"body": "file"}}"#,
+        ])
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        let bad = #"{"mappings": [{"request": {"urlPath": "/a"}, "response": {}}, {"request": 1, "response": {}}]}"#
+        #expect(try await server.send("POST", "/__admin/mappings/import", body: Data(bad.utf8)).response.statusCode == 422)
+        let good = #"{"mappings": [{"request": {"urlPath": "/a"}, "response": {"body": "a"}}, {"request": {"urlPath": "/b"}, "response": {"body": "b"}}]}"#
+        #expect(try await server.send("POST", "/__admin/mappings/import", body: Data(good.utf8)).response.statusCode == 200)
+        #expect((try object(try await server.send("GET", "/__admin/mappings").body)["meta"] as? [String: Int])?["total"] == 3)
+
+        #expect(try await server.send("POST", "/__admin/mappings/reset").response.statusCode == 200)
+        #expect(try await server.send("GET", "/a").response.statusCode == 404)
+        #expect(try await server.send("GET", "/from-file").response.statusCode == 200)
+        #expect(try await server.send("DELETE", "/__admin/mappings").response.statusCode == 200)
+        #expect(try await server.send("GET", "/from-file").response.statusCode == 404)
+    }
+
+    @Test func countAndFindJournaledRequestsByPattern() async throws {
+        let (server, root) = try serve()
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        _ = try await server.send("POST", "/informix/generic.php", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                  body: Data("sql_stmt=select+*+from+customer&tableName=customer".utf8))
+        _ = try await server.send("GET", "/other")
+        let pattern = #"{"method": "POST", "urlPath": "/informix/generic.php", "formParameters": {"tableName": {"equalTo": "customer"}}}"#
+        let count = try object(try await server.send("POST", "/__admin/requests/count", body: Data(pattern.utf8)).body)
+        #expect(count["count"] as? Int == 1)
+        let found = try object(try await server.send("POST", "/__admin/requests/find", body: Data(pattern.utf8)).body)
+        let requests = try #require(found["requests"] as? [[String: Any]])
+        #expect(requests.first?["url"] as? String == "/informix/generic.php")
+        #expect(requests.first?["body"] as? String == "sql_stmt=select+*+from+customer&tableName=customer")
+        // GET /__admin/requests still reaches the built-in admin API.
+        #expect(try await server.send("GET", "/__admin/requests").response.statusCode == 200)
+    }
+
+    @Test func scenariosCanBeListedSetAndReset() async throws {
+        let (server, root) = try serve([
+            "mappings/s.json": #"{"mappings": [{"scenarioName": "bus", "requiredScenarioState": "Started", "newScenarioState": "late", "request": {"method": "POST", "urlPath": "/bus/late"}, "response": {"status": 204}}, {"scenarioName": "bus", "requiredScenarioState": "late", "request": {"urlPath": "/bus/1"}, "response": {"body": "late"}}]}"#,
+        ])
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        let listed = try object(try await server.send("GET", "/__admin/scenarios").body)
+        let scenario = try #require((listed["scenarios"] as? [[String: Any]])?.first)
+        #expect(scenario["name"] as? String == "bus")
+        #expect(scenario["state"] as? String == "Started")
+        #expect(scenario["possibleStates"] as? [String] == ["Started", "late"])
+        #expect(try await server.send("PUT", "/__admin/scenarios/bus/state", body: Data(#"{"state": "late"}"#.utf8)).response.statusCode == 200)
+        #expect(String(decoding: try await server.send("GET", "/bus/1").body, as: UTF8.self) == "late")
+        #expect(try await server.send("POST", "/__admin/scenarios/reset").response.statusCode == 200)
+        #expect(try await server.send("GET", "/bus/1").response.statusCode == 404)
+        #expect(try await server.send("PUT", "/__admin/scenarios/nope/state", body: Data()).response.statusCode == 404)
+    }
+}
