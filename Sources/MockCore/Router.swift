@@ -13,19 +13,15 @@ public final class Router: HTTPHandler {
     public struct Route: Sendable {
         public let prefix: String
         public let backend: any Backend
-        /// Mounted at "/": every path is under it.
-        let isRoot: Bool
-
-        init(prefix: String, backend: any Backend) {
-            self.prefix = prefix
-            self.backend = backend
-            isRoot = prefix == "/"
-        }
     }
 
     /// Every mount, in the order requests try them.
     public let routes: [Route]
     public let journal: RequestJournal
+    /// Every route's prefix bytes back to back, so one pass per request tests them all without
+    /// touching reference counts.
+    private let prefixBytes: [UInt8]
+    private let prefixRanges: [Range<Int>]
     private let logger: Logger
     private let logsRequests: Bool
 
@@ -43,6 +39,13 @@ public final class Router: HTTPHandler {
                 return a.offset < b.offset
             }
             .map(\.element)
+        var bytes: [UInt8] = [], ranges: [Range<Int>] = []
+        for route in routes {
+            ranges.append(bytes.count..<(bytes.count + route.prefix.utf8.count))
+            bytes += route.prefix.utf8
+        }
+        prefixBytes = bytes
+        prefixRanges = ranges
         self.journal = journal
         self.logger = logger
         self.logsRequests = logger.logLevel <= .debug
@@ -50,7 +53,9 @@ public final class Router: HTTPHandler {
 
     public func handle(_ request: consuming Request, responder: Responder) {
         let context = RequestContext(scope: .shared)
-        for index in routes.indices where routes[index].isRoot || Self.path(request.path, isUnder: routes[index].prefix) {
+        let mounted = mountsHolding(request.path)
+        for index in routes.indices where index >= 64 ? Self.path(request.path, isUnder: routes[index].prefix)
+                                                      : mounted & (1 << index) != 0 {
             let backend = routes[index].backend
             switch backend.handle(request, context) {
             case .decline:
@@ -84,16 +89,30 @@ public final class Router: HTTPHandler {
         journal.record(request, backend: backend, status: response.status, atMonotonicNanos: now, durationNanos: duration)
     }
 
+    /// Bit i set when route i's prefix holds `path` (for the first 64 routes).
+    private func mountsHolding(_ path: String) -> UInt64 {
+        var path = path
+        return path.withUTF8 { p in
+            prefixBytes.withUnsafeBufferPointer { all in
+                var mask: UInt64 = 0
+                for (index, range) in prefixRanges.prefix(64).enumerated() where Self.bytes(p, areUnder: UnsafeBufferPointer(rebasing: all[range])) {
+                    mask |= 1 << UInt64(index)
+                }
+                return mask
+            }
+        }
+    }
+
+    private static func bytes(_ p: UnsafeBufferPointer<UInt8>, areUnder q: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard p.count >= q.count, let pBase = p.baseAddress, let qBase = q.baseAddress,
+              memcmp(pBase, qBase, q.count) == 0 else { return false }
+        return p.count == q.count || q.last == UInt8(ascii: "/") || p[q.count] == UInt8(ascii: "/")
+    }
+
     /// Whether `path` is `prefix` itself or lies below it ("/a" holds "/a" and "/a/b", not "/ab").
     static func path(_ path: String, isUnder prefix: String) -> Bool {
         var path = path, prefix = prefix
-        return path.withUTF8 { p in
-            prefix.withUTF8 { q in
-                guard p.count >= q.count, let pBase = p.baseAddress, let qBase = q.baseAddress,
-                      memcmp(pBase, qBase, q.count) == 0 else { return false }
-                return p.count == q.count || q.last == UInt8(ascii: "/") || p[q.count] == UInt8(ascii: "/")
-            }
-        }
+        return path.withUTF8 { p in prefix.withUTF8 { q in bytes(p, areUnder: q) } }
     }
 
     /// Mount prefixes start with "/" and, but for the root, end without one.
