@@ -155,30 +155,23 @@ public struct JSONPath: Sendable {
     }
 
     private static func compare(_ value: JSONValue, _ op: String, _ literal: JSONValue) -> Bool {
-        if let a = value.doubleValue, let b = literal.doubleValue {
-            switch op {
-            case "==": return a == b
-            case "!=": return a != b
-            case "<": return a < b
-            case "<=": return a <= b
-            case ">": return a > b
-            default: return a >= b
-            }
-        }
-        if let a = value.stringValue, let b = literal.stringValue {
-            switch op {
-            case "==": return a == b
-            case "!=": return a != b
-            case "<": return a < b
-            case "<=": return a <= b
-            case ">": return a > b
-            default: return a >= b
-            }
-        }
+        if let a = value.doubleValue, let b = literal.doubleValue { return order(a, op, b) }
+        if let a = value.stringValue, let b = literal.stringValue { return order(a, op, b) }
         switch op {
         case "==": return value == literal
         case "!=": return value != literal
         default: return false
+        }
+    }
+
+    private static func order<T: Comparable>(_ a: T, _ op: String, _ b: T) -> Bool {
+        switch op {
+        case "==": a == b
+        case "!=": a != b
+        case "<": a < b
+        case "<=": a <= b
+        case ">": a > b
+        default: a >= b
         }
     }
 }
