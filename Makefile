@@ -5,6 +5,7 @@ PORT ?= 8080
 BIND ?= 127.0.0.1
 STUBS ?= stubs
 BASELINE := .build/bench/c-baseline
+VENV := .build/venv
 
 .PHONY: run test bench build release deps bench-deps clean
 
@@ -23,8 +24,16 @@ release: deps
 run: release
 	.build/release/understudy serve --port $(PORT) --bind $(BIND) --stubs $(STUBS)
 
-test: deps
+# The Swift suite, then the official Python WireMock client against the built server.
+test: deps $(VENV)/ok
 	$(SWIFT) test
+	$(VENV)/bin/python -m pytest -q tests/python
+
+$(VENV)/ok: tools/install-deps.sh
+	@tools/install-deps.sh python
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check wiremock==2.7.0 pytest requests
+	@touch $@
 
 $(BASELINE): bench/c-baseline.c
 	@mkdir -p $(dir $@)

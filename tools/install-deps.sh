@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Installs the system packages Understudy needs, when they are missing.
 #   tools/install-deps.sh build   libevent (headers + pkg-config) to build and test
+#   tools/install-deps.sh python  python3 with venv, for the WireMock-client test of `make test`
 #   tools/install-deps.sh bench   also wrk, valgrind and a C compiler, for `make bench`
 # On Debian/Ubuntu it runs apt-get (as root, or through sudo); elsewhere it prints what to install.
 set -euo pipefail
 
 need=()
-pkg-config --exists libevent 2>/dev/null || need+=(libevent-dev pkg-config)
+if [ "${1:-build}" = python ]; then
+  python3 -c 'import venv, ensurepip' 2>/dev/null || need+=(python3 python3-venv)
+else
+  pkg-config --exists libevent 2>/dev/null || need+=(libevent-dev pkg-config)
+fi
 if [ "${1:-build}" = bench ]; then
   command -v wrk >/dev/null || need+=(wrk)
   command -v valgrind >/dev/null || need+=(valgrind)
@@ -27,6 +32,6 @@ fi
 cat >&2 <<HELP
 Install them, then run make again:
   Debian/Ubuntu:  sudo apt-get install ${need[*]}
-  macOS:          brew install libevent pkg-config wrk valgrind
+  macOS:          brew install libevent pkg-config wrk valgrind python
 HELP
 exit 1

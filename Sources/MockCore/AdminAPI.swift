@@ -2,7 +2,8 @@ import Foundation
 import HTTPServer
 
 /// The built-in part of the admin API under `/__admin`, in WireMock's paths and shapes:
-/// `GET /health`, `GET /version`, `POST /reset`, `GET /requests` and `DELETE /requests`.
+/// `GET /health`, `GET /version`, `POST /reset`, `GET /requests` and `DELETE /requests` (also
+/// `POST /requests/reset`, deprecated in WireMock but still what its Python client sends).
 /// The stub engine adds its own admin backends beside it.
 final class AdminAPI: Backend {
     let name = "admin"
@@ -28,7 +29,7 @@ final class AdminAPI: Backend {
             journal.clear()
             return .response(Response(status: 200))
         case (.get, "/requests"): return .response(requests(limit: request.query("limit").flatMap(Int.init)))
-        case (.delete, "/requests"):
+        case (.delete, "/requests"), (.post, "/requests/reset"):
             journal.clear()
             return .response(Response(status: 200))
         default: return .decline
