@@ -24,10 +24,11 @@ release: deps
 run: release
 	.build/release/understudy serve --port $(PORT) --bind $(BIND) --stubs $(STUBS)
 
-# The Swift suite, then the official Python WireMock client against the built server.
+# The official Python WireMock client against the built server, then the Swift suite.
 test: deps $(VENV)/ok
-	$(SWIFT) test
+	$(SWIFT) build --product understudy
 	$(VENV)/bin/python -m pytest -q tests/python
+	$(SWIFT) test
 
 $(VENV)/ok: tools/install-deps.sh
 	@tools/install-deps.sh python
