@@ -62,48 +62,43 @@ public final class StubAdminAPI: Backend {
         ]).serialized)
     }
 
-    private func parseBody(_ request: Request) -> Result<JSONValue, StubError> {
+    private func parseBody(_ request: Request) throws(StubError) -> JSONValue {
         do {
-            return .success(try JSONValue.parse(request.body))
+            return try JSONValue.parse(request.body)
         } catch {
-            return .failure(StubError(line: error.line, field: "", message: "column \(error.column): \(error.message)"))
+            throw StubError(line: error.line, field: "", message: "column \(error.column): \(error.message)")
         }
     }
 
     private func createMapping(_ request: Request) -> Response {
-        switch parseBody(request).flatMap({ json in Result { () throws(StubError) in try StubMapping.parse(json, files: engine.files) } }) {
-        case .success(let mapping):
+        do throws(StubError) {
+            let mapping = try StubMapping.parse(try parseBody(request), files: engine.files)
             engine.add(mapping)
             return .json(mapping.json.serialized, status: 201)
-        case .failure(let error):
+        } catch {
             return invalid(error)
         }
     }
 
     private func replaceMapping(id: String, _ request: Request) -> Response {
         guard engine.mapping(id: id) != nil else { return notFound(id) }
-        switch parseBody(request) {
-        case .success(var json):
+        do throws(StubError) {
             // The path's id wins over any in the body.
-            json = .object([("id", .string(id.lowercased()))] + (json.objectValue ?? []).filter { $0.0 != "id" && $0.0 != "uuid" })
-            do {
-                let mapping = try StubMapping.parse(json, files: engine.files)
-                engine.add(mapping)
-                return .json(mapping.json.serialized)
-            } catch {
-                return invalid(error)
-            }
-        case .failure(let error):
+            let body = try parseBody(request)
+            let json = JSONValue.object([("id", .string(id.lowercased()))] + (body.objectValue ?? []).filter { $0.0 != "id" && $0.0 != "uuid" })
+            let mapping = try StubMapping.parse(json, files: engine.files)
+            engine.add(mapping)
+            return .json(mapping.json.serialized)
+        } catch {
             return invalid(error)
         }
     }
 
     /// All or nothing: every mapping is checked before any is added.
     private func importMappings(_ request: Request) -> Response {
-        switch parseBody(request) {
-        case .success(let json):
-            guard let items = json["mappings"]?.arrayValue else {
-                return invalid(StubError(field: "mappings", message: "expected {\"mappings\": [...]}"))
+        do throws(StubError) {
+            guard let items = try parseBody(request)["mappings"]?.arrayValue else {
+                throw StubError(field: "mappings", message: "expected {\"mappings\": [...]}")
             }
             var mappings: [StubMapping] = []
             for (index, item) in items.enumerated() {
@@ -112,12 +107,12 @@ public final class StubAdminAPI: Backend {
                 } catch {
                     var located = error
                     located.field = "mappings[\(index)]" + (error.field.isEmpty ? "" : ".\(error.field)")
-                    return invalid(located)
+                    throw located
                 }
             }
             mappings.forEach(engine.add)
             return Response(status: 200)
-        case .failure(let error):
+        } catch {
             return invalid(error)
         }
     }
@@ -133,10 +128,9 @@ public final class StubAdminAPI: Backend {
 
     private func findRequests(_ request: Request, countOnly: Bool) -> Response {
         let pattern: RequestPattern
-        switch parseBody(request) {
-        case .success(let json):
-            do { pattern = try RequestPattern.parse(json) } catch { return invalid(error) }
-        case .failure(let error):
+        do throws(StubError) {
+            pattern = try RequestPattern.parse(try parseBody(request))
+        } catch {
             return invalid(error)
         }
         let matching = journal.entries.filter { pattern.evaluate($0.request).matched }
