@@ -22,9 +22,10 @@ let package = Package(
             name: "MockCore",
             dependencies: ["HTTPServer", .product(name: "Logging", package: "swift-log")]
         ),
+        .target(name: "Templating", dependencies: ["MockCore"]),
         .target(
             name: "Stubs",
-            dependencies: ["MockCore", "HTTPServer", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["MockCore", "HTTPServer", "Templating", .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
             name: "understudy",
@@ -44,6 +45,7 @@ let package = Package(
             name: "MockCoreTests",
             dependencies: ["MockCore", "UnderstudyTesting", .product(name: "Logging", package: "swift-log")]
         ),
+        .testTarget(name: "TemplatingTests", dependencies: ["Templating"]),
         .testTarget(name: "StubsTests", dependencies: ["Stubs", "UnderstudyTesting"]),
         .testTarget(name: "UnderstudyCLITests", dependencies: ["understudy", "UnderstudyTesting"]),
     ]

@@ -61,6 +61,49 @@ public indirect enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral,
         }
     }
 
+    /// Jackson's default pretty printing (what WireMock's `formatJson` writes): objects one member
+    /// per line, indented by `indent`, `" : "` between key and value; arrays on one line.
+    public func prettyPrinted(indent: String = "  ", arraysOnOneLine: Bool = true) -> String {
+        var out = ""
+        writePretty(to: &out, level: 0, indent: indent, arraysOnOneLine: arraysOnOneLine)
+        return out
+    }
+
+    private func writePretty(to out: inout String, level: Int, indent: String, arraysOnOneLine: Bool) {
+        let inner = String(repeating: indent, count: level + 1), outer = String(repeating: indent, count: level)
+        switch self {
+        case .array(let items) where items.isEmpty: out += "[ ]"
+        case .object(let members) where members.isEmpty: out += "{ }"
+        case .array(let items) where arraysOnOneLine:
+            out += "[ "
+            for (index, item) in items.enumerated() {
+                if index > 0 { out += ", " }
+                item.writePretty(to: &out, level: level, indent: indent, arraysOnOneLine: arraysOnOneLine)
+            }
+            out += " ]"
+        case .array(let items):
+            out += "[\n"
+            for (index, item) in items.enumerated() {
+                out += inner
+                item.writePretty(to: &out, level: level + 1, indent: indent, arraysOnOneLine: arraysOnOneLine)
+                out += index < items.count - 1 ? ",\n" : "\n"
+            }
+            out += outer + "]"
+        case .object(let members):
+            out += "{\n"
+            for (index, (key, value)) in members.enumerated() {
+                out += inner
+                JSONValue.writeString(key, to: &out)
+                out += " : "
+                value.writePretty(to: &out, level: level + 1, indent: indent, arraysOnOneLine: arraysOnOneLine)
+                out += index < members.count - 1 ? ",\n" : "\n"
+            }
+            out += outer + "}"
+        default:
+            write(to: &out)
+        }
+    }
+
     /// Shortest text that reads back as the same double; integral values without ".0".
     static func shortest(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }

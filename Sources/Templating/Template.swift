@@ -1,0 +1,227 @@
+/// A compiled Handlebars template. Parsed once (when a stub or page loads, where syntax errors and
+/// unknown helpers are reported with line and column), rendered per request.
+public struct Template: Sendable {
+    let nodes: [TemplateNode]
+    public let helpers: TemplateHelpers
+
+    public init(_ source: String, helpers: TemplateHelpers = .standard) throws(TemplateError) {
+        var parser = TemplateParser(source, knownHelpers: Set(helpers.table.keys).union(Renderer.blockKeywords))
+        nodes = try parser.parse()
+        self.helpers = helpers
+    }
+
+    /// Whether the source holds any tag at all; plain text need not be rendered.
+    public var isConstant: Bool {
+        nodes.allSatisfy { if case .text = $0 { true } else { false } }
+    }
+
+    public func render(_ context: TemplateValue) -> String {
+        let renderer = Renderer(helpers: helpers, root: context)
+        renderer.render(nodes)
+        return renderer.output
+    }
+}
+
+/// What a helper is given: its positional and `key=value` arguments and the current context.
+public struct HelperCall {
+    public let name: String
+    public let params: [TemplateValue]
+    public let hash: [String: TemplateValue]
+    /// `this` where the helper is called.
+    public let context: TemplateValue
+
+    public func param(_ index: Int) -> TemplateValue {
+        params.indices.contains(index) ? params[index] : .null
+    }
+
+    /// The positional argument `index` as text, or an error naming what is missing.
+    public func text(_ index: Int, _ what: String) throws(HelperError) -> String {
+        guard params.indices.contains(index) else { throw HelperError("\(name) needs \(what)") }
+        return params[index].text
+    }
+}
+
+/// The helpers templates may call, by name.
+public struct TemplateHelpers: Sendable {
+    public typealias Helper = @Sendable (HelperCall) throws(HelperError) -> TemplateValue
+
+    var table: [String: Helper]
+
+    public init(_ table: [String: Helper] = [:]) {
+        self.table = table
+    }
+
+    /// A copy with `helper` added (or replacing one of the same name).
+    public func adding(_ name: String, _ helper: @escaping Helper) -> TemplateHelpers {
+        var copy = self
+        copy.table[name] = helper
+        return copy
+    }
+}
+
+/// Walks the nodes with a stack of contexts (`this`, `../`) and data variables (`@index`).
+final class Renderer {
+    static let blockKeywords: Set<String> = ["if", "unless", "each", "with"]
+
+    private struct Frame {
+        var this: TemplateValue
+        var data: [String: TemplateValue] = [:]
+    }
+
+    private let helpers: TemplateHelpers
+    private let root: TemplateValue
+    private var frames: [Frame]
+    var output = ""
+
+    init(helpers: TemplateHelpers, root: TemplateValue) {
+        self.helpers = helpers
+        self.root = root
+        frames = [Frame(this: root)]
+    }
+
+    func render(_ nodes: [TemplateNode]) {
+        for node in nodes {
+            switch node {
+            case .text(let text):
+                output += text
+            case .output(let expression, let escaped):
+                do {
+                    let text = try evaluate(expression).text
+                    output += escaped ? Self.escapeHTML(text) : text
+                } catch {
+                    output += "[ERROR: \(error.message)]"
+                }
+            case .block(let expression, let body, let inverse):
+                do {
+                    try renderBlock(expression, body: body, inverse: inverse)
+                } catch {
+                    output += "[ERROR: \(error.message)]"
+                }
+            }
+        }
+    }
+
+    private func renderBlock(_ expression: TemplateExpression, body: [TemplateNode], inverse: [TemplateNode]) throws(HelperError) {
+        switch expression.helperName {
+        case "if", "unless":
+            let value = try argument(expression, "a condition")
+            var truthy = value.isTruthy
+            if case .number(0) = value, try hashValue(expression, "includeZero")?.isTruthy == true { truthy = true }
+            render(truthy == (expression.helperName == "if") ? body : inverse)
+        case "with":
+            let value = try argument(expression, "a value")
+            if value.isTruthy { renderWithin(value, body) } else { render(inverse) }
+        case "each":
+            try renderEach(argument(expression, "a list"), body: body, inverse: inverse)
+        case let name? where helpers.table[name] != nil:
+            // Other helpers as blocks are conditions: eq, contains, matches…
+            render(try evaluate(expression).isTruthy ? body : inverse)
+        default:
+            // A path as a block (Mustache sections): lists repeat, objects become the context.
+            let value = try evaluate(expression)
+            switch value {
+            case .array: try renderEach(value, body: body, inverse: inverse)
+            case .object(let object) where object.elements != nil: try renderEach(value, body: body, inverse: inverse)
+            case .object: renderWithin(value, body)
+            default: render(value.isTruthy ? body : inverse)
+            }
+        }
+    }
+
+    private func renderEach(_ value: TemplateValue, body: [TemplateNode], inverse: [TemplateNode]) throws(HelperError) {
+        let items = value.eachItems
+        guard !items.isEmpty else { return render(inverse) }
+        for (index, item) in items.enumerated() {
+            var data: [String: TemplateValue] = [
+                "index": .number(Double(index)), "first": .bool(index == 0), "last": .bool(index == items.count - 1),
+            ]
+            data["key"] = item.key.map(TemplateValue.string) ?? .number(Double(index))
+            frames.append(Frame(this: item.value, data: data))
+            render(body)
+            frames.removeLast()
+        }
+    }
+
+    private func renderWithin(_ value: TemplateValue, _ body: [TemplateNode]) {
+        frames.append(Frame(this: value))
+        render(body)
+        frames.removeLast()
+    }
+
+    private func argument(_ expression: TemplateExpression, _ what: String) throws(HelperError) -> TemplateValue {
+        guard let first = expression.params.first else { throw HelperError("\(expression.helperName ?? "block") needs \(what)") }
+        return try value(of: first)
+    }
+
+    private func hashValue(_ expression: TemplateExpression, _ key: String) throws(HelperError) -> TemplateValue? {
+        guard let operand = expression.hash.first(where: { $0.key == key })?.value else { return nil }
+        return try value(of: operand)
+    }
+
+    private func evaluate(_ expression: TemplateExpression) throws(HelperError) -> TemplateValue {
+        if let name = expression.helperName, let helper = helpers.table[name] {
+            var params: [TemplateValue] = []
+            for operand in expression.params { params.append(try value(of: operand)) }
+            var hash: [String: TemplateValue] = [:]
+            for (key, operand) in expression.hash { hash[key] = try value(of: operand) }
+            return try helper(HelperCall(name: name, params: params, hash: hash, context: frames[frames.count - 1].this))
+        }
+        return try value(of: expression.head)
+    }
+
+    private func value(of operand: TemplateOperand) throws(HelperError) -> TemplateValue {
+        switch operand {
+        case .literal(let value): return value
+        case .subexpression(let inner): return try evaluate(inner)
+        case .path(let path): return resolve(path)
+        }
+    }
+
+    private func resolve(_ path: TemplatePath) -> TemplateValue {
+        var segments = path.segments[...]
+        var value: TemplateValue?
+        if path.isData {
+            guard let name = segments.popFirst() else { return .null }
+            value = name == "root" ? root : frames.reversed().lazy.compactMap { $0.data[name] }.first
+        } else {
+            let frameIndex = max(0, frames.count - 1 - path.depth)
+            if path.isThis || segments.isEmpty {
+                value = frames[frameIndex].this
+            } else {
+                let first = segments.removeFirst()
+                // Like Handlebars.java (WireMock's engine), a name not found in the current
+                // context is looked up in the enclosing ones.
+                var index = frameIndex
+                while index >= 0, value == nil {
+                    value = frames[index].this.member(first)
+                    if path.depth > 0 { break }
+                    index -= 1
+                }
+            }
+        }
+        for segment in segments {
+            value = value?.member(segment)
+        }
+        return value ?? .null
+    }
+
+    /// Handlebars' escaping of `{{ }}` output.
+    static func escapeHTML(_ text: String) -> String {
+        guard text.utf8.contains(where: { [38, 60, 62, 34, 39, 96, 61].contains($0) }) else { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 16)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#x27;"
+            case "`": out += "&#x60;"
+            case "=": out += "&#x3D;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,64 @@
+/// A parsed template: text and tags, blocks holding their bodies.
+indirect enum TemplateNode: Sendable {
+    case text(String)
+    /// `{{expr}}` (escaped) or `{{{expr}}}` / `{{& expr}}` (raw).
+    case output(TemplateExpression, escaped: Bool)
+    /// `{{#name …}}body{{else}}inverse{{/name}}`; `{{^name}}…{{/name}}` has the roles swapped.
+    case block(TemplateExpression, body: [TemplateNode], inverse: [TemplateNode])
+}
+
+/// `helper param… key=value…`, or a bare path.
+struct TemplateExpression: Sendable {
+    var head: TemplateOperand
+    var params: [TemplateOperand] = []
+    var hash: [(key: String, value: TemplateOperand)] = []
+    /// Where the tag starts, for messages.
+    var line: Int
+    var column: Int
+
+    /// The helper name when the head is a plain identifier.
+    var helperName: String? {
+        if case .path(let path) = head, path.depth == 0, !path.isData, !path.isThis, path.segments.count == 1 {
+            return path.segments[0]
+        }
+        return nil
+    }
+}
+
+indirect enum TemplateOperand: Sendable {
+    case path(TemplatePath)
+    case literal(TemplateValue)
+    case subexpression(TemplateExpression)
+}
+
+/// `a.b.[c]`, `../x`, `this`, `@index`.
+struct TemplatePath: Sendable {
+    /// How many `../` lead it.
+    var depth = 0
+    /// `@name` data variables (`@index`, `@key`, `@first`, `@last`, `@root`).
+    var isData = false
+    /// `this` or `.` leads it.
+    var isThis = false
+    var segments: [String] = []
+}
+
+/// A template that cannot be parsed or names an unknown helper, with where.
+public struct TemplateError: Error, CustomStringConvertible, Equatable {
+    public var line: Int
+    public var column: Int
+    public var message: String
+
+    public init(line: Int, column: Int, message: String) {
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    public var description: String { "line \(line), column \(column): \(message)" }
+}
+
+/// A helper's complaint while rendering; printed in place as `[ERROR: message]`, as WireMock does.
+public struct HelperError: Error {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,139 @@
+// Module Templating: one Handlebars-compatible template engine for the whole project — the stub
+// engine's response templates (WireMock's syntax and helpers) and the emulators' pages.
+
+import Foundation
+import MockCore
+
+/// A value a template reads or a helper returns.
+public indirect enum TemplateValue: Sendable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([TemplateValue])
+    case object(TemplateObject)
+    case date(Date)
+
+    /// Handlebars' truthiness: null, false, "", 0 and empty lists are false.
+    public var isTruthy: Bool {
+        switch self {
+        case .null: false
+        case .bool(let value): value
+        case .number(let value): value != 0
+        case .string(let value): !value.isEmpty
+        case .array(let items): !items.isEmpty
+        case .object(let object): object.elements.map { !$0.isEmpty } ?? true
+        case .date: true
+        }
+    }
+
+    /// The text `{{value}}` prints (before HTML escaping).
+    public var text: String {
+        switch self {
+        case .null: ""
+        case .bool(let value): value ? "true" : "false"
+        case .number(let value): Self.format(value)
+        case .string(let value): value
+        case .array, .object: self.object?.printed ?? json.serialized
+        case .date(let date): TemplateDates.iso8601(date)
+        }
+    }
+
+    private var object: TemplateObject? {
+        if case .object(let object) = self { object } else { nil }
+    }
+
+    /// Whole numbers print without a fraction, as Java prints integers.
+    static func format(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+        return value.isFinite ? "\(value)" : "NaN"
+    }
+
+    /// A number, if the value is one or is text that reads as one.
+    public var numberValue: Double? {
+        switch self {
+        case .number(let value): value
+        case .string(let text): Double(text.trimmingCharacters(in: .whitespaces))
+        case .bool(let value): value ? 1 : 0
+        case .object(let object) where object.printed != nil: Double(object.printed!)
+        default: nil
+        }
+    }
+
+    /// The member `key` (an object's field, a list's index); nil when there is none.
+    public func member(_ key: String) -> TemplateValue? {
+        switch self {
+        case .object(let object): object.member(key)
+        case .array(let items): Int(key).flatMap { items.indices.contains($0) ? items[$0] : nil }
+        default: nil
+        }
+    }
+
+    /// What `#each` walks: (key, value) pairs; keys are indexes for lists.
+    var eachItems: [(key: String?, value: TemplateValue)] {
+        switch self {
+        case .array(let items): items.map { (nil, $0) }
+        case .object(let object): object.elements.map { $0.map { (nil, $0) } } ?? object.members.map { ($0.key, $0.value) }
+        default: []
+        }
+    }
+
+    public init(_ json: JSONValue) {
+        switch json {
+        case .null: self = .null
+        case .bool(let value): self = .bool(value)
+        case .int(let value): self = .number(Double(value))
+        case .double(let value): self = .number(value)
+        case .string(let value): self = .string(value)
+        case .array(let items): self = .array(items.map(TemplateValue.init))
+        case .object(let members): self = .object(TemplateObject(members.map { ($0.0, TemplateValue($0.1)) }))
+        }
+    }
+
+    /// The value as JSON (dates as ISO 8601 text).
+    public var json: JSONValue {
+        switch self {
+        case .null: .null
+        case .bool(let value): .bool(value)
+        case .number(let value): value == value.rounded() && abs(value) < 1e15 ? .int(Int(value)) : .double(value)
+        case .string(let value): .string(value)
+        case .array(let items): .array(items.map(\.json))
+        case .object(let object):
+            if let elements = object.elements { .array(elements.map(\.json)) } else { .object(object.members.map { ($0.key, $0.value.json) }) }
+        case .date: .string(text)
+        }
+    }
+}
+
+/// A template-visible object: named members in order, optionally looked up case-insensitively
+/// (HTTP headers), optionally list-like (`elements`) while printing as one text — WireMock's
+/// "list or single" for repeated query parameters, or a request path indexed by segment.
+public final class TemplateObject: Sendable {
+    public let members: [(key: String, value: TemplateValue)]
+    public let caseInsensitive: Bool
+    /// What printing the object gives; nil prints it as JSON.
+    public let printed: String?
+    /// Set for list-like objects: what `#each` walks and what `.[n]` indexes.
+    public let elements: [TemplateValue]?
+
+    public init(_ members: [(key: String, value: TemplateValue)], caseInsensitive: Bool = false,
+                printed: String? = nil, elements: [TemplateValue]? = nil) {
+        self.members = members
+        self.caseInsensitive = caseInsensitive
+        self.printed = printed
+        self.elements = elements
+    }
+
+    /// A list that prints as its first element.
+    public static func listOrSingle(_ values: [String]) -> TemplateObject {
+        TemplateObject([], printed: values.first ?? "", elements: values.map(TemplateValue.string))
+    }
+
+    public func member(_ key: String) -> TemplateValue? {
+        if let elements, let index = Int(key) { return elements.indices.contains(index) ? elements[index] : nil }
+        if caseInsensitive {
+            return members.first { $0.key.caseInsensitiveCompare(key) == .orderedSame }?.value
+        }
+        return members.first { $0.key == key }?.value
+    }
+}
