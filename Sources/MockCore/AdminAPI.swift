@@ -3,8 +3,9 @@ import HTTPServer
 
 /// The built-in part of the admin API under `/__admin`, in WireMock's paths and shapes:
 /// `GET /health`, `GET /version`, `POST /reset`, `GET /requests` and `DELETE /requests` (also
-/// `POST /requests/reset`, deprecated in WireMock but still what its Python client sends).
-/// The stub engine adds its own admin backends beside it.
+/// `POST /requests/reset`, deprecated in WireMock but still what its Python client sends),
+/// `GET`/`DELETE /requests/{id}`, `GET /requests/unmatched` and `/requests/unmatched/near-misses`,
+/// `POST /shutdown`. The stub engine adds its own admin backends beside it.
 final class AdminAPI: Backend {
     let name = "admin"
     let mounts = ["/__admin"]
@@ -13,10 +14,13 @@ final class AdminAPI: Backend {
     let backends: [any Backend]
     let journal: RequestJournal
     let startedAt = MonotonicClock.nanoseconds()
+    /// Stops the server (`POST /__admin/shutdown`); nil where there is nothing to stop.
+    let shutdown: (@Sendable () -> Void)?
 
-    init(backends: [any Backend], journal: RequestJournal) {
+    init(backends: [any Backend], journal: RequestJournal, shutdown: (@Sendable () -> Void)?) {
         self.backends = backends
         self.journal = journal
+        self.shutdown = shutdown
     }
 
     func handle(_ request: Request, _ context: RequestContext) -> Reply {
@@ -32,8 +36,47 @@ final class AdminAPI: Backend {
         case (.delete, "/requests"), (.post, "/requests/reset"):
             journal.clear()
             return .response(Response(status: 200))
+        case (.get, "/requests/unmatched"):
+            let requests = journal.entries.filter { $0.backend == nil }.map { $0.serveEventJSON(runID: journal.runID)["request"] ?? .null }
+            return .response(.json(JSONValue.object([("requests", .array(requests))]).serialized))
+        case (.get, "/requests/unmatched/near-misses"): return .response(unmatchedNearMisses())
+        case (.get, _) where path.hasPrefix("/requests/"):
+            let id = String(path.dropFirst("/requests/".count))
+            guard let entry = journal.entries.first(where: { $0.id(runID: journal.runID) == id }) else { return .response(noRequest(id)) }
+            return .response(.json(entry.serveEventJSON(runID: journal.runID).serialized))
+        case (.delete, _) where path.hasPrefix("/requests/"):
+            let id = String(path.dropFirst("/requests/".count))
+            let removed = journal.remove { $0.id(runID: journal.runID) == id }
+            return .response(removed.isEmpty ? noRequest(id) : Response(status: 200))
+        case (.post, "/shutdown"):
+            guard let shutdown else { return .response(.text("This server cannot be shut down from here.\n", status: 501)) }
+            return .deferred { reply in
+                // Answered first; the server then drains, which lets this reply go out.
+                reply.send(Response(status: 200))
+                shutdown()
+            }
         default: return .decline
         }
+    }
+
+    private func noRequest(_ id: String) -> Response {
+        .json(JSONValue.object([("message", .string("No journaled request with id \(id)"))]).serialized, status: 404)
+    }
+
+    /// WireMock's shape: `{"nearMisses": [{"request", "stubMapping", "matchResult": {"distance"}}]}`,
+    /// up to three per unmatched request, closest first.
+    private func unmatchedNearMisses() -> Response {
+        var items: [JSONValue] = []
+        for entry in journal.entries where entry.backend == nil {
+            let logged = entry.serveEventJSON(runID: journal.runID)["request"] ?? .null
+            for miss in NearMiss.closest(backends.flatMap { $0.nearMisses(for: entry.request) }) {
+                items.append(.object([
+                    ("request", logged), ("stubMapping", miss.stub),
+                    ("matchResult", .object([("distance", .double(miss.distance))])), ("misses", .array(miss.misses.map(JSONValue.string))),
+                ]))
+            }
+        }
+        return .json(JSONValue.object([("nearMisses", .array(items))]).serialized)
     }
 
     private func health() -> Response {

@@ -21,12 +21,42 @@ public protocol Backend: AnyObject, Sendable {
     /// Undo every mutation made through requests in `scope`, or in every scope when nil
     /// (POST /__admin/reset).
     func reset(scope: StateScope?)
+    /// For a request nothing answered: what of this backend came closest, and why it missed.
+    func nearMisses(for request: Request) -> [NearMiss]
 }
 
 extension Backend {
     public var tier: BackendTier { .emulator }
     public var isReady: Bool { true }
     public func reset(scope: StateScope?) {}
+    public func nearMisses(for request: Request) -> [NearMiss] { [] }
+}
+
+/// Something that almost answered a request, for the 404 page and the near-miss admin API.
+public struct NearMiss: Sendable {
+    /// E.g. `"bus page" (GET urlPath /bus)`.
+    public var summary: String
+    /// 0 matched … 1 nothing in common.
+    public var distance: Double
+    /// What did not match, one line each.
+    public var misses: [String]
+    /// The stub mapping as JSON (WireMock's `stubMapping`).
+    public var stub: JSONValue
+
+    /// How many a report lists, as WireMock.
+    public static let reportedCount = 3
+
+    /// The closest few of `misses`, closest first.
+    public static func closest(_ misses: [NearMiss]) -> [NearMiss] {
+        Array(misses.sorted { $0.distance < $1.distance }.prefix(reportedCount))
+    }
+
+    public init(summary: String, distance: Double, misses: [String], stub: JSONValue) {
+        self.summary = summary
+        self.distance = distance
+        self.misses = misses
+        self.stub = stub
+    }
 }
 
 /// The resolution order of DESIGN.md: within a tier, the longest matching mount prefix first.

@@ -99,6 +99,22 @@ public final class RequestJournal: Sendable {
 
     public var count: Int { ring.withLock { $0.count } }
 
+    /// Removes the entries `predicate` picks and returns them.
+    @discardableResult
+    public func remove(where predicate: (JournalEntry) -> Bool) -> [JournalEntry] {
+        ring.withLock { ring in
+            let all = (0..<ring.count).compactMap { ring.slots[(ring.start + $0) % capacity] }
+            let (removed, kept) = (all.filter(predicate), all.filter { !predicate($0) })
+            guard !removed.isEmpty else { return [] }
+            for index in ring.slots.indices { ring.slots[index] = nil }
+            for (index, entry) in kept.enumerated() { ring.slots[index] = entry }
+            ring.start = 0
+            ring.count = kept.count
+            ring.bodyBytes = kept.reduce(0) { $0 + $1.request.body.count }
+            return removed
+        }
+    }
+
     public func clear() {
         ring.withLock { ring in
             for index in ring.slots.indices { ring.slots[index] = nil }

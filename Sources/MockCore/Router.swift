@@ -18,6 +18,8 @@ public final class Router: HTTPHandler {
     /// Every mount, in the order requests try them.
     public let routes: [Route]
     public let journal: RequestJournal
+    /// Each backend once (a backend may have several mounts).
+    private let backends: [any Backend]
     /// Every route's prefix bytes back to back, so one pass per request tests them all without
     /// touching reference counts.
     private let prefixBytes: [UInt8]
@@ -26,9 +28,10 @@ public final class Router: HTTPHandler {
     private let logsRequests: Bool
 
     /// `backends` are mounted beside the built-in admin API (`/__admin/health`, `/__admin/reset`,
-    /// `/__admin/requests`).
-    public init(backends: [any Backend], journal: RequestJournal = RequestJournal(), logger: Logger = Logger(label: "understudy")) {
-        let admin = AdminAPI(backends: backends, journal: journal)
+    /// `/__admin/requests`); `shutdown` is what `POST /__admin/shutdown` calls.
+    public init(backends: [any Backend], journal: RequestJournal = RequestJournal(), logger: Logger = Logger(label: "understudy"),
+                shutdown: (@Sendable () -> Void)? = nil) {
+        let admin = AdminAPI(backends: backends, journal: journal, shutdown: shutdown)
         let all: [any Backend] = [admin] + backends
         routes = all.flatMap { backend in backend.mounts.map { Route(prefix: Self.normalized($0), backend: backend) } }
             .enumerated()
@@ -44,6 +47,7 @@ public final class Router: HTTPHandler {
             ranges.append(bytes.count..<(bytes.count + route.prefix.utf8.count))
             bytes += route.prefix.utf8
         }
+        self.backends = backends
         prefixBytes = bytes
         prefixRanges = ranges
         self.journal = journal
@@ -75,7 +79,8 @@ public final class Router: HTTPHandler {
                 return
             }
         }
-        let response = NotFoundPage.response(for: request, routes: routes)
+        let nearMisses = NearMiss.closest(backends.flatMap { $0.nearMisses(for: request) })
+        let response = NotFoundPage.response(for: request, routes: routes, nearMisses: nearMisses)
         record(request, response, backend: nil)
         responder.send(response)
     }

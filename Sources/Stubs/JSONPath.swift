@@ -15,6 +15,17 @@ public struct JSONPath: Sendable {
     let steps: [Step]
     public let source: String
 
+    /// Whether the path names at most one value (no wildcard, descent or filter): the
+    /// `jsonPath` helper then answers the value itself rather than a list.
+    var isDefinite: Bool {
+        steps.allSatisfy { step in
+            switch step {
+            case .key, .index: true
+            default: false
+            }
+        }
+    }
+
     static func parse(_ source: String, field: String) throws(StubError) -> JSONPath {
         var scanner = Substring(source.trimmingCharacters(in: .whitespaces))
         guard scanner.first == "$" else { throw StubError(field: field, message: "JSONPath '\(source)' must start with $") }

@@ -10,6 +10,8 @@ public struct RequestPattern: Sendable {
         case urlPath(String)
         case urlPattern(ContentPattern.Regex)
         case urlPathPattern(ContentPattern.Regex)
+        /// `/contacts/{contactId}/addresses/{id}`: literal segments and named variables.
+        case urlPathTemplate(PathTemplate)
     }
 
     /// A pattern on a parameter that may be sent several times.
@@ -43,6 +45,8 @@ public struct RequestPattern: Sendable {
     var formParameters: [(String, ValuesPattern)] = []
     var basicAuth: (username: String, password: String)?
     var bodyPatterns: [ContentPattern] = []
+    /// Patterns on the variables of a `urlPathTemplate`.
+    var pathParameters: [(String, ContentPattern)] = []
 
     /// The exact path a request must have, when the pattern fixes one: the key of the engine's
     /// index, so a request is tested only against mappings that can match it.
@@ -54,17 +58,37 @@ public struct RequestPattern: Sendable {
         }
     }
 
+    /// `GET urlPath /a/b`: the method and URL condition, for messages and file names.
+    var summary: String {
+        let condition: String
+        switch url {
+        case .any: condition = "any URL"
+        case .url(let target): condition = "url " + target
+        case .urlPath(let path): condition = "urlPath " + path
+        case .urlPattern(let regex): condition = "urlPattern " + regex.source
+        case .urlPathPattern(let regex): condition = "urlPathPattern " + regex.source
+        case .urlPathTemplate(let template): condition = "urlPathTemplate " + template.source
+        }
+        return (method?.rawValue ?? "ANY") + " " + condition
+    }
+
     /// How the request fares: matched, or which parts missed (for the near-miss report).
     struct Result {
         var misses: [String] = []
         var checks = 0
         var matched: Bool { misses.isEmpty }
         /// 0 for a match, up to 1 when nothing matched.
-        var distance: Double { checks == 0 ? 0 : Double(misses.count) / Double(checks) }
+        var distance: Double { checks == 0 ? 0 : missWeight / Double(checks) }
 
-        mutating func check(_ ok: Bool, _ what: @autoclosure () -> String) {
+        /// Sum of the misses' weights: a near-identical path weighs less than a different one.
+        var missWeight = 0.0
+
+        mutating func check(_ ok: Bool, _ what: @autoclosure () -> String, weight: @autoclosure () -> Double = 1) {
             checks += 1
-            if !ok { misses.append(what()) }
+            if !ok {
+                misses.append(what())
+                missWeight += weight()
+            }
         }
     }
 
@@ -77,8 +101,20 @@ public struct RequestPattern: Sendable {
         let rawPath = String(request.rawPath)
         switch url {
         case .any: break
-        case .url(let target): result.check(request.target == target, "URL is \(request.target), not \(target)")
-        case .urlPath(let path): result.check(rawPath == path, "path is \(rawPath), not \(path)")
+        case .url(let target):
+            result.check(request.target == target, "URL is \(request.target), not \(target)",
+                         weight: Self.textDistance(request.target, target))
+        case .urlPath(let path):
+            result.check(rawPath == path, "path is \(rawPath), not \(path)", weight: Self.textDistance(rawPath, path))
+        case .urlPathTemplate(let template):
+            if let variables = template.match(rawPath) {
+                for (name, pattern) in pathParameters {
+                    let value = variables.first { $0.name == name }?.value
+                    result.check(pattern.matches(value), "path parameter \(name) is '\(value ?? "")'")
+                }
+            } else {
+                result.check(false, "path \(rawPath) does not fit \(template.source)")
+            }
         case .urlPattern(let regex): result.check(regex.matches(request.target), "URL \(request.target) does not match \(regex.source)")
         case .urlPathPattern(let regex): result.check(regex.matches(rawPath), "path \(rawPath) does not match \(regex.source)")
         }
@@ -114,6 +150,29 @@ public struct RequestPattern: Sendable {
         return result
     }
 
+    /// 0 for equal texts up to 1 for nothing in common (edit distance over the longer length).
+    static func textDistance(_ a: String, _ b: String) -> Double {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard !x.isEmpty || !y.isEmpty else { return 0 }
+        guard x.count * y.count <= 1_000_000 else { return 1 }
+        var previous = Array(0...y.count), current = previous
+        for i in 1...max(1, x.count) where !x.isEmpty {
+            current[0] = i
+            for j in 1...max(1, y.count) where !y.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        let edits = x.isEmpty ? y.count : (y.isEmpty ? x.count : previous[y.count])
+        return Double(edits) / Double(max(x.count, y.count))
+    }
+
+    /// The variables of a `urlPathTemplate` in `path`, for templates (`request.path.name`).
+    func pathVariables(_ path: Substring) -> [(name: String, value: String)] {
+        if case .urlPathTemplate(let template) = url { return template.match(String(path)) ?? [] }
+        return []
+    }
+
     private func describe(_ values: [String]) -> String {
         values.isEmpty ? "is absent" : "is " + values.map { "'\($0)'" }.joined(separator: ", ")
     }
@@ -132,15 +191,16 @@ extension RequestPattern {
                 pattern.method = known
             }
         }
-        let urlKeys = ["url", "urlPath", "urlPattern", "urlPathPattern"].filter { json[$0] != nil }
+        let urlKeys = ["url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate"].filter { json[$0] != nil }
         guard urlKeys.count <= 1 else {
-            throw StubError(field: field, message: "only one of url, urlPath, urlPattern, urlPathPattern may be given (found \(urlKeys.joined(separator: ", ")))")
+            throw StubError(field: field, message: "only one of url, urlPath, urlPattern, urlPathPattern, urlPathTemplate may be given (found \(urlKeys.joined(separator: ", ")))")
         }
         if let key = urlKeys.first {
             guard let text = json[key]?.stringValue else { throw StubError(field: "\(field).\(key)", message: "expected a string") }
             switch key {
             case "url": pattern.url = .url(text)
             case "urlPath": pattern.url = .urlPath(text)
+            case "urlPathTemplate": pattern.url = .urlPathTemplate(try PathTemplate(text, field: "\(field).urlPathTemplate"))
             default:
                 let regex: ContentPattern.Regex
                 do { regex = try ContentPattern.Regex(text) } catch {
@@ -149,8 +209,11 @@ extension RequestPattern {
                 pattern.url = key == "urlPattern" ? .urlPattern(regex) : .urlPathPattern(regex)
             }
         }
-        if json["urlPathTemplate"] != nil {
-            throw StubError(field: "\(field).urlPathTemplate", message: "urlPathTemplate is not supported yet; use urlPathPattern")
+        for (name, value) in json["pathParameters"]?.objectValue ?? [] {
+            guard case .urlPathTemplate(let template) = pattern.url, template.variables.contains(name) else {
+                throw StubError(field: "\(field).pathParameters.\(name)", message: "needs a urlPathTemplate with {\(name)}")
+            }
+            pattern.pathParameters.append((name, try ContentPattern.parse(value, field: "\(field).pathParameters.\(name)")))
         }
         pattern.queryParameters = try valuesPatterns(json["queryParameters"], field: "\(field).queryParameters")
         pattern.headers = try valuesPatterns(json["headers"], field: "\(field).headers")

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import MockCore
+import Templating
 
 /// What a mapping's `response` block answers.
 public struct ResponseDefinition: Sendable {
@@ -12,6 +13,9 @@ public struct ResponseDefinition: Sendable {
     var additionalProxyRequestHeaders: HTTPHeaders = [:]
     /// A fault Understudy cannot simulate yet: answered as a 500 that says so.
     var unsupportedFault: String?
+    /// Set when the response is a template (`transformers: ["response-template"]` or global
+    /// templating): rendered per request over `response`.
+    var template: ResponseTemplate?
 
     /// A random delay: `uniform` between `lower` and `upper` ms, or `lognormal` around a `median`.
     enum DelayDistribution: Sendable {
@@ -44,8 +48,9 @@ public struct ResponseDefinition: Sendable {
         }
     }
 
-    static func parse(_ json: JSONValue, files: BodyFiles, field: String = "response") throws(StubError) -> ResponseDefinition {
+    static func parse(_ json: JSONValue, in directory: StubDirectory, field: String = "response") throws(StubError) -> ResponseDefinition {
         guard json.objectValue != nil else { throw StubError(field: field, message: "expected an object") }
+        let files = directory.files
         var response = Response(status: 200)
         if let status = json["status"] {
             guard let code = status.intValue, (100...599).contains(code) else {
@@ -105,6 +110,10 @@ public struct ResponseDefinition: Sendable {
                 definition.additionalProxyRequestHeaders.add(name, value.stringValue ?? value.serialized)
             }
         }
+        let transformers = json["transformers"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        if directory.globalTemplating || transformers.contains("response-template") {
+            definition.template = try ResponseTemplate.parse(json, response: response, in: directory, field: field)
+        }
         if let fault = json["fault"]?.stringValue { definition.unsupportedFault = fault }
         if json["chunkedDribbleDelay"] != nil { definition.unsupportedFault = "chunkedDribbleDelay" }
         return definition
@@ -137,6 +146,10 @@ public struct BodyFiles: Sendable {
     }
 
     func read(_ name: String, field: String) throws(StubError) -> SharedBytes {
+        SharedBytes(try bytes(name, field: field))
+    }
+
+    func bytes(_ name: String, field: String) throws(StubError) -> Data {
         let file = root.appendingPathComponent(name).standardizedFileURL.resolvingSymlinksInPath()
         guard file.path.hasPrefix(root.path + "/") else {
             throw StubError(field: field, message: "'\(name)' leads outside \(root.path)")
@@ -144,6 +157,6 @@ public struct BodyFiles: Sendable {
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw StubError(field: field, message: "no file '\(name)' in \(root.path)")
         }
-        return SharedBytes(data)
+        return data
     }
 }

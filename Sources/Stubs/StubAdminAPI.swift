@@ -2,8 +2,8 @@ import HTTPServer
 import MockCore
 
 /// The stub engine's part of the admin API, in WireMock's paths and shapes: mappings (list, create,
-/// read, replace, delete, reset to files, import), scenarios, and counting or finding journaled
-/// requests by a request pattern. What it does not handle under these prefixes falls through to
+/// read, replace, delete, reset to files, save, import, find or remove by metadata), scenarios,
+/// and counting, finding or removing journaled requests by a request pattern. What it does not handle under these prefixes falls through to
 /// the built-in admin API.
 public final class StubAdminAPI: Backend {
     public let name = "stubs-admin"
@@ -27,10 +27,13 @@ public final class StubAdminAPI: Backend {
             engine.removeAll()
             return .response(Response(status: 200))
         case (.post, 2, "mappings") where parts[1] == "reset":
-            engine.reloadFiles()
+            engine.restoreFromFiles()
             journal.clear()
             return .response(Response(status: 200))
         case (.post, 2, "mappings") where parts[1] == "import": return .response(importMappings(request))
+        case (.post, 2, "mappings") where parts[1] == "save": return .response(saveMappings())
+        case (.post, 2, "mappings") where parts[1] == "find-by-metadata": return .response(byMetadata(request, remove: false))
+        case (.post, 2, "mappings") where parts[1] == "remove-by-metadata": return .response(byMetadata(request, remove: true))
         case (.get, 2, "mappings"):
             guard let mapping = engine.mapping(id: parts[1]) else { return .response(notFound(parts[1])) }
             return .response(.json(mapping.json.serialized))
@@ -45,8 +48,9 @@ public final class StubAdminAPI: Backend {
             let state = (try? JSONValue.parse(request.body))?["state"]?.stringValue
             return .response(engine.setScenario(parts[1], to: state) ? Response(status: 200)
                              : .json(JSONValue.object([("message", .string("Scenario \(parts[1]) does not exist"))]).serialized, status: 404))
-        case (.post, 2, "requests") where parts[1] == "count": return .response(findRequests(request, countOnly: true))
-        case (.post, 2, "requests") where parts[1] == "find": return .response(findRequests(request, countOnly: false))
+        case (.post, 2, "requests") where parts[1] == "count": return .response(findRequests(request, .count))
+        case (.post, 2, "requests") where parts[1] == "find": return .response(findRequests(request, .find))
+        case (.post, 2, "requests") where parts[1] == "remove": return .response(findRequests(request, .remove))
         default: return .decline
         }
     }
@@ -72,12 +76,45 @@ public final class StubAdminAPI: Backend {
 
     private func createMapping(_ request: Request) -> Response {
         do throws(StubError) {
-            let mapping = try StubMapping.parse(try parseBody(request), files: engine.files)
+            let mapping = try StubMapping.parse(try parseBody(request), in: engine.directory)
             engine.add(mapping)
+            if mapping.persistent, let failure = save() { return failure }
             return .json(mapping.json.serialized, status: 201)
         } catch {
             return invalid(error)
         }
+    }
+
+    /// Writes the admin API's mappings to files; nil when that worked, else a 500 saying why.
+    private func save() -> Response? {
+        do {
+            _ = try engine.save()
+            return nil
+        } catch {
+            return .text("Could not write to \(engine.directory.mappings.path): \(error.localizedDescription)\n", status: 500)
+        }
+    }
+
+    private func saveMappings() -> Response {
+        save() ?? Response(status: 200)
+    }
+
+    /// Mappings whose `metadata` satisfies a content pattern (e.g. `matchesJsonPath`).
+    private func byMetadata(_ request: Request, remove: Bool) -> Response {
+        let pattern: ContentPattern
+        do throws(StubError) {
+            pattern = try ContentPattern.parse(try parseBody(request), field: "")
+        } catch {
+            return invalid(error)
+        }
+        let found = engine.mappings.filter { mapping in
+            mapping.json["metadata"].map { pattern.matches($0.serialized) } ?? false
+        }
+        if remove {
+            found.forEach { engine.remove(id: $0.id) }
+            return Response(status: 200)
+        }
+        return .json(JSONValue.object([("mappings", .array(found.map(\.json))), ("meta", .object([("total", .int(found.count))]))]).serialized)
     }
 
     private func replaceMapping(id: String, _ request: Request) -> Response {
@@ -86,7 +123,7 @@ public final class StubAdminAPI: Backend {
             // The path's id wins over any in the body.
             let body = try parseBody(request)
             let json = JSONValue.object([("id", .string(id.lowercased()))] + (body.objectValue ?? []).filter { $0.0 != "id" && $0.0 != "uuid" })
-            let mapping = try StubMapping.parse(json, files: engine.files)
+            let mapping = try StubMapping.parse(json, in: engine.directory)
             engine.add(mapping)
             return .json(mapping.json.serialized)
         } catch {
@@ -103,7 +140,7 @@ public final class StubAdminAPI: Backend {
             var mappings: [StubMapping] = []
             for (index, item) in items.enumerated() {
                 do {
-                    mappings.append(try StubMapping.parse(item, files: engine.files))
+                    mappings.append(try StubMapping.parse(item, in: engine.directory))
                 } catch {
                     var located = error
                     located.field = "mappings[\(index)]" + (error.field.isEmpty ? "" : ".\(error.field)")
@@ -126,15 +163,18 @@ public final class StubAdminAPI: Backend {
         }))]).serialized)
     }
 
-    private func findRequests(_ request: Request, countOnly: Bool) -> Response {
+    private enum JournalQuery { case count, find, remove }
+
+    private func findRequests(_ request: Request, _ query: JournalQuery) -> Response {
         let pattern: RequestPattern
         do throws(StubError) {
             pattern = try RequestPattern.parse(try parseBody(request))
         } catch {
             return invalid(error)
         }
-        let matching = journal.entries.filter { pattern.evaluate($0.request).matched }
-        if countOnly {
+        let matching = query == .remove ? journal.remove { pattern.evaluate($0.request).matched }
+                                        : journal.entries.filter { pattern.evaluate($0.request).matched }
+        if query == .count {
             return .json(JSONValue.object([("count", .int(matching.count)), ("requestJournalDisabled", false)]).serialized)
         }
         return .json(JSONValue.object([

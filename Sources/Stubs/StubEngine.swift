@@ -4,93 +4,185 @@ import Logging
 import MockCore
 import Synchronization
 
-/// The generic stub engine: the WireMock-format mappings of `stubs/mappings/` plus those added
-/// through the admin API, matched in priority order (1 first; among equals the newest first).
-/// Requests are tested only against mappings that fix their exact path or fix none.
+/// The generic stub engine: the WireMock-format mappings of `stubs/mappings/`, of every stub pack
+/// (`stubs/<pack>/mappings/`, bodies from `stubs/<pack>/__files/`), and those added through the
+/// admin API; matched in priority order (1 first; among equals the newest first). Requests are
+/// tested only against mappings that fix their exact path or fix none.
 public final class StubEngine: Backend {
     public let name = "stubs"
     public let mounts = ["/"]
     public let tier = BackendTier.userStubs
 
-    public let mappingsDirectory: URL
-    public let files: BodyFiles
+    /// `stubs/`: its `mappings/` and `__files/` hold the user's stubs, and where the admin API saves.
+    public let directory: StubDirectory
+    private let root: URL
     private let logger: Logger
-    private let stubSet = Mutex(StubSet(mappings: []))
+
+    private struct State {
+        /// Per file, the mappings of its last good version: a file that turns bad keeps these.
+        var fromFiles: [String: [StubMapping]] = [:]
+        /// Made through the admin API, oldest first; they win over file mappings of the same id.
+        var fromAPI: [StubMapping] = []
+        var current = StubSet(mappings: [])
+
+        mutating func publish() {
+            let apiIDs = Set(fromAPI.map(\.id))
+            let files = fromFiles.keys.sorted().flatMap { fromFiles[$0]! }.filter { !apiIDs.contains($0.id) }
+            current = StubSet(mappings: files + fromAPI)
+        }
+    }
+
+    private let state = Mutex(State())
     /// Lets a request skip the lock when there are no mappings at all (emulator-only setups).
     private let mappingCount = Atomic(0)
     let scenarios = ScopedState<[String: String]> { [:] }
 
-    /// Loads `stubs/mappings/**/*.json` (bodies from `stubs/__files/`); bad files are logged.
-    public init(stubsDirectory: URL, logger: Logger = Logger(label: "understudy")) {
-        mappingsDirectory = stubsDirectory.appendingPathComponent("mappings")
-        files = BodyFiles(root: stubsDirectory.appendingPathComponent("__files"))
+    /// Loads the mappings of `stubsDirectory` and its packs; bad files are logged.
+    public init(stubsDirectory: URL, globalTemplating: Bool = false, logger: Logger = Logger(label: "understudy")) {
+        root = stubsDirectory
+        directory = StubDirectory(root: stubsDirectory, globalTemplating: globalTemplating)
         self.logger = logger
         reloadFiles()
     }
 
-    /// Replaces every mapping with those of the files; returns what could not be loaded.
+    /// `stubs/` itself and each folder under it that has a `mappings/` folder (a stub pack).
+    public var directories: [StubDirectory] {
+        let children = (try? FileManager.default.contentsOfDirectory(at: root, includingPropertiesForKeys: nil)) ?? []
+        let packs = children
+            .filter { !["mappings", "__files"].contains($0.lastPathComponent) }
+            .filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("mappings").path) }
+            .sorted { $0.path < $1.path }
+            .map { StubDirectory(root: $0, globalTemplating: directory.globalTemplating) }
+        return [directory] + packs
+    }
+
+    /// Reads every mapping file again. A file that fails keeps its last good version (if it had
+    /// one); files that are gone drop out. Returns what could not be loaded.
     @discardableResult
     public func reloadFiles() -> [StubError] {
-        let loaded = MappingFiles.load(directory: mappingsDirectory, files: files)
-        for error in loaded.errors { logger.warning("skipping a mapping: \(error)") }
-        replaceAll(with: loaded.mappings)
-        return loaded.errors
+        let loaded = directories.flatMap { MappingFiles.load($0) }
+        var errors: [StubError] = []
+        state.withLock { state in
+            var fromFiles: [String: [StubMapping]] = [:]
+            for file in loaded {
+                if file.errors.isEmpty {
+                    fromFiles[file.file] = file.mappings
+                } else {
+                    fromFiles[file.file] = state.fromFiles[file.file] ?? file.mappings
+                    errors += file.errors
+                }
+            }
+            state.fromFiles = fromFiles
+            publish(&state)
+        }
+        for error in errors { logger.warning("skipping a mapping: \(error)") }
+        return errors
+    }
+
+    private func publish(_ state: inout State) {
+        state.publish()
+        mappingCount.store(state.current.ordered.count, ordering: .relaxed)
     }
 
     /// Every mapping, in the order requests try them.
-    public var mappings: [StubMapping] { stubSet.withLock { $0.ordered } }
+    public var mappings: [StubMapping] { state.withLock { $0.current.ordered } }
 
     public func mapping(id: String) -> StubMapping? {
-        stubSet.withLock { $0.ordered.first { $0.id == id.lowercased() } }
+        state.withLock { $0.current.ordered.first { $0.id == id.lowercased() } }
     }
 
-    /// Adds `mapping`, replacing one with the same id.
+    /// Adds `mapping`, replacing one with the same id (until the next reset, for file mappings).
     public func add(_ mapping: StubMapping) {
-        stubSet.withLock { set in
-            set = StubSet(mappings: set.added.filter { $0.id != mapping.id } + [mapping])
-            mappingCount.store(set.ordered.count, ordering: .relaxed)
+        var added = mapping
+        added.file = nil
+        state.withLock { state in
+            state.fromAPI = state.fromAPI.filter { $0.id != mapping.id } + [added]
+            publish(&state)
         }
     }
 
-    /// Removes the mapping `id`; false when there is none.
+    /// Removes the mapping `id` (a file mapping until the next reset); false when there is none.
     @discardableResult
     public func remove(id: String) -> Bool {
-        stubSet.withLock { set in
-            let kept = set.added.filter { $0.id != id.lowercased() }
-            defer {
-                set = StubSet(mappings: kept)
-                mappingCount.store(kept.count, ordering: .relaxed)
-            }
-            return kept.count != set.added.count
+        let id = id.lowercased()
+        return state.withLock { state in
+            let before = state.current.ordered.count
+            state.fromAPI.removeAll { $0.id == id }
+            for file in state.fromFiles.keys { state.fromFiles[file]!.removeAll { $0.id == id } }
+            publish(&state)
+            return state.current.ordered.count != before
         }
     }
 
+    /// Removes every mapping, those of files included, until the next reset or file change.
     public func removeAll() {
-        replaceAll(with: [])
-    }
-
-    private func replaceAll(with mappings: [StubMapping]) {
-        stubSet.withLock { set in
-            set = StubSet(mappings: mappings)
-            mappingCount.store(mappings.count, ordering: .relaxed)
+        state.withLock { state in
+            state = State()
+            publish(&state)
         }
     }
 
+    /// Drops the admin API's mappings and reads the files again (`POST /__admin/mappings/reset`).
+    @discardableResult
+    public func restoreFromFiles() -> [StubError] {
+        state.withLock { $0.fromAPI = [] }
+        return reloadFiles()
+    }
+
+    /// `POST /__admin/reset`: mappings back to the files, scenarios restart.
     public func reset(scope: StateScope?) {
-        reloadFiles()
+        if scope == nil { restoreFromFiles() }
         scenarios.reset(scope)
     }
 
+    /// Writes the admin API's mappings to `stubs/mappings/` (WireMock's `mappings/save`), each to
+    /// its own file named after it; from then on they are file mappings. Returns the files written.
+    public func save() throws -> [String] {
+        let pending = state.withLock { $0.fromAPI }
+        try FileManager.default.createDirectory(at: directory.mappings, withIntermediateDirectories: true)
+        var written: [(String, StubMapping)] = []
+        for mapping in pending {
+            let file = directory.mappings.appendingPathComponent(Self.fileName(for: mapping))
+            try SafeFile.write(Data((mapping.json.prettyPrinted(arraysOnOneLine: false) + "\n").utf8), to: file)
+            var saved = mapping
+            saved.file = file.path
+            written.append((file.path, saved))
+        }
+        state.withLock { state in
+            let savedIDs = Set(written.map(\.1.id))
+            state.fromAPI.removeAll { savedIDs.contains($0.id) }
+            for (file, mapping) in written { state.fromFiles[file] = [mapping] }
+            publish(&state)
+        }
+        return written.map(\.0)
+    }
+
+    /// `<name or method-path>-<id>.json`, lower case, only `[a-z0-9_.-]`, as WireMock names them.
+    static func fileName(for mapping: StubMapping) -> String {
+        let base = mapping.name ?? mapping.summary
+        var cleaned = ""
+        for scalar in base.lowercased().unicodeScalars {
+            let keep = ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-" || scalar == "."
+            let next: String = keep ? String(scalar) : "-"
+            if !(next == "-" && cleaned.hasSuffix("-")) { cleaned += next }
+        }
+        cleaned = String(cleaned.trimmingCharacters(in: CharacterSet(charactersIn: "-.")).prefix(60))
+        return (cleaned.isEmpty ? "" : cleaned + "-") + mapping.id + ".json"
+    }
+
+    // MARK: Serving
+
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
         guard mappingCount.load(ordering: .relaxed) > 0 else { return .decline }
-        let current = stubSet.withLock { $0 }
+        let current = state.withLock { $0.current }
         var found: StubMapping?
         current.forEachCandidate(forPath: String(request.rawPath)) { mapping in
             guard mapping.request.evaluate(request).matched, enterScenario(mapping, scope: context.scope) else { return true }
             found = mapping
             return false
         }
-        return found.map { reply($0.response, to: request) } ?? .decline
+        guard let found else { return .decline }
+        return StubReply.reply(found, to: request)
     }
 
     /// Checks the mapping's required scenario state and moves to its new state, atomically.
@@ -107,31 +199,19 @@ public final class StubEngine: Backend {
 
     public static let startedState = "Started"
 
-    private func reply(_ definition: ResponseDefinition, to request: Request) -> Reply {
-        if let fault = definition.unsupportedFault {
-            return .response(.text("The stub asks for \(fault), which Understudy cannot simulate yet.\n", status: 500))
-        }
-        let delay = definition.delay()
-        if let base = definition.proxyBaseURL {
-            var headers = request.headers
-            headers.remove("Host")
-            for field in definition.additionalProxyRequestHeaders { headers.set(field.name, field.value) }
-            let outbound = OutboundRequest(method: request.method, url: base + request.target, headers: headers, body: request.body)
-            return .deferred { reply in
-                reply.loop.send(outbound) { result in
-                    let response: Response
-                    switch result {
-                    case .success(let answer): response = answer
-                    case .failure(let error): response = .text("Proxying to \(base) failed: \(error)\n", status: 502)
-                    }
-                    if let delay { reply.send(response, after: delay) } else { reply.send(response) }
-                }
+    /// The closest mappings to a request nothing answered, and why each missed.
+    public func nearMisses(for request: Request) -> [NearMiss] {
+        mappings
+            .map { ($0, $0.request.evaluate(request)) }
+            .sorted { $0.1.distance < $1.1.distance }
+            .prefix(NearMiss.reportedCount)
+            .map { mapping, result in
+                NearMiss(summary: mapping.name.map { "\"\($0)\" (\(mapping.summary))" } ?? mapping.summary,
+                         distance: result.distance, misses: result.misses, stub: mapping.json)
             }
-        }
-        guard let delay else { return .response(definition.response) }
-        let response = definition.response
-        return .deferred { reply in reply.send(response, after: delay) }
     }
+
+    // MARK: Scenarios
 
     /// Scenario names with their current state (default scope) and the states mappings name.
     public var scenarioSummaries: [(name: String, state: String, possibleStates: [String])] {
@@ -159,14 +239,12 @@ public final class StubEngine: Backend {
 /// An immutable set of mappings in match order, indexed by exact path. A class: a request takes
 /// the current set by one reference, not four.
 final class StubSet: Sendable {
-    /// In the order they were added (later ones win among equal priorities).
-    let added: [StubMapping]
     let ordered: [StubMapping]
     private let byPath: [String: [Int]]
     private let unindexed: [Int]
 
+    /// `mappings` in the order they were added (later ones win among equal priorities).
     init(mappings: [StubMapping]) {
-        added = mappings
         ordered = mappings.enumerated()
             .sorted { a, b in a.element.priority != b.element.priority ? a.element.priority < b.element.priority : a.offset > b.offset }
             .map(\.element)

@@ -17,14 +17,17 @@ public struct StubMapping: Sendable {
     /// The mapping as JSON, with its id: what the admin API returns.
     public let json: JSONValue
     /// The file it came from; nil for mappings made through the admin API.
-    public let file: String?
+    public var file: String?
 
     public static let defaultPriority = 5
 
+    /// The method and URL condition, e.g. `GET urlPath /bus`.
+    public var summary: String { request.summary }
+
     /// Reads a mapping; `file` is for messages only.
-    public static func parse(_ json: JSONValue, files: BodyFiles, file: String? = nil) throws(StubError) -> StubMapping {
+    public static func parse(_ json: JSONValue, in directory: StubDirectory, file: String? = nil) throws(StubError) -> StubMapping {
         do {
-            return try parseMapping(json, files: files, file: file)
+            return try parseMapping(json, in: directory, file: file)
         } catch {
             var located = error
             located.file = file
@@ -32,7 +35,7 @@ public struct StubMapping: Sendable {
         }
     }
 
-    private static func parseMapping(_ json: JSONValue, files: BodyFiles, file: String?) throws(StubError) -> StubMapping {
+    private static func parseMapping(_ json: JSONValue, in directory: StubDirectory, file: String?) throws(StubError) -> StubMapping {
         guard var members = json.objectValue else { throw StubError(field: "", message: "a mapping must be a JSON object") }
         guard let requestJSON = json["request"] else { throw StubError(field: "request", message: "missing") }
         guard let responseJSON = json["response"] else { throw StubError(field: "response", message: "missing") }
@@ -46,7 +49,7 @@ public struct StubMapping: Sendable {
         guard priority >= 1 else { throw StubError(field: "priority", message: "must be 1 or more") }
         return StubMapping(
             id: id, name: json["name"]?.stringValue, priority: priority,
-            request: try RequestPattern.parse(requestJSON), response: try ResponseDefinition.parse(responseJSON, files: files),
+            request: try RequestPattern.parse(requestJSON), response: try ResponseDefinition.parse(responseJSON, in: directory),
             scenarioName: json["scenarioName"]?.stringValue, requiredScenarioState: json["requiredScenarioState"]?.stringValue,
             newScenarioState: json["newScenarioState"]?.stringValue, persistent: json["persistent"]?.boolValue ?? false,
             json: .object(members), file: file)

@@ -130,7 +130,9 @@ public final class TemplateObject: Sendable {
     }
 
     public func member(_ key: String) -> TemplateValue? {
-        if let elements, let index = Int(key) { return elements.indices.contains(index) ? elements[index] : nil }
+        if let elements, let index = Int(key), members.isEmpty || elements.indices.contains(index) {
+            return elements.indices.contains(index) ? elements[index] : nil
+        }
         if caseInsensitive {
             return members.first { $0.key.caseInsensitiveCompare(key) == .orderedSame }?.value
         }

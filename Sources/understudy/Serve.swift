@@ -36,6 +36,13 @@ struct Serve: ParsableCommand {
     @Option(help: "Requests kept in the journal (GET /__admin/requests).")
     var journalSize: Int = 10_000
 
+    @Flag(name: [.customLong("global-templating"), .customLong("global-response-templating")],
+          help: "Treat every stub response as a template, not only those with transformers: [\"response-template\"].")
+    var globalTemplating = false
+
+    @Flag(inversion: .prefixedNo, help: "Reload stub files when they change (within a second).")
+    var watch = true
+
     @Flag(help: "Log one line per request.")
     var verbose = false
 
@@ -61,13 +68,17 @@ struct Serve: ParsableCommand {
             logger.warning("stubs directory \(stubsURL.path) does not exist: serving the admin API only")
         }
         let journal = RequestJournal(capacity: journalSize)
-        let stubs = StubEngine(stubsDirectory: stubsURL, logger: logger)
+        let stubs = StubEngine(stubsDirectory: stubsURL, globalTemplating: globalTemplating, logger: logger)
+        let watcher = watch ? StubWatcher(engine: stubs, logger: logger) : nil
         let backends: [any Backend] = [
             StubAdminAPI(engine: stubs, journal: journal),
             stubs,
             StaticFiles(root: stubsURL.appendingPathComponent("__files"), logger: logger),
         ]
-        let router = Router(backends: backends, journal: journal, logger: logger)
+        let router = Router(backends: backends, journal: journal, logger: logger) {
+            logger.info("shutdown requested through POST /__admin/shutdown")
+            kill(getpid(), SIGTERM)
+        }
 
         var configuration = ServerConfiguration()
         configuration.host = bind
@@ -92,6 +103,7 @@ struct Serve: ParsableCommand {
         logger.info("received \(signal), stopping: in-flight requests get \(shutdownGrace) s")
         server.shutdown(gracePeriod: .seconds(shutdownGrace))
         server.wait()
+        watcher?.stop()
         logger.info("stopped")
     }
 

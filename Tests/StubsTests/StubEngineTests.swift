@@ -46,7 +46,7 @@ import UnderstudyTesting
         let (server, engine, root) = try serve([:])
         defer { server.stop(); try? FileManager.default.removeItem(at: root) }
         func add(_ json: String) throws {
-            engine.add(try StubMapping.parse(try JSONValue.parse(json), files: engine.files))
+            engine.add(try StubMapping.parse(try JSONValue.parse(json), in: engine.directory))
         }
         try add(#"{"request": {"urlPathPattern": "/p/.*"}, "response": {"body": "pattern, default priority"}}"#)
         try add(#"{"request": {"urlPath": "/p/1"}, "response": {"body": "exact, older"}}"#)

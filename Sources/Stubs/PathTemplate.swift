@@ -1,0 +1,53 @@
+import Foundation
+
+/// A `urlPathTemplate` (RFC 6570 level 1 paths, as WireMock takes them): `/users/{id}/orders`.
+/// Each `{name}` stands for exactly one whole path segment.
+struct PathTemplate: Sendable {
+    enum Segment: Sendable, Equatable {
+        case literal(String)
+        case variable(String)
+    }
+
+    let source: String
+    let segments: [Segment]
+
+    var variables: [String] {
+        segments.compactMap { if case .variable(let name) = $0 { name } else { nil } }
+    }
+
+    init(_ source: String, field: String) throws(StubError) {
+        self.source = source
+        var segments: [Segment] = []
+        for part in source.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+            if part.hasPrefix("{") && part.hasSuffix("}") && part.count > 2 {
+                let name = String(part.dropFirst().dropLast())
+                guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
+                    throw StubError(field: field, message: "'{\(name)}' is not a variable name")
+                }
+                segments.append(.variable(name))
+            } else if part.contains("{") || part.contains("}") {
+                throw StubError(field: field, message: "'\(part)': a variable must be a whole segment, like {id}")
+            } else {
+                segments.append(.literal(String(part)))
+            }
+        }
+        guard source.hasPrefix("/") else { throw StubError(field: field, message: "must start with '/'") }
+        self.segments = segments
+    }
+
+    /// The variables' values when `path` fits, else nil.
+    func match(_ path: String) -> [(name: String, value: String)]? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        guard parts.count == segments.count else { return nil }
+        var values: [(name: String, value: String)] = []
+        for (part, segment) in zip(parts, segments) {
+            switch segment {
+            case .literal(let text): guard part == text else { return nil }
+            case .variable(let name):
+                guard !part.isEmpty else { return nil }
+                values.append((name, String(part).removingPercentEncoding ?? String(part)))
+            }
+        }
+        return values
+    }
+}

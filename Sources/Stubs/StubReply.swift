@@ -1,0 +1,35 @@
+import HTTPServer
+import MockCore
+
+/// A matched mapping's answer: rendered if it is a template, then proxied, delayed or sent.
+enum StubReply {
+    static func reply(_ mapping: StubMapping, to request: Request) -> Reply {
+        let definition = mapping.response
+        if let fault = definition.unsupportedFault {
+            return .response(.text("The stub asks for \(fault), which Understudy cannot simulate yet.\n", status: 500))
+        }
+        let delay = definition.delay()
+        if let base = definition.proxyBaseURL {
+            var headers = request.headers
+            headers.remove("Host")
+            for field in definition.additionalProxyRequestHeaders { headers.set(field.name, field.value) }
+            let outbound = OutboundRequest(method: request.method, url: base + request.target, headers: headers, body: request.body)
+            return .deferred { reply in
+                reply.loop.send(outbound) { result in
+                    let response: Response
+                    switch result {
+                    case .success(let answer): response = answer
+                    case .failure(let error): response = .text("Proxying to \(base) failed: \(error)\n", status: 502)
+                    }
+                    if let delay { reply.send(response, after: delay) } else { reply.send(response) }
+                }
+            }
+        }
+        var response = definition.response
+        if let template = definition.template {
+            response = template.render(response, for: request, pathVariables: mapping.request.pathVariables(request.rawPath))
+        }
+        guard let delay else { return .response(response) }
+        return .deferred { [response] reply in reply.send(response, after: delay) }
+    }
+}

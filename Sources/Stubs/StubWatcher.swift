@@ -1,0 +1,52 @@
+import Dispatch
+import Foundation
+import Logging
+
+/// Hot reload: looks at the stub files (every `mappings/` and `__files/` of the engine) a few
+/// times a second and reloads the engine when any was added, removed or changed. Runs on its own
+/// queue, never on an event loop. A bad file keeps its last good version (`StubEngine.reloadFiles`).
+public final class StubWatcher: Sendable {
+    // DispatchSource is thread-safe; it only lacks the annotation.
+    nonisolated(unsafe) private let timer: DispatchSourceTimer
+
+    /// Starts watching; stops when `stop()` is called or the watcher is released.
+    public init(engine: StubEngine, every interval: Duration = .milliseconds(250), logger: Logger = Logger(label: "understudy")) {
+        let queue = DispatchQueue(label: "understudy.stub-watcher")
+        timer = DispatchSource.makeTimerSource(queue: queue)
+        nonisolated(unsafe) var last = Self.fingerprint(engine)
+        let milliseconds = Int(interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
+        timer.schedule(deadline: .now() + .milliseconds(milliseconds), repeating: .milliseconds(milliseconds))
+        timer.setEventHandler { [weak engine] in
+            guard let engine else { return }
+            let now = Self.fingerprint(engine)
+            guard now != last else { return }
+            last = now
+            let errors = engine.reloadFiles()
+            logger.info("stub files changed: \(engine.mappings.count) mappings live\(errors.isEmpty ? "" : ", \(errors.count) problem(s) above; their files keep their last good version")")
+        }
+        timer.resume()
+    }
+
+    public func stop() {
+        timer.cancel()
+    }
+
+    deinit {
+        timer.cancel()
+    }
+
+    /// Path, size and modification time of every file that can change what the engine serves.
+    static func fingerprint(_ engine: StubEngine) -> [String: String] {
+        var seen: [String: String] = [:]
+        for directory in engine.directories {
+            for folder in [directory.mappings, directory.files.root] {
+                let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.contentModificationDateKey, .fileSizeKey])
+                while let file = files?.nextObject() as? URL {
+                    let values = try? file.resourceValues(forKeys: [.contentModificationDateKey, .fileSizeKey])
+                    seen[file.path] = "\(values?.fileSize ?? -1)@\(values?.contentModificationDate?.timeIntervalSince1970 ?? 0)"
+                }
+            }
+        }
+        return seen
+    }
+}
