@@ -183,7 +183,7 @@ public final class EventLoop: @unchecked Sendable {
         handler.handle(request, responder: responder)
     }
 
-    fileprivate func requestCompleted() {
+    func requestCompleted() {
         unfinishedRequests -= 1
         if isDraining && unfinishedRequests == 0 { event_base_loopexit(base, nil) }
     }

@@ -1,4 +1,7 @@
 import CLibevent
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The way back to the client for one request. Reply exactly once with `send`, on the loop that
 /// received the request, now or later. Not Sendable: it must not leave its loop's thread.
@@ -25,6 +28,60 @@ public final class Responder {
     public func send(_ response: Response) {
         guard let request else { return }
         self.request = nil
+        let hasBody = Response.statusAllowsBody(response.status)
+        writeHeaders(of: response, to: request, contentLength: hasBody ? response.body.countText : nil)
+        if hasBody && !isHead { Self.append(response.body, to: evhttp_request_get_output_buffer(request)) }
+        if let reason = response.reason {
+            reason.withCString { evhttp_send_reply(request, Int32(response.status), $0, nil) }
+        } else {
+            evhttp_send_reply(request, Int32(response.status), nil, nil)
+        }
+    }
+
+    /// Sends `response` with chunked transfer encoding, its body cut into `chunks` pieces spread
+    /// evenly over `duration` (timers on the loop): a slow network, as WireMock's
+    /// `chunkedDribbleDelay`. A client that goes away meanwhile just gets no more pieces.
+    public func sendDribbled(_ response: Response, chunks: Int, over duration: Duration) {
+        guard let request else { return }
+        guard Response.statusAllowsBody(response.status), !isHead, chunks > 1 else { return send(response) }
+        self.request = nil
+        writeHeaders(of: response, to: request, contentLength: nil)
+        if let reason = response.reason {
+            reason.withCString { evhttp_send_reply_start(request, Int32(response.status), $0) }
+        } else {
+            evhttp_send_reply_start(request, Int32(response.status), nil)
+        }
+        let body = response.body.bytes
+        let pieces = (0..<chunks).map { index in body[(body.count * index / chunks)..<(body.count * (index + 1) / chunks)] }
+        let interval = duration / chunks
+        func sendPiece(_ index: Int) {
+            if !pieces[index].isEmpty {
+                let buffer = evbuffer_new()
+                pieces[index].withUnsafeBytes { _ = evbuffer_add(buffer, $0.baseAddress, $0.count) }
+                evhttp_send_reply_chunk(request, buffer)
+                evbuffer_free(buffer)
+            }
+            if index == pieces.count - 1 {
+                evhttp_send_reply_end(request)
+            } else {
+                loop.schedule(after: interval) { sendPiece(index + 1) }
+            }
+        }
+        sendPiece(0)
+    }
+
+    /// Breaks the connection instead of answering, as WireMock's `fault`s do, so clients can be
+    /// tested against a network that fails.
+    public func fail(with fault: ConnectionFault) {
+        guard let request else { return }
+        self.request = nil
+        // On its own turn of the loop: freeing a connection inside evhttp's request callback
+        // would pull it out from under evhttp. Until then evhttp does not read from it.
+        let loop = self.loop
+        loop.schedule(after: .zero) { fault.apply(to: request, loop: loop) }
+    }
+
+    private func writeHeaders(of response: Response, to request: OpaquePointer, contentLength: String?) {
         let headers = evhttp_request_get_output_headers(request)
         var hasDate = false
         for field in response.headers.fields {
@@ -46,14 +103,8 @@ public final class Responder {
         if !hasDate {
             loop.date.pointee.withCurrent { _ = evhttp_add_header(headers, "Date", $0) }
         }
-        if Response.statusAllowsBody(response.status) {
-            response.body.countText.withCString { _ = evhttp_add_header(headers, "Content-Length", $0) }
-            if !isHead { Self.append(response.body, to: evhttp_request_get_output_buffer(request)) }
-        }
-        if let reason = response.reason {
-            reason.withCString { evhttp_send_reply(request, Int32(response.status), $0, nil) }
-        } else {
-            evhttp_send_reply(request, Int32(response.status), nil, nil)
+        if let contentLength {
+            contentLength.withCString { _ = evhttp_add_header(headers, "Content-Length", $0) }
         }
     }
 
@@ -95,3 +146,42 @@ public final class Responder {
 
 @available(*, unavailable)
 extension Responder: Sendable {}
+
+/// Ways to answer with a broken connection instead of a response (WireMock's `fault` values).
+public enum ConnectionFault: String, Sendable, CaseIterable {
+    /// Close without sending a byte.
+    case emptyResponse = "EMPTY_RESPONSE"
+    /// Close with a TCP reset (SO_LINGER 0): the client sees "connection reset by peer".
+    case connectionResetByPeer = "CONNECTION_RESET_BY_PEER"
+    /// Send bytes that are not HTTP, then close.
+    case randomDataThenClose = "RANDOM_DATA_THEN_CLOSE"
+    /// Send a 200 status line with chunked encoding, then a chunk that is not one, then close.
+    case malformedResponseChunk = "MALFORMED_RESPONSE_CHUNK"
+
+    fileprivate func apply(to request: OpaquePointer, loop: EventLoop) {
+        defer { loop.requestCompleted() }
+        guard let connection = evhttp_request_get_connection(request) else {
+            // The client went away first; evhttp left the request to us.
+            evhttp_request_free(request)
+            return
+        }
+        let socket = bufferevent_getfd(evhttp_connection_get_bufferevent(connection))
+        switch self {
+        case .emptyResponse:
+            break
+        case .connectionResetByPeer:
+            var option = linger(l_onoff: 1, l_linger: 0)
+            setsockopt(socket, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+        case .randomDataThenClose:
+            Self.write((0..<64).map { _ in UInt8.random(in: 0...255) }, to: socket)
+        case .malformedResponseChunk:
+            Self.write(Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nnot a chunk size\r\n@#%\r\n".utf8), to: socket)
+        }
+        // Frees the request with it and closes the socket (with a reset when lingering 0).
+        evhttp_connection_free(connection)
+    }
+
+    private static func write(_ bytes: [UInt8], to socket: Int32) {
+        _ = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+}

@@ -20,6 +20,20 @@ public final class DeferredReply {
         responder.send(response)
     }
 
+    /// Sends `response` in `chunks` pieces spread over `duration` (chunked encoding).
+    public func sendDribbled(_ response: Response, chunks: Int, over duration: Duration) {
+        guard responder.isPending else { return }
+        completion(response)
+        responder.sendDribbled(response, chunks: chunks, over: duration)
+    }
+
+    /// Breaks the connection instead of answering; journaled with status 0 (no response).
+    public func fail(with fault: ConnectionFault) {
+        guard responder.isPending else { return }
+        completion(Response(status: 0))
+        responder.fail(with: fault)
+    }
+
     /// Sends `response` after `delay`, without blocking the loop.
     public func send(_ response: Response, after delay: Duration) {
         loop.schedule(after: delay) { self.send(response) }

@@ -11,8 +11,10 @@ public struct ResponseDefinition: Sendable {
     var delayDistribution: DelayDistribution?
     var proxyBaseURL: String?
     var additionalProxyRequestHeaders: HTTPHeaders = [:]
-    /// A fault Understudy cannot simulate yet: answered as a 500 that says so.
-    var unsupportedFault: String?
+    /// Break the connection instead of answering.
+    var fault: ConnectionFault?
+    /// Send the body in pieces spread over a duration.
+    var dribble: (chunks: Int, duration: Duration)?
     /// Set when the response is a template (`transformers: ["response-template"]` or global
     /// templating): rendered per request over `response`.
     var template: ResponseTemplate?
@@ -70,6 +72,8 @@ public struct ResponseDefinition: Sendable {
                 response.headers.add(name, text)
             }
         }
+        let transformers = json["transformers"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let templated = directory.globalTemplating || transformers.contains("response-template")
         let bodyKeys = ["body", "jsonBody", "base64Body", "bodyFileName"].filter { json[$0] != nil }
         guard bodyKeys.count <= 1 else {
             throw StubError(field: field, message: "only one of body, jsonBody, base64Body, bodyFileName may be given")
@@ -87,7 +91,10 @@ public struct ResponseDefinition: Sendable {
             response.body = ResponseBody(shared: SharedBytes(bytes))
         case "bodyFileName":
             guard let name = json["bodyFileName"]?.stringValue else { throw StubError(field: "\(field).bodyFileName", message: "expected a string") }
-            response.body = ResponseBody(shared: try files.read(name, field: "\(field).bodyFileName"))
+            // A templated name is read per request.
+            if !(templated && name.contains("{{")) {
+                response.body = ResponseBody(shared: try files.read(name, field: "\(field).bodyFileName"))
+            }
         default:
             break
         }
@@ -110,12 +117,22 @@ public struct ResponseDefinition: Sendable {
                 definition.additionalProxyRequestHeaders.add(name, value.stringValue ?? value.serialized)
             }
         }
-        let transformers = json["transformers"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        if directory.globalTemplating || transformers.contains("response-template") {
+        if templated {
             definition.template = try ResponseTemplate.parse(json, response: response, in: directory, field: field)
         }
-        if let fault = json["fault"]?.stringValue { definition.unsupportedFault = fault }
-        if json["chunkedDribbleDelay"] != nil { definition.unsupportedFault = "chunkedDribbleDelay" }
+        if let fault = json["fault"] {
+            guard let known = fault.stringValue.flatMap(ConnectionFault.init(rawValue:)) else {
+                throw StubError(field: "\(field).fault", message: "expected one of " + ConnectionFault.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            definition.fault = known
+        }
+        if let dribble = json["chunkedDribbleDelay"] {
+            guard let chunks = dribble["numberOfChunks"]?.intValue, chunks >= 1,
+                  let total = dribble["totalDuration"]?.intValue, total >= 0 else {
+                throw StubError(field: "\(field).chunkedDribbleDelay", message: "expected {\"numberOfChunks\": n ≥ 1, \"totalDuration\": milliseconds ≥ 0}")
+            }
+            definition.dribble = (chunks, .milliseconds(total))
+        }
         return definition
     }
 

@@ -5,10 +5,12 @@ import MockCore
 enum StubReply {
     static func reply(_ mapping: StubMapping, to request: Request) -> Reply {
         let definition = mapping.response
-        if let fault = definition.unsupportedFault {
-            return .response(.text("The stub asks for \(fault), which Understudy cannot simulate yet.\n", status: 500))
-        }
         let delay = definition.delay()
+        if let fault = definition.fault {
+            return .deferred { reply in
+                if let delay { reply.loop.schedule(after: delay) { reply.fail(with: fault) } } else { reply.fail(with: fault) }
+            }
+        }
         if let base = definition.proxyBaseURL {
             var headers = request.headers
             headers.remove("Host")
@@ -28,6 +30,12 @@ enum StubReply {
         var response = definition.response
         if let template = definition.template {
             response = template.render(response, for: request, pathVariables: mapping.request.pathVariables(request.rawPath))
+        }
+        if let (chunks, duration) = definition.dribble {
+            return .deferred { [response] reply in
+                let start = { reply.sendDribbled(response, chunks: chunks, over: duration) }
+                if let delay { reply.loop.schedule(after: delay, start) } else { start() }
+            }
         }
         guard let delay else { return .response(response) }
         return .deferred { [response] reply in reply.send(response, after: delay) }

@@ -110,6 +110,26 @@ public final class RawHTTPConnection {
         return buffer
     }
 
+    /// How a connection ended.
+    public enum Ending: Equatable { case closed, reset, stillOpen }
+
+    /// Reads everything until the server closes the connection (or `seconds` pass without it):
+    /// the bytes, and whether it closed normally or with a reset.
+    public func readUntilClosed(within seconds: TimeInterval) -> (bytes: [UInt8], ending: Ending) {
+        setReadTimeout(seconds)
+        while true {
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = recv(fd, &chunk, chunk.count, 0)
+            if count > 0 {
+                buffer += chunk[0..<count]
+            } else if count == 0 {
+                return (buffer, .closed)
+            } else {
+                return (buffer, errno == ECONNRESET ? .reset : .stillOpen)
+            }
+        }
+    }
+
     /// True when the server closes the connection within `seconds`.
     public func isClosedByPeer(within seconds: TimeInterval) -> Bool {
         setReadTimeout(seconds)

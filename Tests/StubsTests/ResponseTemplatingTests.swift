@@ -1,0 +1,109 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import MockCore
+@testable import Stubs
+import UnderstudyTesting
+
+@Suite struct ResponseTemplatingTests {
+    func serve(_ files: [String: String], globalTemplating: Bool = false) throws -> (TestServer, StubEngine, URL) {
+        let root = try makeTemporaryDirectory(files)
+        let engine = StubEngine(stubsDirectory: root, globalTemplating: globalTemplating)
+        return (try TestServer.start(backends: [engine]), engine, root)
+    }
+
+    func text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
+
+    @Test func theRequestModelInBodyAndHeaders() async throws {
+        let body = "{{request.method}} {{{request.url}}} {{request.url}} {{request.path}} {{request.path.[1]}} {{request.pathSegments.[2]}} "
+            + "q={{request.query.q}} second={{request.query.q.[1]}} h={{request.headers.x-trace}} c={{request.cookies.session}} "
+            + "b={{request.body}} base={{request.baseUrl}}"
+        let (server, _, root) = try serve([
+            "mappings/echo.json": """
+            {"request": {"urlPathPattern": "/echo/.*"},
+             "response": {"status": 201, "body": \(JSONValue.string(body).serialized),
+                          "headers": {"X-Echo": "{{request.query.q}}", "Location": "/made/{{request.pathSegments.[1]}}"},
+                          "transformers": ["response-template"]}}
+            """,
+        ])
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        let (data, response) = try await server.send("POST", "/echo/a/b?q=1&q=2", headers: ["X-Trace": "t-9", "Cookie": "session=s1"], body: Data("hello".utf8))
+        #expect(response.statusCode == 201)
+        #expect(text(data) == "POST /echo/a/b?q=1&q=2 /echo/a/b?q&#x3D;1&amp;q&#x3D;2 /echo/a/b a b q=1 second=2 h=t-9 c=s1 b=hello base=http://\(server.server.address.host):\(server.port)")
+        #expect(response.value(forHTTPHeaderField: "X-Echo") == "1")
+        #expect(response.value(forHTTPHeaderField: "Location") == "/made/a")
+    }
+
+    @Test func jsonPathXPathAndJSONBodies() async throws {
+        let (server, _, root) = try serve([
+            "mappings/json.json": #"{"request": {"method": "POST", "url": "/orders"}, "response": {"jsonBody": {"id": "{{jsonPath request.body '$.order.id'}}", "items": "{{size (jsonPath request.body '$.order.items')}}", "first": "{{jsonPath request.body '$.order.items[0].sku'}}"}, "transformers": ["response-template"]}}"#,
+            "mappings/xml.json": #"{"request": {"method": "POST", "url": "/xml"}, "response": {"body": "<name>{{xPath request.body '/person/name/text()'}}</name>", "transformers": ["response-template"]}}"#,
+            "mappings/plain.json": #"{"request": {"url": "/plain"}, "response": {"body": "{{request.path}} is not rendered"}}"#,
+        ])
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        let order = #"{"order": {"id": "A7", "items": [{"sku": "s1"}, {"sku": "s2"}]}}"#
+        let json = try JSONValue.parse(try await server.send("POST", "/orders", body: Data(order.utf8)).body.map { $0 })
+        #expect(json == .object([("id", "A7"), ("items", "2"), ("first", "s1")]))
+        #expect(text(try await server.send("POST", "/xml", body: Data("<person><name>Ann</name></person>".utf8)).body) == "<name>Ann</name>")
+        #expect(text(try await server.send("GET", "/plain").body) == "{{request.path}} is not rendered", "only mappings that ask are templates")
+    }
+
+    @Test func globalTemplatingRendersEveryMapping() async throws {
+        let (server, _, root) = try serve(["mappings/plain.json": #"{"request": {"url": "/plain"}, "response": {"body": "{{request.path}}"}}"#],
+                                          globalTemplating: true)
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        #expect(text(try await server.send("GET", "/plain").body) == "/plain")
+    }
+
+    @Test func bodyFilesAreTemplatesAndTheirNamesMayBeToo() async throws {
+        let (server, _, root) = try serve([
+            "mappings/user.json": #"{"request": {"urlPathPattern": "/users/[a-z]+"}, "response": {"bodyFileName": "users/{{request.pathSegments.[1]}}.json", "transformers": ["response-template"]}}"#,
+            "mappings/page.json": #"{"request": {"urlPath": "/page"}, "response": {"bodyFileName": "page.html", "transformers": ["response-template"]}}"#,
+            "mappings/raw.json": #"{"request": {"urlPath": "/raw"}, "response": {"bodyFileName": "page.html", "transformers": ["response-template"], "transformerParameters": {"disableBodyFileTemplating": true}}}"#,
+            "__files/users/ann.json": #"{"name": "Ann", "asked": "{{request.query.x}}"}"#,
+            "__files/page.html": "<p>{{request.query.who}}</p>",
+        ])
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        #expect(text(try await server.send("GET", "/users/ann?x=1").body) == #"{"name": "Ann", "asked": "1"}"#)
+        let missing = try await server.send("GET", "/users/bob")
+        #expect(missing.response.statusCode == 404)
+        #expect(text(missing.body).contains("no file 'users/bob.json'"))
+        #expect(text(try await server.send("GET", "/page?who=%3Cb%3E").body) == "<p>&lt;b&gt;</p>")
+        #expect(text(try await server.send("GET", "/raw?who=x").body) == "<p>{{request.query.who}}</p>")
+    }
+
+    @Test func urlPathTemplateMatchesSegmentsAndNamesThem() async throws {
+        let (server, _, root) = try serve([
+            "mappings/contact.json": #"{"request": {"urlPathTemplate": "/contacts/{contactId}/addresses/{addressId}", "pathParameters": {"addressId": {"matches": "[0-9]+"}}}, "response": {"body": "{{request.path.contactId}}/{{request.path.addressId}}", "transformers": ["response-template"]}}"#,
+        ])
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        #expect(text(try await server.send("GET", "/contacts/c%2012/addresses/7").body) == "c 12/7")
+        #expect(try await server.send("GET", "/contacts/c/addresses/x").response.statusCode == 404)
+        #expect(try await server.send("GET", "/contacts/c/addresses").response.statusCode == 404)
+        #expect(try await server.send("GET", "/contacts/c/addresses/7/more").response.statusCode == 404)
+    }
+
+    @Test func templateErrorsAreLoadErrorsWithLineAndColumn() throws {
+        let root = try makeTemporaryDirectory([
+            "mappings/bad.json": #"{"request": {"url": "/t"}, "response": {"body": "ok\n{{#each request.query}}", "transformers": ["response-template"]}}"#,
+            "mappings/unknown.json": #"{"request": {"url": "/u"}, "response": {"body": "{{shout request.url}}", "transformers": ["response-template"]}}"#,
+            "mappings/template-path.json": #"{"request": {"urlPathTemplate": "/a/{b"}, "response": {}}"#,
+        ])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let errors = StubEngine(stubsDirectory: root).reloadFiles().map(\.description)
+        #expect(errors.contains { $0.hasSuffix("bad.json: response.body: template line 2, column 1: {{#each}} is never closed") })
+        #expect(errors.contains { $0.hasSuffix("unknown.json: response.body: template line 1, column 1: unknown helper 'shout'") })
+        #expect(errors.contains { $0.contains("template-path.json: request.urlPathTemplate") })
+    }
+
+    @Test func fixtureFilesFeedPages() async throws {
+        let (server, _, root) = try serve([
+            "mappings/list.json": #"{"request": {"urlPath": "/list"}, "response": {"body": "{{#each (fixture 'items.json')}}<a href='{{url}}'>{{name}}</a>{{/each}}", "transformers": ["response-template"]}}"#,
+            "__files/items.json": #"[{"name": "One", "url": "tt://one"}, {"name": "Two & co", "url": "tt://two"}]"#,
+        ])
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        #expect(text(try await server.send("GET", "/list").body) == "<a href='tt://one'>One</a><a href='tt://two'>Two &amp; co</a>")
+    }
+}
