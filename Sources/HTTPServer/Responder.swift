@@ -170,8 +170,16 @@ public enum ConnectionFault: String, Sendable, CaseIterable {
         case .emptyResponse:
             break
         case .connectionResetByPeer:
+            // evhttp shuts the socket down (a FIN) before closing it, so the reset must come
+            // first: close it abortively now and leave evhttp a stand-in socket under the same
+            // number to shut down and close.
             var option = linger(l_onoff: 1, l_linger: 0)
             setsockopt(socket, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+            let standIn = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            if standIn >= 0 {
+                dup2(standIn, socket)
+                close(standIn)
+            }
         case .randomDataThenClose:
             Self.write((0..<64).map { _ in UInt8.random(in: 0...255) }, to: socket)
         case .malformedResponseChunk:
