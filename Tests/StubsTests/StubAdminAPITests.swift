@@ -111,4 +111,53 @@ func object(_ data: Data) throws -> [String: Any] {
         #expect(try await server.send("GET", "/bus/1").response.statusCode == 404)
         #expect(try await server.send("PUT", "/__admin/scenarios/nope/state", body: Data()).response.statusCode == 404)
     }
+
+    @Test func saveWritesAdminMappingsAsFilesThatLoadAgain() async throws {
+        let (server, root) = try serve()
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        let create = #"{"name": "Bus list!", "request": {"method": "GET", "urlPath": "/bus"}, "response": {"body": "buses"}}"#
+        let id = try #require(try object(try await server.send("POST", "/__admin/mappings", body: Data(create.utf8)).body)["id"] as? String)
+        #expect(try await server.send("POST", "/__admin/mappings/save").response.statusCode == 200)
+        let file = root.appendingPathComponent("mappings/bus-list-\(id).json")
+        #expect(FileManager.default.fileExists(atPath: file.path))
+        let fresh = StubEngine(stubsDirectory: root)
+        #expect(fresh.mappings.map(\.id) == [id], "the saved file loads as the same mapping")
+
+        let persistent = #"{"persistent": true, "request": {"urlPath": "/kept"}, "response": {"body": "kept"}}"#
+        let keptID = try #require(try object(try await server.send("POST", "/__admin/mappings", body: Data(persistent.utf8)).body)["id"] as? String)
+        #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("mappings/get-urlpath-kept-\(keptID).json").path)
+                || FileManager.default.fileExists(atPath: root.appendingPathComponent("mappings/any-urlpath-kept-\(keptID).json").path))
+        #expect(try await server.send("POST", "/__admin/reset").response.statusCode == 200)
+        #expect(String(decoding: try await server.send("GET", "/kept").body, as: UTF8.self) == "kept", "persistent mappings outlive a reset")
+    }
+
+    @Test func mappingsByMetadata() async throws {
+        let (server, root) = try serve([
+            "mappings/m.json": #"{"mappings": [{"request": {"url": "/1"}, "response": {}, "metadata": {"tags": ["bus", "oneschool"]}}, {"request": {"url": "/2"}, "response": {}, "metadata": {"tags": ["npi"]}}]}"#,
+        ])
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        let pattern = Data(#"{"matchesJsonPath": {"expression": "$.tags[0]", "equalTo": "bus"}}"#.utf8)
+        let found = try object(try await server.send("POST", "/__admin/mappings/find-by-metadata", body: pattern).body)
+        #expect((found["mappings"] as? [[String: Any]])?.compactMap { ($0["request"] as? [String: Any])?["url"] as? String } == ["/1"])
+        #expect(try await server.send("POST", "/__admin/mappings/remove-by-metadata", body: pattern).response.statusCode == 200)
+        #expect(try await server.send("GET", "/1").response.statusCode == 404)
+        #expect(try await server.send("GET", "/2").response.statusCode == 200)
+    }
+
+    @Test func journaledRequestsByIdAndRemovedByPattern() async throws {
+        let (server, root) = try serve()
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        _ = try await server.send("GET", "/keep")
+        _ = try await server.send("GET", "/drop?x=1")
+        let listed = try #require(try object(try await server.send("GET", "/__admin/requests").body)["requests"] as? [[String: Any]])
+        let id = try #require(listed.first?["id"] as? String)
+        let one = try object(try await server.send("GET", "/__admin/requests/\(id)").body)
+        #expect((one["request"] as? [String: Any])?["url"] as? String == "/drop?x=1")
+        let removed = try object(try await server.send("POST", "/__admin/requests/remove", body: Data(#"{"urlPath": "/drop"}"#.utf8)).body)
+        #expect((removed["requests"] as? [[String: Any]])?.count == 1)
+        #expect(try await server.send("GET", "/__admin/requests/\(id)").response.statusCode == 404)
+        let keptID = try #require((try object(try await server.send("GET", "/__admin/requests").body)["requests"] as? [[String: Any]])?.last?["id"] as? String)
+        #expect(try await server.send("DELETE", "/__admin/requests/\(keptID)").response.statusCode == 200)
+        #expect(try await server.send("DELETE", "/__admin/requests/\(keptID)").response.statusCode == 404)
+    }
 }

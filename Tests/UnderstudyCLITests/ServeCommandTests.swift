@@ -89,6 +89,34 @@ final class UnderstudyProcess {
         #expect(errors.contains("stopped"))
     }
 
+    @Test func shutdownThroughTheAdminAPIAndHotReloadOfStubFiles() async throws {
+        let stubs = try makeTemporaryDirectory(["mappings/a.json": #"{"request": {"url": "/a"}, "response": {"body": "first"}}"#])
+        defer { try? FileManager.default.removeItem(at: stubs) }
+        let run = try UnderstudyProcess(["serve", "--port", "0", "--stubs", stubs.path, "--threads", "1"])
+        let port = try #require(Int(run.firstLine().split(separator: ":").last ?? ""))
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        let url = URL(string: "http://127.0.0.1:\(port)/a")!
+        #expect(String(decoding: try await session.data(from: url).0, as: UTF8.self) == "first")
+
+        try Data(#"{"request": {"url": "/a"}, "response": {"body": "second"}}"#.utf8).write(to: stubs.appendingPathComponent("mappings/a.json"))
+        var served = ""
+        let deadline = ContinuousClock.now + .seconds(10)
+        while served != "second", ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            served = String(decoding: try await session.data(from: url).0, as: UTF8.self)
+        }
+        #expect(served == "second", "a changed file is served without a restart")
+
+        var shutdown = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/__admin/shutdown")!)
+        shutdown.httpMethod = "POST"
+        #expect((try await session.data(for: shutdown).1 as? HTTPURLResponse)?.statusCode == 200)
+        let (status, errors) = run.finish()
+        #expect(status == 0)
+        #expect(errors.contains("shutdown requested through POST /__admin/shutdown"))
+        #expect(errors.contains("stub files changed"))
+    }
+
     @Test func sigtermLetsAResponseInFlightFinish() throws {
         // A large file read slowly: its response is still being written when SIGTERM arrives.
         let size = 8 * 1024 * 1024
