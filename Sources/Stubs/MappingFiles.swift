@@ -44,6 +44,7 @@ public enum MappingFiles {
             } catch {
                 var located = error
                 if let index { located.field = "mappings[\(index)]" + (error.field.isEmpty ? "" : ".\(error.field)") }
+                located.line = located.line ?? JSONLocator.line(of: located.field, in: Array(data))
                 loaded.errors.append(located)
             }
         }

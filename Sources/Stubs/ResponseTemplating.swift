@@ -7,8 +7,8 @@ import Templating
 /// `request.query.x`, …) and the helpers the stub engine adds to the standard ones.
 enum ResponseTemplating {
     /// The standard helpers plus `jsonPath`, `xPath` and `fixture` (a JSON or text file of the
-    /// stubs' `__files`, for pages built from fixture data).
-    static func helpers(files: BodyFiles) -> TemplateHelpers {
+    /// stub pack's folder, or of `stubs/`, for pages built from fixture data).
+    static func helpers(fixtures: BodyFiles) -> TemplateHelpers {
         TemplateHelpers.standard
             .adding("jsonPath") { call throws(HelperError) in
                 let document = try jsonDocument(call.param(0))
@@ -33,10 +33,10 @@ enum ResponseTemplating {
                 return found.count == 1 ? .string(found[0]) : .array(found.map(TemplateValue.string))
             }
             .adding("fixture") { call throws(HelperError) in
-                let name = try call.text(0, "a file name under __files")
+                let name = try call.text(0, "a file name in the stub folder")
                 let data: [UInt8]
                 do throws(StubError) {
-                    data = Array(try files.bytes(name, field: "fixture"))
+                    data = Array(try fixtures.bytes(name, field: "fixture"))
                 } catch {
                     throw HelperError(error.message)
                 }

@@ -101,7 +101,7 @@ import UnderstudyTesting
     @Test func fixtureFilesFeedPages() async throws {
         let (server, _, root) = try serve([
             "mappings/list.json": #"{"request": {"urlPath": "/list"}, "response": {"body": "{{#each (fixture 'items.json')}}<a href='{{url}}'>{{name}}</a>{{/each}}", "transformers": ["response-template"]}}"#,
-            "__files/items.json": #"[{"name": "One", "url": "tt://one"}, {"name": "Two & co", "url": "tt://two"}]"#,
+            "items.json": #"[{"name": "One", "url": "tt://one"}, {"name": "Two & co", "url": "tt://two"}]"#,
         ])
         defer { server.stop(); try? FileManager.default.removeItem(at: root) }
         #expect(text(try await server.send("GET", "/list").body) == "<a href='tt://one'>One</a><a href='tt://two'>Two &amp; co</a>")
