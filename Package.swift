@@ -47,6 +47,7 @@ let package = Package(
         ),
         .testTarget(name: "TemplatingTests", dependencies: ["Templating"]),
         .testTarget(name: "StubsTests", dependencies: ["Stubs", "UnderstudyTesting"]),
+        .testTarget(name: "ClientDesignTests", dependencies: ["Stubs", "MockCore", "UnderstudyTesting"]),
         .testTarget(name: "UnderstudyCLITests", dependencies: ["understudy", "UnderstudyTesting"]),
     ]
 )

@@ -93,9 +93,9 @@ import UnderstudyTesting
         ])
         defer { try? FileManager.default.removeItem(at: root) }
         let errors = StubEngine(stubsDirectory: root).reloadFiles().map(\.description)
-        #expect(errors.contains { $0.hasSuffix("bad.json: response.body: template line 2, column 1: {{#each}} is never closed") })
-        #expect(errors.contains { $0.hasSuffix("unknown.json: response.body: template line 1, column 1: unknown helper 'shout'") })
-        #expect(errors.contains { $0.contains("template-path.json: request.urlPathTemplate") })
+        #expect(errors.contains { $0.hasSuffix("bad.json:1: response.body: template line 2, column 1: {{#each}} is never closed") })
+        #expect(errors.contains { $0.hasSuffix("unknown.json:1: response.body: template line 1, column 1: unknown helper 'shout'") })
+        #expect(errors.contains { $0.contains("template-path.json:1: request.urlPathTemplate") })
     }
 
     @Test func fixtureFilesFeedPages() async throws {

@@ -38,8 +38,8 @@ import UnderstudyTesting
         let errors = engine.reloadFiles().map(\.description)
         #expect(errors.count == 3)
         #expect(errors.contains { $0.hasSuffix("broken.json:3: column 30: expected a \"key\"")  })
-        #expect(errors.contains { $0.contains("wrong.json: request: only one of url") })
-        #expect(errors.contains { $0.contains("escape.json: response.bodyFileName: '../mappings/hello.json' leads outside") })
+        #expect(errors.contains { $0.contains("wrong.json:1: request: only one of url") })
+        #expect(errors.contains { $0.contains("escape.json:1: response.bodyFileName: '../mappings/hello.json' leads outside") })
     }
 
     @Test func priorityThenNewestWins() async throws {
