@@ -22,8 +22,6 @@ struct TemplateParser {
         var stripAfter = false
         var line: Int
         var column: Int
-        /// The content's offset in the source, for positions of errors inside it.
-        var contentStart: Int
     }
 
     private enum Token { case text([UInt8]), tag(Tag) }
@@ -99,7 +97,7 @@ struct TemplateParser {
             guard let end = find("--}}", from: position + 3) ?? find("--~}}", from: position + 3) else { throw unterminated }
             let stripAfter = starts("--~}}", at: end)
             position = end + (stripAfter ? 5 : 4)
-            return Tag(kind: .comment, content: [], stripBefore: stripBefore, stripAfter: stripAfter, line: line, column: column, contentStart: start)
+            return Tag(kind: .comment, content: [], stripBefore: stripBefore, stripAfter: stripAfter, line: line, column: column)
         }
         let closer = triple ? "}}}" : "}}"
         guard let end = find(closer, from: position) else { throw unterminated }
@@ -107,7 +105,6 @@ struct TemplateParser {
         var stripAfter = false
         if contentEnd > position, source[contentEnd - 1] == UInt8(ascii: "~") { stripAfter = true; contentEnd -= 1 }
         var content = Array(source[position..<contentEnd])
-        var contentStart = position
         position = end + closer.utf8.count
         var kind: TagKind = .output(escaped: !triple)
         if !triple, let first = content.first {
@@ -121,14 +118,14 @@ struct TemplateParser {
                 throw TemplateError(line: line, column: column, message: "partials ({{> name}}) are not supported")
             default: break
             }
-            if case .output = kind, first != UInt8(ascii: "&") {} else { content.removeFirst(); contentStart += 1 }
+            if case .output = kind, first != UInt8(ascii: "&") {} else { content.removeFirst() }
         }
         let trimmed = Self.trim(content)
         if case .output = kind, trimmed == Array("else".utf8) || trimmed.starts(with: Array("else ".utf8)) {
             kind = .elseTag
         }
         if case .open(inverted: true) = kind, trimmed.isEmpty { kind = .elseTag; content = Array("else".utf8) }
-        return Tag(kind: kind, content: content, stripBefore: stripBefore, stripAfter: stripAfter, line: line, column: column, contentStart: contentStart)
+        return Tag(kind: kind, content: content, stripBefore: stripBefore, stripAfter: stripAfter, line: line, column: column)
     }
 
     private static func trim(_ bytes: [UInt8]) -> [UInt8] {
@@ -227,22 +224,7 @@ struct TemplateParser {
         guard let name = head.helperName ?? (head.params.isEmpty ? blockName(head) : nil) else {
             throw error(at: open, "a block must start with a helper name or a path")
         }
-        var (body, end) = try parseNodes(tokens, &index, closing: name)
-        var inverse: [TemplateNode] = []
-        if let tag = end, case .elseTag = tag.kind {
-            let rest = Self.trim(tag.content).dropFirst(4)
-            if Self.trim(Array(rest)).isEmpty {
-                (inverse, end) = try parseNodes(tokens, &index, closing: name)
-            } else {
-                // `{{else if x}}` chains: the rest is one more block sharing this one's close tag.
-                var chained = tag
-                chained.content = Array(rest)
-                chained.contentStart += 4 + (tag.content.count - Self.trim(tag.content).count)
-                let nested = try parseChain(chained, closing: name, tokens, &index)
-                inverse = [nested.node]
-                end = nested.end
-            }
-        }
+        let (body, inverse, end) = try parseBranches(closing: name, tokens, &index)
         guard let close = end, case .close = close.kind else {
             throw error(at: open, "{{#\(name)}} is never closed")
         }
@@ -253,23 +235,26 @@ struct TemplateParser {
         return inverted ? .block(head, body: inverse, inverse: body) : .block(head, body: body, inverse: inverse)
     }
 
-    private func parseChain(_ tag: Tag, closing: String, _ tokens: [Token], _ index: inout Int) throws(TemplateError) -> (node: TemplateNode, end: Tag?) {
-        let head = try expression(tag)
+    /// A block's body and its `{{else}}` part up to the close tag (returned). `{{else if x}}`
+    /// chains: the rest of that tag opens one more block that shares the close tag.
+    private func parseBranches(closing: String, _ tokens: [Token], _ index: inout Int) throws(TemplateError)
+        -> (body: [TemplateNode], inverse: [TemplateNode], end: Tag?) {
         var (body, end) = try parseNodes(tokens, &index, closing: closing)
         var inverse: [TemplateNode] = []
-        if let next = end, case .elseTag = next.kind {
-            let rest = Self.trim(next.content).dropFirst(4)
-            if Self.trim(Array(rest)).isEmpty {
+        if let tag = end, case .elseTag = tag.kind {
+            let rest = Array(Self.trim(tag.content).dropFirst(4))
+            if Self.trim(rest).isEmpty {
                 (inverse, end) = try parseNodes(tokens, &index, closing: closing)
             } else {
-                var chained = next
-                chained.content = Array(rest)
-                let nested = try parseChain(chained, closing: closing, tokens, &index)
-                inverse = [nested.node]
+                var chained = tag
+                chained.content = rest
+                let head = try expression(chained)
+                let nested = try parseBranches(closing: closing, tokens, &index)
+                inverse = [.block(head, body: nested.body, inverse: nested.inverse)]
                 end = nested.end
             }
         }
-        return (.block(head, body: body, inverse: inverse), end)
+        return (body, inverse, end)
     }
 
     private func blockName(_ expression: TemplateExpression) -> String? {
