@@ -1,25 +1,40 @@
 import Foundation
 import HTTPServer
 import Logging
+import Synchronization
 
 /// Serves the files under a directory (the stubs' `__files/`) at the root for GET and HEAD, as
-/// WireMock does for requests no stub matches. Files are read once at start and kept in memory
-/// that libevent writes from directly; a directory answers with its `index.html` or `index.json`.
+/// WireMock does for requests no stub matches. Files are read at start (and again by `reload()`)
+/// and kept in memory that libevent writes from directly; a directory answers with its
+/// `index.html` or `index.json`.
 public final class StaticFiles: Backend {
     public let name = "files"
     public let mounts = ["/"]
     public let tier = BackendTier.fallback
     public let root: URL
-    private let responses: PathTable<Response>
+    private let logger: Logger
+    private let responses: Mutex<PathTable<Response>>
 
     /// Loads every regular file below `root`. A missing directory serves nothing; unreadable
     /// files are logged and skipped.
     public init(root: URL, logger: Logger = Logger(label: "understudy")) {
         self.root = root.standardizedFileURL
+        self.logger = logger
+        responses = Mutex(PathTable([:]))
+        reload()
+    }
+
+    /// Reads the files again (hot reload); requests in flight keep the bodies they took.
+    public func reload() {
+        let table = PathTable(load())
+        responses.withLock { $0 = table }
+    }
+
+    private func load() -> [String: Response] {
         var responses: [String: Response] = [:]
-        let rootPath = self.root.resolvingSymlinksInPath().path
+        let rootPath = root.resolvingSymlinksInPath().path
         let keys: [URLResourceKey] = [.isRegularFileKey]
-        for case let file as URL in FileManager.default.enumerator(at: self.root, includingPropertiesForKeys: keys) ?? .init() {
+        for case let file as URL in FileManager.default.enumerator(at: root, includingPropertiesForKeys: keys) ?? .init() {
             guard (try? file.resourceValues(forKeys: Set(keys)))?.isRegularFile == true else { continue }
             let resolved = file.resolvingSymlinksInPath().path
             guard resolved.hasPrefix(rootPath + "/") else {
@@ -28,7 +43,7 @@ public final class StaticFiles: Backend {
             }
             do {
                 let bytes = try Data(contentsOf: file)
-                let relative = String(file.standardizedFileURL.path.dropFirst(self.root.path.count))
+                let relative = String(file.standardizedFileURL.path.dropFirst(root.path.count))
                 responses[relative] = Response(
                     status: 200,
                     headers: ["Content-Type": MediaType.forFileExtension(file.pathExtension)],
@@ -37,20 +52,22 @@ public final class StaticFiles: Backend {
                 logger.warning("cannot read \(file.path): \(error.localizedDescription)")
             }
         }
-        self.responses = PathTable(responses)
+        return responses
     }
 
     /// The URL paths served, sorted.
-    public var paths: [String] { responses.keys.sorted() }
+    public var paths: [String] { responses.withLock { $0.keys.sorted() } }
 
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
         guard request.method == .get || request.method == .head else { return .decline }
-        if let response = responses[request.path] { return .response(response) }
-        let directory = request.path.hasSuffix("/") ? request.path : request.path + "/"
-        for index in ["index.html", "index.json"] {
-            if let response = responses[directory + index] { return .response(response) }
+        return responses.withLock { table in
+            if let response = table[request.path] { return .response(response) }
+            let directory = request.path.hasSuffix("/") ? request.path : request.path + "/"
+            for index in ["index.html", "index.json"] {
+                if let response = table[directory + index] { return .response(response) }
+            }
+            return .decline
         }
-        return .decline
     }
 }
 

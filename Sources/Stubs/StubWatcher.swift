@@ -9,8 +9,10 @@ public final class StubWatcher: Sendable {
     // DispatchSource is thread-safe; it only lacks the annotation.
     nonisolated(unsafe) private let timer: DispatchSourceTimer
 
-    /// Starts watching; stops when `stop()` is called or the watcher is released.
-    public init(engine: StubEngine, every interval: Duration = .milliseconds(250), logger: Logger = Logger(label: "understudy")) {
+    /// Starts watching; stops when `stop()` is called or the watcher is released. `onChange` runs
+    /// after each reload (e.g. to reload the static `__files` too).
+    public init(engine: StubEngine, every interval: Duration = .milliseconds(250), logger: Logger = Logger(label: "understudy"),
+                onChange: @escaping @Sendable () -> Void = {}) {
         let queue = DispatchQueue(label: "understudy.stub-watcher")
         timer = DispatchSource.makeTimerSource(queue: queue)
         nonisolated(unsafe) var last = Self.fingerprint(engine)
@@ -22,6 +24,7 @@ public final class StubWatcher: Sendable {
             guard now != last else { return }
             last = now
             let errors = engine.reloadFiles()
+            onChange()
             logger.info("stub files changed: \(engine.mappings.count) mappings live\(errors.isEmpty ? "" : ", \(errors.count) problem(s) above; their files keep their last good version")")
         }
         timer.resume()

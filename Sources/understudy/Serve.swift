@@ -69,12 +69,9 @@ struct Serve: ParsableCommand {
         }
         let journal = RequestJournal(capacity: journalSize)
         let stubs = StubEngine(stubsDirectory: stubsURL, globalTemplating: globalTemplating, logger: logger)
-        let watcher = watch ? StubWatcher(engine: stubs, logger: logger) : nil
-        let backends: [any Backend] = [
-            StubAdminAPI(engine: stubs, journal: journal),
-            stubs,
-            StaticFiles(root: stubsURL.appendingPathComponent("__files"), logger: logger),
-        ]
+        let staticFiles = StaticFiles(root: stubsURL.appendingPathComponent("__files"), logger: logger)
+        let watcher = watch ? StubWatcher(engine: stubs, logger: logger, onChange: staticFiles.reload) : nil
+        let backends: [any Backend] = [StubAdminAPI(engine: stubs, journal: journal), stubs, staticFiles]
         let router = Router(backends: backends, journal: journal, logger: logger) {
             logger.info("shutdown requested through POST /__admin/shutdown")
             kill(getpid(), SIGTERM)

@@ -24,6 +24,22 @@ import UnderstudyTesting
         #expect(String(decoding: try await server.send("GET", "/site").body, as: UTF8.self) == "<p>home</p>")
     }
 
+    @Test func reloadPicksUpChangedAddedAndRemovedFiles() async throws {
+        let root = try makeTemporaryDirectory(["a.txt": "old", "gone.txt": "bye"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let files = StaticFiles(root: root)
+        let server = try TestServer.start(backends: [files])
+        defer { server.stop() }
+        try Data("new".utf8).write(to: root.appendingPathComponent("a.txt"))
+        try Data("added".utf8).write(to: root.appendingPathComponent("b.txt"))
+        try FileManager.default.removeItem(at: root.appendingPathComponent("gone.txt"))
+        #expect(String(decoding: try await server.send("GET", "/a.txt").body, as: UTF8.self) == "old", "nothing changes before reload")
+        files.reload()
+        #expect(String(decoding: try await server.send("GET", "/a.txt").body, as: UTF8.self) == "new")
+        #expect(String(decoding: try await server.send("GET", "/b.txt").body, as: UTF8.self) == "added")
+        #expect(try await server.send("GET", "/gone.txt").response.statusCode == 404)
+    }
+
     @Test func onlyGetAndHeadAndOnlyExistingFiles() async throws {
         let root = try makeTemporaryDirectory(["a.txt": "abc"])
         defer { try? FileManager.default.removeItem(at: root) }

@@ -108,6 +108,17 @@ final class UnderstudyProcess {
         }
         #expect(served == "second", "a changed file is served without a restart")
 
+        // Static files under __files/ too.
+        try FileManager.default.createDirectory(at: stubs.appendingPathComponent("__files"), withIntermediateDirectories: true)
+        try Data("new static file".utf8).write(to: stubs.appendingPathComponent("__files/new.txt"))
+        let staticURL = URL(string: "http://127.0.0.1:\(port)/new.txt")!
+        var staticBody = ""
+        while staticBody != "new static file", ContinuousClock.now < deadline + .seconds(10) {
+            try await Task.sleep(for: .milliseconds(50))
+            staticBody = String(decoding: try await session.data(from: staticURL).0, as: UTF8.self)
+        }
+        #expect(staticBody == "new static file")
+
         var shutdown = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/__admin/shutdown")!)
         shutdown.httpMethod = "POST"
         #expect((try await session.data(for: shutdown).1 as? HTTPURLResponse)?.statusCode == 200)
