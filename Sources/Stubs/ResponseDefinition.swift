@@ -118,7 +118,7 @@ public struct ResponseDefinition: Sendable {
             }
         }
         if templated {
-            definition.template = try ResponseTemplate.parse(json, response: response, in: directory, field: field)
+            definition.template = try ResponseTemplate.parse(json, response: &definition.response, in: directory, field: field)
         }
         if let fault = json["fault"] {
             guard let known = fault.stringValue.flatMap(ConnectionFault.init(rawValue:)) else {

@@ -4,7 +4,8 @@ import MockCore
 import Templating
 
 /// The templated parts of a response, compiled when the mapping loads (so template errors are
-/// load errors with line and column) and rendered per request.
+/// load errors with line and column) and rendered per request. Parts without a tag are rendered
+/// once, at load.
 struct ResponseTemplate: Sendable {
     var headers: [(name: String, value: Template)]
     var body: Template?
@@ -16,7 +17,9 @@ struct ResponseTemplate: Sendable {
     let files: BodyFiles
     let helpers: TemplateHelpers
 
-    static func parse(_ json: JSONValue, response: Response, in directory: StubDirectory, field: String) throws(StubError) -> ResponseTemplate {
+    /// The template for a mapping's `response`, with its constant parts folded into `response`;
+    /// nil when nothing varies per request.
+    static func parse(_ json: JSONValue, response: inout Response, in directory: StubDirectory, field: String) throws(StubError) -> ResponseTemplate? {
         func compile(_ source: String, _ at: String) throws(StubError) -> Template {
             do {
                 return try Template(source, helpers: directory.helpers)
@@ -44,7 +47,17 @@ struct ResponseTemplate: Sendable {
                 template.body = try compile(text, "\(field).bodyFileName (\(name))")
             }
         }
-        return template
+        if template.headers.allSatisfy(\.value.isConstant) {
+            var folded = HTTPHeaders()
+            for (name, value) in template.headers { folded.add(name, value.render(.null)) }
+            response.headers = folded
+            template.headers = []
+        }
+        if let body = template.body, body.isConstant {
+            response.body = ResponseBody(shared: SharedBytes(Array(body.render(.null).utf8)))
+            template.body = nil
+        }
+        return template.headers.isEmpty && template.body == nil && template.bodyFileName == nil ? nil : template
     }
 
     /// `base` with its headers and body rendered for `request`.

@@ -12,13 +12,12 @@ enum ResponseTemplating {
         TemplateHelpers.standard
             .adding("jsonPath") { call throws(HelperError) in
                 let document = try jsonDocument(call.param(0))
+                let expression = try call.text(1, "a JSONPath expression")
                 let path: JSONPath
-                do {
-                    path = try JSONPath.parse(call.text(1, "a JSONPath expression"), field: "jsonPath")
-                } catch let error as StubError {
-                    throw HelperError(error.message)
+                do throws(StubError) {
+                    path = try JSONPath.parse(expression, field: "jsonPath")
                 } catch {
-                    throw HelperError("jsonPath needs a JSONPath expression")
+                    throw HelperError(error.message)
                 }
                 let found = path.evaluate(document)
                 if found.isEmpty { return call.hash["default"] ?? .null }

@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import MockCore
 
 /// `understudy check`: every problem in a stubs folder, as `path:line: field: message`, without
@@ -15,8 +14,7 @@ public enum StubCheck {
 
     public static func run(stubsDirectory: URL) -> Report {
         var report = Report()
-        let engine = StubEngine(stubsDirectory: stubsDirectory, logger: .init(label: "understudy-check", factory: { _ in SwiftLogNoOpLogHandler() }))
-        for directory in engine.directories {
+        for directory in StubDirectory.all(in: stubsDirectory) {
             for loaded in MappingFiles.load(directory) {
                 report.files += 1
                 report.mappings += loaded.mappings.count

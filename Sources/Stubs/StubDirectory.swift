@@ -20,4 +20,18 @@ public struct StubDirectory: Sendable {
         self.globalTemplating = globalTemplating
         helpers = ResponseTemplating.helpers(fixtures: BodyFiles(root: root))
     }
+
+    /// `stubs/` itself and each folder under it that has a `mappings/` folder (a stub pack).
+    public static func all(in stubs: URL, globalTemplating: Bool = false) -> [StubDirectory] {
+        ([stubs] + packRoots(in: stubs)).map { StubDirectory(root: $0, globalTemplating: globalTemplating) }
+    }
+
+    /// The stub packs' folders, in path order.
+    static func packRoots(in stubs: URL) -> [URL] {
+        let children = (try? FileManager.default.contentsOfDirectory(at: stubs, includingPropertiesForKeys: nil)) ?? []
+        return children
+            .filter { !["mappings", "__files"].contains($0.lastPathComponent) }
+            .filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("mappings").path) }
+            .sorted { $0.path < $1.path }
+    }
 }

@@ -15,7 +15,6 @@ public final class StubEngine: Backend {
 
     /// `stubs/`: its `mappings/` and `__files/` hold the user's stubs, and where the admin API saves.
     public let directory: StubDirectory
-    private let root: URL
     private let logger: Logger
 
     private struct State {
@@ -39,21 +38,21 @@ public final class StubEngine: Backend {
 
     /// Loads the mappings of `stubsDirectory` and its packs; bad files are logged.
     public init(stubsDirectory: URL, globalTemplating: Bool = false, logger: Logger = Logger(label: "understudy")) {
-        root = stubsDirectory
         directory = StubDirectory(root: stubsDirectory, globalTemplating: globalTemplating)
         self.logger = logger
         reloadFiles()
     }
 
-    /// `stubs/` itself and each folder under it that has a `mappings/` folder (a stub pack).
+    /// `stubs/` itself and each stub pack under it, as they are now.
     public var directories: [StubDirectory] {
-        let children = (try? FileManager.default.contentsOfDirectory(at: root, includingPropertiesForKeys: nil)) ?? []
-        let packs = children
-            .filter { !["mappings", "__files"].contains($0.lastPathComponent) }
-            .filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("mappings").path) }
-            .sorted { $0.path < $1.path }
-            .map { StubDirectory(root: $0, globalTemplating: directory.globalTemplating) }
-        return [directory] + packs
+        [directory] + StubDirectory.packRoots(in: directory.root).map { StubDirectory(root: $0, globalTemplating: directory.globalTemplating) }
+    }
+
+    /// The folders whose files decide what the engine serves: every `mappings/` and `__files/`.
+    var watchedFolders: [URL] {
+        ([directory.root] + StubDirectory.packRoots(in: directory.root)).flatMap {
+            [$0.appendingPathComponent("mappings"), $0.appendingPathComponent("__files")]
+        }
     }
 
     /// Reads every mapping file again. A file that fails keeps its last good version (if it had

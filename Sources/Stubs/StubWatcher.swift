@@ -41,13 +41,11 @@ public final class StubWatcher: Sendable {
     /// Path, size and modification time of every file that can change what the engine serves.
     static func fingerprint(_ engine: StubEngine) -> [String: String] {
         var seen: [String: String] = [:]
-        for directory in engine.directories {
-            for folder in [directory.mappings, directory.files.root] {
-                let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.contentModificationDateKey, .fileSizeKey])
-                while let file = files?.nextObject() as? URL {
-                    let values = try? file.resourceValues(forKeys: [.contentModificationDateKey, .fileSizeKey])
-                    seen[file.path] = "\(values?.fileSize ?? -1)@\(values?.contentModificationDate?.timeIntervalSince1970 ?? 0)"
-                }
+        for folder in engine.watchedFolders {
+            let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.contentModificationDateKey, .fileSizeKey])
+            while let file = files?.nextObject() as? URL {
+                let values = try? file.resourceValues(forKeys: [.contentModificationDateKey, .fileSizeKey])
+                seen[file.path] = "\(values?.fileSize ?? -1)@\(values?.contentModificationDate?.timeIntervalSince1970 ?? 0)"
             }
         }
         return seen

@@ -189,15 +189,11 @@ extension TemplateHelpers {
 /// Numbers compare as numbers (so `3` equals `'3'`, as templates mix them), the rest as text.
 func compare(_ a: TemplateValue, _ b: TemplateValue) -> ComparisonResult {
     if case .null = a, case .null = b { return .orderedSame }
-    if let x = a.numberValue, let y = b.numberValue, !isText(a) || !isText(b) || (Double(a.text) != nil && Double(b.text) != nil) {
+    if let x = a.numberValue, let y = b.numberValue {
         return x == y ? .orderedSame : (x < y ? .orderedAscending : .orderedDescending)
     }
     let (x, y) = (a.text, b.text)
     return x == y ? .orderedSame : (x < y ? .orderedAscending : .orderedDescending)
-}
-
-private func isText(_ value: TemplateValue) -> Bool {
-    if case .string = value { true } else { false }
 }
 
 /// A regular expression with the two questions templates ask of it.

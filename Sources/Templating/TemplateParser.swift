@@ -35,24 +35,38 @@ struct TemplateParser {
         return nodes
     }
 
-    private func location(of offset: Int) -> (line: Int, column: Int) {
-        var line = 1, column = 1
-        for byte in source[..<min(offset, source.count)] {
-            if byte == UInt8(ascii: "\n") { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
+    /// Line and column of `offset`, counted on from the last position asked (tags come in
+    /// order), so a template is walked once however many tags it has.
+    private var counted = (offset: 0, line: 1, column: 1)
+
+    private mutating func location(of offset: Int) -> (line: Int, column: Int) {
+        for byte in source[counted.offset..<min(offset, source.count)] {
+            if byte == UInt8(ascii: "\n") {
+                counted.line += 1
+                counted.column = 1
+            } else if byte & 0xC0 != 0x80 {
+                counted.column += 1
+            }
         }
-        return (line, column)
+        counted.offset = max(counted.offset, offset)
+        return (counted.line, counted.column)
     }
 
     private func error(at tag: Tag, _ message: String) -> TemplateError {
         TemplateError(line: tag.line, column: tag.column, message: message)
     }
 
-    private func starts(_ text: String, at offset: Int) -> Bool {
-        let bytes = Array(text.utf8)
-        return offset + bytes.count <= source.count && Array(source[offset..<offset + bytes.count]) == bytes
+    private func starts(_ text: StaticString, at offset: Int) -> Bool {
+        Self.bytes(source, at: offset, start: text)
     }
 
-    private func find(_ text: String, from offset: Int) -> Int? {
+    /// Whether `bytes` holds `text` at `offset` (no allocation: this runs per source byte).
+    static func bytes(_ bytes: [UInt8], at offset: Int, start text: StaticString) -> Bool {
+        guard offset + text.utf8CodeUnitCount <= bytes.count else { return false }
+        return text.withUTF8Buffer { prefix in prefix.indices.allSatisfy { bytes[offset + $0] == prefix[$0] } }
+    }
+
+    private func find(_ text: StaticString, from offset: Int) -> Int? {
         var at = offset
         while at < source.count {
             if starts(text, at: at) { return at }
@@ -99,13 +113,13 @@ struct TemplateParser {
             position = end + (stripAfter ? 5 : 4)
             return Tag(kind: .comment, content: [], stripBefore: stripBefore, stripAfter: stripAfter, line: line, column: column)
         }
-        let closer = triple ? "}}}" : "}}"
+        let closer: StaticString = triple ? "}}}" : "}}"
         guard let end = find(closer, from: position) else { throw unterminated }
         var contentEnd = end
         var stripAfter = false
         if contentEnd > position, source[contentEnd - 1] == UInt8(ascii: "~") { stripAfter = true; contentEnd -= 1 }
         var content = Array(source[position..<contentEnd])
-        position = end + closer.utf8.count
+        position = end + closer.utf8CodeUnitCount
         var kind: TagKind = .output(escaped: !triple)
         if !triple, let first = content.first {
             switch first {
@@ -135,7 +149,7 @@ struct TemplateParser {
         return Array(slice)
     }
 
-    private static func isSpace(_ byte: UInt8) -> Bool {
+    static func isSpace(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
     }
 
@@ -303,9 +317,7 @@ private struct ExpressionLexer {
     init(bytes: [UInt8]) { self.bytes = bytes }
 
     private mutating func skipSpaces() {
-        while position < bytes.count, [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(bytes[position]) {
-            position += 1
-        }
+        while position < bytes.count, TemplateParser.isSpace(bytes[position]) { position += 1 }
     }
 
     mutating func parseExpression(line: Int, column: Int, closing: UInt8?) throws(HelperError) -> TemplateExpression {
@@ -425,8 +437,7 @@ private struct ExpressionLexer {
         return path
     }
 
-    private func starts(_ text: String) -> Bool {
-        let prefix = Array(text.utf8)
-        return bytes.count - position >= prefix.count && Array(bytes[position..<position + prefix.count]) == prefix
+    private func starts(_ text: StaticString) -> Bool {
+        TemplateParser.bytes(bytes, at: position, start: text)
     }
 }

@@ -106,11 +106,10 @@ struct Serve: ParsableCommand {
 
     /// Written whole under a temporary name, then renamed, so a reader never sees half a number.
     private func writePortFile(_ path: String, port: Int) throws {
-        let target = URL(fileURLWithPath: path)
-        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).tmp")
-        try Data("\(port)\n".utf8).write(to: temporary)
-        guard rename(temporary.path, target.path) == 0 else {
-            throw ValidationError("cannot write --port-file \(path): \(String(cString: strerror(errno)))")
+        do {
+            try SafeFile.write(Data("\(port)\n".utf8), to: URL(fileURLWithPath: path))
+        } catch {
+            throw ValidationError("cannot write --port-file \(path): \(error.localizedDescription)")
         }
     }
 }

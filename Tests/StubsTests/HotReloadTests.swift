@@ -21,14 +21,22 @@ import UnderstudyTesting
         return false
     }
 
-    @Test func changedAddedAndRemovedFilesApplyWithoutARestart() async throws {
-        let root = try makeTemporaryDirectory(["mappings/a.json": #"{"request": {"url": "/a"}, "response": {"body": "one"}}"#])
-        defer { try? FileManager.default.removeItem(at: root) }
+    /// A server on `files` whose engine is watched every 50 ms; `stop` ends all of it.
+    func serveWatched(_ files: [String: String]) throws -> (server: TestServer, root: URL, stop: () -> Void) {
+        let root = try makeTemporaryDirectory(files)
         let engine = StubEngine(stubsDirectory: root)
         let watcher = StubWatcher(engine: engine, every: .milliseconds(50))
-        defer { watcher.stop() }
         let server = try TestServer.start(backends: [engine])
-        defer { server.stop() }
+        return (server, root, {
+            server.stop()
+            watcher.stop()
+            try? FileManager.default.removeItem(at: root)
+        })
+    }
+
+    @Test func changedAddedAndRemovedFilesApplyWithoutARestart() async throws {
+        let (server, root, stop) = try serveWatched(["mappings/a.json": #"{"request": {"url": "/a"}, "response": {"body": "one"}}"#])
+        defer { stop() }
         #expect(text(try await server.send("GET", "/a").body) == "one")
 
         let mapping = root.appendingPathComponent("mappings/a.json")
@@ -50,16 +58,11 @@ import UnderstudyTesting
     }
 
     @Test func aBodyFileChangeIsPickedUp() async throws {
-        let root = try makeTemporaryDirectory([
+        let (server, root, stop) = try serveWatched([
             "mappings/f.json": #"{"request": {"url": "/f"}, "response": {"bodyFileName": "f.txt"}}"#,
             "__files/f.txt": "old",
         ])
-        defer { try? FileManager.default.removeItem(at: root) }
-        let engine = StubEngine(stubsDirectory: root)
-        let watcher = StubWatcher(engine: engine, every: .milliseconds(50))
-        defer { watcher.stop() }
-        let server = try TestServer.start(backends: [engine])
-        defer { server.stop() }
+        defer { stop() }
         try Data("new body".utf8).write(to: root.appendingPathComponent("__files/f.txt"))
         #expect(try await eventually(server, "/f", is: "new body"))
     }

@@ -51,10 +51,16 @@ import UnderstudyTesting
     }
 
     @Test func globalTemplatingRendersEveryMapping() async throws {
-        let (server, _, root) = try serve(["mappings/plain.json": #"{"request": {"url": "/plain"}, "response": {"body": "{{request.path}}"}}"#],
-                                          globalTemplating: true)
+        let (server, _, root) = try serve([
+            "mappings/plain.json": #"{"request": {"url": "/plain"}, "response": {"body": "{{request.path}}"}}"#,
+            // Nothing varies here: rendered once at load, still with the template's meaning.
+            "mappings/constant.json": #"{"request": {"url": "/constant"}, "response": {"body": "literal \\{{braces}}", "headers": {"X-Fixed": "yes"}}}"#,
+        ], globalTemplating: true)
         defer { server.stop(); try? FileManager.default.removeItem(at: root) }
         #expect(text(try await server.send("GET", "/plain").body) == "/plain")
+        let (constant, response) = try await server.send("GET", "/constant")
+        #expect(text(constant) == "literal {{braces}}")
+        #expect(response.value(forHTTPHeaderField: "X-Fixed") == "yes")
     }
 
     @Test func bodyFilesAreTemplatesAndTheirNamesMayBeToo() async throws {
