@@ -27,10 +27,14 @@ let package = Package(
             name: "Stubs",
             dependencies: ["MockCore", "HTTPServer", "Templating", .product(name: "Logging", package: "swift-log")]
         ),
+        .target(
+            name: "Geocoder",
+            dependencies: ["MockCore", "HTTPServer", .product(name: "Logging", package: "swift-log")]
+        ),
         .executableTarget(
             name: "understudy",
             dependencies: [
-                "MockCore", "HTTPServer", "Stubs",
+                "MockCore", "HTTPServer", "Stubs", "Geocoder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -47,7 +51,8 @@ let package = Package(
         ),
         .testTarget(name: "TemplatingTests", dependencies: ["Templating"]),
         .testTarget(name: "StubsTests", dependencies: ["Stubs", "UnderstudyTesting"]),
-        .testTarget(name: "ClientDesignTests", dependencies: ["Stubs", "MockCore", "UnderstudyTesting"]),
+        .testTarget(name: "GeocoderTests", dependencies: ["Geocoder", "UnderstudyTesting"], resources: [.copy("Expected")]),
+        .testTarget(name: "ClientDesignTests", dependencies: ["Stubs", "Geocoder", "MockCore", "UnderstudyTesting"]),
         .testTarget(name: "UnderstudyCLITests", dependencies: ["understudy", "UnderstudyTesting"]),
     ]
 )

@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
+import Geocoder
 import Stubs
 
 /// `understudy check`: validates stub files without serving them.
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check the stub files (mappings, body files, templates, NPI configurations); exit 1 on any problem.")
+        abstract: "Check the stub files (mappings, body files, templates, NPI configurations, geocoder data); exit 1 on any problem.")
 
     @Option(help: "The stubs directory to check.")
     var stubs: String = "./stubs"
@@ -16,11 +17,14 @@ struct Check: ParsableCommand {
             throw ValidationError("no stubs directory at \(root.path)")
         }
         let report = StubCheck.run(stubsDirectory: root)
-        for problem in report.problems {
+        let geocoder = root.appendingPathComponent("geocoder")
+        let geocoderProblems = FileManager.default.fileExists(atPath: geocoder.path) ? GeocoderBackend.check(directory: geocoder) : []
+        let problems = report.problems.map(String.init(describing:)) + geocoderProblems.map(String.init(describing:))
+        for problem in problems {
             FileHandle.standardError.write(Data("\(problem)\n".utf8))
         }
-        let summary = "\(report.files) mapping files, \(report.mappings) mappings, \(report.problems.count) problem(s)"
+        let summary = "\(report.files) mapping files, \(report.mappings) mappings, \(problems.count) problem(s)"
         print(summary)
-        if !report.problems.isEmpty { throw ExitCode(1) }
+        if !problems.isEmpty { throw ExitCode(1) }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Geocoder
 import HTTPServer
 import Logging
 import MockCore
@@ -71,7 +72,7 @@ struct Serve: ParsableCommand {
         let stubs = StubEngine(stubsDirectory: stubsURL, globalTemplating: globalTemplating, logger: logger)
         let staticFiles = StaticFiles(root: stubsURL.appendingPathComponent("__files"), logger: logger)
         let watcher = watch ? StubWatcher(engine: stubs, logger: logger, onChange: staticFiles.reload) : nil
-        let backends: [any Backend] = [StubAdminAPI(engine: stubs, journal: journal), stubs, staticFiles]
+        let backends: [any Backend] = [StubAdminAPI(engine: stubs, journal: journal), stubs, staticFiles] + emulators(stubsURL, logger)
         let router = Router(backends: backends, journal: journal, logger: logger) {
             logger.info("shutdown requested through POST /__admin/shutdown")
             kill(getpid(), SIGTERM)
@@ -102,6 +103,20 @@ struct Serve: ParsableCommand {
         server.wait()
         watcher?.stop()
         logger.info("stopped")
+    }
+
+    /// The emulators whose fixture folder `stubs` has.
+    private func emulators(_ stubs: URL, _ logger: Logger) -> [any Backend] {
+        var emulators: [any Backend] = []
+        let geocoder = stubs.appendingPathComponent("geocoder")
+        if FileManager.default.fileExists(atPath: geocoder.path) {
+            let started = ContinuousClock.now
+            let backend = GeocoderBackend(directory: geocoder, logger: logger)
+            let counts = backend.gazetteer.counts
+            logger.info("geocoder: \(counts.postalCodes) ZIP codes, \(counts.localities) towns, \(counts.states) states, \(counts.countries) countries loaded in \(ContinuousClock.now - started)")
+            emulators.append(backend)
+        }
+        return emulators
     }
 
     /// Written whole under a temporary name, then renamed, so a reader never sees half a number.

@@ -1,0 +1,240 @@
+import Foundation
+
+/// The real places the geocoder knows, loaded once from `stubs/geocoder/*.csv` (see
+/// tools/build-gazetteer.py and docs/geocoder.md) and indexed by name and by position. Immutable
+/// after loading, so every worker loop reads it without a lock.
+public final class Gazetteer: Sendable {
+    struct Country {
+        let code: String, code3: String, name: String
+        let location: Coordinate, bounds: Box
+    }
+
+    struct State {
+        let code: String, name: String
+        let location: Coordinate, bounds: Box
+    }
+
+    struct PostalCode {
+        let zip: String, city: String, state: String, county: String
+        let location: Coordinate, radius: Double
+        /// The city's name as the gazetteer compares names.
+        let townKey: String
+    }
+
+    /// A town or city. US ones are merged from the ZIP codes' city names and the world cities.
+    struct Locality {
+        let name: String, country: String
+        /// The US state code, or the GeoNames first-level code elsewhere.
+        let regionCode: String, regionName: String
+        let county: String
+        let location: Coordinate, bounds: Box
+        /// For ranking: the population, or for towns known only from ZIP codes a small figure
+        /// that grows with their number of ZIP codes.
+        let weight: Int
+        let radius: Double
+    }
+
+    let countries: [Country]
+    let countriesByName: [String: Int]
+    let states: [State]
+    let statesByName: [String: Int]
+    let postalCodes: [PostalCode]
+    let postalCodesByZIP: [String: Int]
+    let localities: [Locality]
+    let localitiesByName: [String: [Int]]
+    /// For each ZIP code, the index of its town in `localities`.
+    private let postalCodeTowns: [Int32]
+    let postalCodeGrid: SpatialGrid
+    let localityGrid: SpatialGrid
+
+    /// Problems met while loading (bad rows are skipped), for the log and `understudy check`.
+    public let problems: [GazetteerError]
+
+    public var counts: (postalCodes: Int, localities: Int, states: Int, countries: Int) {
+        (postalCodes.count, localities.count, states.count, countries.count)
+    }
+
+    /// Loads what of the four files `directory` has; a missing file is an empty table.
+    public convenience init(directory: URL) {
+        var loader = GazetteerLoader()
+        loader.load(from: directory)
+        self.init(loader)
+    }
+
+    init(_ loader: GazetteerLoader) {
+        countries = loader.countries
+        states = loader.states
+        postalCodes = loader.postalCodes
+        localities = loader.localities
+        problems = loader.problems
+        var countriesByName: [String: Int] = [:]
+        for (index, country) in countries.enumerated() {
+            for name in [country.code, country.code3, country.name] { countriesByName.insertIfAbsent(PlaceName.key(name), index) }
+        }
+        // What people type for the countries whose GeoNames names they rarely use.
+        for (alias, code) in [("usa", "US"), ("united states of america", "US"), ("america", "US"), ("uk", "GB"),
+                              ("great britain", "GB"), ("england", "GB"), ("britain", "GB")] {
+            if let index = countries.firstIndex(where: { $0.code == code }) { countriesByName.insertIfAbsent(alias, index) }
+        }
+        self.countriesByName = countriesByName
+        var statesByName: [String: Int] = [:]
+        for (index, state) in states.enumerated() {
+            statesByName[PlaceName.key(state.code)] = index
+            statesByName[PlaceName.key(state.name)] = index
+        }
+        self.statesByName = statesByName
+        postalCodesByZIP = Dictionary(postalCodes.enumerated().map { ($1.zip, $0) }, uniquingKeysWith: { first, _ in first })
+        let towns = loader.localities
+        localitiesByName = Dictionary(grouping: towns.indices, by: { PlaceName.key(towns[$0].name) })
+        let townsByState = Dictionary(towns.indices.filter { towns[$0].country == "US" }.map { (towns[$0].regionCode + "|" + PlaceName.key(towns[$0].name), $0) },
+                                      uniquingKeysWith: { first, _ in first })
+        postalCodeTowns = loader.postalCodes.map { Int32(townsByState[$0.state + "|" + $0.townKey] ?? -1) }
+        postalCodeGrid = SpatialGrid(loader.postalCodes.map(\.location))
+        localityGrid = SpatialGrid(towns.map(\.location))
+    }
+
+    func country(_ code: String) -> Country? {
+        countriesByName[code.lowercased()].map { countries[$0] }
+    }
+
+    func state(_ code: String) -> State? {
+        statesByName[code.lowercased()].map { states[$0] }
+    }
+
+    /// The town of ZIP code number `index`.
+    func town(ofPostalCode index: Int) -> Int? {
+        let town = postalCodeTowns[index]
+        return town < 0 ? nil : Int(town)
+    }
+}
+
+/// Reads the gazetteer's CSV files into plain arrays; rows that do not parse are reported and
+/// skipped.
+struct GazetteerLoader {
+    var countries: [Gazetteer.Country] = []
+    var states: [Gazetteer.State] = []
+    var postalCodes: [Gazetteer.PostalCode] = []
+    var localities: [Gazetteer.Locality] = []
+    var problems: [GazetteerError] = []
+
+    mutating func load(from directory: URL) {
+        countries = rows(directory, "countries.csv", ["iso", "iso3", "name", "lat", "lng", "sw_lat", "sw_lng", "ne_lat", "ne_lng"]) { f, n in
+            Gazetteer.Country(code: f[0], code3: f[1], name: f[2], location: try coordinate(f[3], f[4], n),
+                              bounds: Box(southwest: try coordinate(f[5], f[6], n), northeast: try coordinate(f[7], f[8], n)))
+        }
+        states = rows(directory, "us-states.csv", ["code", "name", "lat", "lng", "sw_lat", "sw_lng", "ne_lat", "ne_lng"]) { f, n in
+            Gazetteer.State(code: f[0], name: f[1], location: try coordinate(f[2], f[3], n),
+                            bounds: Box(southwest: try coordinate(f[4], f[5], n), northeast: try coordinate(f[6], f[7], n)))
+        }
+        postalCodes = rows(directory, "us-zipcodes.csv", ["zip", "lat", "lng", "city", "state", "county", "radius_m"]) { f, n in
+            guard f[0].utf8.count == 5, f[0].utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { throw n("zip '\(f[0])' is not 5 digits") }
+            return Gazetteer.PostalCode(zip: f[0], city: f[3], state: f[4], county: f[5], location: try coordinate(f[1], f[2], n),
+                                        radius: try number(f[6], "radius_m", n), townKey: PlaceName.key(f[3]))
+        }
+        let cities = rows(directory, "cities.csv", ["id", "name", "country", "admin1_code", "admin1_name", "lat", "lng", "population", "radius_m"]) { f, n in
+            City(name: f[1], country: f[2], regionCode: f[3], regionName: f[4], location: try coordinate(f[5], f[6], n),
+                 population: Int(try number(f[7], "population", n)), radius: try number(f[8], "radius_m", n))
+        }
+        localities = mergedLocalities(cities)
+    }
+
+    struct City {
+        let name: String, country: String, regionCode: String, regionName: String
+        let location: Coordinate, population: Int, radius: Double
+    }
+
+    /// Towns from the ZIP codes' city names (position: the world city of that name in that state
+    /// when there is one, else the middle of their ZIP codes), then the other world cities.
+    private func mergedLocalities(_ cities: [City]) -> [Gazetteer.Locality] {
+        struct Town { var zips: [Gazetteer.PostalCode] = [] }
+        var towns: [String: Town] = [:]
+        var order: [String] = []
+        for postalCode in postalCodes {
+            let key = postalCode.state + "|" + postalCode.townKey
+            if towns[key] == nil { order.append(key) }
+            towns[key, default: Town()].zips.append(postalCode)
+        }
+        var citiesByKey: [String: Int] = [:]
+        for (index, city) in cities.enumerated() where city.country == "US" {
+            citiesByKey.insertIfAbsent(city.regionCode + "|" + PlaceName.key(city.name), index)
+        }
+        // GeoNames' "New York City" is the ZIP codes' "New York".
+        for (index, city) in cities.enumerated() where city.country == "US" && city.name.hasSuffix(" City") {
+            citiesByKey.insertIfAbsent(city.regionCode + "|" + PlaceName.key(String(city.name.dropLast(5))), index)
+        }
+        let stateNames = Dictionary(states.map { ($0.code, $0.name) }, uniquingKeysWith: { first, _ in first })
+        var merged: [Gazetteer.Locality] = [], usedCities = Set<Int>()
+        for key in order {
+            let zips = towns[key]!.zips
+            let bounds = zips.map { Box(around: $0.location, metres: $0.radius) }.reduce(Box(around: zips[0].location, metres: zips[0].radius)) { $0.union($1) }
+            let centre = Coordinate(lat: zips.map(\.location.lat).reduce(0, +) / Double(zips.count),
+                                    lng: zips.map(\.location.lng).reduce(0, +) / Double(zips.count)).rounded
+            let counties = Dictionary(grouping: zips.map(\.county).filter { !$0.isEmpty }, by: { $0 })
+            let county = counties.max { a, b in a.value.count != b.value.count ? a.value.count < b.value.count : a.key > b.key }?.key ?? ""
+            let city = citiesByKey[key].map { cities[$0] }
+            if let index = citiesByKey[key] { usedCities.insert(index) }
+            let state = zips[0].state
+            merged.append(Gazetteer.Locality(
+                name: city.map { PlaceName.key($0.name) == zips[0].townKey ? $0.name : zips[0].city } ?? zips[0].city, country: "US", regionCode: state, regionName: stateNames[state] ?? state, county: county,
+                location: city?.location ?? centre, bounds: bounds, weight: city?.population ?? 1_000 * zips.count,
+                radius: max(city?.radius ?? 0, centre.distance(to: bounds.northeast))))
+        }
+        for (index, city) in cities.enumerated() where !usedCities.contains(index) {
+            let regionName = city.country == "US" ? stateNames[city.regionCode] ?? city.regionName : city.regionName
+            merged.append(Gazetteer.Locality(
+                name: city.name, country: city.country, regionCode: city.regionCode, regionName: regionName, county: "",
+                location: city.location, bounds: Box(around: city.location, metres: city.radius), weight: city.population,
+                radius: city.radius))
+        }
+        return merged
+    }
+
+    /// The rows of `name` in `directory` made into values by `make`, which gets the fields in the
+    /// order of `columns` and a function that makes an error for the row.
+    private mutating func rows<Value>(_ directory: URL, _ name: String, _ columns: [String],
+                                      _ make: ([String], (String) -> GazetteerError) throws -> Value) -> [Value] {
+        let url = directory.appendingPathComponent(name)
+        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        do {
+            let table = try CSVTable(contentsOf: url)
+            let indices = try columns.map(table.column)
+            var values: [Value] = []
+            values.reserveCapacity(table.rows.count)
+            for row in table.rows {
+                let error = { (message: String) in GazetteerError(file: table.file, line: row.line, message: message) }
+                do {
+                    guard let last = indices.max(), last < row.fields.count else {
+                        throw error("\(row.fields.count) fields, expected \(table.columns.count)")
+                    }
+                    values.append(try make(indices.map { row.fields[$0] }, error))
+                } catch let problem as GazetteerError {
+                    problems.append(problem)
+                }
+            }
+            return values
+        } catch let problem as GazetteerError {
+            problems.append(problem)
+        } catch {
+            problems.append(GazetteerError(file: url.path, line: 0, message: "\(error)"))
+        }
+        return []
+    }
+}
+
+private func number(_ text: String, _ column: String, _ error: (String) -> GazetteerError) throws -> Double {
+    guard let value = Double(text), value.isFinite else { throw error("\(column) '\(text)' is not a number") }
+    return value
+}
+
+private func coordinate(_ lat: String, _ lng: String, _ error: (String) -> GazetteerError) throws -> Coordinate {
+    let point = Coordinate(lat: try number(lat, "lat", error), lng: try number(lng, "lng", error))
+    guard (-90...90).contains(point.lat), (-180...180).contains(point.lng) else { throw error("lat,lng \(lat),\(lng) is off the globe") }
+    return point
+}
+
+extension Dictionary {
+    /// The first value given for a key stays.
+    mutating func insertIfAbsent(_ key: Key, _ value: Value) {
+        if self[key] == nil { self[key] = value }
+    }
+}

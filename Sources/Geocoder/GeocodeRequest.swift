@@ -1,0 +1,95 @@
+import Foundation
+import HTTPServer
+
+/// A geocoding request's parameters, checked as Google checks them: exactly one of `address` /
+/// `components`, `latlng` and `place_id`; well-formed `bounds`, `components` and filters.
+/// `sensor`, `language`, `key`, `client`, `channel` and `signature` are read elsewhere or ignored.
+enum GeocodeRequest: Equatable {
+    case forward(ForwardLookup.Query)
+    case reverse(Coordinate, resultTypes: Set<String>?, locationTypes: Set<String>?)
+    case placeID(String)
+
+    /// The request, or the `INVALID_REQUEST` answer explaining what is wrong.
+    static func parse(_ request: Request) -> Result<GeocodeRequest, GeocodeInvalid> {
+        func value(_ name: String) -> String? {
+            request.query(name).flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+        }
+        let address = value("address"), components = value("components"), latlng = value("latlng"), placeID = value("place_id")
+        let given = [address != nil || components != nil, latlng != nil, placeID != nil].filter { $0 }.count
+        guard given > 0 else {
+            return .failure(GeocodeInvalid("Invalid request. Missing the 'address', 'components', 'latlng' or 'place_id' parameter."))
+        }
+        guard given == 1 else {
+            return .failure(GeocodeInvalid("Invalid request. Only one of 'address' or 'components', 'latlng' and 'place_id' may be given."))
+        }
+        if let placeID { return .success(.placeID(placeID)) }
+        if let latlng {
+            guard let point = coordinate(latlng) else { return .failure(GeocodeInvalid("Invalid request. Invalid 'latlng' parameter.")) }
+            let resultTypes = value("result_type").map(filterValues), locationTypes = value("location_type").map(filterValues)
+            if let resultTypes, !resultTypes.isSubset(of: addressTypes) {
+                return .failure(GeocodeInvalid("Invalid request. Invalid 'result_type' parameter."))
+            }
+            if let locationTypes, !locationTypes.isSubset(of: GeocodeRequest.locationTypes) {
+                return .failure(GeocodeInvalid("Invalid request. Invalid 'location_type' parameter."))
+            }
+            return .success(.reverse(point, resultTypes: resultTypes, locationTypes: locationTypes))
+        }
+        var query = ForwardLookup.Query(words: PlaceName.words(address ?? ""), regionBias: value("region"))
+        if let components {
+            var tail: [String] = []
+            for pair in components.split(separator: "|") {
+                guard let colon = pair.firstIndex(of: ":") else {
+                    return .failure(GeocodeInvalid("Invalid request. Invalid 'components' parameter."))
+                }
+                let name = pair[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+                let text = String(pair[pair.index(after: colon)...])
+                switch name {
+                case "country": query.country = text
+                case "route": query.hasRoute = true
+                case "locality", "administrative_area", "postal_code": tail += PlaceName.words(text)
+                default: return .failure(GeocodeInvalid("Invalid request. Invalid 'components' parameter."))
+                }
+            }
+            // Town, then region, then ZIP code: the order an address names them in.
+            query.words += tail
+        }
+        if let bounds = value("bounds") {
+            let corners = bounds.split(separator: "|").map { coordinate(String($0)) }
+            guard corners.count == 2, let southwest = corners[0], let northeast = corners[1] else {
+                return .failure(GeocodeInvalid("Invalid request. Invalid 'bounds' parameter."))
+            }
+            query.boundsBias = Box(southwest: southwest, northeast: northeast)
+        }
+        return .success(.forward(query))
+    }
+
+    /// `lat,lng` in range.
+    private static func coordinate(_ text: String) -> Coordinate? {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, let lat = Double(parts[0]), let lng = Double(parts[1]),
+              (-90...90).contains(lat), (-180...180).contains(lng) else { return nil }
+        return Coordinate(lat: lat, lng: lng)
+    }
+
+    private static func filterValues(_ text: String) -> Set<String> {
+        Set(text.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) })
+    }
+
+    /// The values `result_type` accepts: Google's address types.
+    static let addressTypes: Set<String> = [
+        "street_address", "route", "intersection", "political", "country", "administrative_area_level_1",
+        "administrative_area_level_2", "administrative_area_level_3", "administrative_area_level_4",
+        "administrative_area_level_5", "colloquial_area", "locality", "sublocality", "neighborhood", "premise",
+        "subpremise", "plus_code", "postal_code", "natural_feature", "airport", "park", "point_of_interest",
+    ]
+
+    static let locationTypes: Set<String> = ["ROOFTOP", "RANGE_INTERPOLATED", "GEOMETRIC_CENTER", "APPROXIMATE"]
+}
+
+/// Why a request is `INVALID_REQUEST`, in Google's words.
+struct GeocodeInvalid: Error, Equatable {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+

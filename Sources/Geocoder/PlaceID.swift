@@ -1,0 +1,50 @@
+import Foundation
+
+/// What a place ID names: a stable key of the place in the gazetteer or the user's places.
+/// Google's IDs are opaque base64url strings starting `ChIJ`; ours look alike and carry the key
+/// itself (lightly scrambled, so nobody parses them), so they survive restarts and data edits
+/// that keep the place, and resolve without a table.
+enum PlaceKey: Equatable {
+    case postalCode(String)
+    case state(String)
+    case country(String)
+    /// Country, region code and name key: what tells a town apart.
+    case locality(country: String, region: String, name: String)
+    case userPlace(String)
+
+    var placeID: String {
+        let text: String = switch self {
+        case .postalCode(let zip): "Z|" + zip
+        case .state(let code): "S|" + code
+        case .country(let code): "C|" + code
+        case .locality(let country, let region, let name): "L|" + country + "|" + region + "|" + name
+        case .userPlace(let key): "U|" + key
+        }
+        // At least 20 bytes, NUL-padded, so every ID is as long as Google's (27 characters or more).
+        let padded = Array(text.utf8) + [UInt8](repeating: 0, count: max(0, 20 - text.utf8.count))
+        let bytes = padded.enumerated().map { $1 ^ Self.mask[$0 % Self.mask.count] }
+        return "ChIJ" + Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    init?(placeID: String) {
+        guard placeID.hasPrefix("ChIJ") else { return nil }
+        var base64 = placeID.dropFirst(4).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64) else { return nil }
+        var bytes = data.enumerated().map { $1 ^ Self.mask[$0 % Self.mask.count] }
+        while bytes.last == 0 { bytes.removeLast() }
+        guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        let parts = text.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        switch (parts.first, parts.count) {
+        case ("Z", 2): self = .postalCode(parts[1])
+        case ("S", 2): self = .state(parts[1])
+        case ("C", 2): self = .country(parts[1])
+        case ("L", 4): self = .locality(country: parts[1], region: parts[2], name: parts[3])
+        case ("U", 2): self = .userPlace(parts[1])
+        default: return nil
+        }
+    }
+
+    private static let mask: [UInt8] = [0x5A, 0x17, 0xC3, 0x88, 0x21, 0x6E, 0xF0, 0x3B]
+}
