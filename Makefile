@@ -24,16 +24,16 @@ release: deps
 run: release
 	.build/release/understudy serve --port $(PORT) --bind $(BIND) --stubs $(STUBS)
 
-# The official Python WireMock client against the built server, then the Swift suite.
+# Python clients (the official WireMock client, geopy, googlemaps) against the built server, then the Swift suite.
 test: deps $(VENV)/ok
 	$(SWIFT) build --product understudy
 	$(VENV)/bin/python -m pytest -q tests/python
 	$(SWIFT) test
 
-$(VENV)/ok: tools/install-deps.sh
+$(VENV)/ok: tools/install-deps.sh Makefile
 	@tools/install-deps.sh python
 	python3 -m venv $(VENV)
-	$(VENV)/bin/pip install --quiet --disable-pip-version-check wiremock==2.7.0 pytest requests
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check wiremock==2.7.0 geopy==2.4.1 googlemaps==4.10.0 pytest requests
 	@touch $@
 
 $(BASELINE): bench/c-baseline.c

@@ -26,12 +26,17 @@ struct ForwardLookup {
             guard let known = gazetteer.country(PlaceName.key(country)) else { return [] }
             countryFilter = known.code
         }
-        if let result = postalCodeResult(query, countryFilter: countryFilter) { return result }
         if query.words.isEmpty {
-            guard let code = countryFilter, let index = gazetteer.countriesByName[code.lowercased()] else { return [] }
-            return [gazetteer.result(country: index, partialMatch: query.hasRoute)]
+            return countryResult(countryFilter, partialMatch: query.hasRoute)
         }
-        return placeResult(query, countryFilter: countryFilter).map { [$0] } ?? []
+        let results = postalCodeResult(query, countryFilter: countryFilter) ?? placeResult(query, countryFilter: countryFilter).map { [$0] } ?? []
+        // Nothing in the filtered country: Google answers the country itself as a partial match.
+        return results.isEmpty ? countryResult(countryFilter, partialMatch: true) : results
+    }
+
+    private func countryResult(_ code: String?, partialMatch: Bool) -> [GeocodeResult] {
+        guard let code, let index = gazetteer.countriesByName[code.lowercased()] else { return [] }
+        return [gazetteer.result(country: index, partialMatch: partialMatch)]
     }
 
     /// The ZIP code's result when the query has one (the last 5-digit word that is a known ZIP;

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Google's JSON layout: keys in alphabetical order at every level, three spaces of indentation,
 /// `" : "` between key and value, arrays of strings on one line (`[ "locality", "political" ]`),
 /// an empty array as `[]`, numbers in their shortest round-trip form.
@@ -61,11 +63,15 @@ enum GeocodeJSONWriter {
         out += indent + "}"
     }
 
-    /// Shortest round-trip digits, never in exponent form (Swift writes 1e-05 for 0.00001).
+    /// The shortest digits that read back as the value, but at most 16 significant ones, as
+    /// Google prints them (`38.8990252802915` where the shortest form is `38.899025280291504`);
+    /// never in exponent form (Swift writes 1e-05 for 0.00001).
     static func number(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
-        if abs(value) >= 1e-4 { return "\(value)" }
-        return GeocodeXMLWriter.sevenDecimals(value).replacingZeroTail()
+        guard abs(value) >= 1e-4 else { return GeocodeXMLWriter.sevenDecimals(value).replacingZeroTail() }
+        let shortest = "\(value)"
+        guard shortest.utf8.count > 17, shortest.utf8.filter({ (0x30...0x39).contains($0) }).count > 16 else { return shortest }
+        return String(format: "%.16g", value).replacingZeroTail()
     }
 
     private static func strings(_ values: [String]) -> String {

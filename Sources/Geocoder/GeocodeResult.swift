@@ -46,6 +46,14 @@ public struct Box: Sendable, Equatable {
         northeast = Coordinate(lat: min(centre.lat + dLat, 90), lng: min(centre.lng + dLng, 180)).rounded
     }
 
+    /// Google's viewport of an exact address: 0.0013489802915° each way, unrounded (hence the
+    /// tell-tale `…802915` / `…197085` endings of real responses).
+    static func rooftopViewport(around centre: Coordinate) -> Box {
+        let half = 0.0013489802915
+        return Box(southwest: Coordinate(lat: centre.lat - half, lng: centre.lng - half),
+                   northeast: Coordinate(lat: centre.lat + half, lng: centre.lng + half))
+    }
+
     public func contains(_ point: Coordinate) -> Bool {
         (southwest.lat...northeast.lat).contains(point.lat) && (southwest.lng...northeast.lng).contains(point.lng)
     }

@@ -10,7 +10,6 @@ import Synchronization
 public final class GeocoderBackend: Backend {
     public let name = "geocoder"
     public let mounts: [String]
-    public let gazetteer: Gazetteer
 
     /// The settings and user places, read again on `POST /__admin/reset` so edits apply without a
     /// restart; a file that turned bad keeps its last good version.
@@ -20,58 +19,111 @@ public final class GeocoderBackend: Backend {
     }
 
     private let directory: URL
+    /// Set once, when the gazetteer has loaded (on a thread of its own, so the server listens at
+    /// once; `/__admin/health` says 503 until then and geocoding requests wait for it).
+    private let loaded = AtomicLazyReference<Gazetteer>()
     private let editable: Mutex<Editable>
     private let rateLimiter = RateLimiter()
     private let logger: Logger
 
-    /// Loads `directory` (normally `stubs/geocoder`); problems are logged and the rest served.
-    public init(directory: URL, logger: Logger = Logger(label: "understudy")) {
+    /// Loads `directory` (normally `stubs/geocoder`) in the background; problems are logged and
+    /// the rest served. `gazetteer`, when given, is used at once instead of the folder's CSV files.
+    public init(directory: URL, gazetteer: Gazetteer? = nil, logger: Logger = Logger(label: "understudy")) {
         self.directory = directory
         self.logger = logger
-        gazetteer = Gazetteer(directory: directory)
-        for problem in gazetteer.problems { logger.warning("geocoder: \(problem)") }
-        var editable = Editable(settings: GeocoderSettings(), places: UserPlaces())
-        for problem in Self.reload(&editable, from: directory, gazetteer: gazetteer) { logger.warning("geocoder: \(problem)") }
-        self.editable = Mutex(editable)
-        mounts = editable.settings.mounts
+        var settings = GeocoderSettings()
+        do {
+            settings = try GeocoderSettings(file: directory.appendingPathComponent("config.json"))
+        } catch {
+            logger.warning("geocoder: \(error)")
+        }
+        editable = Mutex(Editable(settings: settings, places: UserPlaces()))
+        mounts = settings.mounts
+        if let gazetteer {
+            finishLoading(gazetteer)
+        } else {
+            Thread.detachNewThread { [self] in
+                let started = ContinuousClock.now
+                let gazetteer = Gazetteer(directory: directory)
+                for problem in gazetteer.problems { logger.warning("geocoder: \(problem)") }
+                let counts = gazetteer.counts
+                logger.info("geocoder: \(counts.postalCodes) ZIP codes, \(counts.localities) towns, \(counts.states) states, \(counts.countries) countries loaded in \(ContinuousClock.now - started)")
+                finishLoading(gazetteer)
+            }
+        }
     }
+
+    private func finishLoading(_ gazetteer: Gazetteer) {
+        reloadEditable(gazetteer)
+        _ = loaded.storeIfNil(gazetteer)
+    }
+
+    public var isReady: Bool { loaded.load() != nil }
+
+    /// The gazetteer, once loaded.
+    public var gazetteer: Gazetteer? { loaded.load() }
 
     /// Every problem with the folder's files, for `understudy check`.
     public static func check(directory: URL) -> [GazetteerError] {
         let gazetteer = Gazetteer(directory: directory)
-        var editable = Editable(settings: GeocoderSettings(), places: UserPlaces())
-        return gazetteer.problems + reload(&editable, from: directory, gazetteer: gazetteer)
-    }
-
-    private static func reload(_ editable: inout Editable, from directory: URL, gazetteer: Gazetteer) -> [GazetteerError] {
-        var problems: [GazetteerError] = []
+        var problems = gazetteer.problems
         do {
-            editable.settings = try GeocoderSettings(file: directory.appendingPathComponent("config.json"))
+            _ = try GeocoderSettings(file: directory.appendingPathComponent("config.json"))
         } catch {
             problems.append(error)
         }
         do {
-            editable.places = try UserPlaces(file: directory.appendingPathComponent("places.json"), gazetteer: gazetteer)
+            _ = try UserPlaces(file: directory.appendingPathComponent("places.json"), gazetteer: gazetteer)
         } catch {
             problems.append(error)
         }
         return problems
     }
 
+    /// Reads config.json and places.json again; a file with a problem keeps its last good version.
+    private func reloadEditable(_ gazetteer: Gazetteer) {
+        var copy = editable.withLock { $0 }
+        do {
+            copy.settings = try GeocoderSettings(file: directory.appendingPathComponent("config.json"))
+        } catch {
+            logger.warning("geocoder: \(error)")
+        }
+        do {
+            copy.places = try UserPlaces(file: directory.appendingPathComponent("places.json"), gazetteer: gazetteer)
+        } catch {
+            logger.warning("geocoder: \(error)")
+        }
+        editable.withLock { $0 = copy }
+    }
+
     public func reset(scope: StateScope?) {
         rateLimiter.reset(scope)
-        var copy = editable.withLock { $0 }
-        for problem in Self.reload(&copy, from: directory, gazetteer: gazetteer) { logger.warning("geocoder: \(problem)") }
-        editable.withLock { $0 = copy }
+        if let gazetteer = loaded.load() { reloadEditable(gazetteer) }
     }
 
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
         guard request.method == .get || request.method == .head, let format = format(of: request.path) else { return .decline }
+        guard let gazetteer = loaded.load() else {
+            return .deferred { reply in self.answerOnceLoaded(request, context, format, reply) }
+        }
+        return .response(answer(request, context, format, gazetteer))
+    }
+
+    private func answer(_ request: Request, _ context: RequestContext, _ format: Format, _ gazetteer: Gazetteer) -> Response {
         let (settings, places) = editable.withLock { ($0.settings, $0.places) }
-        if let denial = signatureDenial(request, settings) { return .response(denial) }
-        let answer = accessAnswer(request, settings, context) ?? lookup(request, places)
+        if let denial = signatureDenial(request, settings) { return denial }
+        let answer = accessAnswer(request, settings, context) ?? lookup(request, places, gazetteer)
         let body = format == .json ? GeocodeJSONWriter.write(answer) : GeocodeXMLWriter.write(answer)
-        return .response(Response(status: 200, headers: format.headers, body: ResponseBody(body)))
+        return Response(status: 200, headers: format.headers, body: ResponseBody(body))
+    }
+
+    /// A request that came while the gazetteer loads waits for it on its loop's timers.
+    private func answerOnceLoaded(_ request: Request, _ context: RequestContext, _ format: Format, _ reply: DeferredReply) {
+        guard let gazetteer = loaded.load() else {
+            reply.loop.schedule(after: .milliseconds(5)) { self.answerOnceLoaded(request, context, format, reply) }
+            return
+        }
+        reply.send(answer(request, context, format, gazetteer))
     }
 
     enum Format {
@@ -98,7 +150,7 @@ public final class GeocoderBackend: Backend {
     }
 
     /// The answer to what the request asks, once it may ask.
-    func lookup(_ request: Request, _ places: UserPlaces) -> GeocodeAnswer {
+    func lookup(_ request: Request, _ places: UserPlaces, _ gazetteer: Gazetteer) -> GeocodeAnswer {
         switch GeocodeRequest.parse(request) {
         case .failure(let invalid):
             return .invalid(invalid.message)

@@ -14,7 +14,7 @@ import MockCore
 /// ```
 /// `types` (default `["street_address"]`), `location_type` (default `ROOFTOP`) and
 /// `address_components` are optional; without components, the street number and route come from
-/// the address and the rest from the ZIP code at the coordinates.
+/// the address and the rest from the ZIP code the address names, or else the one at the coordinates.
 struct UserPlaces: Sendable {
     enum Answer: Sendable {
         case result(GeocodeResult)
@@ -23,6 +23,8 @@ struct UserPlaces: Sendable {
 
     private(set) var byAddress: [String: Answer] = [:]
     private(set) var results: [GeocodeResult] = []
+    /// By the key in their place IDs.
+    private var byKey: [String: GeocodeResult] = [:]
 
     init() {}
 
@@ -71,10 +73,11 @@ struct UserPlaces: Sendable {
                 let result = GeocodeResult(
                     types: types, formattedAddress: place["formatted_address"]?.stringValue ?? address, components: components,
                     location: location, locationType: place["location_type"]?.stringValue ?? "ROOFTOP",
-                    viewport: Box(around: location, metres: 150), bounds: nil,
-                    placeID: PlaceKey.userPlace(PlaceName.key(address)).placeID)
+                    viewport: .rooftopViewport(around: location), bounds: nil,
+                    placeID: PlaceKey.userPlace(Self.shortKey(address)).placeID)
                 answer = .result(result)
                 results.append(result)
+                byKey[Self.shortKey(address)] = result
             }
             for text in [address] + aliases + [place["formatted_address"]?.stringValue].compactMap({ $0 }) {
                 byAddress[PlaceName.key(text)] = answer
@@ -87,8 +90,15 @@ struct UserPlaces: Sendable {
     }
 
     func result(for key: PlaceKey) -> GeocodeResult? {
-        guard case .userPlace(let address) = key, case .result(let result)? = byAddress[address] else { return nil }
-        return result
+        guard case .userPlace(let short) = key else { return nil }
+        return byKey[short]
+    }
+
+    /// A short stable key of an address for its place ID: FNV-1a of its comparable form, in hex.
+    static func shortKey(_ address: String) -> String {
+        var hash: UInt64 = 0xcbf29ce484222325
+        for byte in PlaceName.key(address).utf8 { hash = (hash ^ UInt64(byte)) &* 0x100000001b3 }
+        return String(hash, radix: 16)
     }
 
     /// The nearest place within `metres` of `point`, for reverse lookups.
@@ -106,8 +116,10 @@ struct UserPlaces: Sendable {
             components.append(AddressComponent(longName: parts[0], shortName: parts[0], types: ["street_number"]))
             components.append(AddressComponent(longName: parts[1], shortName: parts[1], types: ["route"]))
         }
-        if let zip = gazetteer.postalCodeGrid.nearest(to: location, within: 50_000) {
-            let postalCode = gazetteer.postalCodes[zip.index]
+        // The ZIP code the address names, else the one at the place.
+        let named = PlaceName.words(address).last { gazetteer.postalCodesByZIP[$0] != nil }.flatMap { gazetteer.postalCodesByZIP[$0] }
+        if let zip = named ?? gazetteer.postalCodeGrid.nearest(to: location, within: 50_000)?.index {
+            let postalCode = gazetteer.postalCodes[zip]
             components.append(AddressComponent(longName: postalCode.city, shortName: postalCode.city, types: ["locality", "political"]))
             components += gazetteer.countyStateCountry(county: postalCode.county, state: postalCode.state)
             components.append(AddressComponent(longName: postalCode.zip, shortName: postalCode.zip, types: ["postal_code"]))

@@ -110,11 +110,7 @@ struct Serve: ParsableCommand {
         var emulators: [any Backend] = []
         let geocoder = stubs.appendingPathComponent("geocoder")
         if FileManager.default.fileExists(atPath: geocoder.path) {
-            let started = ContinuousClock.now
-            let backend = GeocoderBackend(directory: geocoder, logger: logger)
-            let counts = backend.gazetteer.counts
-            logger.info("geocoder: \(counts.postalCodes) ZIP codes, \(counts.localities) towns, \(counts.states) states, \(counts.countries) countries loaded in \(ContinuousClock.now - started)")
-            emulators.append(backend)
+            emulators.append(GeocoderBackend(directory: geocoder, logger: logger))
         }
         return emulators
     }

@@ -1,0 +1,75 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Geocoder
+import MockCore
+import Testing
+import UnderstudyTesting
+
+/// Seed 000: the Madisons app's store locator turns a ZIP code into coordinates through its
+/// "Geocoder URL" setting (`http://maps.googleapis.com/maps/api/geocode/xml`), reading the first
+/// `<lat>` and `<lng>` of the answer with an XML parser, as the iPhone and iPad builds do.
+@Suite struct MadisonsGeocoderTests {
+    /// What the app keeps of the answer: the status and the first location.
+    final class CoordinatesReader: NSObject, XMLParserDelegate {
+        var status = "", lat: Double?, lng: Double?
+        private var path: [String] = [], text = ""
+
+        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+            path.append(name)
+            text = ""
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            switch path.suffix(2) {
+            case ["GeocodeResponse", "status"]: status = text
+            case ["location", "lat"] where lat == nil: lat = Double(text)
+            case ["location", "lng"] where lng == nil: lng = Double(text)
+            default: break
+            }
+            path.removeLast()
+        }
+    }
+
+    func locate(_ address: String, on server: TestServer) async throws -> CoordinatesReader {
+        // The app appends `address` and `sensor=true` to its configured URL.
+        var components = URLComponents(url: server.url("/maps/api/geocode/xml"), resolvingAgainstBaseURL: false)!
+        components.queryItems = [URLQueryItem(name: "address", value: address), URLQueryItem(name: "sensor", value: "true")]
+        let (data, response) = try await server.session.data(from: components.url!)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        let reader = CoordinatesReader()
+        let parser = XMLParser(data: data)
+        parser.delegate = reader
+        #expect(parser.parse())
+        return reader
+    }
+
+    @Test func theStoreLocatorFindsSunnyvaleFromItsZIPCode() async throws {
+        let server = try TestServer.start(backends: [GeocoderBackend(directory: shippedStubs.appendingPathComponent("geocoder"))])
+        defer { server.stop() }
+        let sunnyvale = try await locate("94086", on: server)
+        #expect(sunnyvale.status == "OK")
+        let lat = try #require(sunnyvale.lat), lng = try #require(sunnyvale.lng)
+        #expect(abs(lat - 37.37) < 0.03 && abs(lng - -122.03) < 0.03)
+    }
+
+    @Test func theIPadCoordinatesLookupAcceptsPostalCodesAndTowns() async throws {
+        let server = try TestServer.start(backends: [GeocoderBackend(directory: shippedStubs.appendingPathComponent("geocoder"))])
+        defer { server.stop() }
+        let seattle = try await locate("98101", on: server)
+        #expect(abs((seattle.lat ?? 0) - 47.61) < 0.03 && abs((seattle.lng ?? 0) - -122.33) < 0.03)
+        let town = try await locate("Armonk, NY", on: server)
+        #expect(town.status == "OK")
+        #expect(abs((town.lat ?? 0) - 41.13) < 0.05)
+        // A typo the app must handle: no results, and no coordinates to read.
+        let nowhere = try await locate("0000x", on: server)
+        #expect(nowhere.status == "ZERO_RESULTS")
+        #expect(nowhere.lat == nil)
+    }
+}

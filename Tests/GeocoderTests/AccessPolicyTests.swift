@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+@testable import Geocoder
+import MockCore
+import UnderstudyTesting
+
+/// Keys, rate limits and Premier signatures, as `stubs/geocoder/config.json` sets them.
+@Suite struct AccessPolicyTests {
+    @Test func withoutAPolicyKeysAreIgnoredAsIn2010() async throws {
+        let (server, _) = try geocoderServer(config: "{}")
+        defer { server.stop() }
+        #expect(try await server.geocode("address=94086").status == "OK")
+        #expect(try await server.geocode("address=94086&key=whatever").status == "OK")
+    }
+
+    @Test func aRequiredKeyMustBeSent() async throws {
+        let (server, _) = try geocoderServer(config: #"{"keys": "required"}"#)
+        defer { server.stop() }
+        let denied = try await server.geocode("address=94086")
+        #expect(denied.status == "REQUEST_DENIED")
+        #expect(denied.error_message == "You must use an API key to authenticate each request to Google Maps Platform APIs. For additional information, please refer to http://g.co/dev/maps-no-account")
+        #expect(denied.results.isEmpty)
+        // The key is checked before the request: a keyless bad request is denied, not invalid.
+        #expect(try await server.geocode("latlng=abc").status == "REQUEST_DENIED")
+        #expect(try await server.geocode("address=94086&key=AIzaAnything").status == "OK")
+    }
+
+    @Test func listedKeysAnswerWithTheirStatusAndOthersAreInvalid() async throws {
+        let config = #"{"keys": {"good": "OK", "nobilling": "OVER_DAILY_LIMIT", "blocked": "REQUEST_DENIED", "flaky": "UNKNOWN_ERROR"}}"#
+        let (server, _) = try geocoderServer(config: config)
+        defer { server.stop() }
+        #expect(try await server.geocode("address=94086&key=good").status == "OK")
+        let invalid = try await server.geocode("address=94086&key=stolen")
+        #expect(invalid.status == "REQUEST_DENIED")
+        #expect(invalid.error_message == "The provided API key is invalid.")
+        #expect(try await server.geocode("address=94086&key=nobilling").status == "OVER_DAILY_LIMIT")
+        let blocked = try await server.geocode("address=94086&key=blocked")
+        #expect(blocked.status == "REQUEST_DENIED")
+        #expect(blocked.error_message == "This API project is not authorized to use this API.")
+        #expect(try await server.geocode("address=94086&key=flaky").status == "UNKNOWN_ERROR")
+    }
+
+    @Test func theDailyQuotaRunsOutAndComesBackOnReset() async throws {
+        let (server, _) = try geocoderServer(config: #"{"rateLimit": {"perDay": 2}}"#)
+        defer { server.stop() }
+        #expect(try await server.geocode("address=94086&key=a").status == "OK")
+        #expect(try await server.geocode("address=94086&key=a").status == "OK")
+        let over = try await server.geocode("address=94086&key=a")
+        #expect(over.status == "OVER_QUERY_LIMIT")
+        #expect(over.error_message == "You have exceeded your daily request quota for this API.")
+        // Per key: another key still has its quota.
+        #expect(try await server.geocode("address=94086&key=b").status == "OK")
+        _ = try await server.send("POST", "/__admin/reset")
+        #expect(try await server.geocode("address=94086&key=a").status == "OK")
+    }
+
+    @Test func requestsFasterThanTheRateLimitAreTurnedAway() async throws {
+        let (server, _) = try geocoderServer(config: #"{"rateLimit": {"perSecond": 1}}"#)
+        defer { server.stop() }
+        // Ten at once: however slow the machine, they do not spread over ten seconds.
+        let statuses = try await withThrowingTaskGroup(of: GeocodeJSON.self) { group in
+            for _ in 0..<10 { group.addTask { try await server.geocode("address=94086") } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let turnedAway = statuses.filter { $0.status == "OVER_QUERY_LIMIT" }
+        #expect(statuses.contains { $0.status == "OK" })
+        #expect(!turnedAway.isEmpty)
+        #expect(turnedAway.allSatisfy { $0.error_message == "You have exceeded your rate-limit for this API." && $0.results.isEmpty })
+        #expect(turnedAway.count + statuses.filter { $0.status == "OK" }.count == 10)
+    }
+
+    @Test func theRateWindowOpensAgainEachSecond() {
+        let limiter = RateLimiter()
+        let second: UInt64 = 1_000_000_000
+        #expect(limiter.admit("k", perSecond: 2, perDay: nil, scope: .shared, now: 5 * second) == .allowed)
+        #expect(limiter.admit("k", perSecond: 2, perDay: nil, scope: .shared, now: 5 * second + 10) == .allowed)
+        #expect(limiter.admit("k", perSecond: 2, perDay: nil, scope: .shared, now: 5 * second + 20) == .overRate)
+        #expect(limiter.admit("other", perSecond: 2, perDay: nil, scope: .shared, now: 5 * second + 30) == .allowed)
+        #expect(limiter.admit("k", perSecond: 2, perDay: nil, scope: .shared, now: 6 * second) == .allowed)
+    }
+
+    @Test func premierClientsMustSignTheirRequests() async throws {
+        let secret = "vNIXE0xscrmjlyV-12Nj_BvUPaw="
+        let (server, _) = try geocoderServer(config: #"{"clients": {"gme-acme": "\#(secret)"}}"#)
+        defer { server.stop() }
+        let path = "/maps/api/geocode/json?address=94086&client=gme-acme"
+        let signature = try #require(URLSignature.sign(path, secret: secret))
+        let (body, good) = try await server.send("GET", path + "&signature=" + signature)
+        #expect(good.statusCode == 200)
+        #expect(try JSONDecoder().decode(GeocodeJSON.self, from: body).status == "OK")
+        let (denial, bad) = try await server.send("GET", path + "&signature=AAAAAAAAAAAAAAAAAAAAAAAAAAA=")
+        #expect(bad.statusCode == 403)
+        #expect(String(decoding: denial, as: UTF8.self).contains("The signature was checked against the URL: \(path)"))
+        let (_, unknown) = try await server.send("GET", "/maps/api/geocode/json?address=94086&client=gme-other&signature=" + signature)
+        #expect(unknown.statusCode == 403)
+    }
+
+    @Test func signaturesAreGooglesHMACSHA1() {
+        // RFC 3174 and RFC 2202 test vectors.
+        #expect(hex(URLSignature.sha1(Array("abc".utf8))) == "a9993e364706816aba3e25717850c26c9cd0d89d")
+        #expect(hex(URLSignature.sha1(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
+                == "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
+        #expect(hex(URLSignature.hmacSHA1(key: [UInt8](repeating: 0x0b, count: 20), message: Array("Hi There".utf8)))
+                == "b617318655057264e28bc0b6fb378c8ef146be00")
+        #expect(hex(URLSignature.hmacSHA1(key: [UInt8](repeating: 0xaa, count: 80),
+                                          message: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)))
+                == "aa4ae5e15272d00e95705637ce8a3b55ed402112")
+    }
+
+    @Test func aBadConfigurationSaysWhereAndKeepsTheDefaults() throws {
+        let directory = try makeTemporaryDirectory(["config.json": #"{"keys": {"k": "MAYBE"}}"#])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(throws: GazetteerError.self) { try GeocoderSettings(file: directory.appendingPathComponent("config.json")) }
+        let problems = GeocoderBackend.check(directory: directory)
+        #expect(problems.map(\.description).contains { $0.contains("config.json") && $0.contains("keys.k: must be one of OK") })
+    }
+
+    private func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
+}
