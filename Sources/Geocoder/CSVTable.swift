@@ -83,5 +83,6 @@ public struct GazetteerError: Error, CustomStringConvertible, Equatable {
     public let line: Int
     public let message: String
 
-    public var description: String { "\(file):\(line): \(message)" }
+    /// `file:line: message`, or `file: message` when no line is known (a field of a JSON file).
+    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
 }

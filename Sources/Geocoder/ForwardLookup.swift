@@ -23,7 +23,7 @@ struct ForwardLookup {
     func lookup(_ query: Query) -> [GeocodeResult] {
         var countryFilter: String?
         if let country = query.country {
-            guard let known = gazetteer.country(PlaceName.key(country)) else { return [] }
+            guard let known = gazetteer.country(country) else { return [] }
             countryFilter = known.code
         }
         if query.words.isEmpty {
@@ -35,7 +35,7 @@ struct ForwardLookup {
     }
 
     private func countryResult(_ code: String?, partialMatch: Bool) -> [GeocodeResult] {
-        guard let code, let index = gazetteer.countriesByName[code.lowercased()] else { return [] }
+        guard let code, let index = gazetteer.countriesByCode[code] else { return [] }
         return [gazetteer.result(country: index, partialMatch: partialMatch)]
     }
 
@@ -59,7 +59,7 @@ struct ForwardLookup {
         guard countryFilter == nil || countryFilter == "US" else { return [] }
         let place = gazetteer.postalCodes[index]
         // What else the address says must be (or be about) this ZIP's town, state and country.
-        for phrase in [["usa"], ["us"], ["united", "states"], PlaceName.words(gazetteer.state(place.state)?.name ?? ""),
+        for phrase in words.isEmpty ? [] : [["usa"], ["us"], ["united", "states"], PlaceName.words(gazetteer.state(place.state)?.name ?? ""),
                        [place.state.lowercased()], PlaceName.words(place.county), PlaceName.words(place.city),
                        gazetteer.town(ofPostalCode: index).map { PlaceName.words(gazetteer.localities[$0].name) } ?? []]
             where !phrase.isEmpty && words.count >= phrase.count && Array(words.suffix(phrase.count)) == phrase {
@@ -106,7 +106,7 @@ struct ForwardLookup {
 
     private func regionResult(_ reading: Reading, partialMatch: Bool) -> GeocodeResult? {
         if let state = reading.state { return gazetteer.result(state: state, partialMatch: partialMatch) }
-        if let country = reading.country, let index = gazetteer.countriesByName[country.lowercased()] {
+        if let country = reading.country, let index = gazetteer.countriesByCode[country] {
             return gazetteer.result(country: index, partialMatch: partialMatch)
         }
         return nil

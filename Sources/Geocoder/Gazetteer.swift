@@ -36,8 +36,11 @@ public final class Gazetteer: Sendable {
 
     let countries: [Country]
     let countriesByName: [String: Int]
+    /// By the upper-case codes results carry, so building a result lowercases nothing.
+    let countriesByCode: [String: Int]
     let states: [State]
     let statesByName: [String: Int]
+    let statesByCode: [String: Int]
     let postalCodes: [PostalCode]
     let postalCodesByZIP: [String: Int]
     let localities: [Locality]
@@ -83,6 +86,8 @@ public final class Gazetteer: Sendable {
             statesByName[PlaceName.key(state.name)] = index
         }
         self.statesByName = statesByName
+        countriesByCode = Dictionary(countries.enumerated().map { ($1.code, $0) }, uniquingKeysWith: { first, _ in first })
+        statesByCode = Dictionary(states.enumerated().map { ($1.code, $0) }, uniquingKeysWith: { first, _ in first })
         postalCodesByZIP = Dictionary(postalCodes.enumerated().map { ($1.zip, $0) }, uniquingKeysWith: { first, _ in first })
         let towns = loader.localities
         localitiesByName = Dictionary(grouping: towns.indices, by: { PlaceName.key(towns[$0].name) })
@@ -93,12 +98,14 @@ public final class Gazetteer: Sendable {
         localityGrid = SpatialGrid(towns.map(\.location))
     }
 
-    func country(_ code: String) -> Country? {
-        countriesByName[code.lowercased()].map { countries[$0] }
+    /// By ISO code or name, in any case.
+    func country(_ name: String) -> Country? {
+        countriesByCode[name].map { countries[$0] } ?? countriesByName[PlaceName.key(name)].map { countries[$0] }
     }
 
-    func state(_ code: String) -> State? {
-        statesByName[code.lowercased()].map { states[$0] }
+    /// By postal code ("CA") or name, in any case.
+    func state(_ name: String) -> State? {
+        statesByCode[name].map { states[$0] } ?? statesByName[PlaceName.key(name)].map { states[$0] }
     }
 
     /// The town of ZIP code number `index`.

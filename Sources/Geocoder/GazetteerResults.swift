@@ -56,8 +56,8 @@ extension Gazetteer {
     func result(for key: PlaceKey) -> GeocodeResult? {
         switch key {
         case .postalCode(let zip): return postalCodesByZIP[zip].map { result(postalCode: $0) }
-        case .state(let code): return statesByName[code.lowercased()].map { result(state: $0) }
-        case .country(let code): return countriesByName[code.lowercased()].map { result(country: $0) }
+        case .state(let code): return statesByCode[code].map { result(state: $0) }
+        case .country(let code): return countriesByCode[code].map { result(country: $0) }
         case .locality(let country, let region, let name):
             let index = localitiesByName[name]?.first { localities[$0].country == country && localities[$0].regionCode == region }
             return index.map { result(locality: $0) }

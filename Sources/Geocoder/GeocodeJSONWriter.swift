@@ -2,65 +2,82 @@ import Foundation
 
 /// Google's JSON layout: keys in alphabetical order at every level, three spaces of indentation,
 /// `" : "` between key and value, arrays of strings on one line (`[ "locality", "political" ]`),
-/// an empty array as `[]`, numbers in their shortest round-trip form.
+/// an empty array as `[]`, numbers in their shortest round-trip form (at most 16 digits).
 enum GeocodeJSONWriter {
-    static func write(_ answer: GeocodeAnswer) -> String {
-        var out = "{\n"
-        if let message = answer.errorMessage { out += "   \"error_message\" : " + quoted(message) + ",\n" }
+    static func write(_ answer: GeocodeAnswer) -> [UInt8] {
+        var out = ByteWriter(capacity: 1_024 + 2_560 * answer.results.count)
+        out.write("{\n")
+        if let message = answer.errorMessage {
+            out.write("   \"error_message\" : ")
+            quoted(message, to: &out)
+            out.write(",\n")
+        }
         if answer.results.isEmpty {
-            out += "   \"results\" : [],\n"
+            out.write("   \"results\" : [],\n")
         } else {
-            out += "   \"results\" : [\n"
+            out.write("   \"results\" : [\n")
             for (index, result) in answer.results.enumerated() {
                 write(result, to: &out)
-                out += index < answer.results.count - 1 ? ",\n" : "\n"
+                out.write(index < answer.results.count - 1 ? ",\n" : "\n")
             }
-            out += "   ],\n"
+            out.write("   ],\n")
         }
-        out += "   \"status\" : \"" + answer.status.rawValue + "\"\n}\n"
-        return out
+        out.write("   \"status\" : \"")
+        out.write(answer.status.rawValue)
+        out.write("\"\n}\n")
+        return out.bytes
     }
 
-    private static func write(_ result: GeocodeResult, to out: inout String) {
-        let i3 = "         ", i4 = "            ", i5 = "               "
-        out += "      {\n"
-        out += i3 + "\"address_components\" : [\n"
+    private static func write(_ result: GeocodeResult, to out: inout ByteWriter) {
+        out.write(result.components.isEmpty ? "      {\n         \"address_components\" : [],\n" : "      {\n         \"address_components\" : [\n")
         for (index, component) in result.components.enumerated() {
-            out += i4 + "{\n"
-            out += i5 + "\"long_name\" : " + quoted(component.longName) + ",\n"
-            out += i5 + "\"short_name\" : " + quoted(component.shortName) + ",\n"
-            out += i5 + "\"types\" : " + strings(component.types) + "\n"
-            out += i4 + (index < result.components.count - 1 ? "},\n" : "}\n")
+            out.write("            {\n               \"long_name\" : ")
+            quoted(component.longName, to: &out)
+            out.write(",\n               \"short_name\" : ")
+            quoted(component.shortName, to: &out)
+            out.write(",\n               \"types\" : ")
+            strings(component.types, to: &out)
+            out.write(index < result.components.count - 1 ? "\n            },\n" : "\n            }\n")
         }
-        out += i3 + "],\n"
-        out += i3 + "\"formatted_address\" : " + quoted(result.formattedAddress) + ",\n"
-        out += i3 + "\"geometry\" : {\n"
-        if let bounds = result.bounds { box("bounds", bounds, to: &out) }
-        point("location", result.location, indent: i4, to: &out)
-        out += ",\n" + i4 + "\"location_type\" : \"" + result.locationType + "\",\n"
+        out.write(result.components.isEmpty ? "         \"formatted_address\" : " : "         ],\n         \"formatted_address\" : ")
+        quoted(result.formattedAddress, to: &out)
+        out.write(",\n         \"geometry\" : {\n")
+        if let bounds = result.bounds { box("bounds", bounds, last: false, to: &out) }
+        out.write("            \"location\" : {\n")
+        point(result.location, indent: 15, to: &out)
+        out.write("            },\n            \"location_type\" : \"")
+        out.write(result.locationType)
+        out.write("\",\n")
         box("viewport", result.viewport, last: true, to: &out)
-        out += i3 + "},\n"
-        if result.partialMatch { out += i3 + "\"partial_match\" : true,\n" }
-        out += i3 + "\"place_id\" : " + quoted(result.placeID) + ",\n"
-        out += i3 + "\"types\" : " + strings(result.types) + "\n"
-        out += "      }"
+        out.write("         },\n")
+        if result.partialMatch { out.write("         \"partial_match\" : true,\n") }
+        out.write("         \"place_id\" : ")
+        quoted(result.placeID, to: &out)
+        out.write(",\n         \"types\" : ")
+        strings(result.types, to: &out)
+        out.write("\n      }")
     }
 
-    private static func box(_ name: String, _ box: Box, last: Bool = false, to out: inout String) {
-        let i4 = "            ", i5 = "               "
-        out += i4 + "\"" + name + "\" : {\n"
-        point("northeast", box.northeast, indent: i5, to: &out)
-        out += ",\n"
-        point("southwest", box.southwest, indent: i5, to: &out)
-        out += "\n" + i4 + (last ? "}\n" : "},\n")
+    private static func box(_ name: StaticString, _ box: Box, last: Bool, to out: inout ByteWriter) {
+        out.write("            \"")
+        out.write(name)
+        out.write("\" : {\n               \"northeast\" : {\n")
+        point(box.northeast, indent: 18, to: &out)
+        out.write("               },\n               \"southwest\" : {\n")
+        point(box.southwest, indent: 18, to: &out)
+        out.write(last ? "               }\n            }\n" : "               }\n            },\n")
     }
 
-    /// `"name" : { "lat" : …, "lng" : … }` over four lines, without the line's ending.
-    private static func point(_ name: String, _ point: Coordinate, indent: String, to out: inout String) {
-        out += indent + "\"" + name + "\" : {\n"
-        out += indent + "   \"lat\" : " + number(point.lat) + ",\n"
-        out += indent + "   \"lng\" : " + number(point.lng) + "\n"
-        out += indent + "}"
+    /// The `"lat"` and `"lng"` lines of a point.
+    private static func point(_ point: Coordinate, indent: Int, to out: inout ByteWriter) {
+        out.spaces(indent)
+        out.write("\"lat\" : ")
+        out.write(number(point.lat))
+        out.write(",\n")
+        out.spaces(indent)
+        out.write("\"lng\" : ")
+        out.write(number(point.lng))
+        out.write("\n")
     }
 
     /// The shortest digits that read back as the value, but at most 16 significant ones, as
@@ -68,35 +85,45 @@ enum GeocodeJSONWriter {
     /// never in exponent form (Swift writes 1e-05 for 0.00001).
     static func number(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
-        guard abs(value) >= 1e-4 else { return GeocodeXMLWriter.sevenDecimals(value).replacingZeroTail() }
+        guard abs(value) >= 1e-4 else { return GeocodeXMLWriter.sevenDecimals(value).droppingZeroTail() }
         let shortest = "\(value)"
         guard shortest.utf8.count > 17, shortest.utf8.filter({ (0x30...0x39).contains($0) }).count > 16 else { return shortest }
-        return String(format: "%.16g", value).replacingZeroTail()
+        return String(format: "%.16g", value).droppingZeroTail()
     }
 
-    private static func strings(_ values: [String]) -> String {
-        values.isEmpty ? "[]" : "[ " + values.map(quoted).joined(separator: ", ") + " ]"
+    private static func strings(_ values: [String], to out: inout ByteWriter) {
+        guard !values.isEmpty else { return out.write("[]") }
+        out.write("[ ")
+        for (index, value) in values.enumerated() {
+            if index > 0 { out.write(", ") }
+            quoted(value, to: &out)
+        }
+        out.write(" ]")
     }
 
-    private static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.utf8.count) + hex
-            default: out.unicodeScalars.append(scalar)
+    private static func quoted(_ text: String, to out: inout ByteWriter) {
+        out.write("\"")
+        if !ByteWriter.contains(text, anyOf: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
+            out.write(text)
+        } else {
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out.write("\\\"")
+                case "\\": out.write("\\\\")
+                case _ where scalar.value < 0x20:
+                    let hex = String(scalar.value, radix: 16)
+                    out.write("\\u" + String(repeating: "0", count: 4 - hex.utf8.count) + hex)
+                default: out.write(String(scalar))
+                }
             }
         }
-        return out + "\""
+        out.write("\"")
     }
 }
 
 private extension String {
     /// `0.0000100` → `0.00001`.
-    func replacingZeroTail() -> String {
+    func droppingZeroTail() -> String {
         var text = self
         while text.hasSuffix("0") { text.removeLast() }
         return text

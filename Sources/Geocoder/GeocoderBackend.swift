@@ -10,6 +10,8 @@ import Synchronization
 public final class GeocoderBackend: Backend {
     public let name = "geocoder"
     public let mounts: [String]
+    /// `<mount>/json` and `<mount>/xml` of every mount.
+    private let formats: [String: Format]
 
     /// The settings and user places, read again on `POST /__admin/reset` so edits apply without a
     /// restart; a file that turned bad keeps its last good version.
@@ -24,6 +26,7 @@ public final class GeocoderBackend: Backend {
     private let loaded = AtomicLazyReference<Gazetteer>()
     private let editable: Mutex<Editable>
     private let rateLimiter = RateLimiter()
+    private let cache = ResponseCache()
     private let logger: Logger
 
     /// Loads `directory` (normally `stubs/geocoder`) in the background; problems are logged and
@@ -39,6 +42,8 @@ public final class GeocoderBackend: Backend {
         }
         editable = Mutex(Editable(settings: settings, places: UserPlaces()))
         mounts = settings.mounts
+        formats = Dictionary(settings.mounts.flatMap { [($0 + "/json", Format.json), ($0 + "/xml", Format.xml)] },
+                             uniquingKeysWith: { first, _ in first })
         if let gazetteer {
             finishLoading(gazetteer)
         } else {
@@ -99,6 +104,7 @@ public final class GeocoderBackend: Backend {
     public func reset(scope: StateScope?) {
         rateLimiter.reset(scope)
         if let gazetteer = loaded.load() { reloadEditable(gazetteer) }
+        cache.removeAll()
     }
 
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
@@ -112,9 +118,20 @@ public final class GeocoderBackend: Backend {
     private func answer(_ request: Request, _ context: RequestContext, _ format: Format, _ gazetteer: Gazetteer) -> Response {
         let (settings, places) = editable.withLock { ($0.settings, $0.places) }
         if let denial = signatureDenial(request, settings) { return denial }
-        let answer = accessAnswer(request, settings, context) ?? lookup(request, places, gazetteer)
-        let body = format == .json ? GeocodeJSONWriter.write(answer) : GeocodeXMLWriter.write(answer)
-        return Response(status: 200, headers: format.headers, body: ResponseBody(body))
+        if let refusal = accessAnswer(request, settings, context) {
+            return Response(status: 200, headers: format.headers, body: ResponseBody(render(refusal, format)))
+        }
+        let key = (format == .json ? "j" : "x") + (request.rawQuery ?? "")
+        if let cached = cache.body(for: key) {
+            return Response(status: 200, headers: format.headers, body: ResponseBody(shared: cached))
+        }
+        let body = SharedBytes(render(lookup(request, places, gazetteer), format))
+        cache.store(body, for: key, capacity: settings.responseCache)
+        return Response(status: 200, headers: format.headers, body: ResponseBody(shared: body))
+    }
+
+    private func render(_ answer: GeocodeAnswer, _ format: Format) -> [UInt8] {
+        format == .json ? GeocodeJSONWriter.write(answer) : GeocodeXMLWriter.write(answer)
     }
 
     /// A request that came while the gazetteer loads waits for it on its loop's timers.
@@ -139,14 +156,7 @@ public final class GeocoderBackend: Backend {
     }
 
     private func format(of path: String) -> Format? {
-        for mount in mounts where path.hasPrefix(mount) {
-            switch path.dropFirst(mount.utf8.count) {
-            case "/json": return .json
-            case "/xml": return .xml
-            default: continue
-            }
-        }
-        return nil
+        formats[path]
     }
 
     /// The answer to what the request asks, once it may ask.

@@ -7,7 +7,8 @@ import MockCore
 /// { "mounts": ["/maps/api/geocode"],
 ///   "keys": "none" | "required" | { "KEY": "OK" | "REQUEST_DENIED" | "OVER_DAILY_LIMIT" | … },
 ///   "rateLimit": { "perSecond": 10, "perDay": 2500 },
-///   "clients": { "gme-acme": "<url-safe base64 signing secret>" } }
+///   "clients": { "gme-acme": "<url-safe base64 signing secret>" },
+///   "responseCache": 4096 }
 /// ```
 public struct GeocoderSettings: Sendable, Equatable {
     public enum KeyPolicy: Sendable, Equatable {
@@ -28,6 +29,8 @@ public struct GeocoderSettings: Sendable, Equatable {
     /// Premier (Maps for Work) client IDs and their signing secrets; empty: `client` and
     /// `signature` are accepted without checking.
     public var clients: [String: String] = [:]
+    /// How many rendered answers are kept for repeated queries; 0 turns the cache off.
+    public var responseCache = 4_096
 
     public init() {}
 
@@ -71,6 +74,10 @@ public struct GeocoderSettings: Sendable, Equatable {
                 guard let count = value.intValue, count >= 1 else { throw problem("rateLimit.\(name)", "must be a whole number ≥ 1") }
                 if name == "perSecond" { perSecond = count } else { perDay = count }
             }
+        }
+        if let cache = json["responseCache"] {
+            guard let count = cache.intValue, count >= 0 else { throw problem("responseCache", "must be a whole number ≥ 0") }
+            responseCache = count
         }
         if let clients = json["clients"] {
             guard let members = clients.objectValue else { throw problem("clients", "must be an object of client ID → secret") }

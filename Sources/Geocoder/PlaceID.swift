@@ -23,8 +23,20 @@ enum PlaceKey: Equatable {
         // At least 20 bytes, NUL-padded, so every ID is as long as Google's (27 characters or more).
         let padded = Array(text.utf8) + [UInt8](repeating: 0, count: max(0, 20 - text.utf8.count))
         let bytes = padded.enumerated().map { $1 ^ Self.mask[$0 % Self.mask.count] }
-        return "ChIJ" + Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return "ChIJ" + Self.base64URL(bytes)
+    }
+
+    /// Unpadded base64url (RFC 4648 §5), without Foundation: this runs for every result.
+    private static func base64URL(_ bytes: [UInt8]) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count * 4 + 2) / 3)
+        for start in stride(from: 0, to: bytes.count, by: 3) {
+            let chunk = bytes[start..<min(start + 3, bytes.count)]
+            let value = chunk.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (16 - 8 * UInt32($1.offset)) }
+            for index in 0...chunk.count { out.append(alphabet[Int(value >> (18 - 6 * UInt32(index)) & 63)]) }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     init?(placeID: String) {

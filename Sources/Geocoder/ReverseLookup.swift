@@ -22,8 +22,8 @@ struct ReverseLookup {
             let postalCode = gazetteer.postalCodes[index]
             results.append(gazetteer.result(postalCode: index))
             if let town = gazetteer.town(ofPostalCode: index) { results.append(gazetteer.result(locality: town)) }
-            if let state = gazetteer.statesByName[postalCode.state.lowercased()] { results.append(gazetteer.result(state: state)) }
-            if let country = gazetteer.countriesByName["us"] { results.append(gazetteer.result(country: country)) }
+            if let state = gazetteer.statesByCode[postalCode.state] { results.append(gazetteer.result(state: state)) }
+            if let country = gazetteer.countriesByCode["US"] { results.append(gazetteer.result(country: country)) }
             return results
         }
         let near = gazetteer.localityGrid.points(near: point, within: Self.countryReach)
@@ -35,10 +35,10 @@ struct ReverseLookup {
         let index = claiming.max { pull($0) < pull($1) }?.index ?? nearest.index
         let town = gazetteer.localities[index]
         if !claiming.isEmpty { results.append(gazetteer.result(locality: index)) }
-        if town.country == "US", let state = gazetteer.statesByName[town.regionCode.lowercased()] {
+        if town.country == "US", let state = gazetteer.statesByCode[town.regionCode] {
             results.append(gazetteer.result(state: state))
         }
-        if let country = gazetteer.countriesByName[town.country.lowercased()] { results.append(gazetteer.result(country: country)) }
+        if let country = gazetteer.countriesByCode[town.country] { results.append(gazetteer.result(country: country)) }
         return results
     }
 }

@@ -2,26 +2,33 @@
 /// as browsers and most servers do, rather than rejecting the request.
 public enum PercentDecoding {
     public static func decode<S: StringProtocol>(_ text: S, plusAsSpace: Bool) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        var iterator = Array(text.utf8)[...]
-        while let byte = iterator.popFirst() {
-            switch byte {
-            case UInt8(ascii: "+") where plusAsSpace:
-                bytes.append(UInt8(ascii: " "))
-            case UInt8(ascii: "%"):
-                if iterator.count >= 2, let high = hexValue(iterator[iterator.startIndex]),
-                   let low = hexValue(iterator[iterator.startIndex + 1]) {
-                    bytes.append(high << 4 | low)
-                    iterator = iterator.dropFirst(2)
-                } else {
-                    bytes.append(byte)
-                }
-            default:
-                bytes.append(byte)
+        var text = String(text)
+        return text.withUTF8 { decode(bytes: $0, plusAsSpace: plusAsSpace) }
+    }
+
+    /// Works on the bytes in place; a part with nothing to decode (the usual case) becomes its
+    /// String directly. This runs for every query parameter of every request.
+    static func decode(bytes: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool) -> String {
+        guard bytes.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            if byte == UInt8(ascii: "+") && plusAsSpace {
+                decoded.append(UInt8(ascii: " "))
+            } else if byte == UInt8(ascii: "%"), index + 1 < bytes.count,
+                      let high = hexValue(bytes[index]), let low = hexValue(bytes[index + 1]) {
+                decoded.append(high << 4 | low)
+                index += 2
+            } else {
+                decoded.append(byte)
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return String(decoding: decoded, as: UTF8.self)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
@@ -38,14 +45,25 @@ public enum PercentDecoding {
 /// space, empty pairs skipped, order and repeats kept.
 public enum FormURLEncoding {
     public static func decode(_ text: String) -> [QueryItem] {
-        text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            guard let eq = pair.firstIndex(of: "=") else {
-                return QueryItem(name: PercentDecoding.decode(pair, plusAsSpace: true), value: nil)
+        var text = text
+        return text.withUTF8 { bytes in
+            var items: [QueryItem] = []
+            var start = 0
+            while start < bytes.count {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.count
+                if end > start {
+                    let pair = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                    if let eq = pair.firstIndex(of: UInt8(ascii: "=")) {
+                        items.append(QueryItem(
+                            name: PercentDecoding.decode(bytes: UnsafeBufferPointer(rebasing: pair[..<eq]), plusAsSpace: true),
+                            value: PercentDecoding.decode(bytes: UnsafeBufferPointer(rebasing: pair[(eq + 1)...]), plusAsSpace: true)))
+                    } else {
+                        items.append(QueryItem(name: PercentDecoding.decode(bytes: pair, plusAsSpace: true), value: nil))
+                    }
+                }
+                start = end + 1
             }
-            return QueryItem(
-                name: PercentDecoding.decode(pair[..<eq], plusAsSpace: true),
-                value: PercentDecoding.decode(pair[pair.index(after: eq)...], plusAsSpace: true)
-            )
+            return items
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Geocoder
+import HTTPServer
 import MockCore
 import UnderstudyTesting
 
@@ -117,5 +118,31 @@ import UnderstudyTesting
 
     private func hex(_ bytes: [UInt8]) -> String {
         bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
+}
+
+/// The cache of rendered answers: bounded, and never in front of keys and quotas.
+@Suite struct ResponseCacheTests {
+    @Test func aFullCacheStartsOverAndAZeroCapacityKeepsNothing() {
+        let cache = ResponseCache()
+        for index in 0..<3 { cache.store(SharedBytes(Array("\(index)".utf8)), for: "k\(index)", capacity: 3) }
+        #expect(cache.body(for: "k2") != nil)
+        cache.store(SharedBytes([1]), for: "k3", capacity: 3)
+        #expect(cache.body(for: "k0") == nil)
+        #expect(cache.body(for: "k3")?.count == 1)
+        cache.store(SharedBytes([1]), for: "k4", capacity: 0)
+        #expect(cache.body(for: "k4") == nil)
+    }
+
+    @Test func aCachedAnswerIsStillSubjectToTheKeyPolicy() async throws {
+        let (server, _) = try geocoderServer(config: #"{"keys": {"good": "OK", "nobilling": "OVER_DAILY_LIMIT"}, "responseCache": 10}"#)
+        defer { server.stop() }
+        #expect(try await server.geocode("address=94086&key=good").status == "OK")
+        #expect(try await server.geocode("address=94086&key=good").status == "OK")
+        #expect(try await server.geocode("address=94086&key=nobilling").status == "OVER_DAILY_LIMIT")
+        let (server2, _) = try geocoderServer(config: #"{"responseCache": 0}"#)
+        defer { server2.stop() }
+        #expect(try await server2.geocode("address=94086").results.count == 1)
+        #expect(try await server2.geocode("address=94086").results.count == 1)
     }
 }

@@ -151,6 +151,23 @@ final class UnderstudyProcess {
         #expect(passing.finish().status == 0)
     }
 
+    @Test func checkReportsGeocoderDataProblems() throws {
+        let stubs = try makeTemporaryDirectory([
+            "geocoder/us-zipcodes.csv": "zip,lat,lng,city,state,county,radius_m\n94086,37.37,-122.02,Sunnyvale,CA,,700\n1234,1,2,X,CA,,500\n",
+            "geocoder/places.json": #"{"places": [{"address": "x", "lat": 1}]}"#,
+            "geocoder/config.json": #"{"keys": "sometimes"}"#,
+        ])
+        defer { try? FileManager.default.removeItem(at: stubs) }
+        let failing = try UnderstudyProcess(["check", "--stubs", stubs.path])
+        let summary = failing.firstLine()
+        let (status, errors) = failing.finish()
+        #expect(status == 1)
+        #expect(summary == "0 mapping files, 0 mappings, 3 problem(s)")
+        #expect(errors.contains("geocoder/us-zipcodes.csv:3: zip '1234' is not 5 digits"))
+        #expect(errors.contains("geocoder/places.json: places[0].lng: must be a longitude"))
+        #expect(errors.contains("geocoder/config.json: keys: must be"))
+    }
+
     @Test func sigtermLetsAResponseInFlightFinish() throws {
         // A large file read slowly: its response is still being written when SIGTERM arrives.
         let size = 8 * 1024 * 1024
