@@ -36,6 +36,9 @@ SCENARIOS = {
     "stubbed-1k": ("/api/items/500", None, None),
     "geocode-zip": ("/maps/api/geocode/xml?address=94086&sensor=true", "geocoder", FIXED_BODY),
     "geocode-reverse": ("/maps/api/geocode/json?latlng=37.3764,-122.0238&sensor=false", "geocoder", FIXED_BODY),
+    # The same with the answer cache off: every request looks up and renders its answer.
+    "geocode-zip-uncached": ("/maps/api/geocode/xml?address=94086&sensor=true", "geocoder-uncached", FIXED_BODY),
+    "geocode-reverse-uncached": ("/maps/api/geocode/json?latlng=37.3764,-122.0238&sensor=false", "geocoder-uncached", FIXED_BODY),
 }
 STUBBED_MAPPINGS = 1000
 
@@ -71,12 +74,23 @@ def make_stubbed_route(workdir):
     return stubs, body_file
 
 
-def make_geocoder_stubs(workdir):
-    """A stubs folder with only the shipped geocoder (gazetteer, places, configuration)."""
-    stubs = os.path.join(workdir, "geocoder-stubs")
-    if not os.path.exists(stubs):
-        os.makedirs(stubs)
-        os.symlink(os.path.join(ROOT, "stubs", "geocoder"), os.path.join(stubs, "geocoder"))
+def make_geocoder_stubs(workdir, cache=True):
+    """A stubs folder with only the shipped geocoder (gazetteer, places, configuration), or with
+    its answer cache turned off."""
+    stubs = os.path.join(workdir, "geocoder-stubs" if cache else "geocoder-stubs-uncached")
+    if os.path.exists(stubs):
+        return stubs
+    os.makedirs(stubs)
+    shipped = os.path.join(ROOT, "stubs", "geocoder")
+    if cache:
+        os.symlink(shipped, os.path.join(stubs, "geocoder"))
+        return stubs
+    os.makedirs(os.path.join(stubs, "geocoder"))
+    for name in os.listdir(shipped):
+        if name != "config.json":
+            os.symlink(os.path.join(shipped, name), os.path.join(stubs, "geocoder", name))
+    with open(os.path.join(stubs, "geocoder", "config.json"), "w") as config:
+        json.dump({"responseCache": 0}, config)
     return stubs
 
 
@@ -264,8 +278,8 @@ def main():
         path, stubs, body_file = SCENARIOS[scenario]
         if stubs is None:
             stubs, body_file = make_stubbed_route(generated.name)
-        elif stubs == "geocoder":
-            stubs = make_geocoder_stubs(generated.name)
+        elif stubs in ("geocoder", "geocoder-uncached"):
+            stubs = make_geocoder_stubs(generated.name, cache=stubs == "geocoder")
         setup = (path, stubs, body_file)
         row = {"scenario": scenario}
         if args.rounds > 0:
@@ -278,15 +292,15 @@ def main():
                 row["ir"] = {kind: instructions_per_request(kind, setup, args, workdir) for kind in ("understudy", "c")}
         summary.append(row)
 
-    print("\nscenario         server      req/s (median)  p50 ms  p99 ms   ratio U/C   instructions/request")
+    print("\nscenario                 server      req/s (median)  p50 ms  p99 ms   ratio U/C   instructions/request")
     for row in summary:
         for kind in ("understudy", "c"):
             rps, p50, p99 = row.get(kind, (0, 0, 0))
             ratio = f"{row['ratio']:.2f}" if kind == "understudy" and "ratio" in row else ""
             ir = f"{row['ir'][kind]:,.0f}" if "ir" in row else "-"
-            print(f"{row['scenario']:16} {kind:10} {rps:>15,.0f} {p50:>7.2f} {p99:>7.2f}   {ratio:>9}   {ir:>12}")
+            print(f"{row['scenario']:24} {kind:10} {rps:>15,.0f} {p50:>7.2f} {p99:>7.2f}   {ratio:>9}   {ir:>12}")
         if "ir" in row:
-            print(f"{'':16} instructions ratio U/C: {row['ir']['understudy'] / row['ir']['c']:.3f}")
+            print(f"{'':24} instructions ratio U/C: {row['ir']['understudy'] / row['ir']['c']:.3f}")
 
 
 if __name__ == "__main__":

@@ -2,37 +2,80 @@
 /// appended without intermediate strings. (Building the same answer with String concatenation
 /// cost several times the instructions of the whole HTTP exchange.)
 struct ByteWriter {
-    private(set) var bytes: [UInt8] = []
+    /// Growable bytes appended with memcpy: `Array.append(contentsOf:)` costs over a hundred
+    /// instructions a call, and an answer is a few hundred short pieces.
+    private final class Storage {
+        var base: UnsafeMutablePointer<UInt8>
+        var capacity: Int
+        var count = 0
 
-    init(capacity: Int) {
-        bytes.reserveCapacity(capacity)
+        init(capacity: Int) {
+            self.capacity = max(capacity, 64)
+            base = .allocate(capacity: self.capacity)
+        }
+
+        deinit { base.deallocate() }
+
+        func append(_ source: UnsafePointer<UInt8>, _ length: Int) {
+            if count + length > capacity {
+                let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: max(capacity * 2, count + length))
+                grown.update(from: base, count: count)
+                base.deallocate()
+                base = grown
+                capacity = max(capacity * 2, count + length)
+            }
+            (base + count).update(from: source, count: length)
+            count += length
+        }
     }
 
+    private let storage: Storage
+
+    init(capacity: Int) {
+        storage = Storage(capacity: capacity)
+    }
+
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.base, count: storage.count)) }
+
     mutating func write(_ literal: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        storage.append(literal.utf8Start, literal.utf8CodeUnitCount)
     }
 
     mutating func write(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        // Long native strings are read in place; short ones live inside the String value itself.
+        if text.utf8.withContiguousStorageIfAvailable({ storage.append($0.baseAddress!, $0.count) }) == nil {
+            var text = text
+            text.withUTF8 { storage.append($0.baseAddress!, $0.count) }
+        }
+    }
+
+    mutating func write(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
+        storage.append(base.assumingMemoryBound(to: UInt8.self), bytes.count)
+    }
+
+    mutating func spaces(_ count: Int) {
+        let blanks: StaticString = "                    "
+        storage.append(blanks.utf8Start, min(count, blanks.utf8CodeUnitCount))
+    }
+
+    /// The shortest text that reads back as `value` (Swift's own algorithm), at most 16
+    /// significant digits as Google prints them, never in exponent form.
+    mutating func number(_ value: Double) {
+        write(GeocodeJSONWriter.number(value))
     }
 
     /// Whether `text` has one of `special`'s bytes: most texts need no escaping.
     static func contains(_ text: String, anyOf special: (UInt8) -> Bool) -> Bool {
-        var text = text
-        return text.withUTF8 { $0.contains(where: special) }
-    }
-
-    mutating func spaces(_ count: Int) {
-        for _ in 0..<count { bytes.append(0x20) }
+        text.utf8.withContiguousStorageIfAvailable { $0.contains(where: special) } ?? text.utf8.contains(where: special)
     }
 
     /// `-122.0238000`: fixed point with exactly 7 decimals.
     mutating func sevenDecimals(_ value: Double) {
         let scaled = UInt64((abs(value) * 1e7).rounded())
-        if value < 0 && scaled != 0 { bytes.append(UInt8(ascii: "-")) }
+        if value < 0 && scaled != 0 { write("-") }
         digits(scaled / 10_000_000, minimumCount: 1)
-        bytes.append(UInt8(ascii: "."))
+        write(".")
         digits(scaled % 10_000_000, minimumCount: 7)
     }
 
@@ -45,7 +88,7 @@ struct ByteWriter {
                 raw[index] = UInt8(ascii: "0") + UInt8(value % 10)
                 value /= 10
             } while value > 0 || raw.count - index < minimumCount
-            bytes.append(contentsOf: raw[index...])
+            write(UnsafeRawBufferPointer(rebasing: raw[index...]))
         }
     }
 }

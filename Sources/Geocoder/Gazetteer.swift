@@ -32,6 +32,8 @@ public final class Gazetteer: Sendable {
         /// that grows with their number of ZIP codes.
         let weight: Int
         let radius: Double
+        /// The name as the gazetteer compares names (and as place IDs carry it).
+        let nameKey: String
     }
 
     let countries: [Country]
@@ -90,8 +92,8 @@ public final class Gazetteer: Sendable {
         statesByCode = Dictionary(states.enumerated().map { ($1.code, $0) }, uniquingKeysWith: { first, _ in first })
         postalCodesByZIP = Dictionary(postalCodes.enumerated().map { ($1.zip, $0) }, uniquingKeysWith: { first, _ in first })
         let towns = loader.localities
-        localitiesByName = Dictionary(grouping: towns.indices, by: { PlaceName.key(towns[$0].name) })
-        let townsByState = Dictionary(towns.indices.filter { towns[$0].country == "US" }.map { (towns[$0].regionCode + "|" + PlaceName.key(towns[$0].name), $0) },
+        localitiesByName = Dictionary(grouping: towns.indices, by: { towns[$0].nameKey })
+        let townsByState = Dictionary(towns.indices.filter { towns[$0].country == "US" }.map { (towns[$0].regionCode + "|" + towns[$0].nameKey, $0) },
                                       uniquingKeysWith: { first, _ in first })
         postalCodeTowns = loader.postalCodes.map { Int32(townsByState[$0.state + "|" + $0.townKey] ?? -1) }
         postalCodeGrid = SpatialGrid(loader.postalCodes.map(\.location))
@@ -181,17 +183,18 @@ struct GazetteerLoader {
             let city = citiesByKey[key].map { cities[$0] }
             if let index = citiesByKey[key] { usedCities.insert(index) }
             let state = zips[0].state
+            let name = city.map { PlaceName.key($0.name) == zips[0].townKey ? $0.name : zips[0].city } ?? zips[0].city
             merged.append(Gazetteer.Locality(
-                name: city.map { PlaceName.key($0.name) == zips[0].townKey ? $0.name : zips[0].city } ?? zips[0].city, country: "US", regionCode: state, regionName: stateNames[state] ?? state, county: county,
+                name: name, country: "US", regionCode: state, regionName: stateNames[state] ?? state, county: county,
                 location: city?.location ?? centre, bounds: bounds, weight: city?.population ?? 1_000 * zips.count,
-                radius: max(city?.radius ?? 0, centre.distance(to: bounds.northeast))))
+                radius: max(city?.radius ?? 0, centre.distance(to: bounds.northeast)), nameKey: zips[0].townKey))
         }
         for (index, city) in cities.enumerated() where !usedCities.contains(index) {
             let regionName = city.country == "US" ? stateNames[city.regionCode] ?? city.regionName : city.regionName
             merged.append(Gazetteer.Locality(
                 name: city.name, country: city.country, regionCode: city.regionCode, regionName: regionName, county: "",
                 location: city.location, bounds: Box(around: city.location, metres: city.radius), weight: city.population,
-                radius: city.radius))
+                radius: city.radius, nameKey: PlaceName.key(city.name)))
         }
         return merged
     }

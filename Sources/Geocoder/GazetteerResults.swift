@@ -31,7 +31,7 @@ extension Gazetteer {
             components.append(countryComponent(place.country))
             formatted = "\(place.name), \(country?.name ?? place.country)"
         }
-        let key = PlaceKey.locality(country: place.country, region: place.regionCode, name: PlaceName.key(place.name))
+        let key = PlaceKey.locality(country: place.country, region: place.regionCode, name: place.nameKey)
         return GeocodeResult(types: ["locality", "political"], formattedAddress: formatted, components: components,
                              location: place.location.rounded, locationType: "APPROXIMATE", viewport: place.bounds.rounded,
                              bounds: place.bounds.rounded, partialMatch: partialMatch, placeID: key.placeID)

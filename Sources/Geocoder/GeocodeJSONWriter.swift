@@ -72,11 +72,11 @@ enum GeocodeJSONWriter {
     private static func point(_ point: Coordinate, indent: Int, to out: inout ByteWriter) {
         out.spaces(indent)
         out.write("\"lat\" : ")
-        out.write(number(point.lat))
+        out.number(point.lat)
         out.write(",\n")
         out.spaces(indent)
         out.write("\"lng\" : ")
-        out.write(number(point.lng))
+        out.number(point.lng)
         out.write("\n")
     }
 
@@ -86,8 +86,8 @@ enum GeocodeJSONWriter {
     static func number(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
         guard abs(value) >= 1e-4 else { return GeocodeXMLWriter.sevenDecimals(value).droppingZeroTail() }
-        let shortest = "\(value)"
-        guard shortest.utf8.count > 17, shortest.utf8.filter({ (0x30...0x39).contains($0) }).count > 16 else { return shortest }
+        let shortest = value.description
+        guard shortest.utf8.count > 17, shortest.utf8.count(where: { (0x30...0x39).contains($0) }) > 16 else { return shortest }
         return String(format: "%.16g", value).droppingZeroTail()
     }
 

@@ -63,12 +63,19 @@ enum GeocodeRequest: Equatable {
         return .success(.forward(query))
     }
 
-    /// `lat,lng` in range.
+    /// `lat,lng` in range, spaces allowed around either.
     private static func coordinate(_ text: String) -> Coordinate? {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-        guard parts.count == 2, let lat = Double(parts[0]), let lng = Double(parts[1]),
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let lat = Double(trimmed(parts[0])), let lng = Double(trimmed(parts[1])),
               (-90...90).contains(lat), (-180...180).contains(lng) else { return nil }
         return Coordinate(lat: lat, lng: lng)
+    }
+
+    private static func trimmed(_ text: Substring) -> Substring {
+        var text = text
+        while text.first == " " { text.removeFirst() }
+        while text.last == " " { text.removeLast() }
+        return text
     }
 
     private static func filterValues(_ text: String) -> Set<String> {

@@ -21,23 +21,29 @@ enum PlaceKey: Equatable {
         case .userPlace(let key): "U|" + key
         }
         // At least 20 bytes, NUL-padded, so every ID is as long as Google's (27 characters or more).
-        let padded = Array(text.utf8) + [UInt8](repeating: 0, count: max(0, 20 - text.utf8.count))
-        let bytes = padded.enumerated().map { $1 ^ Self.mask[$0 % Self.mask.count] }
+        var bytes = Array(text.utf8)
+        if bytes.count < 20 { bytes += repeatElement(0, count: 20 - bytes.count) }
+        for index in bytes.indices { bytes[index] ^= Self.mask[index & 7] }
         return "ChIJ" + Self.base64URL(bytes)
     }
 
     /// Unpadded base64url (RFC 4648 §5), without Foundation: this runs for every result.
     private static func base64URL(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count * 4 + 2) / 3)
-        for start in stride(from: 0, to: bytes.count, by: 3) {
-            let chunk = bytes[start..<min(start + 3, bytes.count)]
-            let value = chunk.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (16 - 8 * UInt32($1.offset)) }
-            for index in 0...chunk.count { out.append(alphabet[Int(value >> (18 - 6 * UInt32(index)) & 63)]) }
+        var index = 0
+        while index < bytes.count {
+            let count = min(3, bytes.count - index)
+            var value = UInt32(bytes[index]) << 16
+            if count > 1 { value |= UInt32(bytes[index + 1]) << 8 }
+            if count > 2 { value |= UInt32(bytes[index + 2]) }
+            for sextet in 0...count { out.append(alphabet[Int(value >> (18 - 6 * UInt32(sextet)) & 63)]) }
+            index += 3
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     init?(placeID: String) {
         guard placeID.hasPrefix("ChIJ") else { return nil }
