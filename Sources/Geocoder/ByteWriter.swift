@@ -1,62 +1,55 @@
 /// Response bytes built in place: literals copied straight from the binary, text and numbers
 /// appended without intermediate strings. (Building the same answer with String concatenation
 /// cost several times the instructions of the whole HTTP exchange.)
-struct ByteWriter {
-    /// Growable bytes appended with memcpy: `Array.append(contentsOf:)` costs over a hundred
-    /// instructions a call, and an answer is a few hundred short pieces.
-    private final class Storage {
-        var base: UnsafeMutablePointer<UInt8>
-        var capacity: Int
-        var count = 0
-
-        init(capacity: Int) {
-            self.capacity = max(capacity, 64)
-            base = .allocate(capacity: self.capacity)
-        }
-
-        deinit { base.deallocate() }
-
-        func append(_ source: UnsafePointer<UInt8>, _ length: Int) {
-            if count + length > capacity {
-                let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: max(capacity * 2, count + length))
-                grown.update(from: base, count: count)
-                base.deallocate()
-                base = grown
-                capacity = max(capacity * 2, count + length)
-            }
-            (base + count).update(from: source, count: length)
-            count += length
-        }
-    }
-
-    private let storage: Storage
+struct ByteWriter: ~Copyable {
+    // Growable bytes appended with memcpy: `Array.append(contentsOf:)` costs over a hundred
+    // instructions a call, and an answer is a few hundred short pieces. Non-copyable, so the
+    // buffer has one owner and is freed when the writer ends.
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var count = 0
 
     init(capacity: Int) {
-        storage = Storage(capacity: capacity)
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
     }
 
-    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.base, count: storage.count)) }
+    deinit { base.deallocate() }
+
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    private mutating func append(_ source: UnsafePointer<UInt8>, _ length: Int) {
+        if count + length > capacity {
+            capacity = max(capacity * 2, count + length)
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            grown.update(from: base, count: count)
+            base.deallocate()
+            base = grown
+        }
+        (base + count).update(from: source, count: length)
+        count += length
+    }
 
     mutating func write(_ literal: StaticString) {
-        storage.append(literal.utf8Start, literal.utf8CodeUnitCount)
+        append(literal.utf8Start, literal.utf8CodeUnitCount)
     }
 
     mutating func write(_ text: String) {
         // Long native strings are read in place; short ones live inside the String value itself.
-        if text.utf8.withContiguousStorageIfAvailable({ storage.append($0.baseAddress!, $0.count) }) == nil {
+        if text.utf8.withContiguousStorageIfAvailable({ append($0.baseAddress!, $0.count) }) == nil {
             var text = text
-            text.withUTF8 { storage.append($0.baseAddress!, $0.count) }
+            text.withUTF8 { append($0.baseAddress!, $0.count) }
         }
     }
 
     mutating func write(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress else { return }
-        storage.append(base.assumingMemoryBound(to: UInt8.self), bytes.count)
+        append(base.assumingMemoryBound(to: UInt8.self), bytes.count)
     }
 
     mutating func spaces(_ count: Int) {
         let blanks: StaticString = "                    "
-        storage.append(blanks.utf8Start, min(count, blanks.utf8CodeUnitCount))
+        append(blanks.utf8Start, min(count, blanks.utf8CodeUnitCount))
     }
 
     /// The shortest text that reads back as `value` (Swift's own algorithm), at most 16

@@ -18,6 +18,9 @@ public final class GeocoderBackend: Backend {
     private struct Editable: Sendable {
         var settings: GeocoderSettings
         var places: UserPlaces
+        /// Answers rendered from these places: a new, empty cache with every reload, so a request
+        /// still answering from the old places can never fill the new cache.
+        var cache = ResponseCache()
     }
 
     private let directory: URL
@@ -26,7 +29,6 @@ public final class GeocoderBackend: Backend {
     private let loaded = AtomicLazyReference<Gazetteer>()
     private let editable: Mutex<Editable>
     private let rateLimiter = RateLimiter()
-    private let cache = ResponseCache()
     private let logger: Logger
 
     /// Loads `directory` (normally `stubs/geocoder`) in the background; problems are logged and
@@ -98,13 +100,13 @@ public final class GeocoderBackend: Backend {
         } catch {
             logger.warning("geocoder: \(error)")
         }
+        copy.cache = ResponseCache()
         editable.withLock { $0 = copy }
     }
 
     public func reset(scope: StateScope?) {
         rateLimiter.reset(scope)
         if let gazetteer = loaded.load() { reloadEditable(gazetteer) }
-        cache.removeAll()
     }
 
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
@@ -116,7 +118,7 @@ public final class GeocoderBackend: Backend {
     }
 
     private func answer(_ request: Request, _ context: RequestContext, _ format: Format, _ gazetteer: Gazetteer) -> Response {
-        let (settings, places) = editable.withLock { ($0.settings, $0.places) }
+        let (settings, places, cache) = editable.withLock { ($0.settings, $0.places, $0.cache) }
         if let denial = signatureDenial(request, settings) { return denial }
         if let refusal = accessAnswer(request, settings, context) {
             return Response(status: 200, headers: format.headers, body: ResponseBody(render(refusal, format)))

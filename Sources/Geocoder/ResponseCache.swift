@@ -4,8 +4,8 @@ import Synchronization
 /// Rendered answers by format and query string. A lookup's answer depends only on its parameters,
 /// the gazetteer and the user's places, so an app (or a test suite) asking the same thing again
 /// is answered from memory, without a copy. Keys, quotas and signatures are checked before the
-/// cache is consulted; a reset (which rereads places.json) empties it. When full it starts over,
-/// which bounds its memory without bookkeeping on every hit.
+/// cache is consulted; a reset (which rereads places.json) starts a new one. When full it starts
+/// over, which bounds its memory without bookkeeping on every hit.
 final class ResponseCache: Sendable {
     private let entries = Mutex<[String: SharedBytes]>([:])
 
@@ -19,9 +19,5 @@ final class ResponseCache: Sendable {
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             entries[key] = body
         }
-    }
-
-    func removeAll() {
-        entries.withLock { $0.removeAll() }
     }
 }
