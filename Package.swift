@@ -17,6 +17,11 @@ let package = Package(
             pkgConfig: "libevent",
             providers: [.apt(["libevent-dev"]), .brew(["libevent"])]
         ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
         .target(name: "HTTPServer", dependencies: ["CLibevent"]),
         .target(
             name: "MockCore",
@@ -31,10 +36,14 @@ let package = Package(
             name: "Geocoder",
             dependencies: ["MockCore", "HTTPServer", .product(name: "Logging", package: "swift-log")]
         ),
+        .target(
+            name: "Informix",
+            dependencies: ["MockCore", "HTTPServer", "CSQLite", .product(name: "Logging", package: "swift-log")]
+        ),
         .executableTarget(
             name: "understudy",
             dependencies: [
-                "MockCore", "HTTPServer", "Stubs", "Geocoder",
+                "MockCore", "HTTPServer", "Stubs", "Geocoder", "Informix",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -52,7 +61,8 @@ let package = Package(
         .testTarget(name: "TemplatingTests", dependencies: ["Templating"]),
         .testTarget(name: "StubsTests", dependencies: ["Stubs", "UnderstudyTesting"]),
         .testTarget(name: "GeocoderTests", dependencies: ["Geocoder", "UnderstudyTesting"], resources: [.copy("Expected")]),
-        .testTarget(name: "ClientDesignTests", dependencies: ["Stubs", "Geocoder", "MockCore", "UnderstudyTesting"]),
+        .testTarget(name: "InformixTests", dependencies: ["Informix", "UnderstudyTesting"]),
+        .testTarget(name: "ClientDesignTests", dependencies: ["Stubs", "Geocoder", "Informix", "MockCore", "UnderstudyTesting"]),
         .testTarget(name: "UnderstudyCLITests", dependencies: ["understudy", "UnderstudyTesting"]),
     ]
 )

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the system packages Understudy needs, when they are missing.
-#   tools/install-deps.sh build   libevent (headers + pkg-config) to build and test
+#   tools/install-deps.sh build   libevent and SQLite (headers + pkg-config) to build and test
 #   tools/install-deps.sh python  python3 with venv, for the WireMock-client test of `make test`
 #   tools/install-deps.sh bench   also wrk, valgrind and a C compiler, for `make bench`
 # On Debian/Ubuntu it runs apt-get (as root, or through sudo); elsewhere it prints what to install.
@@ -11,6 +11,7 @@ if [ "${1:-build}" = python ]; then
   python3 -c 'import venv, ensurepip' 2>/dev/null || need+=(python3 python3-venv)
 else
   pkg-config --exists libevent 2>/dev/null || need+=(libevent-dev pkg-config)
+  pkg-config --exists sqlite3 2>/dev/null || need+=(libsqlite3-dev)
 fi
 if [ "${1:-build}" = bench ]; then
   command -v wrk >/dev/null || need+=(wrk)
@@ -32,6 +33,6 @@ fi
 cat >&2 <<HELP
 Install them, then run make again:
   Debian/Ubuntu:  sudo apt-get install ${need[*]}
-  macOS:          brew install libevent pkg-config wrk valgrind python
+  macOS:          brew install libevent sqlite pkg-config wrk valgrind python
 HELP
 exit 1

@@ -1,3 +1,4 @@
+import Dispatch
 import HTTPServer
 
 /// A reply a backend sends later, on the same loop. Journals the exchange when sent.
@@ -42,3 +43,24 @@ public final class DeferredReply {
 
 @available(*, unavailable)
 extension DeferredReply: Sendable {}
+
+extension Reply {
+    /// The answer is computed by `work` on `queue`, off the event loop (it may take longer than
+    /// a handler should: a SQL statement, a file), and sent on the request's own loop.
+    public static func computed(on queue: DispatchQueue, _ work: @escaping @Sendable () -> Response) -> Reply {
+        .deferred { reply in
+            let pending = PendingReply(reply)
+            let loop = reply.loop
+            queue.async {
+                let response = work()
+                loop.execute { pending.reply.send(response) }
+            }
+        }
+    }
+}
+
+/// Carries a `DeferredReply` through another thread; it is only used again on its own loop.
+private final class PendingReply: @unchecked Sendable {
+    let reply: DeferredReply
+    init(_ reply: DeferredReply) { self.reply = reply }
+}

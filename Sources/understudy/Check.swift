@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
 import Geocoder
+import Informix
 import Stubs
 
 /// `understudy check`: validates stub files without serving them.
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check the stub files (mappings, body files, templates, NPI configurations, geocoder data); exit 1 on any problem.")
+        abstract: "Check the stub files (mappings, body files, templates, NPI configurations, geocoder data, the Informix database); exit 1 on any problem.")
 
     @Option(help: "The stubs directory to check.")
     var stubs: String = "./stubs"
@@ -19,7 +20,10 @@ struct Check: ParsableCommand {
         let report = StubCheck.run(stubsDirectory: root)
         let geocoder = root.appendingPathComponent("geocoder")
         let geocoderProblems = FileManager.default.fileExists(atPath: geocoder.path) ? GeocoderBackend.check(directory: geocoder) : []
+        let informix = root.appendingPathComponent("informix")
+        let informixProblems = FileManager.default.fileExists(atPath: informix.path) ? InformixBackend.check(directory: informix) : []
         let problems = report.problems.map(String.init(describing:)) + geocoderProblems.map(String.init(describing:))
+            + informixProblems.map(String.init(describing:))
         for problem in problems {
             FileHandle.standardError.write(Data("\(problem)\n".utf8))
         }

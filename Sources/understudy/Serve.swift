@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Geocoder
 import HTTPServer
+import Informix
 import Logging
 import MockCore
 import Stubs
@@ -40,6 +41,9 @@ struct Serve: ParsableCommand {
     @Flag(name: [.customLong("global-templating"), .customLong("global-response-templating")],
           help: "Treat every stub response as a template, not only those with transformers: [\"response-template\"].")
     var globalTemplating = false
+
+    @Option(help: "Keep emulator state (the Informix database) in files of this directory between runs.")
+    var dataDir: String?
 
     @Flag(inversion: .prefixedNo, help: "Reload stub files when they change (within a second).")
     var watch = true
@@ -111,6 +115,10 @@ struct Serve: ParsableCommand {
         let geocoder = stubs.appendingPathComponent("geocoder")
         if FileManager.default.fileExists(atPath: geocoder.path) {
             emulators.append(GeocoderBackend(directory: geocoder, logger: logger))
+        }
+        let informix = stubs.appendingPathComponent("informix")
+        if FileManager.default.fileExists(atPath: informix.path) {
+            emulators.append(InformixBackend(directory: informix, dataDirectory: dataDir.map { URL(fileURLWithPath: $0) }, logger: logger))
         }
         return emulators
     }

@@ -1,0 +1,215 @@
+// Module Informix: the Informix PHP SQL web services of seed 003 — a client POSTs `sql_stmt`
+// and `tableName`, PHP runs them through PDO_INFORMIX and answers rows as SimpleXML — emulated
+// over SQLite with Informix's dialect, system catalog, SERIAL columns and error texts.
+
+import Dispatch
+import Foundation
+import HTTPServer
+import Logging
+import MockCore
+import Synchronization
+
+/// The PHP services of `stubs/informix/`, each at its path (POST form `sql_stmt`, `tableName`),
+/// on a `stores_demo` database made from `stores_demo.sql`. Every scope gets its own copy of
+/// the database and its own queue: statements run off the event loops, one at a time per
+/// scope, and `POST /__admin/reset` restores the fixture.
+public final class InformixBackend: Backend {
+    public let name = "informix"
+    public let mounts: [String]
+
+    private let settings: InformixSettings
+    private let scripts: PHPScripts
+    private let services: [String: PHPScripts.Service]
+    private let logger: Logger
+    /// Where databases are kept between runs (`--data-dir`); nil: in memory.
+    private let dataDirectory: URL?
+    /// The fixture database every scope starts from, once loaded.
+    private let template = AtomicLazyReference<TemplateDatabase>()
+    private let scopes = Mutex<[StateScope: ScopeDatabase]>([:])
+
+    /// Loads `directory` (normally `stubs/informix`) in the background; problems are logged
+    /// with their file and line and the rest is served.
+    public init(directory: URL, dataDirectory: URL? = nil, logger: Logger = Logger(label: "understudy")) {
+        var settings = InformixSettings()
+        do {
+            settings = try InformixSettings(file: directory.appendingPathComponent("config.json"))
+        } catch {
+            logger.warning("informix: \(error)")
+        }
+        self.settings = settings
+        self.logger = logger
+        self.dataDirectory = dataDirectory
+        scripts = PHPScripts(runtime: settings.runtime, columnCase: settings.columnCase, dateOutput: settings.dateOutput,
+                             rootElement: settings.rootElement)
+        services = Dictionary(settings.services.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+        mounts = Array(Set(settings.services.values)).sorted()
+        let fixture = directory.appendingPathComponent("stores_demo.sql")
+        let databaseSettings = settings.database
+        Thread.detachNewThread { [self] in
+            let started = ContinuousClock.now
+            let (database, problems) = Self.load(fixture, databaseSettings)
+            for problem in problems { logger.warning("informix: \(problem)") }
+            let tables = database.definitions.values.filter { !$0.isCatalog }.count
+            logger.info("informix: \(tables) tables and views loaded in \(ContinuousClock.now - started)")
+            _ = template.storeIfNil(TemplateDatabase(database))
+        }
+    }
+
+    public var isReady: Bool { template.load() != nil }
+
+    /// A database made from the fixture file, and every problem met on the way (file:line).
+    static func load(_ fixture: URL, _ settings: DatabaseSettings) -> (InformixDatabase, [InformixFixtureError]) {
+        var problems: [InformixFixtureError] = []
+        let database: InformixDatabase
+        do {
+            database = try InformixDatabase(settings: settings)
+        } catch {
+            fatalError("informix: cannot create an empty database: \(error.message)")
+        }
+        guard let data = FileManager.default.contents(atPath: fixture.path) else {
+            problems.append(InformixFixtureError(file: fixture.path, line: 0, message: "missing: the database has no tables"))
+            return (database, problems)
+        }
+        for statement in FixtureScript.statements(String(decoding: data, as: UTF8.self)) {
+            do {
+                _ = try database.execute(statement.sql, call: .execDirect)
+            } catch {
+                problems.append(InformixFixtureError(file: fixture.path, line: statement.line, message: error.message))
+            }
+        }
+        return (database, problems)
+    }
+
+    /// Every problem with the folder's files, for `understudy check`.
+    public static func check(directory: URL) -> [InformixFixtureError] {
+        var settings = DatabaseSettings()
+        var problems: [InformixFixtureError] = []
+        do {
+            settings = try InformixSettings(file: directory.appendingPathComponent("config.json")).database
+        } catch {
+            problems.append(error)
+        }
+        return problems + load(directory.appendingPathComponent("stores_demo.sql"), settings).1
+    }
+
+    // MARK: Requests
+
+    public func handle(_ request: Request, _ context: RequestContext) -> Reply {
+        guard let service = services[request.path] else { return .decline }
+        // PHP fills $_POST only from a POST with a form body.
+        let isForm = request.headers["Content-Type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") ?? false
+        let post = request.method == .post && isForm ? PHPForm.parse(request.body, runtime: settings.runtime) : [:]
+        let path = request.path
+        let scope = context.scope
+        return .computed(on: queue(for: scope)) { [self] in
+            let page = withDatabase(scope) { database in scripts.run(service, path: path, post: post, database: database) }
+            if let error = page.loggedError { logger.warning("informix: \(error)") }
+            return Response(status: page.status, headers: ["Content-Type": page.contentType, "X-Powered-By": settings.runtime.poweredBy],
+                            body: ResponseBody(page.body))
+        }
+    }
+
+    public func reset(scope: StateScope?) {
+        let reset = scopes.withLock { scopes -> [ScopeDatabase] in
+            if let scope { return scopes[scope].map { [$0] } ?? [] }
+            return Array(scopes.values)
+        }
+        for database in reset {
+            // Queued before any request that comes after the reset's answer.
+            database.queue.async { database.needsRestore = true }
+        }
+    }
+
+    private func scopeDatabase(_ scope: StateScope) -> ScopeDatabase {
+        scopes.withLock { scopes in
+            if let existing = scopes[scope] { return existing }
+            let created = ScopeDatabase(label: "understudy.informix.\(scope.id)")
+            scopes[scope] = created
+            return created
+        }
+    }
+
+    private func queue(for scope: StateScope) -> DispatchQueue { scopeDatabase(scope).queue }
+
+    /// Runs `body` on the scope's database (on its queue), opening or restoring it first.
+    private func withDatabase<T>(_ scope: StateScope, _ body: (InformixDatabase) -> T) -> T {
+        let holder = scopeDatabase(scope)
+        // Requests that come while the fixture loads wait for it (off the event loop).
+        while template.load() == nil { usleep(2_000) }
+        let template = template.load()!.database
+        if holder.database == nil || holder.needsRestore {
+            holder.database = open(scope, from: template, restore: holder.database != nil || holder.needsRestore)
+            holder.needsRestore = false
+        }
+        return body(holder.database!)
+    }
+
+    /// The scope's database: in memory, or a file of the data directory (kept between runs
+    /// unless `restore`), made a copy of the fixture when new.
+    private func open(_ scope: StateScope, from template: InformixDatabase, restore: Bool) -> InformixDatabase {
+        do {
+            if let dataDirectory {
+                try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+                let file = dataDirectory.appendingPathComponent("informix-\(scope.id).sqlite")
+                let existed = FileManager.default.fileExists(atPath: file.path)
+                let database = try InformixDatabase(settings: settings.database, path: file.path)
+                if existed && !restore { try database.reloadDefinitions() } else { try database.restore(from: template) }
+                return database
+            }
+            let database = try InformixDatabase(settings: settings.database, path: ":memory:")
+            try database.restore(from: template)
+            return database
+        } catch {
+            logger.warning("informix: cannot open the database of scope \(scope): \(error); using memory")
+            let database = try? InformixDatabase(settings: settings.database, path: ":memory:")
+            try? database?.restore(from: template)
+            return database ?? template
+        }
+    }
+}
+
+/// The fixture database; only read (copied from), on the queues that restore scopes.
+private final class TemplateDatabase: @unchecked Sendable {
+    let database: InformixDatabase
+    init(_ database: InformixDatabase) { self.database = database }
+}
+
+/// One scope's database and the serial queue that owns it: the database is only touched on
+/// that queue.
+private final class ScopeDatabase: @unchecked Sendable {
+    let queue: DispatchQueue
+    var database: InformixDatabase?
+    var needsRestore = false
+
+    init(label: String) {
+        queue = DispatchQueue(label: label)
+    }
+}
+
+/// The statements of a fixture SQL file, each with the line it starts on.
+enum FixtureScript {
+    static func statements(_ text: String) -> [(sql: String, line: Int)] {
+        guard let tokens = try? SQLTokenizer.tokenize(text) else { return [(text, 1)] }
+        let bytes = Array(text.utf8)
+        var statements: [(sql: String, line: Int)] = []
+        var start: Int?
+        var depth = 0
+        func close(at end: Int) {
+            guard let first = start else { return }
+            let line = bytes[..<first].reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+            statements.append((String(decoding: bytes[first..<end], as: UTF8.self), line))
+            start = nil
+        }
+        for token in tokens {
+            if token.isSymbol(";") && depth <= 0 {
+                close(at: token.offset)
+                continue
+            }
+            if token.isSymbol("(") { depth += 1 }
+            if token.isSymbol(")") { depth -= 1 }
+            if start == nil { start = token.offset }
+        }
+        close(at: bytes.count)
+        return statements
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import MockCore
+
+/// A problem with a file of `stubs/informix/`, with where it is.
+public struct InformixFixtureError: Error, CustomStringConvertible, Sendable {
+    public var file: String
+    public var line: Int
+    public var message: String
+
+    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
+}
+
+/// `stubs/informix/config.json`: where the services are, the PHP they ran on, and the server's
+/// settings. Every key is optional.
+///
+/// ```json
+/// { "services": { "generic": "/informix/generic.php", "query": "/informix/generic2.php",
+///                 "customers": "/custdemoapp/service.php" },
+///   "php": "5.3", "displayErrors": false, "magicQuotesGpc": false, "documentRoot": "/var/www/html",
+///   "columnCase": "upper", "rootElement": "root",
+///   "dbdate": "Y4MD-", "dateOutput": "Y4MD-", "user": "informix", "database": "stores_demo",
+///   "now": "2011-09-14T12:00:00Z",
+///   "limits": { "statementBytes": 65535, "milliseconds": 2000, "rows": 100000 } }
+/// ```
+public struct InformixSettings: Sendable {
+    var services: [PHPScripts.Service: String] = [
+        .generic: "/informix/generic.php",
+        .query: "/informix/generic2.php",
+        .customers: "/custdemoapp/service.php",
+    ]
+    var runtime = PHPRuntime()
+    var columnCase = PHPScripts.ColumnCase.upper
+    var rootElement = "root"
+    var dateOutput = DBDateFormat.iso
+    var database = DatabaseSettings()
+
+    public init() {}
+
+    /// Reads `file`; the defaults when it is absent.
+    public init(file: URL) throws(InformixFixtureError) {
+        self.init()
+        guard let data = FileManager.default.contents(atPath: file.path) else { return }
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(Array(data))
+        } catch {
+            throw InformixFixtureError(file: file.path, line: error.line, message: error.message)
+        }
+        func problem(_ field: String, _ message: String) -> InformixFixtureError {
+            InformixFixtureError(file: file.path, line: 0, message: "\(field): \(message)")
+        }
+        func text(_ field: String) throws(InformixFixtureError) -> String? {
+            guard let value = json[field] else { return nil }
+            guard let text = value.stringValue else { throw problem(field, "must be a string") }
+            return text
+        }
+        func flag(_ field: String) throws(InformixFixtureError) -> Bool? {
+            guard let value = json[field] else { return nil }
+            guard case .bool(let flag) = value else { throw problem(field, "must be true or false") }
+            return flag
+        }
+        guard json.objectValue != nil else { throw problem("(top level)", "must be an object") }
+        if let services = json["services"] {
+            guard let members = services.objectValue else { throw problem("services", "must be an object of service → path") }
+            for (name, value) in members {
+                guard let service = PHPScripts.Service(rawValue: name) else {
+                    throw problem("services.\(name)", "unknown service (generic, query, customers)")
+                }
+                guard let path = value.stringValue, path.hasPrefix("/") else { throw problem("services.\(name)", "must be a path starting with /") }
+                self.services[service] = path
+            }
+        }
+        if let version = try text("php") {
+            guard let parsed = PHPRuntime.Version(rawValue: version) else { throw problem("php", "must be \"5.3\", \"7\" or \"8\"") }
+            runtime.version = parsed
+        }
+        runtime.displayErrors = try flag("displayErrors") ?? runtime.displayErrors
+        runtime.magicQuotesGPC = try flag("magicQuotesGpc") ?? runtime.magicQuotesGPC
+        if let root = try text("documentRoot") { runtime.documentRoot = root }
+        if let value = try text("columnCase") {
+            guard let parsed = PHPScripts.ColumnCase(rawValue: value) else { throw problem("columnCase", "must be upper, natural or lower") }
+            columnCase = parsed
+        }
+        if let root = try text("rootElement") {
+            guard !root.isEmpty else { throw problem("rootElement", "must not be empty") }
+            rootElement = root
+        }
+        if let value = try text("dbdate") {
+            guard let format = DBDateFormat(value) else { throw problem("dbdate", "not a DBDATE value such as Y4MD- or MDY4/") }
+            database.dateFormat = format
+        }
+        if let value = try text("dateOutput") {
+            guard let format = DBDateFormat(value) else { throw problem("dateOutput", "not a DBDATE value such as Y4MD- or MDY4/") }
+            dateOutput = format
+        }
+        if let user = try text("user") { database.user = user }
+        if let name = try text("database") { database.databaseName = name }
+        if let now = try text("now") {
+            guard let instant = ISO8601DateFormatter().date(from: now) else { throw problem("now", "must be an ISO 8601 instant such as 2011-09-14T12:00:00Z") }
+            database.fixedNow = instant.timeIntervalSince1970
+        }
+        if let limits = json["limits"] {
+            guard limits.objectValue != nil else { throw problem("limits", "must be an object") }
+            for name in ["statementBytes", "milliseconds", "rows"] {
+                guard let value = limits[name] else { continue }
+                guard let number = value.intValue, number >= 1 else { throw problem("limits.\(name)", "must be a whole number ≥ 1") }
+                switch name {
+                case "statementBytes": database.maxStatementBytes = number
+                case "milliseconds": database.timeLimit = .milliseconds(number)
+                default: database.maxRows = number
+                }
+            }
+        }
+    }
+}

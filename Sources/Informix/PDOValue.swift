@@ -1,0 +1,63 @@
+import Foundation
+
+/// A column value as PDO_INFORMIX hands it to PHP: every type bound as text (CHAR blank-padded,
+/// DECIMAL and MONEY with their scale, DATE as the ODBC driver writes it, `yyyy-mm-dd`), NULL
+/// as PHP's null, and TEXT/BYTE as a stream resource.
+enum PDOValue: Equatable {
+    case string(String)
+    case null
+    /// A LOB column's value: a PHP stream resource, which the scripts' `htmlentities()` refuses.
+    case stream
+
+    init(_ value: SQLiteValue, type: InformixType?, dateOutput: DBDateFormat) {
+        if case .null = value {
+            self = .null
+            return
+        }
+        guard let type else {
+            self = .string(Self.text(value))
+            return
+        }
+        switch type.kind {
+        case .text, .byte:
+            self = .stream
+        case .char, .nchar:
+            let text = Self.text(value)
+            let missing = type.length - text.count
+            self = .string(missing > 0 ? text + String(repeating: " ", count: missing) : text)
+        case .decimal, .money:
+            guard type.scale != InformixType.floatingScale, let number = Self.number(value) else {
+                self = .string(Self.text(value))
+                return
+            }
+            self = .string(String(format: "%.\(type.scale)f", number))
+        case .date:
+            let text = Self.text(value)
+            self = .string(dateOutput == .iso ? text : dateOutput.format(isoDate: text))
+        default:
+            self = .string(Self.text(value))
+        }
+    }
+
+    private static func number(_ value: SQLiteValue) -> Double? {
+        switch value {
+        case .integer(let number): Double(number)
+        case .real(let number): number
+        case .text(let text): Double(text)
+        default: nil
+        }
+    }
+
+    /// Numbers as the driver's text conversion writes them (floats without a trailing `.0`;
+    /// the exact digits of FLOAT columns are unverified).
+    static func text(_ value: SQLiteValue) -> String {
+        switch value {
+        case .null: ""
+        case .integer(let number): String(number)
+        case .real(let number):
+            number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        case .text(let text): text
+        case .blob(let bytes): String(decoding: bytes, as: UTF8.self)
+        }
+    }
+}

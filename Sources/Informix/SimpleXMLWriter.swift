@@ -1,0 +1,166 @@
+/// Writes what the seed's scripts print: a document made with `simplexml_load_string` and
+/// `addChild`, output by `asXML()` (declaration with double quotes and the encoding as loaded,
+/// no indentation, a newline after the root element). Element values go through the scripts'
+/// `htmlentities($v)` and then libxml2's parsing of `addChild` content, so the bytes are those
+/// PHP sent: `&` `<` `>` escaped, quotes literal, and non-ASCII characters left as the HTML
+/// entity references htmlentities made of them (`&eacute;`, or `&Atilde;&copy;` for é on PHP
+/// 5.3, which took strings as ISO-8859-1) — undeclared in XML, so strict parsers stop there.
+struct SimpleXMLWriter {
+    let runtime: PHPRuntime
+    private var bytes: [UInt8] = []
+
+    /// Starts the document `<?xml version='1.0' encoding='utf-8'?><root/>` (as loaded).
+    init(runtime: PHPRuntime, root: String) {
+        self.runtime = runtime
+        self.root = root
+        append("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n")
+    }
+
+    private let root: String
+    private var rootOpen = false
+
+    private mutating func append(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    /// Opens a child of the root (`$xml->addChild($name)`).
+    mutating func openRow(_ name: String) {
+        if !rootOpen {
+            append("<\(root)>")
+            rootOpen = true
+        }
+        append("<\(name)>")
+    }
+
+    mutating func closeRow(_ name: String) {
+        append("</\(name)>")
+    }
+
+    /// `$node->addChild($name, $value)` with `$value` taken as addChild takes it (entity
+    /// references in it are parsed). nil: PHP's NULL (no content).
+    mutating func addChild(_ name: String, raw value: [UInt8]?) {
+        guard let value else {
+            append("<\(name)/>")
+            return
+        }
+        let content = Self.parsedContent(value, runtime: runtime)
+        if content.isEmpty && runtime.emptyValueSelfCloses {
+            append("<\(name)/>")
+        } else {
+            append("<\(name)>")
+            bytes += content
+            append("</\(name)>")
+        }
+    }
+
+    /// `$node->addChild($name, htmlentities($value))`.
+    mutating func addEscapedChild(_ name: String, _ value: String) {
+        addChild(name, raw: HTMLEntities.encode(value, runtime: runtime))
+    }
+
+    /// The finished document, as `print $xml->asXML()` sends it.
+    mutating func finish() -> [UInt8] {
+        append(rootOpen ? "</\(root)>\n" : "<\(root)/>\n")
+        return bytes
+    }
+
+    /// What libxml2 stores for addChild content, written back out: character references and
+    /// the five predefined entities become characters (escaped again as XML needs: `&` `<` `>`,
+    /// and CR), other named references stay references. A `&` with no `;` after it ends the
+    /// content there (libxml2 2.7 warns "unterminated entity reference"; later versions keep
+    /// nothing of it).
+    static func parsedContent(_ value: [UInt8], runtime: PHPRuntime) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(value.count + 8)
+        var index = 0
+        while index < value.count {
+            let byte = value[index]
+            guard byte == UInt8(ascii: "&") else {
+                escape(byte, into: &out)
+                index += 1
+                continue
+            }
+            guard let semicolon = value[index...].firstIndex(of: UInt8(ascii: ";")) else {
+                return runtime.version == .php53 ? out : []
+            }
+            let name = value[(index + 1)..<semicolon]
+            switch String(decoding: name, as: UTF8.self) {
+            case "amp": out += Array("&amp;".utf8)
+            case "lt": out += Array("&lt;".utf8)
+            case "gt": out += Array("&gt;".utf8)
+            case "quot": out.append(UInt8(ascii: "\""))
+            case "apos": out.append(UInt8(ascii: "'"))
+            case let text:
+                if text.hasPrefix("#"), let scalar = characterReference(text.dropFirst()) {
+                    for character in String(Character(scalar)).utf8 { escape(character, into: &out) }
+                } else {
+                    out.append(UInt8(ascii: "&"))
+                    out += name
+                    out.append(UInt8(ascii: ";"))
+                }
+            }
+            index = semicolon + 1
+        }
+        return out
+    }
+
+    private static func characterReference(_ digits: Substring) -> Unicode.Scalar? {
+        let value = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
+        return value.flatMap(Unicode.Scalar.init)
+    }
+
+    /// Text content as libxml2 escapes it when the document declares an encoding.
+    private static func escape(_ byte: UInt8, into out: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "&"): out += Array("&amp;".utf8)
+        case UInt8(ascii: "<"): out += Array("&lt;".utf8)
+        case UInt8(ascii: ">"): out += Array("&gt;".utf8)
+        case UInt8(ascii: "\r"): out += Array("&#13;".utf8)
+        default: out.append(byte)
+        }
+    }
+}
+
+/// PHP's `htmlentities($string)` with the default flags and charset of each version: 5.3
+/// (ENT_COMPAT, ISO-8859-1: every byte of a UTF-8 character is taken as a Latin-1 character),
+/// 5.4–8.0 (ENT_COMPAT, UTF-8), 8.1+ (ENT_QUOTES | ENT_SUBSTITUTE, UTF-8).
+enum HTMLEntities {
+    static func encode(_ text: String, runtime: PHPRuntime) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 8)
+        func entity(_ name: String) {
+            out.append(UInt8(ascii: "&"))
+            out += Array(name.utf8)
+            out.append(UInt8(ascii: ";"))
+        }
+        if runtime.version == .php53 {
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "&"): entity("amp")
+                case UInt8(ascii: "\""): entity("quot")
+                case UInt8(ascii: "<"): entity("lt")
+                case UInt8(ascii: ">"): entity("gt")
+                case 0xA0...0xFF: entity(HTMLEntityTable.names[UInt32(byte)] ?? "#\(byte)")
+                default: out.append(byte) // 0x80-0x9F have no entity in Latin-1: the raw byte
+                }
+            }
+            return out
+        }
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": entity("amp")
+            case "\"": entity("quot")
+            case "<": entity("lt")
+            case ">": entity("gt")
+            case "'" where runtime.version == .php8: entity("#039")
+            default:
+                if scalar.value >= 0xA0, let name = HTMLEntityTable.names[scalar.value] {
+                    entity(name)
+                } else {
+                    out += Array(String(scalar).utf8)
+                }
+            }
+        }
+        return out
+    }
+}
