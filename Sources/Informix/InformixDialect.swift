@@ -9,7 +9,8 @@ struct InformixDialect: Sendable {
     /// Owner names dropped as prefixes (lower case).
     var owners: Set<String>
 
-    func translate(_ input: [SQLToken]) throws(InformixError) -> [SQLToken] {
+    func translate(_ tokens: [SQLToken]) throws(InformixError) -> [SQLToken] {
+        var input = tokens
         var out: [SQLToken] = []
         out.reserveCapacity(input.count + 8)
         var index = 0
@@ -27,6 +28,7 @@ struct InformixDialect: Sendable {
                 // Owner in quotes: "informix".customer
                 if next()?.isSymbol(".") == true, next(2)?.kind == .word, owners.contains(token.lowered) {
                     index += 2
+                    carrySpacing(token, &input[index])
                     continue
                 }
                 if dateFormat != .iso, let iso = dateFormat.isoDate(from: token.text) { token.text = iso }
@@ -62,8 +64,9 @@ struct InformixDialect: Sendable {
                     index += 1 + cursor.position
                     continue
                 } else if token.text == ":", out.last?.kind == .word, next()?.kind == .word {
-                    out.removeLast() // database:table
+                    let database = out.removeLast() // database:table
                     index += 1
+                    carrySpacing(database, &input[index])
                     continue
                 }
                 out.append(token)
@@ -73,6 +76,7 @@ struct InformixDialect: Sendable {
                 let qualified = out.last?.isSymbol(".") == true
                 if next()?.isSymbol(".") == true, next(2)?.kind == .word, owners.contains(word), !qualified {
                     index += 2 // informix.systables
+                    carrySpacing(token, &input[index])
                     continue
                 }
                 switch word {
@@ -195,6 +199,11 @@ struct InformixDialect: Sendable {
             cursor.position += 3
         }
         return name
+    }
+
+    /// A dropped prefix leaves its leading space to the name that follows it.
+    private func carrySpacing(_ dropped: SQLToken, _ next: inout SQLToken) {
+        next.spaced = next.spaced || dropped.spaced
     }
 
     private func call(_ function: String, _ arguments: [String], like token: SQLToken) -> SQLToken {
