@@ -39,6 +39,14 @@ SCENARIOS = {
     # The same with the answer cache off: every request looks up and renders its answer.
     "geocode-zip-uncached": ("/maps/api/geocode/xml?address=94086&sensor=true", "geocoder-uncached", FIXED_BODY),
     "geocode-reverse-uncached": ("/maps/api/geocode/json?latlng=37.3764,-122.0238&sensor=false", "geocoder-uncached", FIXED_BODY),
+    # The Informix demo app's call: a form POST of the statement, the whole table back as XML.
+    "informix-customers": ("/informix/generic.php", "informix", FIXED_BODY),
+    "informix-customers-uncached": ("/informix/generic.php", "informix-uncached", FIXED_BODY),
+}
+# Scenarios that POST a form body instead of a GET.
+POST_BODIES = {
+    "informix-customers": "sql_stmt=SELECT+*+FROM+customer&tableName=customer",
+    "informix-customers-uncached": "sql_stmt=SELECT+*+FROM+customer&tableName=customer",
 }
 STUBBED_MAPPINGS = 1000
 
@@ -92,6 +100,36 @@ def make_geocoder_stubs(workdir, cache=True):
     with open(os.path.join(stubs, "geocoder", "config.json"), "w") as config:
         json.dump({"responseCache": 0}, config)
     return stubs
+
+
+def make_informix_stubs(workdir, cache=True):
+    """A stubs folder with only the shipped Informix emulator, or with its response cache off."""
+    stubs = os.path.join(workdir, "informix-stubs" if cache else "informix-stubs-uncached")
+    if os.path.exists(stubs):
+        return stubs
+    os.makedirs(stubs)
+    shipped = os.path.join(ROOT, "stubs", "informix")
+    if cache:
+        os.symlink(shipped, os.path.join(stubs, "informix"))
+        return stubs
+    os.makedirs(os.path.join(stubs, "informix"))
+    os.symlink(os.path.join(shipped, "stores_demo.sql"), os.path.join(stubs, "informix", "stores_demo.sql"))
+    with open(os.path.join(shipped, "config.json")) as shipped_config:
+        config = json.load(shipped_config)
+    config["responseCache"] = 0
+    with open(os.path.join(stubs, "informix", "config.json"), "w") as out:
+        json.dump(config, out)
+    return stubs
+
+
+def wrk_post_script(workdir, body):
+    """A wrk Lua script that sends `body` as a form POST."""
+    path = os.path.join(workdir, "post.lua")
+    with open(path, "w") as script:
+        script.write('wrk.method = "POST"\n')
+        script.write(f"wrk.body = {json.dumps(body)}\n")
+        script.write('wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"\n')
+    return path
 
 
 def free_port():
@@ -160,9 +198,9 @@ def to_ms(text):
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
-def wrk(url, duration, connections, threads):
+def wrk(url, duration, connections, threads, script=None):
     out = subprocess.run(
-        ["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--latency", url],
+        ["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--latency"] + (["-s", script] if script else []) + [url],
         capture_output=True, text=True, check=True).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     p50 = to_ms(re.search(r"^\s+50%\s+(\S+)", out, re.M).group(1))
@@ -173,7 +211,7 @@ def wrk(url, duration, connections, threads):
     return rps, p50, p99
 
 
-def load_rounds(scenario, setup, args):
+def load_rounds(scenario, setup, args, script=None):
     path = setup[0]
     results = {"understudy": [], "c": []}
     for round_number in range(1, args.rounds + 1):
@@ -181,8 +219,8 @@ def load_rounds(scenario, setup, args):
             process, port = start(kind, args.threads, setup)
             try:
                 url = f"http://127.0.0.1:{port}{path}"
-                wrk(url, 1, args.connections, 2)  # warm-up
-                figures = wrk(url, args.duration, args.connections, 2)
+                wrk(url, 1, args.connections, 2, script)  # warm-up
+                figures = wrk(url, args.duration, args.connections, 2, script)
             finally:
                 stop(process)
             results[kind].append(figures)
@@ -192,10 +230,11 @@ def load_rounds(scenario, setup, args):
     return results, ratios
 
 
-def send_requests(port, path, count):
+def send_requests(port, path, count, body=None):
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    headers = {"Content-Type": "application/x-www-form-urlencoded"} if body else {}
     for _ in range(count):
-        connection.request("GET", path)
+        connection.request("POST" if body else "GET", path, body=body, headers=headers)
         response = connection.getresponse()
         response.read()
         if response.status != 200:
@@ -203,7 +242,7 @@ def send_requests(port, path, count):
     connection.close()
 
 
-def callgrind_total(kind, setup, count, workdir):
+def callgrind_total(kind, setup, count, workdir, body=None):
     path = setup[0]
     out_file = os.path.join(workdir, f"callgrind.{kind}.{count}")
     prefix = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}"]
@@ -211,7 +250,7 @@ def callgrind_total(kind, setup, count, workdir):
     # every request also evicts the oldest journal entry, and both end with a full journal.
     process, port = start(kind, 1, setup, prefix, extra=("--journal-size", str(JOURNAL_SIZE_UNDER_CALLGRIND)))
     try:
-        send_requests(port, path, count)
+        send_requests(port, path, count, body)
     finally:
         stop(process)
     with open(out_file) as profile:
@@ -224,11 +263,11 @@ def callgrind_total(kind, setup, count, workdir):
 JOURNAL_SIZE_UNDER_CALLGRIND = 1000
 
 
-def instructions_per_request(kind, setup, args, workdir):
+def instructions_per_request(kind, setup, args, workdir, body=None):
     low, high = args.callgrind_requests // 6, args.callgrind_requests
     if low <= JOURNAL_SIZE_UNDER_CALLGRIND:
         sys.exit(f"--callgrind-requests must be over {6 * JOURNAL_SIZE_UNDER_CALLGRIND}")
-    return (callgrind_total(kind, setup, high, workdir) - callgrind_total(kind, setup, low, workdir)) / (high - low)
+    return (callgrind_total(kind, setup, high, workdir, body) - callgrind_total(kind, setup, low, workdir, body)) / (high - low)
 
 
 def startup_times(stubs, runs=5):
@@ -280,16 +319,20 @@ def main():
             stubs, body_file = make_stubbed_route(generated.name)
         elif stubs in ("geocoder", "geocoder-uncached"):
             stubs = make_geocoder_stubs(generated.name, cache=stubs == "geocoder")
+        elif stubs in ("informix", "informix-uncached"):
+            stubs = make_informix_stubs(generated.name, cache=stubs == "informix")
+        body = POST_BODIES.get(scenario)
+        script = wrk_post_script(generated.name, body) if body else None
         setup = (path, stubs, body_file)
         row = {"scenario": scenario}
         if args.rounds > 0:
-            results, ratios = load_rounds(scenario, setup, args)
+            results, ratios = load_rounds(scenario, setup, args, script)
             row["ratio"] = statistics.median(ratios)
             for kind in ("understudy", "c"):
                 row[kind] = tuple(statistics.median(r[i] for r in results[kind]) for i in range(3))
         if not args.no_callgrind and shutil.which("valgrind"):
             with tempfile.TemporaryDirectory() as workdir:
-                row["ir"] = {kind: instructions_per_request(kind, setup, args, workdir) for kind in ("understudy", "c")}
+                row["ir"] = {kind: instructions_per_request(kind, setup, args, workdir, body) for kind in ("understudy", "c")}
         summary.append(row)
 
     print("\nscenario                 server      req/s (median)  p50 ms  p99 ms   ratio U/C   instructions/request")

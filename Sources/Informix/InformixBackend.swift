@@ -102,11 +102,28 @@ public final class InformixBackend: Backend {
         let path = request.path
         let scope = context.scope
         return .computed(on: queue(for: scope)) { [self] in
-            let page = withDatabase(scope) { database in scripts.run(service, path: path, post: post, database: database) }
-            if let error = page.loggedError { logger.warning("informix: \(error)") }
-            return Response(status: page.status, headers: ["Content-Type": page.contentType, "X-Powered-By": settings.runtime.poweredBy],
-                            body: ResponseBody(page.body))
+            withDatabase(scope) { holder, database in respond(service, path, post, holder, database) }
         }
+    }
+
+    /// Runs the script, or answers from the scope's cache when the same request met the same data.
+    private func respond(_ service: PHPScripts.Service, _ path: String, _ post: [String: String], _ holder: ScopeDatabase,
+                         _ database: InformixDatabase) -> Response {
+        let key = "\(path)\u{0}\(post["sql_stmt"] ?? "\u{1}")\u{0}\(post["tableName"] ?? "\u{1}")"
+        if holder.cacheVersion == database.changeCount, let cached = holder.cache[key] { return cached }
+        let before = database.changeCount
+        let page = scripts.run(service, path: path, post: post, database: database)
+        if let error = page.loggedError { logger.warning("informix: \(error)") }
+        let response = Response(status: page.status, headers: ["Content-Type": page.contentType, "X-Powered-By": settings.runtime.poweredBy],
+                                body: ResponseBody(shared: SharedBytes(page.body)))
+        if settings.responseCache > 0, database.changeCount == before, PHPScripts.isRepeatable(post) {
+            if holder.cacheVersion != before {
+                holder.cache.removeAll()
+                holder.cacheVersion = before
+            }
+            if holder.cache.count < settings.responseCache { holder.cache[key] = response }
+        }
+        return response
     }
 
     public func reset(scope: StateScope?) {
@@ -132,7 +149,7 @@ public final class InformixBackend: Backend {
     private func queue(for scope: StateScope) -> DispatchQueue { scopeDatabase(scope).queue }
 
     /// Runs `body` on the scope's database (on its queue), opening or restoring it first.
-    private func withDatabase<T>(_ scope: StateScope, _ body: (InformixDatabase) -> T) -> T {
+    private func withDatabase<T>(_ scope: StateScope, _ body: (ScopeDatabase, InformixDatabase) -> T) -> T {
         let holder = scopeDatabase(scope)
         // Requests that come while the fixture loads wait for it (off the event loop).
         while template.load() == nil { usleep(2_000) }
@@ -140,8 +157,10 @@ public final class InformixBackend: Backend {
         if holder.database == nil || holder.needsRestore {
             holder.database = open(scope, from: template, restore: holder.database != nil || holder.needsRestore)
             holder.needsRestore = false
+            holder.cache.removeAll()
+            holder.cacheVersion = -1
         }
-        return body(holder.database!)
+        return body(holder, holder.database!)
     }
 
     /// The scope's database: in memory, or a file of the data directory (kept between runs
@@ -180,6 +199,9 @@ private final class ScopeDatabase: @unchecked Sendable {
     let queue: DispatchQueue
     var database: InformixDatabase?
     var needsRestore = false
+    /// Answers of read-only requests, valid while the database's change count is `cacheVersion`.
+    var cache: [String: Response] = [:]
+    var cacheVersion = -1
 
     init(label: String) {
         queue = DispatchQueue(label: label)

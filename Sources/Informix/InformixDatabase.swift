@@ -26,12 +26,11 @@ struct ResultColumn: Sendable, Equatable {
     var type: InformixType?
 }
 
-/// What a statement gave: rows (for a query) and the rows it changed.
+/// What a statement gave: rows (for a query run by PDO::query) and the rows it changed.
 struct StatementResult: Sendable {
     var columns: [ResultColumn] = []
     var rows: [[SQLiteValue]] = []
     var changes = 0
-    var isQuery = false
 }
 
 /// One Informix database, emulated on a SQLite connection: the dialect, the catalog, SERIAL,
@@ -45,6 +44,35 @@ final class InformixDatabase {
     var definitions: [String: TableDefinition] = [:]
     /// BEGIN WORK was run in this session (a request) and not yet ended.
     private(set) var inUserTransaction = false
+    /// Goes up with every statement that may have changed the database: equal counts, equal data.
+    private(set) var changeCount = 0
+    /// Clients send the same statements again and again: what their text was parsed into, and
+    /// the compiled SQLite statements with their result labels. Emptied by schema changes.
+    private var plans: [String: [Plan]] = [:]
+    private var prepared: [String: PreparedQuery] = [:]
+    private static let cacheLimit = 512
+
+    /// One statement of a client's text, ready to run.
+    private enum Plan {
+        /// SELECT/INSERT/UPDATE/DELETE as SQLite SQL, and the table it writes.
+        case query(sql: String, target: String?)
+        case other([SQLToken])
+    }
+
+    private final class PreparedQuery {
+        let statement: SQLiteStatement
+        let columns: [ResultColumn]
+        init(_ statement: SQLiteStatement, _ columns: [ResultColumn]) {
+            self.statement = statement
+            self.columns = columns
+        }
+    }
+
+    /// Forgets parsed and compiled statements (the schema changed).
+    func forgetStatements() {
+        plans.removeAll()
+        prepared.removeAll()
+    }
 
     /// An empty database with the system catalog.
     convenience init(settings: DatabaseSettings) throws(InformixError) {
@@ -87,6 +115,7 @@ final class InformixDatabase {
     }
 
     func reloadDefinitions() throws(InformixError) {
+        forgetStatements()
         let rows = try asEmulator { try connection.rows("SELECT definition FROM understudy_tables") }
         definitions = [:]
         for row in rows {
@@ -109,6 +138,7 @@ final class InformixDatabase {
         if inUserTransaction {
             _ = try? asEmulator { try connection.execute("ROLLBACK") }
             inUserTransaction = false
+            changeCount += 1
         }
     }
 
@@ -120,31 +150,55 @@ final class InformixDatabase {
         let prepareCall: ODBCCall = call == .execDirect ? .execDirect : .prepare
         let runCall: ODBCCall = call == .execDirect ? .execDirect : .execute
         guard sql.utf8.count <= settings.maxStatementBytes else { throw PDOError(error: .statementTooLong(), call: prepareCall) }
-        let tokens: [SQLToken]
-        do {
-            tokens = try SQLTokenizer.tokenize(sql)
-        } catch {
-            throw PDOError(error: error == .unmatchedQuote ? .unmatchedQuote() : .syntax(), call: prepareCall)
-        }
-        let statements = tokens.splitStatements()
-        guard !statements.isEmpty else { throw PDOError(error: .syntax(), call: prepareCall) }
+        let planned = try plan(sql, prepareCall)
         var result = StatementResult()
-        for statement in statements {
-            result = try run(statement, prepareCall: prepareCall, runCall: runCall)
+        for statement in planned {
+            switch statement {
+            case .query(let sqlite, let target): result = try runQuery(sqlite, target: target, prepareCall: prepareCall, runCall: runCall)
+            case .other(let tokens): result = try run(tokens, prepareCall: prepareCall)
+            }
         }
         return result
     }
 
-    private func run(_ tokens: [SQLToken], prepareCall: ODBCCall, runCall: ODBCCall) throws(PDOError) -> StatementResult {
+    /// The statements of `sql`, parsed once per distinct text.
+    private func plan(_ sql: String, _ call: ODBCCall) throws(PDOError) -> [Plan] {
+        if let known = plans[sql] { return known }
+        let tokens: [SQLToken]
+        do {
+            tokens = try SQLTokenizer.tokenize(sql)
+        } catch {
+            throw PDOError(error: error == .unmatchedQuote ? .unmatchedQuote() : .syntax(), call: call)
+        }
+        let statements = tokens.splitStatements()
+        guard !statements.isEmpty else { throw PDOError(error: .syntax(), call: call) }
+        var planned: [Plan] = []
+        for statement in statements {
+            let keyword = statement[0].lowered
+            let isStatistics = keyword == "update" && statement.count > 1 && statement[1].isWord("statistics")
+            guard ["select", "insert", "update", "delete", "with"].contains(keyword), !isStatistics else {
+                planned.append(.other(statement))
+                continue
+            }
+            do {
+                planned.append(.query(sql: try dialect.translate(statement).sqliteText(), target: targetTable(statement)))
+            } catch {
+                throw PDOError(error: error, call: call)
+            }
+        }
+        if plans.count >= Self.cacheLimit { plans.removeAll() }
+        plans[sql] = planned
+        return planned
+    }
+
+    private func run(_ tokens: [SQLToken], prepareCall: ODBCCall) throws(PDOError) -> StatementResult {
+        changeCount += 1
         let keyword = tokens[0].lowered
         do {
             switch keyword {
-            case "select", "insert", "update", "delete", "with":
-                if keyword == "update", tokens.count > 1, tokens[1].isWord("statistics") {
-                    try updateStatistics()
-                    return StatementResult()
-                }
-                return try runDML(tokens, prepareCall: prepareCall, runCall: runCall)
+            case "update":
+                try updateStatistics()
+                return StatementResult()
             case "create", "drop", "alter", "rename":
                 guard let statement = try InformixDDL.parse(tokens, dialect: dialect, owner: settings.user) else { throw InformixError.syntax() }
                 try apply(statement)
@@ -181,29 +235,41 @@ final class InformixDatabase {
         }
     }
 
-    private func runDML(_ tokens: [SQLToken], prepareCall: ODBCCall, runCall: ODBCCall) throws(PDOError) -> StatementResult {
-        let sql: String
-        do { sql = try dialect.translate(tokens).sqliteText() } catch { throw PDOError(error: error, call: prepareCall) }
+    private func runQuery(_ sql: String, target: String?, prepareCall: ODBCCall, runCall: ODBCCall) throws(PDOError) -> StatementResult {
         state.deadline = ConnectionState.monotonicNanos() + UInt64(settings.timeLimit.components.seconds) * 1_000_000_000
             + UInt64(settings.timeLimit.components.attoseconds / 1_000_000_000)
         defer { state.deadline = 0 }
-        let statement: SQLiteStatement
-        do {
-            statement = try connection.prepare(sql)
-        } catch {
-            throw PDOError(error: informixError(error), call: prepareCall)
+        let query: PreparedQuery
+        if let known = prepared[sql] {
+            query = known
+        } else {
+            do {
+                let statement = try connection.prepare(sql)
+                query = PreparedQuery(statement, (0..<statement.columnCount).map { label(statement, $0) })
+            } catch {
+                throw PDOError(error: informixError(error), call: prepareCall)
+            }
+            if prepared.count >= Self.cacheLimit { prepared.removeAll() }
+            prepared[sql] = query
         }
+        let statement = query.statement
+        defer { statement.reset() }
+        if !statement.isReadOnly { changeCount += 1 }
         var result = StatementResult()
-        result.isQuery = statement.columnCount > 0
-        result.columns = (0..<statement.columnCount).map { label(statement, $0) }
+        result.columns = query.columns
+        // PDO::exec() (SQLExecDirect) opens a query's cursor but fetches nothing: one step
+        // checks that it runs; a write runs to the end.
+        let fetches = runCall != .execDirect || !statement.isReadOnly
         do throws(SQLiteError) {
             while try statement.step() {
+                guard fetches else { break }
                 guard result.rows.count < settings.maxRows else { throw SQLiteError(code: SQLITE_INTERRUPT, message: "too many rows") }
                 result.rows.append((0..<result.columns.count).map(statement.value))
             }
         } catch {
             if error.code == SQLiteConstraint.foreignKey {
-                throw PDOError(error: foreignKeyFailure(sql, target: targetTable(tokens)), call: runCall)
+                statement.reset()
+                throw PDOError(error: foreignKeyFailure(sql, target: target), call: runCall)
             }
             throw PDOError(error: informixError(error), call: runCall)
         }

@@ -19,7 +19,7 @@ public struct InformixFixtureError: Error, CustomStringConvertible, Sendable {
 ///   "php": "5.3", "displayErrors": false, "magicQuotesGpc": false, "documentRoot": "/var/www/html",
 ///   "columnCase": "upper", "rootElement": "root",
 ///   "dbdate": "Y4MD-", "dateOutput": "Y4MD-", "user": "informix", "database": "stores_demo",
-///   "now": "2011-09-14T12:00:00Z",
+///   "now": "2011-09-14T12:00:00Z", "responseCache": 256,
 ///   "limits": { "statementBytes": 65535, "milliseconds": 2000, "rows": 100000 } }
 /// ```
 public struct InformixSettings: Sendable {
@@ -33,6 +33,8 @@ public struct InformixSettings: Sendable {
     var rootElement = "root"
     var dateOutput = DBDateFormat.iso
     var database = DatabaseSettings()
+    /// Answers kept for repeated read-only requests while the database is unchanged; 0: none.
+    var responseCache = 256
 
     public init() {}
 
@@ -98,6 +100,10 @@ public struct InformixSettings: Sendable {
         if let now = try text("now") {
             guard let instant = ISO8601DateFormatter().date(from: now) else { throw problem("now", "must be an ISO 8601 instant such as 2011-09-14T12:00:00Z") }
             database.fixedNow = instant.timeIntervalSince1970
+        }
+        if let cache = json["responseCache"] {
+            guard let count = cache.intValue, count >= 0 else { throw problem("responseCache", "must be a whole number ≥ 0") }
+            responseCache = count
         }
         if let limits = json["limits"] {
             guard limits.objectValue != nil else { throw problem("limits", "must be an object") }

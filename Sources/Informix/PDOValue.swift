@@ -1,10 +1,9 @@
-import Foundation
-
 /// A column value as PDO_INFORMIX hands it to PHP: every type bound as text (CHAR blank-padded,
 /// DECIMAL and MONEY with their scale, DATE as the ODBC driver writes it, `yyyy-mm-dd`), NULL
 /// as PHP's null, and TEXT/BYTE as a stream resource.
 enum PDOValue: Equatable {
-    case string(String)
+    /// Text, and the blanks that follow it (CHAR padding, written without building a string).
+    case string(String, padding: Int = 0)
     case null
     /// A LOB column's value: a PHP stream resource, which the scripts' `htmlentities()` refuses.
     case stream
@@ -23,20 +22,37 @@ enum PDOValue: Equatable {
             self = .stream
         case .char, .nchar:
             let text = Self.text(value)
-            let missing = type.length - text.count
-            self = .string(missing > 0 ? text + String(repeating: " ", count: missing) : text)
+            self = .string(text, padding: max(0, type.length - text.count))
         case .decimal, .money:
             guard type.scale != InformixType.floatingScale, let number = Self.number(value) else {
                 self = .string(Self.text(value))
                 return
             }
-            self = .string(String(format: "%.\(type.scale)f", number))
+            self = .string(Self.fixed(number, scale: type.scale))
         case .date:
             let text = Self.text(value)
             self = .string(dateOutput == .iso ? text : dateOutput.format(isoDate: text))
         default:
             self = .string(Self.text(value))
         }
+    }
+
+    /// The value as PHP's string (padding included); nil for NULL and streams.
+    var phpString: String? {
+        guard case .string(let text, let padding) = self else { return nil }
+        return padding > 0 ? text + String(repeating: " ", count: padding) : text
+    }
+
+    /// `number` with `scale` decimals, rounded half away from zero.
+    static func fixed(_ number: Double, scale: Int) -> String {
+        var factor = 1.0
+        for _ in 0..<scale { factor *= 10 }
+        let scaled = (abs(number) * factor).rounded(.toNearestOrAwayFromZero)
+        guard scaled < 9e18 else { return String(number) }
+        var digits = String(UInt64(scaled))
+        if digits.count <= scale { digits = String(repeating: "0", count: scale - digits.count + 1) + digits }
+        if scale > 0 { digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -scale)) }
+        return (number < 0 && scaled != 0 ? "-" : "") + digits
     }
 
     private static func number(_ value: SQLiteValue) -> Double? {

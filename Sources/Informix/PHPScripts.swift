@@ -30,6 +30,13 @@ struct PHPScripts {
     /// The root element the generic scripts load (the seed's listing lost it; unverified).
     let rootElement: String
 
+    /// Whether the same request on the same data always gets the same answer: no clock, no
+    /// session values, no randomness in the statement (a conservative test of its words).
+    static func isRepeatable(_ post: [String: String]) -> Bool {
+        let sql = (post["sql_stmt"] ?? "").lowercased()
+        return !["today", "current", "user", "dbinfo", "random", "now", "changes", "last_insert", "sqlite_"].contains { sql.contains($0) }
+    }
+
     /// Runs `service` (reached at `path`) with the POST fields `post`.
     func run(_ service: Service, path: String, post: [String: String], database: InformixDatabase) -> PHPPage {
         var run = ScriptRun(runtime: runtime, file: path)
@@ -53,10 +60,11 @@ struct PHPScripts {
                        line: 29, warningOnPHP8: true)
             guard let table, !table.isEmpty else { return run.fatal(runtime.nonObjectCall("addChild"), line: 38) }
             var xml = SimpleXMLWriter(runtime: runtime, root: rootElement)
-            xml.openRow(table)
-            xml.addChild("ThereWasAnError", raw: Array("yes".utf8))
-            xml.addChild("ErrorMessage", raw: Array(Self.shortened("Error: " + error.message).utf8))
-            xml.closeRow(table)
+            let row = SimpleXMLWriter.Element(table)
+            xml.openRow(row)
+            xml.addChild(Self.errorFlag, raw: Array("yes".utf8))
+            xml.addChild(SimpleXMLWriter.Element("ErrorMessage"), raw: Array(Self.shortened("Error: " + error.message).utf8))
+            xml.closeRow(row)
             return run.page(contentType: runtime.defaultContentType, xml.finish())
         }
         let select = "SELECT * FROM \(table ?? "")"
@@ -112,7 +120,7 @@ struct PHPScripts {
     /// `$rows = $stmt->fetchAll(PDO::FETCH_ASSOC)` and the loop that adds each row to the XML.
     private func rows(_ run: inout ScriptRun, _ result: StatementResult, root: String, row: String, marker: Bool, entitiesLine: Int) -> PHPPage {
         // FETCH_ASSOC: one key per name; a repeated name keeps its first place and last value.
-        var names: [String] = []
+        var names: [SimpleXMLWriter.Element] = []
         var positions: [String: Int] = [:]
         var sources: [Int] = []
         for (index, column) in result.columns.enumerated() {
@@ -125,18 +133,20 @@ struct PHPScripts {
                 sources[position] = index
             } else {
                 positions[name] = names.count
-                names.append(name)
+                names.append(SimpleXMLWriter.Element(name))
                 sources.append(index)
             }
         }
-        var xml = SimpleXMLWriter(runtime: runtime, root: root)
+        let row = SimpleXMLWriter.Element(row)
+        let no = Array("no".utf8)
+        var xml = SimpleXMLWriter(runtime: runtime, root: root, capacity: 64 + result.rows.count * (32 + names.count * 40))
         for values in result.rows {
             xml.openRow(row)
-            if marker { xml.addChild("ThereWasAnError", raw: Array("no".utf8)) }
+            if marker { xml.addChild(Self.errorFlag, raw: no) }
             for (name, source) in zip(names, sources) {
                 switch PDOValue(values[source], type: result.columns[source].type, dateOutput: dateOutput) {
-                case .string(let text):
-                    xml.addEscapedChild(name, text)
+                case .string(let text, let padding):
+                    xml.addEscapedChild(name, text, padding: padding)
                 case .null:
                     if runtime.version == .php8 {
                         run.notice("htmlentities(): Passing null to parameter #1 ($string) of type string is deprecated",
@@ -159,6 +169,8 @@ struct PHPScripts {
         }
         return run.page(contentType: runtime.contentType("text/xml"), xml.finish())
     }
+
+    private static let errorFlag = SimpleXMLWriter.Element("ThereWasAnError")
 
     private func execute(_ sql: String, _ call: ODBCCall, _ database: InformixDatabase) throws(PDOException) -> StatementResult {
         // PDO refuses an empty statement itself, before the driver sees it.

@@ -129,6 +129,11 @@ final class SQLiteStatement {
         }
     }
 
+    /// Makes the statement ready to run again.
+    func reset() {
+        sqlite3_reset(statement)
+    }
+
     var columnCount: Int { Int(sqlite3_column_count(statement)) }
 
     /// True when the statement cannot change the database (a SELECT).

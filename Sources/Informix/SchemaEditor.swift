@@ -4,6 +4,7 @@ import Foundation
 /// the catalog rows change together, inside one savepoint, so a failure leaves no trace.
 extension InformixDatabase {
     func apply(_ statement: InformixDDL.Statement) throws(InformixError) {
+        forgetStatements()
         try atomically { () throws(InformixError) in
             switch statement {
             case .createTable(let spec):

@@ -6,61 +6,83 @@
 /// entity references htmlentities made of them (`&eacute;`, or `&Atilde;&copy;` for é on PHP
 /// 5.3, which took strings as ISO-8859-1) — undeclared in XML, so strict parsers stop there.
 struct SimpleXMLWriter {
+    /// An element name with its tags as bytes, made once for all the rows of an answer.
+    struct Element {
+        let name: String
+        let open: [UInt8]
+        let close: [UInt8]
+        let empty: [UInt8]
+
+        init(_ name: String) {
+            self.name = name
+            open = Array("<\(name)>".utf8)
+            close = Array("</\(name)>".utf8)
+            empty = Array("<\(name)/>".utf8)
+        }
+    }
+
     let runtime: PHPRuntime
+    private let root: Element
+    private var rootOpen = false
     private var bytes: [UInt8] = []
 
     /// Starts the document `<?xml version='1.0' encoding='utf-8'?><root/>` (as loaded).
-    init(runtime: PHPRuntime, root: String) {
+    init(runtime: PHPRuntime, root: String, capacity: Int = 256) {
         self.runtime = runtime
-        self.root = root
-        append("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n")
+        self.root = Element(root)
+        bytes.reserveCapacity(capacity)
+        bytes.append(contentsOf: Self.declaration)
     }
 
-    private let root: String
-    private var rootOpen = false
-
-    private mutating func append(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
-    }
+    private static let declaration = Array("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n".utf8)
 
     /// Opens a child of the root (`$xml->addChild($name)`).
-    mutating func openRow(_ name: String) {
+    mutating func openRow(_ element: Element) {
         if !rootOpen {
-            append("<\(root)>")
+            bytes.append(contentsOf: root.open)
             rootOpen = true
         }
-        append("<\(name)>")
+        bytes.append(contentsOf: element.open)
     }
 
-    mutating func closeRow(_ name: String) {
-        append("</\(name)>")
+    mutating func closeRow(_ element: Element) {
+        bytes.append(contentsOf: element.close)
     }
 
     /// `$node->addChild($name, $value)` with `$value` taken as addChild takes it (entity
     /// references in it are parsed). nil: PHP's NULL (no content).
-    mutating func addChild(_ name: String, raw value: [UInt8]?) {
+    mutating func addChild(_ element: Element, raw value: [UInt8]?) {
         guard let value else {
-            append("<\(name)/>")
+            bytes.append(contentsOf: element.empty)
             return
         }
         let content = Self.parsedContent(value, runtime: runtime)
         if content.isEmpty && runtime.emptyValueSelfCloses {
-            append("<\(name)/>")
+            bytes.append(contentsOf: element.empty)
         } else {
-            append("<\(name)>")
-            bytes += content
-            append("</\(name)>")
+            bytes.append(contentsOf: element.open)
+            bytes.append(contentsOf: content)
+            bytes.append(contentsOf: element.close)
         }
     }
 
-    /// `$node->addChild($name, htmlentities($value))`.
-    mutating func addEscapedChild(_ name: String, _ value: String) {
-        addChild(name, raw: HTMLEntities.encode(value, runtime: runtime))
+    /// `$node->addChild($name, htmlentities($value))`, written in one pass: the same bytes as
+    /// `parsedContent(HTMLEntities.encode(value))`, without the text in between.
+    mutating func addEscapedChild(_ element: Element, _ value: String, padding: Int = 0) {
+        if value.isEmpty && padding == 0 {
+            addChild(element, raw: [])
+            return
+        }
+        bytes.append(contentsOf: element.open)
+        HTMLEntities.appendAsXMLContent(value, runtime: runtime, to: &bytes)
+        if padding > 0 { bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: padding)) }
+        bytes.append(contentsOf: element.close)
     }
 
     /// The finished document, as `print $xml->asXML()` sends it.
     mutating func finish() -> [UInt8] {
-        append(rootOpen ? "</\(root)>\n" : "<\(root)/>\n")
+        bytes.append(contentsOf: rootOpen ? root.close : root.empty)
+        bytes.append(UInt8(ascii: "\n"))
         return bytes
     }
 
@@ -125,6 +147,50 @@ struct SimpleXMLWriter {
 /// (ENT_COMPAT, ISO-8859-1: every byte of a UTF-8 character is taken as a Latin-1 character),
 /// 5.4–8.0 (ENT_COMPAT, UTF-8), 8.1+ (ENT_QUOTES | ENT_SUBSTITUTE, UTF-8).
 enum HTMLEntities {
+    /// `htmlentities($value)` as addChild stores it and asXML writes it: `&` `<` `>` and CR
+    /// escaped, quotes literal (their entities are predefined in XML), characters with an HTML
+    /// entity as that entity's reference (undeclared in XML), everything else as is.
+    static func appendAsXMLContent(_ text: String, runtime: PHPRuntime, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
+                case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
+                case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
+                case UInt8(ascii: "\r"): out.append(contentsOf: "&#13;".utf8)
+                case 0..<0x80: out.append(byte)
+                default:
+                    if runtime.version == .php53 {
+                        // Each byte a Latin-1 character: 0xA0-0xFF have entities, 0x80-0x9F stay raw.
+                        if byte >= 0xA0, let name = HTMLEntityTable.names[UInt32(byte)] { appendReference(name, to: &out) } else { out.append(byte) }
+                    } else {
+                        let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+                        let end = min(index + length, bytes.count)
+                        var scalar = UInt32(byte) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+                        for next in bytes[(index + 1)..<end] { scalar = scalar << 6 | UInt32(next & 0x3F) }
+                        if let name = HTMLEntityTable.names[scalar] {
+                            appendReference(name, to: &out)
+                        } else {
+                            out.append(contentsOf: bytes[index..<end])
+                        }
+                        index = end
+                        continue
+                    }
+                }
+                index += 1
+            }
+        }
+    }
+
+    private static func appendReference(_ name: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "&"))
+        out.append(contentsOf: name.utf8)
+        out.append(UInt8(ascii: ";"))
+    }
+
     static func encode(_ text: String, runtime: PHPRuntime) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count + 8)

@@ -62,7 +62,7 @@ import Testing
             INSERT INTO cust_calls (customer_num, call_dtime, call_code) VALUES (101, DATETIME (2011-09-14 10:00) YEAR TO MINUTE, 'O');
             INSERT INTO customer (fname) VALUES ('Sam');
             SELECT DBINFO('sqlca.sqlerrd1') FROM systables WHERE tabid = 1
-            """, call: .execDirect)
+            """)
         #expect(rows == [["129"]])
         #expect(try database.strings("SELECT user_id FROM cust_calls WHERE call_dtime = '2011-09-14 10:00'") == [["demo              "]])
         let dates = try database.strings("SELECT MDY(9, 14, 2011), DAY(order_date), MONTH(order_date), YEAR(order_date), WEEKDAY(MDY(9,14,2011)) FROM orders WHERE order_num = 1001")

@@ -36,11 +36,8 @@ extension InformixDatabase {
         let result = try execute(sql, call: call)
         return result.rows.map { row in
             zip(row, result.columns).map { value, column in
-                switch PDOValue(value, type: column.type, dateOutput: .iso) {
-                case .string(let text): text
-                case .null: nil
-                case .stream: "(stream)"
-                }
+                let value = PDOValue(value, type: column.type, dateOutput: .iso)
+                return value == .stream ? "(stream)" : value.phpString
             }
         }
     }

@@ -45,12 +45,13 @@ import Testing
     @Test func addChildThenAsXMLWritesWhatPHPSent() {
         for version in PHPRuntime.Version.allCases {
             var xml = SimpleXMLWriter(runtime: runtime(version), root: "root")
-            xml.openRow("customer")
-            xml.addChild("ThereWasAnError", raw: Array("no".utf8))
-            xml.addEscapedChild("COMPANY", "Tom & \"Jerry\" <O'Neil> café\r")
-            xml.addChild("ADDRESS2", raw: [])
-            xml.addChild("CAT_DESCR", raw: nil)
-            xml.closeRow("customer")
+            let row = SimpleXMLWriter.Element("customer")
+            xml.openRow(row)
+            xml.addChild(.init("ThereWasAnError"), raw: Array("no".utf8))
+            xml.addEscapedChild(.init("COMPANY"), "Tom & \"Jerry\" <O'Neil> café\r")
+            xml.addChild(.init("ADDRESS2"), raw: [])
+            xml.addChild(.init("CAT_DESCR"), raw: nil)
+            xml.closeRow(row)
             let text = String(decoding: xml.finish(), as: UTF8.self)
             let company = switch version {
             case .php53: "Tom &amp; \"Jerry\" &lt;O'Neil&gt; caf&Atilde;&copy;&#13;"
@@ -62,6 +63,18 @@ import Testing
         }
         var empty = SimpleXMLWriter(runtime: runtime(.php53), root: "cust")
         #expect(String(decoding: empty.finish(), as: UTF8.self) == "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<cust/>\n")
+    }
+
+    @Test func theOnePassWriterMatchesHtmlentitiesThenAddChild() {
+        let samples = ["plain", "A & B", "<tag attr=\"x\">", "O'Neil", "café ñ €", "ś ő", "tab\tline\r\n", "日本 😀", "&amp; already", ""]
+        for version in PHPRuntime.Version.allCases {
+            let runtime = runtime(version)
+            for sample in samples {
+                var direct: [UInt8] = []
+                HTMLEntities.appendAsXMLContent(sample, runtime: runtime, to: &direct)
+                #expect(direct == SimpleXMLWriter.parsedContent(HTMLEntities.encode(sample, runtime: runtime), runtime: runtime), "\(version) \(sample)")
+            }
+        }
     }
 
     @Test func rawAddChildContentHasItsEntitiesParsed() {

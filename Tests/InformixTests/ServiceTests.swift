@@ -134,6 +134,24 @@ import UnderstudyTesting
         #expect(rows[0]["PHONE"] == "408-555-0100      ")
     }
 
+    @Test func repeatedReadsAreAnsweredFromTheCacheUntilTheDataChanges() async throws {
+        let (server, _) = try Self.server()
+        defer { server.stop() }
+        let first = try await server.send("GET", "/custdemoapp/service.php").body
+        #expect(try await server.send("GET", "/custdemoapp/service.php").body == first)
+        _ = try await Self.post(server, "/informix/generic.php", [("sql_stmt", "UPDATE customer SET fname = 'Martina' WHERE customer_num = 101"),
+                                                               ("tableName", "customer")])
+        let changed = String(decoding: try await server.send("GET", "/custdemoapp/service.php").body, as: UTF8.self)
+        #expect(changed.contains("<FNAME>Martina        </FNAME>"))
+        // A transaction left open is rolled back at the end of the request: the data is as before.
+        _ = try await Self.post(server, "/informix/generic2.php", [("sql_stmt", "BEGIN WORK; UPDATE customer SET fname = 'Nobody'")])
+        let after = String(decoding: try await server.send("GET", "/custdemoapp/service.php").body, as: UTF8.self)
+        #expect(after.contains("<FNAME>Martina        </FNAME>") && !after.contains("Nobody"))
+        #expect(PHPScripts.isRepeatable(["sql_stmt": "SELECT * FROM customer"]))
+        #expect(!PHPScripts.isRepeatable(["sql_stmt": "SELECT TODAY FROM systables"]))
+        #expect(!PHPScripts.isRepeatable(["sql_stmt": "SELECT DBINFO('sqlca.sqlerrd1') FROM systables"]))
+    }
+
     @Test func php8AndNaturalCaseAndDates() async throws {
         let (server, _) = try Self.server(config: #"{ "php": "8", "columnCase": "natural", "dateOutput": "MDY4/", "rootElement": "rows" }"#)
         defer { server.stop() }
