@@ -20,7 +20,7 @@ public final class GeocoderBackend: Backend {
         var places: UserPlaces
         /// Answers rendered from these places: a new, empty cache with every reload, so a request
         /// still answering from the old places can never fill the new cache.
-        var cache = ResponseCache()
+        var cache = ResponseCache(capacity: 0)
     }
 
     private let directory: URL
@@ -100,7 +100,7 @@ public final class GeocoderBackend: Backend {
         } catch {
             logger.warning("geocoder: \(error)")
         }
-        copy.cache = ResponseCache()
+        copy.cache = ResponseCache(capacity: copy.settings.responseCache)
         editable.withLock { $0 = copy }
     }
 
@@ -124,12 +124,11 @@ public final class GeocoderBackend: Backend {
             return Response(status: 200, headers: format.headers, body: ResponseBody(render(refusal, format)))
         }
         let key = (format == .json ? "j" : "x") + (request.rawQuery ?? "")
-        if let cached = cache.body(for: key) {
-            return Response(status: 200, headers: format.headers, body: ResponseBody(shared: cached))
-        }
-        let body = SharedBytes(render(lookup(request, places, gazetteer), format))
-        cache.store(body, for: key, capacity: settings.responseCache)
-        return Response(status: 200, headers: format.headers, body: ResponseBody(shared: body))
+        if let cached = cache.response(for: key) { return cached }
+        let response = Response(status: 200, headers: format.headers,
+                                body: ResponseBody(shared: SharedBytes(render(lookup(request, places, gazetteer), format))))
+        cache.store(response, for: key)
+        return response
     }
 
     private func render(_ answer: GeocodeAnswer, _ format: Format) -> [UInt8] {

@@ -110,18 +110,14 @@ public final class InformixBackend: Backend {
     private func respond(_ service: PHPScripts.Service, _ path: String, _ post: [String: String], _ holder: ScopeDatabase,
                          _ database: InformixDatabase) -> Response {
         let key = "\(path)\u{0}\(post["sql_stmt"] ?? "\u{1}")\u{0}\(post["tableName"] ?? "\u{1}")"
-        if holder.cacheVersion == database.changeCount, let cached = holder.cache[key] { return cached }
+        if let cached = holder.cache.response(for: key, generation: database.changeCount) { return cached }
         let before = database.changeCount
         let page = scripts.run(service, path: path, post: post, database: database)
         if let error = page.loggedError { logger.warning("informix: \(error)") }
         let response = Response(status: page.status, headers: ["Content-Type": page.contentType, "X-Powered-By": settings.runtime.poweredBy],
                                 body: ResponseBody(shared: SharedBytes(page.body)))
-        if settings.responseCache > 0, database.changeCount == before, PHPScripts.isRepeatable(post) {
-            if holder.cacheVersion != before {
-                holder.cache.removeAll()
-                holder.cacheVersion = before
-            }
-            if holder.cache.count < settings.responseCache { holder.cache[key] = response }
+        if database.changeCount == before, PHPScripts.isRepeatable(post) {
+            holder.cache.store(response, for: key, generation: before)
         }
         return response
     }
@@ -157,8 +153,7 @@ public final class InformixBackend: Backend {
         if holder.database == nil || holder.needsRestore {
             holder.database = open(scope, from: template, restore: holder.database != nil || holder.needsRestore)
             holder.needsRestore = false
-            holder.cache.removeAll()
-            holder.cacheVersion = -1
+            holder.cache = ResponseCache(capacity: settings.responseCache)
         }
         return body(holder, holder.database!)
     }
@@ -199,9 +194,8 @@ private final class ScopeDatabase: @unchecked Sendable {
     let queue: DispatchQueue
     var database: InformixDatabase?
     var needsRestore = false
-    /// Answers of read-only requests, valid while the database's change count is `cacheVersion`.
-    var cache: [String: Response] = [:]
-    var cacheVersion = -1
+    /// Answers of read-only requests, for the database's change count they were made at.
+    var cache = ResponseCache(capacity: 0)
 
     init(label: String) {
         queue = DispatchQueue(label: label)

@@ -121,19 +121,8 @@ import UnderstudyTesting
     }
 }
 
-/// The cache of rendered answers: bounded, and never in front of keys and quotas.
+/// The cache of rendered answers is never in front of keys and quotas.
 @Suite struct ResponseCacheTests {
-    @Test func aFullCacheStartsOverAndAZeroCapacityKeepsNothing() {
-        let cache = ResponseCache()
-        for index in 0..<3 { cache.store(SharedBytes(Array("\(index)".utf8)), for: "k\(index)", capacity: 3) }
-        #expect(cache.body(for: "k2") != nil)
-        cache.store(SharedBytes([1]), for: "k3", capacity: 3)
-        #expect(cache.body(for: "k0") == nil)
-        #expect(cache.body(for: "k3")?.count == 1)
-        cache.store(SharedBytes([1]), for: "k4", capacity: 0)
-        #expect(cache.body(for: "k4") == nil)
-    }
-
     @Test func aCachedAnswerIsStillSubjectToTheKeyPolicy() async throws {
         let (server, _) = try geocoderServer(config: #"{"keys": {"good": "OK", "nobilling": "OVER_DAILY_LIMIT"}, "responseCache": 10}"#)
         defer { server.stop() }

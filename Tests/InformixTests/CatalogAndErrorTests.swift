@@ -80,6 +80,8 @@ import Testing
             ("UPDATE items SET quantity = 40000 WHERE order_num = 1001", -1214, "22003", "Value too large to fit in a SMALLINT."),
             ("SELECT * FROM customer WHERE fname = 'open", -282, "42000", "Found a quote for which there is no matching quote."),
             ("SELECT nosuchfunction(1) FROM systables", -674, "IX000", "Routine (nosuchfunction) can not be resolved."),
+            ("INSERT INTO custview VALUES ('A', 'B', 'C', 'Redwood City')", -1239, "IX000", "Cannot update view (custview): not emulated."),
+            ("COMMIT WORK", -255, "25000", "Not in transaction."),
         ]
         for (sql, code, state, message) in cases {
             let failure = database.failure(sql)

@@ -168,6 +168,22 @@ final class UnderstudyProcess {
         #expect(errors.contains("geocoder/config.json: keys: must be"))
     }
 
+    @Test func checkReportsInformixFixtureProblemsWithTheirLine() throws {
+        let stubs = try makeTemporaryDirectory([
+            "informix/stores_demo.sql": "create table t (a integer primary key);\ninsert into t values (1);\n\ninsert into t values ('x');\nselec 1;\n",
+            "informix/config.json": #"{"php": "4"}"#,
+        ])
+        defer { try? FileManager.default.removeItem(at: stubs) }
+        let failing = try UnderstudyProcess(["check", "--stubs", stubs.path])
+        let summary = failing.firstLine()
+        let (status, errors) = failing.finish()
+        #expect(status == 1)
+        #expect(summary == "0 mapping files, 0 mappings, 3 problem(s)")
+        #expect(errors.contains("informix/config.json: php: must be \"5.3\", \"7\" or \"8\""))
+        #expect(errors.contains("informix/stores_demo.sql:4: SQLSTATE[22018]: Invalid character value for cast specification: -1213"))
+        #expect(errors.contains("informix/stores_demo.sql:5: SQLSTATE[42000]: Syntax error or access violation: -201"))
+    }
+
     @Test func sigtermLetsAResponseInFlightFinish() throws {
         // A large file read slowly: its response is still being written when SIGTERM arrives.
         let size = 8 * 1024 * 1024
