@@ -40,10 +40,14 @@ let package = Package(
             name: "Informix",
             dependencies: ["MockCore", "HTTPServer", "CSQLite", .product(name: "Logging", package: "swift-log")]
         ),
+        .target(
+            name: "Lotus",
+            dependencies: ["MockCore", "HTTPServer", .product(name: "Logging", package: "swift-log")]
+        ),
         .executableTarget(
             name: "understudy",
             dependencies: [
-                "MockCore", "HTTPServer", "Stubs", "Geocoder", "Informix",
+                "MockCore", "HTTPServer", "Stubs", "Geocoder", "Informix", "Lotus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -62,7 +66,8 @@ let package = Package(
         .testTarget(name: "StubsTests", dependencies: ["Stubs", "UnderstudyTesting"]),
         .testTarget(name: "GeocoderTests", dependencies: ["Geocoder", "UnderstudyTesting"], resources: [.copy("Expected")]),
         .testTarget(name: "InformixTests", dependencies: ["Informix", "UnderstudyTesting"]),
-        .testTarget(name: "ClientDesignTests", dependencies: ["Stubs", "Geocoder", "Informix", "MockCore", "UnderstudyTesting"]),
+        .testTarget(name: "LotusTests", dependencies: ["Lotus", "UnderstudyTesting"]),
+        .testTarget(name: "ClientDesignTests", dependencies: ["Stubs", "Geocoder", "Informix", "Lotus", "MockCore", "UnderstudyTesting"]),
         .testTarget(name: "UnderstudyCLITests", dependencies: ["understudy", "UnderstudyTesting"]),
     ]
 )

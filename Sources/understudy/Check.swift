@@ -2,12 +2,13 @@ import ArgumentParser
 import Foundation
 import Geocoder
 import Informix
+import Lotus
 import Stubs
 
 /// `understudy check`: validates stub files without serving them.
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check the stub files (mappings, body files, templates, NPI configurations, geocoder data, the Informix database); exit 1 on any problem.")
+        abstract: "Check the stub files (mappings, body files, templates, NPI configurations, geocoder data, the Informix database, the Lotus fixtures); exit 1 on any problem.")
 
     @Option(help: "The stubs directory to check.")
     var stubs: String = "./stubs"
@@ -22,8 +23,10 @@ struct Check: ParsableCommand {
         let geocoderProblems = FileManager.default.fileExists(atPath: geocoder.path) ? GeocoderBackend.check(directory: geocoder) : []
         let informix = root.appendingPathComponent("informix")
         let informixProblems = FileManager.default.fileExists(atPath: informix.path) ? InformixBackend.check(directory: informix) : []
+        let lotus = root.appendingPathComponent("lotus")
+        let lotusProblems = FileManager.default.fileExists(atPath: lotus.path) ? LotusBackend.check(directory: lotus) : []
         let problems = report.problems.map(String.init(describing:)) + geocoderProblems.map(String.init(describing:))
-            + informixProblems.map(String.init(describing:))
+            + informixProblems.map(String.init(describing:)) + lotusProblems.map(String.init(describing:))
         for problem in problems {
             FileHandle.standardError.write(Data("\(problem)\n".utf8))
         }

@@ -3,6 +3,7 @@ import Foundation
 import Geocoder
 import HTTPServer
 import Informix
+import Lotus
 import Logging
 import MockCore
 import Stubs
@@ -119,6 +120,10 @@ struct Serve: ParsableCommand {
         let informix = stubs.appendingPathComponent("informix")
         if FileManager.default.fileExists(atPath: informix.path) {
             emulators.append(InformixBackend(directory: informix, dataDirectory: dataDir.map { URL(fileURLWithPath: $0) }, logger: logger))
+        }
+        let lotus = stubs.appendingPathComponent("lotus")
+        if FileManager.default.fileExists(atPath: lotus.path) {
+            emulators.append(LotusBackend(directory: lotus, logger: logger))
         }
         return emulators
     }

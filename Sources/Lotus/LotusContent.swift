@@ -1,0 +1,212 @@
+import MockCore
+
+/// What a story in the News feeds tells, which picks its (translated) sentence.
+enum StoryKind: Sendable, Equatable {
+    case blogEntry
+    case blogComment
+    case status
+    case boardMessage
+    /// A story of activity.json: its verb ("created the activity", …).
+    case other(String)
+
+    static let otherSources: Set<String> = ["activities", "bookmarks", "communities", "files", "wikis"]
+    static let sources: Set<String> = otherSources.union(["blogs", "profiles"])
+}
+
+/// An update of the News feeds (the "river of news").
+struct Story: Sendable {
+    let id: String
+    /// The feature: blogs, profiles, activities, bookmarks, communities, files, wikis.
+    let source: String
+    /// The blog, profile or other container the update is about.
+    let container: String
+    let actor: String
+    let kind: StoryKind
+    /// The entry's title, the status text, the object's name.
+    let object: String
+    /// The blog's title, or the person whose board a message is on.
+    let target: String
+    /// Where the updated thing is (path and query below the base URL).
+    let link: String
+    /// User content shown with the story.
+    let summary: String
+    let tags: [String]
+    let updated: AtomDate
+}
+
+/// The fixtures, indexed once, and the stories they make. Immutable: shared by every scope.
+final class LotusDirectory: Sendable {
+    let fixtures: LotusFixtures
+    private let byUserid: [String: Int]
+    private let byEmail: [String: Int]
+    private let byKey: [String: Int]
+    private let blogByHandle: [String: Int]
+    /// Every story the fixtures make, newest first.
+    let stories: [Story]
+
+    init(_ fixtures: LotusFixtures) {
+        self.fixtures = fixtures
+        var byUserid: [String: Int] = [:], byEmail: [String: Int] = [:], byKey: [String: Int] = [:]
+        for (index, person) in fixtures.people.enumerated() {
+            byUserid[person.userid] = index
+            byEmail[person.email.lowercased()] = index
+            byKey[person.key] = index
+        }
+        self.byUserid = byUserid
+        self.byEmail = byEmail
+        self.byKey = byKey
+        blogByHandle = Dictionary(fixtures.blogs.enumerated().map { ($0.element.handle, $0.offset) }, uniquingKeysWith: { first, _ in first })
+
+        var stories: [Story] = []
+        for blog in fixtures.blogs {
+            for entry in blog.entries {
+                stories.append(Self.story(for: entry, in: blog))
+                for comment in entry.comments { stories.append(Self.story(for: comment, on: entry, in: blog)) }
+            }
+        }
+        for person in fixtures.people {
+            if let status = person.status { stories.append(Self.statusStory(person, status, id: UUIDText.make("status", person.userid, status.updated))) }
+        }
+        for message in fixtures.board { stories.append(Self.story(for: message)) }
+        for story in fixtures.stories {
+            stories.append(Story(id: story.id, source: story.source, container: story.container, actor: story.actor, kind: .other(story.verb),
+                                 object: story.object, target: "", link: "/\(story.source)/html/item?id=\(story.id)", summary: story.summary,
+                                 tags: story.tags, updated: AtomDate(story.published) ?? AtomDate(millis: 0)))
+        }
+        self.stories = stories.sorted { $0.updated > $1.updated }
+    }
+
+    func person(userid: String) -> Person? { byUserid[userid].map { fixtures.people[$0] } }
+    func person(email: String) -> Person? { byEmail[email.lowercased()].map { fixtures.people[$0] } }
+    func person(key: String) -> Person? { byKey[key].map { fixtures.people[$0] } }
+    func blog(_ handle: String) -> Blog? { blogByHandle[handle].map { fixtures.blogs[$0] } }
+
+    /// The person a login names (e-mail or user id) if the password is theirs.
+    func authenticate(_ login: String, _ password: String) -> Person? {
+        guard let person = person(email: login) ?? person(userid: login), person.password == password else { return nil }
+        return person
+    }
+
+    static func story(for entry: BlogEntry, in blog: Blog) -> Story {
+        Story(id: UUIDText.make("story", entry.id), source: "blogs", container: blog.id, actor: entry.author, kind: .blogEntry,
+              object: entry.title, target: blog.title, link: "/blogs/\(blog.handle)/entry/\(entry.id)", summary: "",
+              tags: entry.tags, updated: AtomDate(entry.updated) ?? AtomDate(millis: 0))
+    }
+
+    static func story(for comment: Comment, on entry: BlogEntry, in blog: Blog) -> Story {
+        Story(id: UUIDText.make("story", comment.id), source: "blogs", container: blog.id, actor: comment.author, kind: .blogComment,
+              object: entry.title, target: blog.title, link: "/blogs/\(blog.handle)/entry/\(entry.id)#comment-\(comment.id)",
+              summary: comment.content, tags: [], updated: AtomDate(comment.published) ?? AtomDate(millis: 0))
+    }
+
+    static func statusStory(_ person: Person, _ status: Person.Status, id: String) -> Story {
+        Story(id: id, source: "profiles", container: person.key, actor: person.userid, kind: .status, object: status.text,
+              target: "", link: "/profiles/html/profileView.do?key=\(person.key)", summary: status.text, tags: [],
+              updated: AtomDate(status.updated) ?? AtomDate(millis: 0))
+    }
+
+    static func story(for message: BoardMessage) -> Story {
+        Story(id: UUIDText.make("story", message.id), source: "profiles", container: message.owner, actor: message.author, kind: .boardMessage,
+              object: message.content, target: message.owner, link: "/profiles/html/profileView.do?userid=\(message.owner)",
+              summary: message.content, tags: [], updated: AtomDate(message.published) ?? AtomDate(millis: 0))
+    }
+}
+
+/// What clients wrote in one scope, undone by `POST /__admin/reset`.
+struct LotusState: Sendable {
+    /// Goes up with every write: answers cached for one version never serve another.
+    var version = 0
+    /// Each person's latest status, when posted here.
+    var statuses: [String: Person.Status] = [:]
+    var boardMessages: [BoardMessage] = []
+    /// Comments posted on board messages and blog entries, by their id.
+    var comments: [String: [Comment]] = [:]
+    /// Entries posted to each blog.
+    var blogEntries: [String: [BlogEntry]] = [:]
+    /// Stories of what was posted, oldest first.
+    var stories: [Story] = []
+    /// Each person's saved story ids.
+    var saved: [String: [String]] = [:]
+    let cache: ResponseCache
+
+    init(cacheCapacity: Int) {
+        cache = ResponseCache(capacity: cacheCapacity)
+    }
+}
+
+/// The directory with one scope's writes on top: what a request reads.
+struct LotusContent {
+    let directory: LotusDirectory
+    let state: LotusState
+
+    var people: [Person] { directory.fixtures.people }
+
+    func person(userid: String) -> Person? { directory.person(userid: userid) }
+    func person(email: String) -> Person? { directory.person(email: email) }
+    func person(key: String) -> Person? { directory.person(key: key) }
+
+    func status(of person: Person) -> Person.Status? { state.statuses[person.userid] ?? person.status }
+
+    /// Every story, newest first.
+    var stories: [Story] {
+        state.stories.isEmpty ? directory.stories : (state.stories.reversed() + directory.stories).sorted { $0.updated > $1.updated }
+    }
+
+    var blogs: [Blog] { directory.fixtures.blogs }
+    var homepage: String { directory.fixtures.homepage }
+
+    func blog(_ handle: String) -> Blog? { directory.blog(handle) }
+
+    /// A blog's entries, posted ones included, each with its posted comments.
+    func entries(of blog: Blog) -> [BlogEntry] {
+        (blog.entries + (state.blogEntries[blog.handle] ?? [])).map(withComments)
+    }
+
+    func withComments(_ entry: BlogEntry) -> BlogEntry {
+        guard let posted = state.comments[entry.id] else { return entry }
+        var entry = entry
+        entry.comments += posted
+        return entry
+    }
+
+    /// The entry with this id and its blog.
+    func entry(_ id: String) -> (BlogEntry, Blog)? {
+        for blog in blogs {
+            if let entry = (blog.entries + (state.blogEntries[blog.handle] ?? [])).first(where: { $0.id == id }) { return (withComments(entry), blog) }
+        }
+        return nil
+    }
+
+    /// Board messages on `owner`'s board, newest first, with their comments.
+    func board(of owner: String) -> [BoardMessage] {
+        boardMessages.filter { $0.owner == owner }
+    }
+
+    var boardMessages: [BoardMessage] {
+        (directory.fixtures.board + state.boardMessages).map { message in
+            guard let posted = state.comments[message.id] else { return message }
+            var message = message
+            message.comments += posted
+            return message
+        }.sorted { (AtomDate($0.published) ?? AtomDate(millis: 0)) > (AtomDate($1.published) ?? AtomDate(millis: 0)) }
+    }
+}
+
+/// Deterministic UUID-shaped ids (FNV-1a over the parts) for things the emulator makes.
+enum UUIDText {
+    static func make(_ parts: String...) -> String {
+        var hashes: [UInt64] = [0xcbf2_9ce4_8422_2325, 0x8422_2325_cbf2_9ce4]
+        for (round, seed) in hashes.enumerated() {
+            var hash = seed
+            for byte in parts.joined(separator: "/").utf8 {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100_0000_01b3
+            }
+            hashes[round] = hash
+        }
+        let hex = hashes.map { String($0, radix: 16) }.map { String(repeating: "0", count: 16 - $0.count) + $0 }.joined()
+        let characters = Array(hex)
+        return String(characters[0..<8]) + "-" + String(characters[8..<12]) + "-" + String(characters[12..<16]) + "-"
+            + String(characters[16..<20]) + "-" + String(characters[20..<32])
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import MockCore
+
+/// `stubs/lotus/config.json`; every key optional.
+///
+/// ```json
+/// { "prefixes": ["/developerworks/mydeveloperworks"], "realm": "Lotus Connections",
+///   "httpsRedirect": false, "now": "2010-10-08T12:00:00Z", "responseCache": 512 }
+/// ```
+struct LotusSettings: Sendable {
+    /// Paths the components are also mounted under (besides the root): the seed's app calls
+    /// `…/developerworks/mydeveloperworks/news/atom/stories/public`.
+    var prefixes = ["/developerworks/mydeveloperworks"]
+    /// The Basic realm of the 401 challenge (unverified).
+    var realm = "Lotus Connections"
+    /// 2.5 redirects a request for a protected resource to HTTPS before it challenges; off by
+    /// default, since this server speaks plain HTTP.
+    var httpsRedirect = false
+    /// The time given to what clients post; the clock when nil.
+    var now: AtomDate?
+    var responseCache = 512
+
+    init() {}
+
+    init(file: URL) throws(LotusFixtureError) {
+        self.init()
+        guard let data = FileManager.default.contents(atPath: file.path) else { return }
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(Array(data))
+        } catch {
+            throw LotusFixtureError(file: file.path, line: error.line, message: error.message)
+        }
+        func problem(_ field: String, _ message: String) -> LotusFixtureError {
+            LotusFixtureError(file: file.path, line: 0, message: "\(field): \(message)")
+        }
+        guard json.objectValue != nil else { throw problem("(top level)", "must be an object") }
+        if let prefixes = json["prefixes"] {
+            guard let list = prefixes.arrayValue?.compactMap(\.stringValue), list.count == prefixes.arrayValue?.count,
+                  list.allSatisfy({ $0.hasPrefix("/") && !$0.hasSuffix("/") }) else {
+                throw problem("prefixes", "must be a list of paths starting with / and not ending with /")
+            }
+            self.prefixes = list
+        }
+        if let realm = json["realm"] {
+            guard let text = realm.stringValue else { throw problem("realm", "must be a string") }
+            self.realm = text
+        }
+        if let redirect = json["httpsRedirect"] {
+            guard case .bool(let flag) = redirect else { throw problem("httpsRedirect", "must be true or false") }
+            httpsRedirect = flag
+        }
+        if let now = json["now"] {
+            guard let text = now.stringValue, let date = AtomDate(text) else { throw problem("now", "must be an RFC 3339 instant such as 2010-10-08T12:00:00Z") }
+            self.now = date
+        }
+        if let cache = json["responseCache"] {
+            guard let count = cache.intValue, count >= 0 else { throw problem("responseCache", "must be a whole number ≥ 0") }
+            responseCache = count
+        }
+    }
+}

@@ -1,0 +1,101 @@
+/// The News story service (`/news`): the public updates feed and the per-person, top, status
+/// and saved feeds, with every parameter of the 2.5 documentation.
+enum NewsFeeds {
+    static func handle(_ request: LotusRequest) throws(LotusError) -> Rendered {
+        let method = request.request.method
+        switch request.path {
+        case "/news/atom/stories/public":
+            return try feed(request, title: request.labels.publicUpdates, id: "public") { _ in true }
+        case "/news/atom/stories/public/person":
+            guard try request.namedPerson() != nil else { throw .missingParameter("email or userid") }
+            return try feed(request, title: request.labels.publicUpdates, id: "public-person") { _ in true }
+        case "/news/atom/stories/top":
+            try requireUser(request)
+            return try feed(request, title: request.labels.topStories, id: "top") { _ in true }
+        case "/news/atom/stories/statusupdates":
+            try requireUser(request)
+            return try feed(request, title: request.labels.statusUpdates, id: "statusupdates") { $0.kind == .status }
+        case "/news/atom/stories/saved" where method == .get || method == .head:
+            let user = try requireUser(request)
+            // 2.5 requires userid on this feed.
+            guard let userid = request.query("userid") else { throw .missingParameter("userid") }
+            guard userid == user.userid else { throw .forbidden }
+            let saved = Set(request.content.state.saved[user.userid] ?? [])
+            return try feed(request, title: request.labels.savedStories, id: "saved") { saved.contains($0.id) }
+        default:
+            throw .notFound
+        }
+    }
+
+    @discardableResult
+    static func requireUser(_ request: LotusRequest) throws(LotusError) -> Person {
+        guard let user = request.user else { throw .unauthorized }
+        return user
+    }
+
+    /// Saving a story: `POST /news/atom/stories/saved` with an entry whose `<id>` is the story's.
+    static func save(_ request: LotusRequest, _ entry: AtomEntry, _ state: inout LotusState) throws(LotusError) -> Rendered {
+        let user = try requireUser(request)
+        guard let id = entry.id?.replacingOccurrences(of: "urn:lsid:ibm.com:news:story-", with: ""),
+              let story = request.content.stories.first(where: { $0.id == id }) else { throw .badEntry }
+        if !(state.saved[user.userid] ?? []).contains(id) { state.saved[user.userid, default: []].append(id) }
+        var writer = XMLWriter()
+        writer.declaration()
+        Self.entry(&writer, story, request, namespaces: true)
+        return Rendered(status: 201, contentType: Atom.entryType, body: writer.bytes, lastModified: story.updated,
+                        headers: [("Location", request.base + "/news/atom/stories/saved?userid=\(user.userid)")])
+    }
+
+    /// A paged feed of the stories `include` keeps, after the request's filters.
+    private static func feed(_ request: LotusRequest, title: String, id: String, include: (Story) -> Bool) throws(LotusError) -> Rendered {
+        let paging = try Paging(request, firstPage: 1, defaultSize: 20, maximumSize: 100)
+        let source = request.query("source").map { $0.lowercased() == "dogear" ? "bookmarks" : $0.lowercased() }
+        if let source, source != "all", !StoryKind.sources.contains(source) { throw .badParameter("source", source) }
+        let person = try request.namedPerson()
+        let container = source == nil || source == "all" ? nil : request.query("container")
+        let since = try request.date("since"), before = try request.date("before")
+        let stories = request.content.stories.filter { story in
+            include(story)
+                && (source == nil || source == "all" || story.source == source)
+                && (container == nil || story.container == container)
+                && (person == nil || story.actor == person!.userid)
+                && (since == nil || story.updated > since!)
+                && (before == nil || story.updated < before!)
+        }
+        let updated = stories.first?.updated ?? request.now
+        var writer = XMLWriter(capacity: 2048 + paging.size * 1500)
+        let feedTitle = person.map { request.labels.updatesBy($0.name) } ?? title
+        Atom.openFeed(&writer, id: "urn:lsid:ibm.com:news:stories-\(id)", title: feedTitle, generator: "News Story service", updated: updated)
+        Atom.paging(&writer, paging, total: stories.count, request: request, path: request.path)
+        for story in paging.slice(stories) { entry(&writer, story, request, namespaces: false) }
+        writer.close("feed")
+        return .atom(writer.bytes, lastModified: stories.first?.updated)
+    }
+
+    /// A story as an entry: its sentence as the title, the actor as author, the source and
+    /// type as categories (their scheme URIs are unverified), tags as plain categories.
+    static func entry(_ writer: inout XMLWriter, _ story: Story, _ request: LotusRequest, namespaces: Bool) {
+        let actor = request.content.person(userid: story.actor)
+        let target = story.kind == .boardMessage ? (request.content.person(userid: story.target)?.name ?? "") : story.target
+        if namespaces {
+            writer.open("entry", ["xmlns": Atom.namespace, "xmlns:snx": Atom.snx])
+        } else {
+            writer.open("entry")
+        }
+        writer.element("id", text: "urn:lsid:ibm.com:news:story-\(story.id)")
+        let sentence = request.labels.sentence(story.kind, actor: actor?.name ?? "", object: story.object, target: target)
+        writer.element("title", ["type": "html"], text: sentence)
+        writer.element("category", ["scheme": Atom.typeScheme, "term": "news"])
+        writer.element("category", ["scheme": "http://www.ibm.com/xmlns/prod/sn/source", "term": story.source])
+        for tag in story.tags { writer.element("category", ["term": tag]) }
+        writer.element("link", ["href": request.base + story.link, "rel": "alternate", "type": "text/html"])
+        writer.element("updated", text: story.updated.text)
+        writer.element("published", text: story.updated.text)
+        let html = request.labels.sentence(story.kind, actor: Atom.vcard(actor, base: request.base), object: XMLWriter.escaped(story.object),
+                                           target: XMLWriter.escaped(target))
+        writer.element("content", ["type": "html"], text: html)
+        if !story.summary.isEmpty { writer.element("summary", ["type": "html"], text: story.summary) }
+        Atom.person(&writer, "author", actor)
+        writer.close("entry")
+    }
+}
