@@ -172,7 +172,7 @@ struct LotusFixtures: Sendable {
             if blog.handle == homepage { problem("blogs.json", "blogs[\(b)].handle: '\(blog.handle)' is the homepage handle") }
             for (e, entry) in blog.entries.enumerated() {
                 check("blogs.json", "blogs[\(b)].entries[\(e)]", person: entry.author, date: entry.published)
-                if AtomDate(entry.updated) == nil { problem("blogs.json", "blogs[\(b)].entries[\(e)].updated: '\(entry.updated)' is not an RFC 3339 date") }
+                if entry.updated != entry.published, AtomDate(entry.updated) == nil { problem("blogs.json", "blogs[\(b)].entries[\(e)].updated: '\(entry.updated)' is not an RFC 3339 date") }
                 for (c, comment) in entry.comments.enumerated() {
                     check("blogs.json", "blogs[\(b)].entries[\(e)].comments[\(c)]", person: comment.author, date: comment.published)
                 }

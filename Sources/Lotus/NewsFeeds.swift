@@ -21,7 +21,8 @@ enum NewsFeeds {
             guard let userid = request.query("userid") else { throw .missingParameter("userid") }
             guard userid == user.userid else { throw .forbidden }
             let saved = Set(request.content.state.saved[user.userid] ?? [])
-            return try feed(request, title: request.labels.savedStories, id: "saved") { saved.contains($0.id) }
+            // Here userid names whose saved stories these are, not whose updates.
+            return try feed(request, title: request.labels.savedStories, id: "saved", byPerson: false) { saved.contains($0.id) }
         default:
             throw .notFound
         }
@@ -47,11 +48,12 @@ enum NewsFeeds {
     }
 
     /// A paged feed of the stories `include` keeps, after the request's filters.
-    private static func feed(_ request: LotusRequest, title: String, id: String, include: (Story) -> Bool) throws(LotusError) -> Rendered {
+    private static func feed(_ request: LotusRequest, title: String, id: String, byPerson: Bool = true,
+                             include: (Story) -> Bool) throws(LotusError) -> Rendered {
         let paging = try Paging(request, firstPage: 1, defaultSize: 20, maximumSize: 100)
         let source = request.query("source").map { $0.lowercased() == "dogear" ? "bookmarks" : $0.lowercased() }
         if let source, source != "all", !StoryKind.sources.contains(source) { throw .badParameter("source", source) }
-        let person = try request.namedPerson()
+        let person = byPerson ? try request.namedPerson() : nil
         let container = source == nil || source == "all" ? nil : request.query("container")
         let since = try request.date("since"), before = try request.date("before")
         let stories = request.content.stories.filter { story in

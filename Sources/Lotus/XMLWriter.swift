@@ -67,6 +67,8 @@ struct XMLWriter {
             case UInt8(ascii: "<"): raw("&lt;")
             case UInt8(ascii: ">"): raw("&gt;")
             case UInt8(ascii: "\"") where attribute: raw("&quot;")
+            // Kept as a reference: parsers turn a literal CR into LF.
+            case UInt8(ascii: "\r"): raw("&#13;")
             default: bytes.append(byte)
             }
         }

@@ -1,0 +1,199 @@
+import Foundation
+@testable import Lotus
+import Testing
+
+/// The News story service over a socket: the public feed and every parameter, paging edges,
+/// authentication, saved stories, conditional GET and writes that show at once.
+@Suite struct NewsTests {
+    @Test func thePublicFeedIsAtomAsConnectionsWritesIt() async throws {
+        let lotus = try LotusTestServer.start()
+        defer { lotus.stop() }
+        let (status, response, body) = try await lotus.get("/news/atom/stories/public")
+        #expect(status == 200)
+        #expect(response.value(forHTTPHeaderField: "Content-Type") == "application/atom+xml;charset=UTF-8")
+        let text = String(decoding: body, as: UTF8.self)
+        #expect(text.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?><feed xmlns=\"http://www.w3.org/2005/Atom\""))
+        #expect(text.contains("xmlns:snx=\"http://www.ibm.com/xmlns/prod/sn\"") && text.contains("xmlns:opensearch=\"http://a9.com/-/spec/opensearch/1.1/\""))
+        #expect(text.contains("<generator version=\"2.5\" uri=\"http://www.ibm.com/xmlns/prod/sn\">Lotus Connections - News Story service</generator>"))
+        let feed = try Feed.parse(body)
+        #expect(feed.title == "Public updates")
+        #expect(feed.entries.count == 20)
+        #expect(feed.startIndex == 1 && feed.itemsPerPage == 20)
+        let total = try #require(feed.totalResults)
+        #expect(total > 700)
+        #expect(feed.entries.allSatisfy { $0.id.hasPrefix("urn:lsid:ibm.com:news:story-") })
+        // Newest first.
+        #expect(feed.entries.map(\.updated) == feed.entries.map(\.updated).sorted(by: >))
+        // Links with the query escaped as XML (&amp; in the document, & once parsed).
+        #expect(feed.links["next"]?.hasSuffix("/news/atom/stories/public?page=2&ps=20") == true)
+        #expect(feed.links["previous"] == nil)
+        #expect(text.contains("page=2&amp;ps=20"))
+        // Authors carry snx:userid and snx:userState; HTML content is escaped.
+        #expect(text.contains("<snx:userState>active</snx:userState>"))
+        #expect(text.contains("<content type=\"html\">&lt;span class=\"vcard\"&gt;"))
+    }
+
+    @Test func pagingAndItsEdges() async throws {
+        let lotus = try LotusTestServer.start()
+        defer { lotus.stop() }
+        let blogs = try await lotus.feed("/news/atom/stories/public?source=blogs&ps=30")
+        #expect(blogs.entries.count == 30)
+        #expect(blogs.entries.allSatisfy { entry in entry.categories.contains { $0.term == "blogs" } })
+        let total = try #require(blogs.totalResults)
+        // ps is at most 100.
+        let big = try await lotus.feed("/news/atom/stories/public?source=blogs&ps=101")
+        #expect(big.itemsPerPage == 100 && big.entries.count == 100)
+        // The last page holds the rest; past the end there is nothing, with the same total.
+        let lastPage = (total + 29) / 30
+        let last = try await lotus.feed("/news/atom/stories/public?source=blogs&ps=30&page=\(lastPage)")
+        #expect(last.entries.count == total - (lastPage - 1) * 30)
+        #expect(last.links["next"] == nil && last.links["previous"] != nil)
+        #expect(last.links["last"] == last.links["self"])
+        let past = try await lotus.feed("/news/atom/stories/public?source=blogs&ps=30&page=\(lastPage + 5)")
+        #expect(past.entries.isEmpty && past.totalResults == total && past.startIndex == (lastPage + 4) * 30 + 1)
+        // Pages do not overlap.
+        let second = try await lotus.feed("/news/atom/stories/public?source=blogs&ps=30&page=2")
+        #expect(Set(second.entries.map(\.id)).isDisjoint(with: blogs.entries.map(\.id)))
+        // Values that are not numbers are errors, as Connections' error document.
+        let bad = try lotus.raw("GET", "/news/atom/stories/public?page=two")
+        #expect(bad.status == 400)
+        #expect(bad.header("Content-Type") == "text/xml;charset=UTF-8")
+        #expect(bad.bodyText.contains("<error xmlns=\"http://www.ibm.com/xmlns/prod/sn\">") && bad.bodyText.contains("<code>400</code>"))
+        #expect(try lotus.raw("GET", "/news/atom/stories/public?source=mail").status == 400)
+    }
+
+    @Test func filtersByPersonSourceContainerAndDate() async throws {
+        let lotus = try LotusTestServer.start()
+        defer { lotus.stop() }
+        let all = try await lotus.feed("/news/atom/stories/public?ps=100")
+        let byEmail = try await lotus.feed("/news/atom/stories/public?email=\(LotusTestServer.nick.email)&ps=100")
+        #expect(!byEmail.entries.isEmpty && byEmail.entries.allSatisfy { $0.authorEmail == LotusTestServer.nick.email })
+        #expect(byEmail.title == "Updates from Nick Poore")
+        // userid wins over email.
+        let someone = try #require(all.entries.first { $0.authorEmail != LotusTestServer.nick.email })
+        let people = try JSONDecoder().decode([String: [Person]].self, from: Data(contentsOf: LotusTestServer.fixtures.appendingPathComponent("people.json")))
+        let userid = try #require(people["people"]?.first { $0.email == someone.authorEmail }?.userid)
+        let byUserid = try await lotus.feed("/news/atom/stories/public?email=\(LotusTestServer.nick.email)&userid=\(userid)")
+        #expect(byUserid.entries.allSatisfy { $0.authorEmail == someone.authorEmail })
+        #expect(try lotus.raw("GET", "/news/atom/stories/public?email=nobody@example.com").status == 404)
+        // Every source has stories.
+        for source in ["activities", "blogs", "bookmarks", "communities", "files", "profiles", "wikis"] {
+            let feed = try await lotus.feed("/news/atom/stories/public?source=\(source)&ps=5")
+            #expect(feed.entries.count == 5, "\(source)")
+            #expect(feed.entries.allSatisfy { $0.categories.contains { $0.term == source } }, "\(source)")
+        }
+        // since / before (RFC 3339), and container with its source.
+        let since = try await lotus.feed("/news/atom/stories/public?since=2010-10-10T00:00:00Z&ps=100")
+        #expect(since.entries.allSatisfy { $0.updated > "2010-10-10T00:00:00" })
+        let before = try await lotus.feed("/news/atom/stories/public?before=2010-09-05T00:00:00.000Z&ps=100")
+        #expect(!before.entries.isEmpty && before.entries.allSatisfy { $0.updated < "2010-09-05T00:00:00" })
+        #expect(try lotus.raw("GET", "/news/atom/stories/public?since=yesterday").status == 400)
+        let blogFeed = try await lotus.feed("/blogs/home/feed/blogs/atom")
+        #expect(blogFeed.entries.count == 7)
+        let npoore = try #require(blogFeed.entries.first { $0.title == "Nick's Notes" })
+        let blogID = npoore.id.replacingOccurrences(of: "urn:lsid:ibm.com:blogs:blog-", with: "")
+        let inBlog = try await lotus.feed("/news/atom/stories/public?source=blogs&container=\(blogID)&ps=100")
+        #expect(!inBlog.entries.isEmpty && inBlog.entries.allSatisfy { $0.title.contains("Nick's Notes") })
+        // Without its source, container is ignored.
+        let ignored = try await lotus.feed("/news/atom/stories/public?container=\(blogID)")
+        #expect(ignored.totalResults == all.totalResults)
+    }
+
+    @Test func labelsAreTranslatedAndUserContentIsNot() async throws {
+        let lotus = try LotusTestServer.start()
+        defer { lotus.stop() }
+        let english = try await lotus.feed("/news/atom/stories/public?source=blogs&ps=1")
+        for lang in ["fr_FR", "fr-fr"] {
+            let (_, response, body) = try await lotus.get("/news/atom/stories/public?source=blogs&ps=1&lang=\(lang)")
+            let french = try Feed.parse(body)
+            #expect(french.title == "Mises à jour publiques")
+            #expect(response.value(forHTTPHeaderField: "Content-Language") == "fr-FR")
+            #expect(french.entries[0].id == english.entries[0].id)
+            #expect(french.entries[0].title != english.entries[0].title)
+            #expect(french.entries[0].title.contains(" a commenté ") || french.entries[0].title.contains(" a créé "))
+        }
+        let german = try await lotus.feed("/news/atom/stories/public?ps=1", headers: ["Accept-Language": "de-DE,de;q=0.9"])
+        #expect(german.title == "Öffentliche Aktualisierungen")
+        let unknown = try await lotus.feed("/news/atom/stories/public?ps=1&lang=tlh")
+        #expect(unknown.title == "Public updates")
+    }
+
+    @Test func privateFeedsChallengeForBasicCredentials() async throws {
+        let lotus = try LotusTestServer.start()
+        defer { lotus.stop() }
+        let challenge = try lotus.raw("GET", "/news/atom/stories/statusupdates")
+        #expect(challenge.status == 401)
+        #expect(challenge.header("WWW-Authenticate") == "Basic realm=\"Lotus Connections\"")
+        #expect(challenge.bodyText.contains("<code>401</code>"))
+        let wrong = try lotus.raw("GET", "/news/atom/stories/statusupdates", headers: [("Authorization", LotusTestServer.basic(LotusTestServer.nick.email, "nope"))])
+        #expect(wrong.status == 401)
+        let authorization = ["Authorization": LotusTestServer.basic(LotusTestServer.nick.email, LotusTestServer.nick.password)]
+        let statuses = try await lotus.feed("/news/atom/stories/statusupdates?ps=100", headers: authorization)
+        #expect(!statuses.entries.isEmpty && statuses.entries.allSatisfy { $0.title.hasSuffix("updated their status.") })
+        #expect(try await lotus.feed("/news/atom/stories/top", headers: authorization).entries.count == 20)
+        // 2.5 can redirect to HTTPS before challenging.
+        let redirecting = try LotusTestServer.start(config: #"{"httpsRedirect": true}"#)
+        defer { redirecting.stop() }
+        let redirect = try redirecting.raw("GET", "/news/atom/stories/top")
+        #expect(redirect.status == 302)
+        #expect(redirect.header("Location") == "https://127.0.0.1:\(redirecting.server.port)/news/atom/stories/top")
+    }
+
+    @Test func savingAStory() async throws {
+        let lotus = try LotusTestServer.start()
+        defer { lotus.stop() }
+        let story = try await lotus.feed("/news/atom/stories/public?ps=1").entries[0]
+        let authorization = ["Authorization": LotusTestServer.basic(LotusTestServer.nick.email, LotusTestServer.nick.password)]
+        // 2.5 needs userid on this feed.
+        #expect(try lotus.raw("GET", "/news/atom/stories/saved", headers: [("Authorization", authorization["Authorization"]!)]).status == 400)
+        let saved = try lotus.write("POST", "/news/atom/stories/saved", entry: "<entry xmlns=\"http://www.w3.org/2005/Atom\"><id>\(story.id)</id></entry>")
+        #expect(saved.status == 201)
+        let location = try #require(saved.header("Location"))
+        let path = String(location.dropFirst("http://127.0.0.1:\(lotus.server.port)".count))
+        let list = try await lotus.feed(path, headers: authorization)
+        #expect(list.entries.map(\.id) == [story.id])
+        // Someone else's saved stories are not for Nick.
+        let other = path.replacingOccurrences(of: "userid=", with: "userid=x")
+        #expect(try lotus.raw("GET", other, headers: [("Authorization", authorization["Authorization"]!)]).status == 403)
+    }
+
+    @Test func conditionalGetAnswers304UntilTheFeedChanges() async throws {
+        let lotus = try LotusTestServer.start()
+        defer { lotus.stop() }
+        let first = try lotus.raw("GET", "/news/atom/stories/public?source=profiles")
+        let etag = try #require(first.header("ETag"))
+        let modified = try #require(first.header("Last-Modified"))
+        #expect(modified.hasSuffix(" GMT"))
+        #expect(try lotus.raw("GET", "/news/atom/stories/public?source=profiles", headers: [("If-None-Match", etag)]).status == 304)
+        let notModified = try lotus.raw("GET", "/news/atom/stories/public?source=profiles", headers: [("If-Modified-Since", modified)])
+        #expect(notModified.status == 304 && notModified.body.isEmpty && notModified.header("ETag") == etag)
+        #expect(try lotus.raw("GET", "/news/atom/stories/public?source=profiles", headers: [("If-None-Match", "\"other\"")]).status == 200)
+        // A status update is a new story: the feed changed.
+        let update = "<entry xmlns=\"http://www.w3.org/2005/Atom\"><content type=\"text\">Testing conditional GET</content></entry>"
+        #expect(try lotus.write("PUT", "/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)", entry: update).status == 200)
+        let changed = try lotus.raw("GET", "/news/atom/stories/public?source=profiles", headers: [("If-None-Match", etag)])
+        #expect(changed.status == 200 && changed.header("ETag") != etag)
+        #expect(try lotus.raw("GET", "/news/atom/stories/public?source=profiles", headers: [("If-Modified-Since", modified)]).status == 200)
+    }
+
+    @Test func aStatusUpdateIsAStoryAtOnceAndResetUndoesIt() async throws {
+        let lotus = try LotusTestServer.start(config: #"{"now": "2011-01-01T12:00:00Z"}"#)
+        defer { lotus.stop() }
+        let update = "<entry xmlns=\"http://www.w3.org/2005/Atom\"><category scheme=\"http://www.ibm.com/xmlns/prod/sn/type\" term=\"entry\"/>"
+            + "<category scheme=\"http://www.ibm.com/xmlns/prod/sn/message-type\" term=\"status\"/><content type=\"text\">Shipping &amp; testing</content></entry>"
+        let put = try lotus.write("PUT", "/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)", entry: update)
+        #expect(put.status == 200 && put.body.isEmpty)
+        let newest = try await lotus.feed("/news/atom/stories/public?ps=1").entries[0]
+        #expect(newest.title == "Nick Poore updated their status.")
+        #expect(newest.updated == "2011-01-01T12:00:00.000Z")
+        let status = try await lotus.feed("/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)")
+        #expect(status.entries.first?.content == "Shipping & testing")
+        _ = try await lotus.server.send("POST", "/__admin/reset")
+        #expect(try await lotus.feed("/news/atom/stories/public?ps=1").entries[0].title != "Nick Poore updated their status.")
+        // Someone else's status cannot be set.
+        let other = try lotus.write("PUT", "/profiles/atom/mv/theboard/entry/status.do?email=bruno.bauer@renovations.example.com", entry: update)
+        #expect(other.status == 403)
+        #expect(try lotus.raw("PUT", "/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)", body: update).status == 401)
+        #expect(try lotus.write("PUT", "/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)", entry: "not xml").status == 400)
+    }
+}
