@@ -42,6 +42,9 @@ SCENARIOS = {
     # The Informix demo app's call: a form POST of the statement, the whole table back as XML.
     "informix-customers": ("/informix/generic.php", "informix", FIXED_BODY),
     "informix-customers-uncached": ("/informix/generic.php", "informix-uncached", FIXED_BODY),
+    # The developerWorks sample app's feed: 30 blog stories of the public updates.
+    "lotus-blogs": ("/developerworks/mydeveloperworks/news/atom/stories/public?source=blogs&ps=30", "lotus", FIXED_BODY),
+    "lotus-blogs-uncached": ("/developerworks/mydeveloperworks/news/atom/stories/public?source=blogs&ps=30", "lotus-uncached", FIXED_BODY),
 }
 # Scenarios that POST a form body instead of a GET.
 POST_BODIES = {
@@ -82,42 +85,27 @@ def make_stubbed_route(workdir):
     return stubs, body_file
 
 
-def make_geocoder_stubs(workdir, cache=True):
-    """A stubs folder with only the shipped geocoder (gazetteer, places, configuration), or with
-    its answer cache turned off."""
-    stubs = os.path.join(workdir, "geocoder-stubs" if cache else "geocoder-stubs-uncached")
+def make_emulator_stubs(workdir, emulator, cache=True):
+    """A stubs folder with only one shipped emulator (stubs/<emulator>), or with its response
+    cache turned off in its config.json."""
+    stubs = os.path.join(workdir, f"{emulator}-stubs" if cache else f"{emulator}-stubs-uncached")
     if os.path.exists(stubs):
         return stubs
     os.makedirs(stubs)
-    shipped = os.path.join(ROOT, "stubs", "geocoder")
+    shipped = os.path.join(ROOT, "stubs", emulator)
     if cache:
-        os.symlink(shipped, os.path.join(stubs, "geocoder"))
+        os.symlink(shipped, os.path.join(stubs, emulator))
         return stubs
-    os.makedirs(os.path.join(stubs, "geocoder"))
+    os.makedirs(os.path.join(stubs, emulator))
+    config = {}
     for name in os.listdir(shipped):
-        if name != "config.json":
-            os.symlink(os.path.join(shipped, name), os.path.join(stubs, "geocoder", name))
-    with open(os.path.join(stubs, "geocoder", "config.json"), "w") as config:
-        json.dump({"responseCache": 0}, config)
-    return stubs
-
-
-def make_informix_stubs(workdir, cache=True):
-    """A stubs folder with only the shipped Informix emulator, or with its response cache off."""
-    stubs = os.path.join(workdir, "informix-stubs" if cache else "informix-stubs-uncached")
-    if os.path.exists(stubs):
-        return stubs
-    os.makedirs(stubs)
-    shipped = os.path.join(ROOT, "stubs", "informix")
-    if cache:
-        os.symlink(shipped, os.path.join(stubs, "informix"))
-        return stubs
-    os.makedirs(os.path.join(stubs, "informix"))
-    os.symlink(os.path.join(shipped, "stores_demo.sql"), os.path.join(stubs, "informix", "stores_demo.sql"))
-    with open(os.path.join(shipped, "config.json")) as shipped_config:
-        config = json.load(shipped_config)
+        if name == "config.json":
+            with open(os.path.join(shipped, name)) as shipped_config:
+                config = json.load(shipped_config)
+        else:
+            os.symlink(os.path.join(shipped, name), os.path.join(stubs, emulator, name))
     config["responseCache"] = 0
-    with open(os.path.join(stubs, "informix", "config.json"), "w") as out:
+    with open(os.path.join(stubs, emulator, "config.json"), "w") as out:
         json.dump(config, out)
     return stubs
 
@@ -310,17 +298,18 @@ def main():
     summary = []
     generated = tempfile.TemporaryDirectory()
     if not args.no_startup:
-        for label, stubs in (("without emulators", BENCH_STUBS), ("with the geocoder", make_geocoder_stubs(generated.name))):
+        emulators = (("with the geocoder", "geocoder"), ("with Informix", "informix"), ("with Lotus", "lotus"))
+        for label, stubs in (("without emulators", BENCH_STUBS),) + tuple((label, make_emulator_stubs(generated.name, emulator)) for label, emulator in emulators):
             listening, healthy = startup_times(stubs)
             print(f"start-up {label:18}: listening after {listening * 1000:.0f} ms, healthy after {healthy * 1000:.0f} ms (median of 5)")
     for scenario in args.scenario or SCENARIOS:
         path, stubs, body_file = SCENARIOS[scenario]
         if stubs is None:
             stubs, body_file = make_stubbed_route(generated.name)
-        elif stubs in ("geocoder", "geocoder-uncached"):
-            stubs = make_geocoder_stubs(generated.name, cache=stubs == "geocoder")
-        elif stubs in ("informix", "informix-uncached"):
-            stubs = make_informix_stubs(generated.name, cache=stubs == "informix")
+        elif not os.path.isabs(stubs):
+            # "geocoder", "informix-uncached": a folder with that shipped emulator only.
+            emulator, _, uncached = stubs.partition("-")
+            stubs = make_emulator_stubs(generated.name, emulator, cache=not uncached)
         body = POST_BODIES.get(scenario)
         script = wrk_post_script(generated.name, body) if body else None
         setup = (path, stubs, body_file)

@@ -153,6 +153,12 @@ enum HTMLEntities {
     static func appendAsXMLContent(_ text: String, runtime: PHPRuntime, to out: inout [UInt8]) {
         var text = text
         text.withUTF8 { bytes in
+            // Most values need nothing: copied whole.
+            if !bytes.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">")
+                || $0 == UInt8(ascii: "\r") }) {
+                out.append(contentsOf: bytes)
+                return
+            }
             var index = 0
             while index < bytes.count {
                 let byte = bytes[index]

@@ -4,8 +4,13 @@ import Glibc
 /// since 1970 so feeds sort and filter without Foundation on the request path.
 struct AtomDate: Comparable, Hashable, Sendable {
     let millis: Int64
+    /// `2010-10-08T09:00:00.000Z`, made once: feeds write each date several times.
+    let text: String
 
-    init(millis: Int64) { self.millis = millis }
+    init(millis: Int64) {
+        self.millis = millis
+        text = Self.format(millis)
+    }
 
     /// Now, or the configured fixed instant.
     static func now(fixed: AtomDate?) -> AtomDate {
@@ -58,7 +63,7 @@ struct AtomDate: Comparable, Hashable, Sendable {
         guard index == bytes.count else { return nil }
         let days = Self.daysFromCivil(year, month, day)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offset * 60)
-        self.millis = seconds * 1000 + Int64(millis)
+        self.init(millis: seconds * 1000 + Int64(millis))
     }
 
     /// Days since 1970-01-01 (Howard Hinnant's algorithm).
@@ -72,6 +77,10 @@ struct AtomDate: Comparable, Hashable, Sendable {
     }
 
     private var fields: (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millis: Int, weekday: Int) {
+        Self.fields(millis)
+    }
+
+    private static func fields(_ millis: Int64) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millis: Int, weekday: Int) {
         let seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
         let days = Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
         let secondOfDay = Int(seconds - Int64(days) * 86_400)
@@ -88,9 +97,8 @@ struct AtomDate: Comparable, Hashable, Sendable {
                 ((days % 7) + 11) % 7)
     }
 
-    /// `2010-10-08T09:00:00.000Z`.
-    var text: String {
-        let f = fields
+    private static func format(_ millis: Int64) -> String {
+        let f = fields(millis)
         return "\(pad(f.year, 4))-\(pad(f.month, 2))-\(pad(f.day, 2))T\(pad(f.hour, 2)):\(pad(f.minute, 2)):\(pad(f.second, 2)).\(pad(f.millis, 3))Z"
     }
 
@@ -112,6 +120,8 @@ struct AtomDate: Comparable, Hashable, Sendable {
     }
 
     static func < (lhs: AtomDate, rhs: AtomDate) -> Bool { lhs.millis < rhs.millis }
+    static func == (lhs: AtomDate, rhs: AtomDate) -> Bool { lhs.millis == rhs.millis }
+    func hash(into hasher: inout Hasher) { hasher.combine(millis) }
 }
 
 private func pad(_ value: Int, _ width: Int) -> String {

@@ -6,6 +6,7 @@ import Foundation
 import HTTPServer
 import Logging
 import MockCore
+import Synchronization
 
 /// The Connections components at `/news`, `/profiles`, `/blogs`, `/search` (and under each
 /// configured prefix). Reads are answered from the fixtures and the scope's writes; answers of
@@ -16,12 +17,14 @@ public final class LotusBackend: Backend {
 
     private let settings: LotusSettings
     private let directory: LotusDirectory
-    private let state: ScopedState<LotusState>
+    /// Each scope's writes and cache (a plain map: this runs for every request).
+    private let scopes = Mutex<[StateScope: LotusScope]>([:])
     private let logger: Logger
-    /// Mount prefixes, longest first.
+    /// Mount prefixes with their trailing slash, longest first.
     private let prefixes: [String]
 
     static let components = ["/news", "/profiles", "/blogs", "/search"]
+    private static let componentPrefixes = components.map { $0 + "/" }
 
     /// Loads `directory` (normally `stubs/lotus`); problems are logged with their file and place,
     /// and the rest is served.
@@ -37,9 +40,7 @@ public final class LotusBackend: Backend {
         self.settings = settings
         self.logger = logger
         self.directory = LotusDirectory(fixtures)
-        let capacity = settings.responseCache
-        state = ScopedState { LotusState(cacheCapacity: capacity) }
-        prefixes = settings.prefixes.sorted { $0.count > $1.count }
+        prefixes = settings.prefixes.sorted { $0.count > $1.count }.map { $0 + "/" }
         mounts = ([""] + settings.prefixes).flatMap { prefix in Self.components.map { prefix + $0 } }
     }
 
@@ -55,61 +56,92 @@ public final class LotusBackend: Backend {
     }
 
     public func reset(scope: StateScope?) {
-        state.reset(scope)
+        scopes.withLock { scopes in
+            if let scope { scopes[scope] = nil } else { scopes.removeAll() }
+        }
+    }
+
+    private func scope(_ id: StateScope) -> LotusScope {
+        scopes.withLock { scopes in
+            if let scope = scopes[id] { return scope }
+            let scope = LotusScope(cacheCapacity: settings.responseCache)
+            scopes[id] = scope
+            return scope
+        }
     }
 
     // MARK: Requests
 
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
+        let scope = scope(context.scope)
+        let headers = LotusHeaders(request.headers)
+        // A repeated read is answered before anything else is worked out: its key is what the
+        // answer depends on (target, host, credentials, languages), as sent.
+        let isRead = request.method == .get || request.method == .head
+        var key = ""
+        if isRead {
+            key = request.target + "\u{0}" + (headers.host ?? "") + "\u{0}" + (headers.authorization ?? "") + "\u{0}" + (headers.acceptLanguage ?? "")
+            if let cached = scope.cache.response(for: key, generation: scope.version) {
+                return .response(ConditionalGET.answer(headers, cached))
+            }
+        }
         var path = request.path
         var prefix = ""
-        for candidate in prefixes where path.hasPrefix(candidate + "/") {
-            prefix = candidate
-            path.removeFirst(candidate.count)
+        for candidate in prefixes where path.hasPrefix(candidate) {
+            prefix = String(candidate.dropLast())
+            path.removeFirst(prefix.count)
             break
         }
-        guard Self.components.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) else { return .decline }
-        let host = request.headers["Host"] ?? "127.0.0.1:\(request.localPort)"
-        let base = "http://" + host + prefix
-        let labels = LotusLabels(lang: request.query("lang"), acceptLanguage: request.headers["Accept-Language"])
+        guard Self.components.contains(path) || Self.componentPrefixes.contains(where: { path.hasPrefix($0) }) else { return .decline }
+        let host = headers.host ?? "127.0.0.1:\(request.localPort)"
+        let lang = request.query("lang"), acceptLanguage = headers.acceptLanguage
+        let labels = lang == nil && acceptLanguage == nil ? LotusLabels.english : LotusLabels(lang: lang, acceptLanguage: acceptLanguage)
 
         // Credentials, when sent, must be right; a protected resource then asks for them.
         var user: Person?
-        if let authorization = request.headers["Authorization"] {
-            guard let person = basicUser(authorization) else { return .response(challenge(request, base: base)) }
+        if let authorization = headers.authorization {
+            guard let person = basicUser(authorization) else { return .response(challenge(request)) }
             user = person
         }
-        let snapshot = state.withValue(in: context.scope) { $0 }
-        let now = AtomDate.now(fixed: settings.now)
-        let lotus = LotusRequest(request: request, base: base, path: path, user: user, labels: labels,
-                                 content: LotusContent(directory: directory, state: snapshot), now: now)
+        let view = View(request: request, headers: headers, base: "http://" + host + prefix, path: path, user: user, labels: labels)
         switch request.method {
         case .get, .head:
-            return .response(read(lotus, snapshot, request: request))
+            return .response(read(view, scope, key: key))
         case .post, .put:
-            return .response(write(lotus, context.scope, base: base))
+            return .response(write(view, scope))
         default:
             return .response(error(.methodNotAllowed, labels))
         }
     }
 
-    /// A read: from the scope's cache when the same request met the same data, else rendered;
-    /// then answered 304 when the client's copy is current.
-    private func read(_ lotus: LotusRequest, _ snapshot: LotusState, request: Request) -> Response {
-        let key = "\(lotus.base)\u{0}\(lotus.path)?\(request.rawQuery ?? "")\u{0}\(lotus.user?.userid ?? "")\u{0}\(lotus.labels.language)"
-        var response: Response
-        if let cached = snapshot.cache.response(for: key, generation: snapshot.version) {
-            response = cached
-        } else {
-            do {
-                response = respond(try route(lotus), lotus.labels)
-            } catch {
-                if error.status == 401 { return challenge(request, base: lotus.base) }
-                response = self.error(error, lotus.labels)
-            }
-            if response.status == 200 { snapshot.cache.store(response, for: key, generation: snapshot.version) }
+    /// What a request asks, before the data it reads is taken.
+    private struct View {
+        let request: Request
+        let headers: LotusHeaders
+        let base: String
+        let path: String
+        let user: Person?
+        let labels: LotusLabels
+
+        func with(_ content: LotusContent, now: AtomDate) -> LotusRequest {
+            LotusRequest(request: request, base: base, path: path, user: user, labels: labels, content: content, now: now)
         }
-        return ConditionalGET.answer(request, response)
+    }
+
+    /// A read the cache did not have: rendered from the scope's data, kept for the next time,
+    /// answered 304 when the client's copy is current.
+    private func read(_ view: View, _ scope: LotusScope, key: String) -> Response {
+        let snapshot = scope.snapshot()
+        let lotus = view.with(LotusContent(directory: directory, state: snapshot), now: AtomDate.now(fixed: settings.now))
+        let response: Response
+        do {
+            response = respond(try route(lotus), lotus.labels)
+        } catch {
+            if error.status == 401 { return challenge(view.request) }
+            return self.error(error, lotus.labels)
+        }
+        if response.status == 200 { scope.cache.store(response, for: key, generation: snapshot.version) }
+        return ConditionalGET.answer(view.headers, response)
     }
 
     private func route(_ lotus: LotusRequest) throws(LotusError) -> Rendered {
@@ -123,36 +155,31 @@ public final class LotusBackend: Backend {
     }
 
     /// A write, applied to the scope's state at once (so it shows in the next read).
-    private func write(_ lotus: LotusRequest, _ scope: StateScope, base: String) -> Response {
-        guard let entry = AtomEntry.parse(lotus.request.body) else { return error(.badEntry, lotus.labels) }
-        let method = lotus.request.method
-        let parts = lotus.path.split(separator: "/").map(String.init)
+    private func write(_ view: View, _ scope: LotusScope) -> Response {
+        guard let entry = AtomEntry.parse(view.request.body) else { return error(.badEntry, view.labels) }
+        let method = view.request.method
+        let parts = view.path.split(separator: "/").map(String.init)
+        let now = AtomDate.now(fixed: settings.now)
         do {
-            let rendered = try state.withValue(in: scope) { state throws(LotusError) -> Rendered in
-                // Read what is current now, under the lock: another write may have come first.
-                let current = LotusRequest(request: lotus.request, base: lotus.base, path: lotus.path, user: lotus.user, labels: lotus.labels,
-                                           content: LotusContent(directory: directory, state: state), now: lotus.now)
-                let rendered: Rendered
-                switch (method, lotus.path) {
-                case (.put, "/profiles/atom/mv/theboard/entry/status.do"): rendered = try ProfilesAPI.putStatus(current, entry, &state)
-                case (.post, "/profiles/atom/mv/theboard/entries.do"): rendered = try ProfilesAPI.postMessage(current, entry, &state)
-                case (.post, "/profiles/atom/mv/theboard/comments.do"): rendered = try ProfilesAPI.postComment(current, entry, &state)
-                case (.post, "/news/atom/stories/saved"): rendered = try NewsFeeds.save(current, entry, &state)
+            let rendered = try scope.write { state throws(LotusError) -> Rendered in
+                // Read what is current, under the lock: another write may have come first.
+                let current = view.with(LotusContent(directory: directory, state: state), now: now)
+                switch (method, view.path) {
+                case (.put, "/profiles/atom/mv/theboard/entry/status.do"): return try ProfilesAPI.putStatus(current, entry, &state)
+                case (.post, "/profiles/atom/mv/theboard/entries.do"): return try ProfilesAPI.postMessage(current, entry, &state)
+                case (.post, "/profiles/atom/mv/theboard/comments.do"): return try ProfilesAPI.postComment(current, entry, &state)
+                case (.post, "/news/atom/stories/saved"): return try NewsFeeds.save(current, entry, &state)
                 case (.post, _) where parts.count == 4 && parts[0] == "blogs" && parts[2] == "api" && parts[3] == "entries":
-                    rendered = try BlogsAPI.postEntry(current, parts[1], entry, &state)
+                    return try BlogsAPI.postEntry(current, parts[1], entry, &state)
                 case (.post, _) where parts.count == 5 && parts[0] == "blogs" && parts[2] == "api" && parts[3] == "entrycomments":
-                    rendered = try BlogsAPI.postComment(current, parts[1], parts[4], entry, &state)
+                    return try BlogsAPI.postComment(current, parts[1], parts[4], entry, &state)
                 default: throw LotusError.methodNotAllowed
                 }
-                state.version += 1
-                return rendered
             }
-            return respond(rendered, lotus.labels)
-        } catch let error as LotusError {
-            if error.status == 401 { return challenge(lotus.request, base: base) }
-            return self.error(error, lotus.labels)
+            return respond(rendered, view.labels)
         } catch {
-            return self.error(.badEntry, lotus.labels)
+            if error.status == 401 { return challenge(view.request) }
+            return self.error(error, view.labels)
         }
     }
 
@@ -164,12 +191,12 @@ public final class LotusBackend: Backend {
     }
 
     /// 401 with a Basic challenge (after a redirect to HTTPS when configured, as 2.5 does).
-    private func challenge(_ request: Request, base: String) -> Response {
+    private func challenge(_ request: Request) -> Response {
         if settings.httpsRedirect {
             let host = request.headers["Host"] ?? "localhost"
             return Response(status: 302, headers: ["Location": "https://\(host)\(request.target)"])
         }
-        var response = error(.unauthorized, LotusLabels(lang: nil, acceptLanguage: nil))
+        var response = error(.unauthorized, .english)
         response.headers.add("WWW-Authenticate", "Basic realm=\"\(settings.realm)\"")
         return response
     }
@@ -202,14 +229,13 @@ enum ConditionalGET {
         return "\"" + String(hash, radix: 16) + "\""
     }
 
-    static func answer(_ request: Request, _ response: Response) -> Response {
-        guard response.status == 200 else { return response }
-        let etag = response.headers["ETag"]
-        if let tags = request.headers["If-None-Match"], let etag {
+    static func answer(_ request: LotusHeaders, _ response: Response) -> Response {
+        guard response.status == 200, request.ifNoneMatch != nil || request.ifModifiedSince != nil else { return response }
+        if let tags = request.ifNoneMatch, let etag = response.headers["ETag"] {
             guard tags == "*" || tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) else { return response }
             return notModified(response)
         }
-        if let since = request.headers["If-Modified-Since"].flatMap(AtomDate.init(httpDate:)),
+        if let since = request.ifModifiedSince.flatMap(AtomDate.init(httpDate:)),
            let modified = response.headers["Last-Modified"].flatMap(AtomDate.init(httpDate:)), modified <= since {
             return notModified(response)
         }
@@ -222,5 +248,27 @@ enum ConditionalGET {
             if let value = response.headers[name] { headers.add(name, value) }
         }
         return Response(status: 304, headers: headers)
+    }
+}
+
+/// The request headers Lotus reads, found in one pass over the fields.
+struct LotusHeaders {
+    var host: String?
+    var authorization: String?
+    var acceptLanguage: String?
+    var ifNoneMatch: String?
+    var ifModifiedSince: String?
+
+    init(_ headers: HTTPHeaders) {
+        for field in headers.fields {
+            switch field.name.utf8.count {
+            case 4 where host == nil && HTTPHeaders.namesEqual(field.name, "Host"): host = field.value
+            case 13 where authorization == nil && HTTPHeaders.namesEqual(field.name, "Authorization"): authorization = field.value
+            case 13 where ifNoneMatch == nil && HTTPHeaders.namesEqual(field.name, "If-None-Match"): ifNoneMatch = field.value
+            case 15 where acceptLanguage == nil && HTTPHeaders.namesEqual(field.name, "Accept-Language"): acceptLanguage = field.value
+            case 17 where ifModifiedSince == nil && HTTPHeaders.namesEqual(field.name, "If-Modified-Since"): ifModifiedSince = field.value
+            default: continue
+            }
+        }
     }
 }

@@ -1,4 +1,5 @@
 import MockCore
+import Synchronization
 
 /// What a story in the News feeds tells, which picks its (translated) sentence.
 enum StoryKind: Sendable, Equatable {
@@ -13,8 +14,9 @@ enum StoryKind: Sendable, Equatable {
     static let sources: Set<String> = otherSources.union(["blogs", "profiles"])
 }
 
-/// An update of the News feeds (the "river of news").
-struct Story: Sendable {
+/// An update of the News feeds (the "river of news"). A class: feeds filter hundreds of them
+/// per request, and a reference is cheaper to pass around than nine strings.
+final class Story: Sendable {
     let id: String
     /// The feature: blogs, profiles, activities, bookmarks, communities, files, wikis.
     let source: String
@@ -32,6 +34,21 @@ struct Story: Sendable {
     let summary: String
     let tags: [String]
     let updated: AtomDate
+
+    init(id: String, source: String, container: String, actor: String, kind: StoryKind, object: String, target: String, link: String,
+         summary: String, tags: [String], updated: AtomDate) {
+        self.id = id
+        self.source = source
+        self.container = container
+        self.actor = actor
+        self.kind = kind
+        self.object = object
+        self.target = target
+        self.link = link
+        self.summary = summary
+        self.tags = tags
+        self.updated = updated
+    }
 }
 
 /// The fixtures, indexed once, and the stories they make. Immutable: shared by every scope.
@@ -112,9 +129,36 @@ final class LotusDirectory: Sendable {
     }
 }
 
+/// One scope's writes, its version and its cache of answers. Reads that hit the cache take no
+/// lock on the data; a miss copies the data (its arrays are shared, not duplicated).
+final class LotusScope: Sendable {
+    private let data = Mutex(LotusState())
+    private let counter = Atomic<Int>(0)
+    let cache: ResponseCache
+
+    init(cacheCapacity: Int) {
+        cache = ResponseCache(capacity: cacheCapacity)
+    }
+
+    /// Goes up with every write: answers cached for one version never serve another.
+    var version: Int { counter.load(ordering: .acquiring) }
+
+    func snapshot() -> LotusState { data.withLock { $0 } }
+
+    /// Changes the data under its lock; the version goes up when `body` succeeds.
+    func write<T>(_ body: (inout LotusState) throws(LotusError) -> T) throws(LotusError) -> T {
+        try data.withLock { state throws(LotusError) -> T in
+            let result = try body(&state)
+            state.version += 1
+            counter.store(state.version, ordering: .releasing)
+            return result
+        }
+    }
+}
+
 /// What clients wrote in one scope, undone by `POST /__admin/reset`.
 struct LotusState: Sendable {
-    /// Goes up with every write: answers cached for one version never serve another.
+    /// How many writes made this state.
     var version = 0
     /// Each person's latest status, when posted here.
     var statuses: [String: Person.Status] = [:]
@@ -127,11 +171,6 @@ struct LotusState: Sendable {
     var stories: [Story] = []
     /// Each person's saved story ids.
     var saved: [String: [String]] = [:]
-    let cache: ResponseCache
-
-    init(cacheCapacity: Int) {
-        cache = ResponseCache(capacity: cacheCapacity)
-    }
 }
 
 /// The directory with one scope's writes on top: what a request reads.

@@ -92,7 +92,6 @@ enum NewsFeeds {
         for tag in story.tags { writer.element("category", ["term": tag]) }
         writer.element("link", ["href": request.base + story.link, "rel": "alternate", "type": "text/html"])
         writer.element("updated", text: story.updated.text)
-        writer.element("published", text: story.updated.text)
         let html = request.labels.sentence(story.kind, actor: Atom.vcard(actor, base: request.base), object: XMLWriter.escaped(story.object),
                                            target: XMLWriter.escaped(target))
         writer.element("content", ["type": "html"], text: html)

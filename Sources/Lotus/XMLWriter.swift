@@ -11,20 +11,22 @@ struct XMLWriter {
     }
 
     mutating func declaration() {
-        raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>")
+        raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>" as StaticString)
     }
 
     mutating func open(_ name: String, _ attributes: KeyValuePairs<String, String> = [:]) {
         newline()
         start(name, attributes)
-        raw(">")
+        raw(">" as StaticString)
         depth += 1
     }
 
     mutating func close(_ name: String) {
         depth -= 1
         newline()
-        raw("</\(name)>")
+        raw("</" as StaticString)
+        raw(name)
+        raw(">" as StaticString)
     }
 
     /// `<name attr="…">text</name>`; an empty element without text.
@@ -32,25 +34,35 @@ struct XMLWriter {
         newline()
         start(name, attributes)
         guard let text else {
-            raw("/>")
+            raw("/>" as StaticString)
             return
         }
-        raw(">")
+        raw(">" as StaticString)
         escape(text, attribute: false)
-        raw("</\(name)>")
+        raw("</" as StaticString)
+        raw(name)
+        raw(">" as StaticString)
     }
 
     /// Already-formed markup.
     mutating func raw(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func raw(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     private mutating func start(_ name: String, _ attributes: KeyValuePairs<String, String>) {
-        raw("<" + name)
+        raw("<" as StaticString)
+        raw(name)
         for (key, value) in attributes {
-            raw(" \(key)=\"")
+            raw(" " as StaticString)
+            raw(key)
+            raw("=\"" as StaticString)
             escape(value, attribute: true)
-            raw("\"")
+            raw("\"" as StaticString)
         }
     }
 
@@ -60,17 +72,27 @@ struct XMLWriter {
         bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth))
     }
 
+    /// Appends `text` escaped: runs without a special character are copied whole.
     private mutating func escape(_ text: String, attribute: Bool) {
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "&"): raw("&amp;")
-            case UInt8(ascii: "<"): raw("&lt;")
-            case UInt8(ascii: ">"): raw("&gt;")
-            case UInt8(ascii: "\"") where attribute: raw("&quot;")
-            // Kept as a reference: parsers turn a literal CR into LF.
-            case UInt8(ascii: "\r"): raw("&#13;")
-            default: bytes.append(byte)
+        var text = text
+        text.withUTF8 { source in
+            var start = 0
+            for index in 0..<source.count {
+                let replacement: StaticString
+                switch source[index] {
+                case UInt8(ascii: "&"): replacement = "&amp;"
+                case UInt8(ascii: "<"): replacement = "&lt;"
+                case UInt8(ascii: ">"): replacement = "&gt;"
+                case UInt8(ascii: "\"") where attribute: replacement = "&quot;"
+                // Kept as a reference: parsers turn a literal CR into LF.
+                case UInt8(ascii: "\r"): replacement = "&#13;"
+                default: continue
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[start..<index]))
+                bytes.append(contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
+                start = index + 1
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[start...]))
         }
     }
 
