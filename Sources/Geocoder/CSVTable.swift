@@ -1,3 +1,4 @@
+import MockCore
 import Foundation
 
 /// A CSV file (RFC 4180: comma-separated, `"`-quoted fields with `""` for a quote) read whole:
@@ -78,11 +79,4 @@ struct CSVTable {
 }
 
 /// A gazetteer or places file that could not be used, with where.
-public struct GazetteerError: Error, CustomStringConvertible, Equatable {
-    public let file: String
-    public let line: Int
-    public let message: String
-
-    /// `file:line: message`, or `file: message` when no line is known (a field of a JSON file).
-    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
-}
+public typealias GazetteerError = FixtureError

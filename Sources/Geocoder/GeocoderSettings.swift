@@ -37,17 +37,8 @@ public struct GeocoderSettings: Sendable, Equatable {
     /// Reads `config.json`; defaults when the file is absent.
     public init(file: URL) throws(GazetteerError) {
         self.init()
-        guard let data = FileManager.default.contents(atPath: file.path) else { return }
-        let json: JSONValue
-        do {
-            json = try JSONValue.parse(Array(data))
-        } catch {
-            throw GazetteerError(file: file.path, line: error.line, message: error.message)
-        }
-        func problem(_ field: String, _ message: String) -> GazetteerError {
-            GazetteerError(file: file.path, line: 0, message: "\(field): \(message)")
-        }
-        guard json.objectValue != nil else { throw problem("(top level)", "must be an object") }
+        guard let json = try FixtureError.configuration(at: file) else { return }
+        func problem(_ field: String, _ message: String) -> FixtureError { .field(file, field, message) }
         if let mounts = json["mounts"] {
             guard let list = mounts.arrayValue?.compactMap(\.stringValue), list.count == mounts.arrayValue?.count, !list.isEmpty,
                   list.allSatisfy({ $0.hasPrefix("/") }) else { throw problem("mounts", "must be a list of paths starting with /") }

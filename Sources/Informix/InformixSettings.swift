@@ -2,13 +2,7 @@ import Foundation
 import MockCore
 
 /// A problem with a file of `stubs/informix/`, with where it is.
-public struct InformixFixtureError: Error, CustomStringConvertible, Sendable {
-    public var file: String
-    public var line: Int
-    public var message: String
-
-    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
-}
+public typealias InformixFixtureError = FixtureError
 
 /// `stubs/informix/config.json`: where the services are, the PHP they ran on, and the server's
 /// settings. Every key is optional.
@@ -41,16 +35,8 @@ public struct InformixSettings: Sendable {
     /// Reads `file`; the defaults when it is absent.
     public init(file: URL) throws(InformixFixtureError) {
         self.init()
-        guard let data = FileManager.default.contents(atPath: file.path) else { return }
-        let json: JSONValue
-        do {
-            json = try JSONValue.parse(Array(data))
-        } catch {
-            throw InformixFixtureError(file: file.path, line: error.line, message: error.message)
-        }
-        func problem(_ field: String, _ message: String) -> InformixFixtureError {
-            InformixFixtureError(file: file.path, line: 0, message: "\(field): \(message)")
-        }
+        guard let json = try FixtureError.configuration(at: file) else { return }
+        func problem(_ field: String, _ message: String) -> FixtureError { .field(file, field, message) }
         func text(_ field: String) throws(InformixFixtureError) -> String? {
             guard let value = json[field] else { return nil }
             guard let text = value.stringValue else { throw problem(field, "must be a string") }
@@ -61,7 +47,6 @@ public struct InformixSettings: Sendable {
             guard case .bool(let flag) = value else { throw problem(field, "must be true or false") }
             return flag
         }
-        guard json.objectValue != nil else { throw problem("(top level)", "must be an object") }
         if let services = json["services"] {
             guard let members = services.objectValue else { throw problem("services", "must be an object of service → path") }
             for (name, value) in members {

@@ -2,14 +2,7 @@ import Foundation
 import MockCore
 
 /// A problem with a file of `stubs/lotus/`, with where it is.
-public struct LotusFixtureError: Error, CustomStringConvertible, Sendable {
-    public var file: String
-    /// The line of a JSON syntax error; 0 when the path says where.
-    public var line: Int
-    public var message: String
-
-    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
-}
+public typealias LotusFixtureError = FixtureError
 
 /// A person of the directory: the profile, the login (Basic auth: e-mail or user id, and
 /// password) and the status message.

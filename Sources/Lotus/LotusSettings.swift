@@ -24,17 +24,8 @@ struct LotusSettings: Sendable {
 
     init(file: URL) throws(LotusFixtureError) {
         self.init()
-        guard let data = FileManager.default.contents(atPath: file.path) else { return }
-        let json: JSONValue
-        do {
-            json = try JSONValue.parse(Array(data))
-        } catch {
-            throw LotusFixtureError(file: file.path, line: error.line, message: error.message)
-        }
-        func problem(_ field: String, _ message: String) -> LotusFixtureError {
-            LotusFixtureError(file: file.path, line: 0, message: "\(field): \(message)")
-        }
-        guard json.objectValue != nil else { throw problem("(top level)", "must be an object") }
+        guard let json = try FixtureError.configuration(at: file) else { return }
+        func problem(_ field: String, _ message: String) -> FixtureError { .field(file, field, message) }
         if let prefixes = json["prefixes"] {
             guard let list = prefixes.arrayValue?.compactMap(\.stringValue), list.count == prefixes.arrayValue?.count,
                   list.allSatisfy({ $0.hasPrefix("/") && !$0.hasSuffix("/") }) else {

@@ -1,0 +1,38 @@
+import Foundation
+
+/// A problem with a fixture or configuration file, with where it is: the line of a syntax
+/// error, or the field it concerns in the message.
+public struct FixtureError: Error, CustomStringConvertible, Equatable, Sendable {
+    public let file: String
+    /// 0 when the message names the field instead.
+    public let line: Int
+    public let message: String
+
+    public init(file: String, line: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    /// `file:line: message`, or `file: message` when no line is known (a field of a JSON file).
+    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
+
+    /// Reads an emulator's `config.json`: nil when the file is absent, the object otherwise, a
+    /// syntax error with its line, a top level that is not an object as a problem.
+    public static func configuration(at url: URL) throws(FixtureError) -> JSONValue? {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(Array(data))
+        } catch {
+            throw FixtureError(file: url.path, line: error.line, message: error.message)
+        }
+        guard json.objectValue != nil else { throw FixtureError(file: url.path, line: 0, message: "(top level): must be an object") }
+        return json
+    }
+
+    /// A problem with `field` of the file at `url`.
+    public static func field(_ url: URL, _ field: String, _ message: String) -> FixtureError {
+        FixtureError(file: url.path, line: 0, message: "\(field): \(message)")
+    }
+}
