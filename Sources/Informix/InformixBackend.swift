@@ -101,9 +101,22 @@ public final class InformixBackend: Backend {
         let post = request.method == .post && isForm ? PHPForm.parse(request.body, runtime: settings.runtime) : [:]
         let path = request.path
         let scope = context.scope
-        return .computed(on: queue(for: scope)) { [self] in
+        let work: @Sendable () -> Response = { [self] in
             withDatabase(scope) { holder, database in respond(service, path, post, holder, database) }
         }
+        guard isReady else {
+            // The fixture is still loading: wait on the loop's timers, not on a worker thread.
+            return .deferred { reply in self.whenLoaded(reply) { reply.compute(on: self.queue(for: scope), work) } }
+        }
+        return .computed(on: queue(for: scope), work)
+    }
+
+    private func whenLoaded(_ reply: DeferredReply, _ then: @escaping () -> Void) {
+        guard isReady else {
+            reply.loop.schedule(after: .milliseconds(5)) { self.whenLoaded(reply, then) }
+            return
+        }
+        then()
     }
 
     /// Runs the script, or answers from the scope's cache when the same request met the same data.
@@ -147,9 +160,8 @@ public final class InformixBackend: Backend {
     /// Runs `body` on the scope's database (on its queue), opening or restoring it first.
     private func withDatabase<T>(_ scope: StateScope, _ body: (ScopeDatabase, InformixDatabase) -> T) -> T {
         let holder = scopeDatabase(scope)
-        // Requests that come while the fixture loads wait for it (off the event loop).
-        while template.load() == nil { usleep(2_000) }
-        let template = template.load()!.database
+        // Requests are handed here only once the fixture has loaded.
+        guard let template = template.load()?.database else { preconditionFailure("informix: a request ran before the fixture loaded") }
         if holder.database == nil || holder.needsRestore {
             holder.database = open(scope, from: template, restore: holder.database != nil || holder.needsRestore)
             holder.needsRestore = false

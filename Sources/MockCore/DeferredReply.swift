@@ -48,13 +48,18 @@ extension Reply {
     /// The answer is computed by `work` on `queue`, off the event loop (it may take longer than
     /// a handler should: a SQL statement, a file), and sent on the request's own loop.
     public static func computed(on queue: DispatchQueue, _ work: @escaping @Sendable () -> Response) -> Reply {
-        .deferred { reply in
-            let pending = PendingReply(reply)
-            let loop = reply.loop
-            queue.async {
-                let response = work()
-                loop.execute { pending.reply.send(response) }
-            }
+        .deferred { reply in reply.compute(on: queue, work) }
+    }
+}
+
+extension DeferredReply {
+    /// Computes the answer on `queue`, off the event loop, and sends it on this reply's loop.
+    public func compute(on queue: DispatchQueue, _ work: @escaping @Sendable () -> Response) {
+        let pending = PendingReply(self)
+        let loop = self.loop
+        queue.async {
+            let response = work()
+            loop.execute { pending.reply.send(response) }
         }
     }
 }
