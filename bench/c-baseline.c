@@ -21,7 +21,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-static char body[4096];
+static char *body;
 static size_t body_length;
 static struct event_base *bases[64];
 static int thread_count;
@@ -68,7 +68,11 @@ int main(int argc, char **argv) {
     if (thread_count < 1 || thread_count > 64) thread_count = 1;
     FILE *file = fopen(argv[3], "rb");
     if (!file) { perror(argv[3]); return 1; }
-    body_length = fread(body, 1, sizeof body, file);
+    fseek(file, 0, SEEK_END);
+    long size = ftell(file);
+    fseek(file, 0, SEEK_SET);
+    body = malloc(size > 0 ? (size_t)size : 1);
+    body_length = fread(body, 1, size > 0 ? (size_t)size : 0, file);
     fclose(file);
     signal(SIGPIPE, SIG_IGN);
 

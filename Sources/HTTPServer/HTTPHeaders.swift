@@ -57,9 +57,19 @@ public struct HTTPHeaders: Sendable, Hashable, RandomAccessCollection, Expressib
 
     /// ASCII case-insensitive comparison, as header names are compared (RFC 9110 §5.1).
     public static func namesEqual(_ a: String, _ b: String) -> Bool {
-        let x = a.utf8, y = b.utf8
-        guard x.count == y.count else { return false }
-        for (p, q) in zip(x, y) where p != q {
+        guard a.utf8.count == b.utf8.count else { return false }
+        // Native strings compare on their contiguous bytes; others (bridged) byte by byte.
+        let fast = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in bytesEqual(x, y) }
+        }
+        if let fast, let result = fast { return result }
+        return bytesEqual(Array(a.utf8), Array(b.utf8))
+    }
+
+    private static func bytesEqual<C: RandomAccessCollection<UInt8>>(_ x: C, _ y: C) -> Bool where C.Index == Int {
+        for index in 0..<x.count {
+            let p = x[x.startIndex + index], q = y[y.startIndex + index]
+            guard p != q else { continue }
             // Equal only as the same ASCII letter in two cases.
             let lower = p | 0x20
             guard p ^ q == 0x20, lower >= UInt8(ascii: "a"), lower <= UInt8(ascii: "z") else { return false }
