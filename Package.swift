@@ -15,7 +15,7 @@ let package = Package(
         .systemLibrary(
             name: "CLibevent",
             pkgConfig: "libevent",
-            providers: [.apt(["libevent-dev"]), .brew(["libevent"])]
+            providers: [.apt(["libevent-dev", "libssl-dev"]), .brew(["libevent", "openssl"])]
         ),
         .systemLibrary(
             name: "CSQLite",
@@ -40,6 +40,15 @@ let package = Package(
             name: "Informix",
             dependencies: ["MockCore", "HTTPServer", "CSQLite", .product(name: "Logging", package: "swift-log")]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .target(
+            name: "Recording",
+            dependencies: ["MockCore", "HTTPServer", "Stubs", "CZlib", .product(name: "Logging", package: "swift-log")]
+        ),
         .target(
             name: "Lotus",
             dependencies: ["MockCore", "HTTPServer", .product(name: "Logging", package: "swift-log")]
@@ -47,7 +56,7 @@ let package = Package(
         .executableTarget(
             name: "understudy",
             dependencies: [
-                "MockCore", "HTTPServer", "Stubs", "Geocoder", "Informix", "Lotus",
+                "MockCore", "HTTPServer", "Stubs", "Geocoder", "Informix", "Lotus", "Recording",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -67,6 +76,7 @@ let package = Package(
         .testTarget(name: "GeocoderTests", dependencies: ["Geocoder", "UnderstudyTesting"], resources: [.copy("Expected")]),
         .testTarget(name: "InformixTests", dependencies: ["Informix", "UnderstudyTesting"]),
         .testTarget(name: "LotusTests", dependencies: ["Lotus", "UnderstudyTesting"]),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Stubs", "UnderstudyTesting"]),
         .testTarget(name: "ClientDesignTests", dependencies: ["Stubs", "Geocoder", "Informix", "Lotus", "MockCore", "UnderstudyTesting"]),
         .testTarget(name: "UnderstudyCLITests", dependencies: ["understudy", "UnderstudyTesting"]),
     ]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the system packages Understudy needs, when they are missing.
-#   tools/install-deps.sh build   libevent and SQLite (headers + pkg-config) to build and test
+#   tools/install-deps.sh build   libevent, SQLite, OpenSSL and zlib (headers + pkg-config) to build and test
 #   tools/install-deps.sh python  python3 with venv, for the WireMock-client test of `make test`
 #   tools/install-deps.sh bench   also wrk, valgrind and a C compiler, for `make bench`
 # On Debian/Ubuntu it runs apt-get (as root, or through sudo); elsewhere it prints what to install.
@@ -12,6 +12,10 @@ if [ "${1:-build}" = python ]; then
 else
   pkg-config --exists libevent 2>/dev/null || need+=(libevent-dev pkg-config)
   pkg-config --exists sqlite3 2>/dev/null || need+=(libsqlite3-dev)
+  pkg-config --exists openssl 2>/dev/null || need+=(libssl-dev)
+  pkg-config --exists zlib 2>/dev/null || need+=(zlib1g-dev)
+  # Tests make self-signed certificates with the openssl command.
+  command -v openssl >/dev/null || need+=(openssl)
 fi
 if [ "${1:-build}" = bench ]; then
   command -v wrk >/dev/null || need+=(wrk)

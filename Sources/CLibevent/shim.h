@@ -1,5 +1,5 @@
-// Umbrella header for libevent (core + evhttp + evdns), plus small inline helpers for what Swift
-// cannot reach directly (TAILQ macros).
+// Umbrella header for libevent (core + evhttp + evdns + OpenSSL bufferevents), plus small inline
+// helpers for what Swift cannot reach directly (TAILQ macros, OpenSSL macros).
 #ifndef UNDERSTUDY_CLIBEVENT_SHIM_H
 #define UNDERSTUDY_CLIBEVENT_SHIM_H
 
@@ -21,6 +21,10 @@
 #include <event2/listener.h>
 #include <event2/dns.h>
 #include <event2/util.h>
+#include <event2/bufferevent_ssl.h>
+#include <openssl/ssl.h>
+#include <openssl/err.h>
+#include <openssl/x509v3.h>
 
 /// First header of an evkeyvalq list, or NULL.
 static inline struct evkeyval *understudy_headers_first(struct evkeyvalq *headers) {
@@ -30,6 +34,11 @@ static inline struct evkeyval *understudy_headers_first(struct evkeyvalq *header
 /// The header after `header`, or NULL.
 static inline struct evkeyval *understudy_headers_next(struct evkeyval *header) {
     return header->next.tqe_next;
+}
+
+/// SSL_set_tlsext_host_name is a macro: the server name sent in the TLS handshake (SNI).
+static inline int understudy_ssl_set_server_name(SSL *ssl, const char *name) {
+    return (int)SSL_set_tlsext_host_name(ssl, name);
 }
 
 #endif

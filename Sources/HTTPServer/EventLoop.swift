@@ -72,6 +72,12 @@ public final class EventLoop: @unchecked Sendable {
         }
 
         let me = Unmanaged.passUnretained(self).toOpaque()
+        if let tls = configuration.tls {
+            // Every accepted connection starts with a TLS handshake (the context lives as long
+            // as the process).
+            let context = try TLSContexts.server(tls)
+            evhttp_set_bevcb(http, onTLSConnection, UnsafeMutableRawPointer(context))
+        }
         evhttp_set_gencb(http, onRequest, me)
         evhttp_set_allowed_methods(http, HTTPMethod.serverMask)
         evhttp_set_max_body_size(http, Int(configuration.maxBodySize))
@@ -237,6 +243,11 @@ private func onRequest(_ request: OpaquePointer?, _ arg: UnsafeMutableRawPointer
 private func onRequestComplete(_ request: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) {
     guard let arg else { return }
     Unmanaged<EventLoop>.fromOpaque(arg).takeUnretainedValue().requestCompleted()
+}
+
+private func onTLSConnection(_ base: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) -> OpaquePointer? {
+    guard let arg, let ssl = SSL_new(OpaquePointer(arg)) else { return nil }
+    return bufferevent_openssl_socket_new(base, -1, ssl, BUFFEREVENT_SSL_ACCEPTING, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue))
 }
 
 private func onMailbox(_ fd: Int32, _ what: Int16, _ arg: UnsafeMutableRawPointer?) {

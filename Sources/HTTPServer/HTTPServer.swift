@@ -82,7 +82,7 @@ public final class HTTPServer: Sendable {
     }
 
     /// `http://host:port` of the listening address.
-    public var baseURL: String { "http://\(address)" }
+    public var baseURL: String { (configuration.tls == nil ? "http://" : "https://") + "\(address)" }
 
     /// Stops accepting at once; replies in progress (delayed ones included) get up to
     /// `gracePeriod` to finish, and go out with `Connection: close`. Safe from any thread;

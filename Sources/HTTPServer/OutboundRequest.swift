@@ -3,12 +3,14 @@ import CLibevent
 /// A request to another server, sent from an event loop without blocking it (for proxying).
 public struct OutboundRequest: Sendable {
     public var method: HTTPMethod
-    /// Absolute `http://` URL.
+    /// Absolute `http://` or `https://` URL.
     public var url: String
     public var headers: HTTPHeaders
     public var body: [UInt8]
     /// Connect, read and write inactivity limit.
     public var timeout: Duration
+    /// How `https://` servers are checked.
+    public var tls = TLSClientSettings()
 
     public init(method: HTTPMethod = .get, url: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
                 timeout: Duration = .seconds(30)) {
@@ -26,13 +28,16 @@ public enum OutboundError: Error, Equatable, CustomStringConvertible {
     case unsupportedScheme(String)
     case timedOut(String)
     case connectionFailed(String)
+    /// The TLS handshake failed (certificate not trusted, wrong name, no TLS at all…).
+    case tlsFailed(String, String)
 
     public var description: String {
         switch self {
         case .invalidURL(let url): "invalid URL '\(url)'"
-        case .unsupportedScheme(let url): "unsupported scheme in '\(url)' (only http:// is supported)"
+        case .unsupportedScheme(let url): "unsupported scheme in '\(url)' (only http:// and https:// are)"
         case .timedOut(let url): "no answer from \(url) in time"
         case .connectionFailed(let url): "connection to \(url) failed or closed before a complete response"
+        case .tlsFailed(let url, let reason): "TLS with \(url) failed: \(reason)"
         }
     }
 }
@@ -49,22 +54,37 @@ extension EventLoop {
               let hostPointer = evhttp_uri_get_host(uri) else {
             return completion(.failure(.invalidURL(request.url)))
         }
-        guard scheme.lowercased() == "http" else { return completion(.failure(.unsupportedScheme(request.url))) }
+        let secure = scheme.lowercased() == "https"
+        guard secure || scheme.lowercased() == "http" else { return completion(.failure(.unsupportedScheme(request.url))) }
         let host = String(cString: hostPointer)
         let explicitPort = evhttp_uri_get_port(uri)
-        let port = explicitPort > 0 ? explicitPort : 80
+        let port = explicitPort > 0 ? explicitPort : (secure ? 443 : 80)
         var target = evhttp_uri_get_path(uri).map { String(cString: $0) } ?? ""
         if target.isEmpty { target = "/" }
         if let query = evhttp_uri_get_query(uri) { target += "?" + String(cString: query) }
 
-        guard let connection = evhttp_connection_base_new(base, dns, host, UInt16(port)) else {
+        var tlsEvents: OpaquePointer?
+        let madeConnection: OpaquePointer?
+        if secure {
+            switch tlsConnection(host: host, settings: request.tls) {
+            case .failure(let error):
+                if case .tlsFailed(_, let reason) = error { return completion(.failure(.tlsFailed(request.url, reason))) }
+                return completion(.failure(error))
+            case .success(let events):
+                tlsEvents = events
+                madeConnection = evhttp_connection_base_bufferevent_new(base, dns, events, host, UInt16(port))
+            }
+        } else {
+            madeConnection = evhttp_connection_base_new(base, dns, host, UInt16(port))
+        }
+        guard let connection = madeConnection else {
             return completion(.failure(.connectionFailed(request.url)))
         }
         var timeout = timeval(request.timeout)
         evhttp_connection_set_timeout_tv(connection, &timeout)
         evhttp_connection_set_retries(connection, 0)
 
-        let exchange = OutboundExchange(url: request.url, completion: completion)
+        let exchange = OutboundExchange(url: request.url, tlsEvents: tlsEvents, completion: completion)
         let context = Unmanaged.passRetained(exchange).toOpaque()
         guard let evRequest = evhttp_request_new(onOutboundResponse, context) else {
             Unmanaged<OutboundExchange>.fromOpaque(context).release()
@@ -96,19 +116,63 @@ extension EventLoop {
     }
 }
 
+extension EventLoop {
+    /// An OpenSSL bufferevent that connects to `host`, sends its name (SNI) and, when verifying,
+    /// checks that the certificate is for it.
+    fileprivate func tlsConnection(host: String, settings: TLSClientSettings) -> Result<OpaquePointer, OutboundError> {
+        let context: OpaquePointer
+        switch TLSContexts.client(settings) {
+        case .failure(let error): return .failure(error)
+        case .success(let made): context = made
+        }
+        guard let ssl = SSL_new(context) else { return .failure(.tlsFailed("", TLSContexts.lastError())) }
+        _ = understudy_ssl_set_server_name(ssl, host)
+        if settings.verifyCertificates {
+            let isAddress = host.allSatisfy { $0.isHexDigit || $0 == "." || $0 == ":" } && host.contains(where: { $0 == "." || $0 == ":" })
+            if isAddress {
+                X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host)
+            } else {
+                SSL_set1_host(ssl, host)
+            }
+        }
+        let options = Int32(BEV_OPT_CLOSE_ON_FREE.rawValue | BEV_OPT_DEFER_CALLBACKS.rawValue)
+        guard let events = bufferevent_openssl_socket_new(base, -1, ssl, BUFFEREVENT_SSL_CONNECTING, options) else {
+            SSL_free(ssl)
+            return .failure(.tlsFailed("", "cannot make a TLS connection"))
+        }
+        bufferevent_openssl_set_allow_dirty_shutdown(events, 1)
+        return .success(events)
+    }
+}
+
 /// The state of one outbound request between libevent's error and completion callbacks.
 private final class OutboundExchange {
     let url: String
+    /// The OpenSSL bufferevent of an https request: where a handshake failure is told.
+    let tlsEvents: OpaquePointer?
     let completion: (Result<Response, OutboundError>) -> Void
     var error: evhttp_request_error?
 
-    init(url: String, completion: @escaping (Result<Response, OutboundError>) -> Void) {
+    init(url: String, tlsEvents: OpaquePointer?, completion: @escaping (Result<Response, OutboundError>) -> Void) {
         self.url = url
+        self.tlsEvents = tlsEvents
         self.completion = completion
+    }
+
+    /// Why the TLS handshake failed, if it did.
+    private var tlsFailure: String? {
+        guard let tlsEvents else { return nil }
+        if let ssl = bufferevent_openssl_get_ssl(tlsEvents) {
+            let verification = SSL_get_verify_result(ssl)
+            if verification != X509_V_OK { return String(cString: X509_verify_cert_error_string(verification)) }
+        }
+        let code = bufferevent_get_openssl_error(tlsEvents)
+        return code == 0 ? nil : TLSContexts.lastError(code)
     }
 
     func finish(_ evRequest: OpaquePointer?) {
         guard let evRequest, evhttp_request_get_response_code(evRequest) != 0 else {
+            if let reason = tlsFailure { return completion(.failure(.tlsFailed(url, reason))) }
             return completion(.failure(error == EVREQ_HTTP_TIMEOUT ? .timedOut(url) : .connectionFailed(url)))
         }
         completion(.success(Response(

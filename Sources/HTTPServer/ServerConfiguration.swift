@@ -15,6 +15,8 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: Duration = .seconds(60)
     /// How listening sockets are laid out across workers.
     public var socketLayout: SocketLayout = .reusePort
+    /// Serve `https://` with this certificate and key instead of plain HTTP.
+    public var tls: TLSServerSettings?
 
     public init() {}
 

@@ -4,6 +4,7 @@ public enum ServerError: Error, CustomStringConvertible {
     case cannotBind(address: String, port: Int, reason: String)
     case socketFailed(operation: String, reason: String)
     case libevent(operation: String)
+    case tls(String)
 
     public var description: String {
         switch self {
@@ -15,6 +16,8 @@ public enum ServerError: Error, CustomStringConvertible {
             "\(operation) failed: \(reason)"
         case .libevent(let operation):
             "libevent: \(operation) failed"
+        case .tls(let reason):
+            "TLS: \(reason)"
         }
     }
 }

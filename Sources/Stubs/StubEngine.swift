@@ -9,9 +9,10 @@ import Synchronization
 /// admin API; matched in priority order (1 first; among equals the newest first). Requests are
 /// tested only against mappings that fix their exact path or fix none.
 public final class StubEngine: Backend {
-    public let name = "stubs"
+    public let name: String
     public let mounts = ["/"]
-    public let tier = BackendTier.userStubs
+    /// User stubs, or recordings (replayed below user stubs and above emulators).
+    public let tier: BackendTier
 
     /// `stubs/`: its `mappings/` and `__files/` hold the user's stubs, and where the admin API saves.
     public let directory: StubDirectory
@@ -37,8 +38,11 @@ public final class StubEngine: Backend {
     let scenarios = ScopedState<[String: String]> { [:] }
 
     /// Loads the mappings of `stubsDirectory` and its packs; bad files are logged.
-    public init(stubsDirectory: URL, globalTemplating: Bool = false, logger: Logger = Logger(label: "understudy")) {
+    public init(stubsDirectory: URL, globalTemplating: Bool = false, name: String = "stubs", tier: BackendTier = .userStubs,
+                logger: Logger = Logger(label: "understudy")) {
         directory = StubDirectory(root: stubsDirectory, globalTemplating: globalTemplating)
+        self.name = name
+        self.tier = tier
         self.logger = logger
         reloadFiles()
     }

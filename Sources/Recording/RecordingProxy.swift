@@ -1,0 +1,146 @@
+// Module Recording: record real backends through Understudy as stub mappings (a proxy that
+// saves what the upstream answered, with redaction and scenarios), and import HAR files the same
+// way. Recordings are ordinary stub packs under stubs/recorded/, replayed by a StubEngine.
+
+import Dispatch
+import Foundation
+import HTTPServer
+import Logging
+import MockCore
+import Synchronization
+
+/// Where requests are forwarded: every path, or those under a prefix.
+public struct RecordingTarget: Sendable, Equatable {
+    /// `""` for every path, else e.g. `/geo` (forwarded without it).
+    public var prefix: String
+    /// `http://host[:port][/base]`.
+    public var baseURL: String
+
+    public init(prefix: String = "", baseURL: String) {
+        self.prefix = prefix
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+    }
+
+    /// `URL` or `/prefix=URL`, as the command line takes it.
+    public init?(argument: String) {
+        if argument.hasPrefix("/"), let equals = argument.firstIndex(of: "=") {
+            self.init(prefix: String(argument[..<equals]), baseURL: String(argument[argument.index(after: equals)...]))
+        } else {
+            self.init(baseURL: argument)
+        }
+        guard baseURL.lowercased().hasPrefix("http://") || baseURL.lowercased().hasPrefix("https://") else { return nil }
+    }
+}
+
+/// The recording proxy: while a recording runs, every request it is asked (after user stubs
+/// and, in capture-or-replay mode, after the recordings) goes to the target through the loop's
+/// non-blocking client; the answer is saved, then returned to the client as it came. An upstream
+/// that refuses or fails answers 502, one that does not answer in time 504; nothing is saved then.
+public final class RecordingProxy: Backend {
+    public let name = "recorder"
+    public let mounts = ["/"]
+    public let tier = BackendTier.recordings
+
+    /// A recording in progress (or the last one, stopped).
+    private struct Session {
+        var targets: [RecordingTarget]
+        var store: RecordingStore
+        var active: Bool
+    }
+
+    private let session = Mutex<Session?>(nil)
+    /// Files are written here, off the event loops.
+    private let writer = DispatchQueue(label: "understudy.recorder")
+    private let timeout: Duration
+    private let tls: TLSClientSettings
+    private let logger: Logger
+
+    public init(timeout: Duration = .seconds(30), tls: TLSClientSettings = TLSClientSettings(), logger: Logger = Logger(label: "understudy")) {
+        self.timeout = timeout
+        self.tls = tls
+        self.logger = logger
+    }
+
+    /// Starts recording to `store`; a recording already running is replaced.
+    public func start(targets: [RecordingTarget], store: RecordingStore) {
+        session.withLock { $0 = Session(targets: targets.sorted { $0.prefix.count > $1.prefix.count }, store: store, active: true) }
+    }
+
+    /// Stops recording: the mappings recorded, or nil when none was running.
+    @discardableResult
+    public func stop() -> [JSONValue]? {
+        session.withLock { session in
+            guard session?.active == true else { return nil }
+            session?.active = false
+            return session?.store.mappings
+        }
+    }
+
+    public enum Status: String, Sendable { case recording = "Recording", stopped = "Stopped", neverStarted = "NeverStarted" }
+
+    public var status: Status {
+        session.withLock { $0.map { $0.active ? .recording : .stopped } ?? .neverStarted }
+    }
+
+    /// The mappings of the current (or last) recording so far.
+    public var snapshot: [JSONValue] {
+        session.withLock { $0?.store.mappings ?? [] }
+    }
+
+    public func handle(_ request: Request, _ context: RequestContext) -> Reply {
+        guard let (target, store) = session.withLock({ session -> (RecordingTarget, RecordingStore)? in
+            guard let session, session.active else { return nil }
+            guard let target = session.targets.first(where: { $0.prefix.isEmpty || request.path == $0.prefix || request.path.hasPrefix($0.prefix + "/") })
+            else { return nil }
+            return (target, session.store)
+        }) else { return .decline }
+
+        let forwardedTarget = String(request.target.dropFirst(target.prefix.count))
+        var outbound = OutboundRequest(method: request.method, url: target.baseURL + (forwardedTarget.hasPrefix("/") ? "" : "/") + forwardedTarget,
+                                       headers: Self.forwardedHeaders(request.headers), body: request.body, timeout: timeout)
+        outbound.tls = tls
+        return .deferred { [self] reply in
+            reply.loop.send(outbound) { result in
+                switch result {
+                case .failure(let error):
+                    self.logger.warning("recorder: \(request.method.rawValue) \(request.target): \(error); nothing recorded")
+                    let status = if case .timedOut = error { 504 } else { 502 }
+                    reply.send(.text("Understudy could not record \(request.method.rawValue) \(request.target): \(error). Nothing was saved.\n", status: status))
+                case .success(let response):
+                    let exchange = RecordedExchange(request, response, source: target.baseURL)
+                    let answer = Self.returned(response)
+                    // Saved before the answer goes back: a client that replays at once finds it.
+                    reply.compute(on: self.writer) {
+                        do {
+                            try store.record(exchange)
+                        } catch {
+                            self.logger.warning("recorder: cannot save \(request.method.rawValue) \(request.target): \(error)")
+                        }
+                        return answer
+                    }
+                }
+            }
+        }
+    }
+
+    /// Hop-by-hop fields stay here; the client's others go on (Host is the target's), with
+    /// `Accept-Encoding` narrowed to the codings a recording can decode.
+    static func forwardedHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
+        let hopByHop: Set<String> = ["connection", "keep-alive", "proxy-connection", "proxy-authorization", "te", "trailer",
+                                     "transfer-encoding", "upgrade", "host", "content-length"]
+        var forwarded = HTTPHeaders(headers.fields.filter { !hopByHop.contains($0.name.lowercased()) })
+        if let accepted = headers["Accept-Encoding"] {
+            forwarded.remove("Accept-Encoding")
+            if let decodable = ContentDecoding.decodable(acceptEncoding: accepted) { forwarded.add("Accept-Encoding", decodable) }
+        }
+        return forwarded
+    }
+
+    /// The upstream's answer as the client gets it: as sent, without its framing fields (the
+    /// server writes its own Content-Length and Date).
+    static func returned(_ response: Response) -> Response {
+        var answer = response
+        for name in ["Connection", "Keep-Alive", "Transfer-Encoding", "Content-Length"] { answer.headers.remove(name) }
+        return answer
+    }
+}

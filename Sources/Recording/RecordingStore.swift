@@ -1,0 +1,97 @@
+import Foundation
+import MockCore
+import Synchronization
+
+/// A recording on disk, written as exchanges come: `DIR/mappings/<name>.json` and the body files
+/// they name in `DIR/__files/`. Every file is written whole under a temporary name and renamed,
+/// a body file before the mapping that names it, so a recording is never half-written. The same
+/// call answered differently again becomes a scenario that replays the answers in order.
+public final class RecordingStore: Sendable {
+    public let directory: URL
+    private let recipe: MappingRecipe
+
+    /// The answers each call got, in the order calls first came.
+    private struct Calls {
+        var order: [String] = []
+        var byKey: [String: Call] = [:]
+    }
+
+    private struct Call {
+        var name: String
+        var answers: [UInt64] = []
+        var exchanges: [RecordedExchange] = []
+    }
+
+    private let calls = Mutex(Calls())
+
+    public init(directory: URL, options: RecordingOptions) {
+        self.directory = directory
+        recipe = MappingRecipe(options: options)
+    }
+
+    /// Saves `exchange`; returns the names of the mappings written (none when the call already
+    /// has this answer).
+    @discardableResult
+    public func record(_ exchange: RecordedExchange) throws -> [String] {
+        let key = recipe.key(exchange)
+        let answer = Self.fingerprint(exchange)
+        return try calls.withLock { calls in
+            var call = calls.byKey[key] ?? Call(name: recipe.name(exchange))
+            if call.answers.contains(answer) || (!call.answers.isEmpty && !recipe.options.repeatsAsScenarios) { return [] }
+            call.answers.append(answer)
+            call.exchanges.append(exchange)
+            // A second answer turns the call into a scenario; each new step rewrites the one
+            // before it, which now moves the scenario on.
+            let count = call.exchanges.count
+            let steps = count == 1 ? [0] : [count - 2, count - 1]
+            var written: [String] = []
+            for step in steps {
+                let recorded = recorded(call, step: step)
+                try write(recorded)
+                written.append(recorded.mapping.first { $0.0 == "name" }?.1.stringValue ?? "")
+            }
+            if calls.byKey[key] == nil { calls.order.append(key) }
+            calls.byKey[key] = call
+            return written
+        }
+    }
+
+    /// Every mapping recorded so far, as written.
+    public var mappings: [JSONValue] {
+        calls.withLock { calls in
+            calls.order.flatMap { key -> [JSONValue] in
+                guard let call = calls.byKey[key] else { return [] }
+                return call.exchanges.indices.map { .object(recorded(call, step: $0).mapping) }
+            }
+        }
+    }
+
+    private func recorded(_ call: Call, step: Int) -> MappingRecipe.Recorded {
+        let count = call.exchanges.count
+        let name = step == 0 ? call.name : "\(call.name)-\(step + 1)"
+        let scenario = count < 2 ? nil : (name: call.name, required: step == 0 ? "Started" : "step-\(step + 1)",
+                                          next: step == count - 1 ? nil as String? : "step-\(step + 2)")
+        return recipe.mapping(call.exchanges[step], name: name, scenario: scenario)
+    }
+
+    private func write(_ recorded: MappingRecipe.Recorded) throws {
+        let mappings = directory.appendingPathComponent("mappings"), files = directory.appendingPathComponent("__files")
+        try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
+        if let body = recorded.bodyFile {
+            try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+            try SafeFile.write(Data(body.bytes), to: files.appendingPathComponent(body.name))
+        }
+        let name = recorded.mapping.first { $0.0 == "name" }?.1.stringValue ?? "mapping"
+        let json = JSONValue.object(recorded.mapping).prettyPrinted() + "\n"
+        try SafeFile.write(Data(json.utf8), to: mappings.appendingPathComponent(name + ".json"))
+    }
+
+    /// Tells answers apart: status, the headers kept, and the body.
+    private static func fingerprint(_ exchange: RecordedExchange) -> UInt64 {
+        var text = "\(exchange.status)\n"
+        for field in exchange.responseHeaders.fields where !["date", "set-cookie", "expires", "age"].contains(field.name.lowercased()) {
+            text += field.name.lowercased() + ":" + field.value + "\n"
+        }
+        return MappingRecipe.hash(bytes: exchange.responseBody, seed: MappingRecipe.hash(text))
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import HTTPServer
+import MockCore
+import Recording
+
+/// `understudy record`: a proxy to real backends that saves what they answer as stub mappings.
+struct Record: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Forward requests to real backends and save their answers as stub mappings (a stub pack) until stopped.")
+
+    @OptionGroup var server: ServerOptions
+    @OptionGroup var upstream: UpstreamOptions
+
+    @Option(name: .customLong("target"), help: "The backend to record: URL, or /prefix=URL for the paths under /prefix (repeatable).")
+    var targets: [String] = []
+
+    @Option(help: "Where the recording goes (a stub pack: mappings/ and __files/), e.g. stubs/recorded/staging.")
+    var out: String
+
+    @Option(name: .customLong("match-header"), help: "A request header the mappings match on (repeatable).")
+    var matchHeaders: [String] = []
+
+    @Option(name: .customLong("ignore-query"), help: "A query parameter left out of the match (repeatable).")
+    var ignoredQueryParameters: [String] = []
+
+    @Option(name: .customLong("redact"), help: "Another query parameter, form field or JSON field whose value is never saved (repeatable).")
+    var redacted: [String] = []
+
+    @Flag(help: "Keep only the first answer of a request asked again, instead of a scenario of all of them.")
+    var noScenarios = false
+
+    func validate() throws {
+        guard !targets.isEmpty else { throw ValidationError("give at least one --target URL") }
+        for target in targets where RecordingTarget(argument: target) == nil {
+            throw ValidationError("--target \(target): not an http:// or https:// URL (or /prefix=URL)")
+        }
+    }
+
+    func run() throws {
+        let logger = server.makeLogger()
+        var options = RecordingOptions()
+        options.matchHeaders = matchHeaders
+        options.ignoredQueryParameters = ignoredQueryParameters
+        options.redactedParameters += redacted
+        options.repeatsAsScenarios = !noScenarios
+        let directory = URL(fileURLWithPath: out)
+        let journal = RequestJournal(capacity: server.journalSize)
+        try server.run(journal: journal, logger: logger) {
+            let proxy = RecordingProxy(timeout: .seconds(upstream.upstreamTimeout), tls: upstream.tls, logger: logger)
+            proxy.start(targets: targets.compactMap(RecordingTarget.init(argument:)), store: RecordingStore(directory: directory, options: options))
+            logger.info("recording \(targets.joined(separator: ", ")) into \(directory.path)")
+            return [RecordingAdminAPI(proxy: proxy, recordedDirectory: directory.deletingLastPathComponent(), replay: nil), proxy]
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import ArgumentParser
+import Foundation
+import HTTPServer
+import Logging
+import MockCore
+
+/// The listener's options, shared by `serve` and `record`, and the server's life: start, print
+/// where it listens, run until SIGINT or SIGTERM, let requests in flight finish.
+struct ServerOptions: ParsableArguments {
+    @Option(help: "Port to listen on; 0 picks a free one.")
+    var port: Int = 8080
+
+    @Option(help: "Address to listen on (IPv4 or IPv6; 0.0.0.0 or :: for every interface).")
+    var bind: String = "127.0.0.1"
+
+    @Option(help: "Worker threads, each with its own event loop (default: one per core).")
+    var threads: Int = System.coreCount
+
+    @Option(help: "Write the port, once listening, to this file.")
+    var portFile: String?
+
+    @Option(help: "Largest request body accepted, in bytes (larger ones get 413).")
+    var maxBody: Int = 16 * 1024 * 1024
+
+    @Option(help: "Close connections idle this many seconds.")
+    var idleTimeout: Int = 60
+
+    @Option(help: "Seconds in-flight requests get to finish after SIGINT/SIGTERM.")
+    var shutdownGrace: Int = 10
+
+    @Option(help: "Requests kept in the journal (GET /__admin/requests).")
+    var journalSize: Int = 10_000
+
+    @Option(help: "Serve https:// with this PEM certificate (chain); needs --tls-key.")
+    var tlsCertificate: String?
+
+    @Option(help: "The PEM private key of --tls-certificate.")
+    var tlsKey: String?
+
+    @Flag(help: "Log one line per request.")
+    var verbose = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535, not \(port)") }
+        guard threads >= 1 else { throw ValidationError("--threads must be at least 1, not \(threads)") }
+        guard maxBody >= 0 else { throw ValidationError("--max-body must not be negative") }
+        guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be at least 1 second") }
+        guard journalSize >= 1 else { throw ValidationError("--journal-size must be at least 1") }
+        guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-certificate and --tls-key go together") }
+    }
+
+    /// The logger, with one line per request when --verbose.
+    func makeLogger() -> Logger {
+        let level: Logger.Level = verbose ? .debug : .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        return Logger(label: "understudy")
+    }
+
+    /// Serves what `makeBackends` makes until SIGINT or SIGTERM; `stopped` runs after the
+    /// server has stopped. The signals are blocked first: threads the backends start (loaders,
+    /// queues) inherit the mask, so only the main thread's sigwait ever sees them.
+    func run(journal: RequestJournal, logger: Logger, stopped: () -> Void = {}, makeBackends: () throws -> [any Backend]) throws {
+        let signals = ShutdownSignals()
+        let backends = try makeBackends()
+        let router = Router(backends: backends, journal: journal, logger: logger) {
+            logger.info("shutdown requested through POST /__admin/shutdown")
+            kill(getpid(), SIGTERM)
+        }
+        var configuration = ServerConfiguration()
+        configuration.host = bind
+        configuration.port = port
+        configuration.threads = threads
+        configuration.maxBodySize = maxBody
+        configuration.idleTimeout = .seconds(idleTimeout)
+        if let tlsCertificate, let tlsKey {
+            configuration.tls = TLSServerSettings(certificateFile: tlsCertificate, privateKeyFile: tlsKey)
+        }
+
+        let server: HTTPServer
+        do {
+            server = try HTTPServer.start(configuration: configuration, handler: router)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        // The port file first: whoever waits for the line may read the file at once.
+        if let portFile { try writePortFile(portFile, port: server.address.port) }
+        FileHandle.standardOutput.write(Data("listening on \(server.baseURL)\n".utf8))
+
+        let signal = signals.wait()
+        logger.info("received \(signal), stopping: in-flight requests get \(shutdownGrace) s")
+        server.shutdown(gracePeriod: .seconds(shutdownGrace))
+        server.wait()
+        stopped()
+        logger.info("stopped")
+    }
+
+    /// Written whole under a temporary name, then renamed, so a reader never sees half a number.
+    private func writePortFile(_ path: String, port: Int) throws {
+        do {
+            try SafeFile.write(Data("\(port)\n".utf8), to: URL(fileURLWithPath: path))
+        } catch {
+            throw ValidationError("cannot write --port-file \(path): \(error.localizedDescription)")
+        }
+    }
+}
+
+/// How the recorder talks to upstream servers.
+struct UpstreamOptions: ParsableArguments {
+    @Flag(help: "Accept any certificate from https:// upstreams (no verification).")
+    var insecure = false
+
+    @Option(help: "A PEM file of certificates to trust for https:// upstreams, besides the system's.")
+    var caFile: String?
+
+    @Option(help: "Seconds an upstream may take to answer before the client gets 504.")
+    var upstreamTimeout: Int = 30
+
+    var tls: TLSClientSettings { TLSClientSettings(verifyCertificates: !insecure, trustedCertificates: caFile) }
+}

@@ -1,0 +1,82 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import UnderstudyTesting
+
+/// `understudy record`, `serve --replay-only` and `import-har` as a user runs them.
+@Suite(.serialized) struct RecordCommandTests {
+    static func port(of run: UnderstudyProcess) throws -> Int {
+        try #require(Int(run.firstLine().split(separator: ":").last ?? ""))
+    }
+
+    static func get(_ session: URLSession, _ url: String) async throws -> (status: Int, body: String) {
+        let (body, response) = try await session.data(from: URL(string: url)!)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: body, as: UTF8.self))
+    }
+
+    @Test func recordThroughTheProxyThenReplayWithTheBackendGone() async throws {
+        let upstreamStubs = try makeTemporaryDirectory([
+            "mappings/hello.json": #"{"request": {"urlPath": "/hello", "queryParameters": {"name": {"equalTo": "ann"}}}, "response": {"status": 200, "headers": {"Content-Type": "application/json"}, "body": "{\"greeting\": \"hello ann\"}"}}"#,
+        ])
+        let replayStubs = try makeTemporaryDirectory([:])
+        defer {
+            try? FileManager.default.removeItem(at: upstreamStubs)
+            try? FileManager.default.removeItem(at: replayStubs)
+        }
+        let upstream = try UnderstudyProcess(["serve", "--port", "0", "--stubs", upstreamStubs.path, "--threads", "1"])
+        let upstreamPort = try Self.port(of: upstream)
+        let recorder = try UnderstudyProcess(["record", "--port", "0", "--threads", "1", "--target", "http://127.0.0.1:\(upstreamPort)",
+                                              "--out", replayStubs.appendingPathComponent("recorded/hello").path])
+        let recorderPort = try Self.port(of: recorder)
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        let live = try await Self.get(session, "http://127.0.0.1:\(recorderPort)/hello?name=ann&key=my-api-key-1")
+        #expect(live.status == 200 && live.body == #"{"greeting": "hello ann"}"#)
+        recorder.signal(SIGTERM)
+        let recorded = recorder.finish()
+        #expect(recorded.status == 0)
+        #expect(recorded.stderr.contains("recording http://127.0.0.1:\(upstreamPort)"))
+        upstream.signal(SIGTERM)
+        _ = upstream.finish()
+
+        let replayer = try UnderstudyProcess(["serve", "--port", "0", "--stubs", replayStubs.path, "--replay-only", "--threads", "1"])
+        let replayPort = try Self.port(of: replayer)
+        defer {
+            replayer.signal(SIGTERM)
+            _ = replayer.finish()
+        }
+        // The API key was redacted: any key replays.
+        let replayed = try await Self.get(session, "http://127.0.0.1:\(replayPort)/hello?name=ann&key=another-key")
+        #expect(replayed.status == 200 && replayed.body == live.body)
+        let missed = try await Self.get(session, "http://127.0.0.1:\(replayPort)/hello?name=bob&key=another-key")
+        #expect(missed.status == 404 && missed.body.contains("get-hello-"), "near-misses name the recorded mapping")
+    }
+
+    @Test func importHARReportsBadEntriesAndWritesTheRest() throws {
+        let directory = try makeTemporaryDirectory([
+            "capture.har": #"""
+                {"log": {"version": "1.2", "entries": [
+                  {"request": {"method": "GET", "url": "https://example.com/items"},
+                   "response": {"status": 200, "content": {"mimeType": "text/plain", "text": "items"}}},
+                  {"request": {"method": "GET", "url": "items"}, "response": {"status": 200}}
+                ]}}
+                """#,
+            "broken.har": "{\"log\": ",
+        ])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("recorded/browser")
+        let run = try UnderstudyProcess(["import-har", directory.appendingPathComponent("capture.har").path, "--out", out.path])
+        #expect(run.firstLine() == "imported 1 of 2 entries into \(out.path) (mapping files written: 1)")
+        let (status, errors) = run.finish()
+        #expect(status == 0)
+        #expect(errors.contains("capture.har: log.entries[1]: request.url is missing or not an absolute URL; skipped"))
+        let mappings = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("mappings").path)
+        #expect(mappings.count == 1 && mappings[0].hasPrefix("get-items-"))
+
+        let broken = try UnderstudyProcess(["import-har", directory.appendingPathComponent("broken.har").path, "--out", out.path])
+        let (brokenStatus, brokenErrors) = broken.finish()
+        #expect(brokenStatus != 0 && brokenErrors.contains("broken.har"))
+    }
+}
