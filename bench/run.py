@@ -297,6 +297,43 @@ def startup_times(stubs, runs=5):
     return statistics.median(listening), statistics.median(healthy)
 
 
+def proxy_latency(args, workdir):
+    """The recording proxy's cost: wrk against the C server directly, and through `understudy
+    record` in front of it (the answer is the same every time, so after the first request nothing
+    is written: what is measured is forwarding, fingerprinting and answering). Interleaved rounds
+    at one connection (latency added to a single request) and at --connections (under load)."""
+    setup = ("/fixed.txt", BENCH_STUBS, FIXED_BODY)
+    results = {}
+    for round_number in range(1, args.rounds + 1):
+        upstream, upstream_port = start("c", 1, setup)
+        port = free_port()
+        recorder = subprocess.Popen([UNDERSTUDY, "record", "--port", str(port), "--threads", str(args.threads),
+                                     "--target", f"http://127.0.0.1:{upstream_port}", "--out", os.path.join(workdir, "recorded")],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            wait_until_listening(port, recorder)
+            for connections in (1, args.connections):
+                for kind, target in (("direct", upstream_port), ("proxied", port)):
+                    url = f"http://127.0.0.1:{target}/fixed.txt"
+                    wrk(url, 1, connections, 1)  # warm-up
+                    figures = wrk(url, args.duration, connections, 1 if connections == 1 else 2)
+                    results.setdefault((connections, kind), []).append(figures)
+                    print(f"  proxy round {round_number} -c{connections:<3} {kind:8} {figures[0]:>10,.0f} req/s  "
+                          f"p50 {figures[1]:.3f} ms  p99 {figures[2]:.3f} ms", flush=True)
+        finally:
+            stop(recorder)
+            stop(upstream)
+    print("\nrecording proxy     connections  req/s (median)  p50 ms  p99 ms   added p50  added p99")
+    for connections in (1, args.connections):
+        direct, proxied = results[(connections, "direct")], results[(connections, "proxied")]
+        added = [tuple(p[i] - d[i] for i in (1, 2)) for d, p in zip(direct, proxied)]
+        for kind, rows in (("direct", direct), ("proxied", proxied)):
+            rps, p50, p99 = (statistics.median(r[i] for r in rows) for i in range(3))
+            extra = (f"{statistics.median(a[0] for a in added):>9.3f}  {statistics.median(a[1] for a in added):>9.3f}"
+                     if kind == "proxied" else "")
+            print(f"{kind:19} {connections:>11} {rps:>15,.0f} {p50:>7.3f} {p99:>7.3f}   {extra}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=3)
@@ -307,6 +344,7 @@ def main():
     parser.add_argument("--no-callgrind", action="store_true")
     parser.add_argument("--scenario", action="append", choices=sorted(SCENARIOS), help="default: all")
     parser.add_argument("--no-startup", action="store_true", help="skip the start-up time measurement")
+    parser.add_argument("--no-proxy", action="store_true", help="skip the recording proxy's added latency")
     args = parser.parse_args()
 
     for tool, path in (("wrk", shutil.which("wrk")), ("understudy", UNDERSTUDY), ("c-baseline", C_BASELINE)):
@@ -322,6 +360,8 @@ def main():
         for label, stubs in (("without emulators", BENCH_STUBS),) + tuple((label, make_emulator_stubs(generated.name, emulator)) for label, emulator in emulators):
             listening, healthy = startup_times(stubs)
             print(f"start-up {label:18}: listening after {listening * 1000:.0f} ms, healthy after {healthy * 1000:.0f} ms (median of 5)")
+    if not args.no_proxy and args.rounds > 0:
+        proxy_latency(args, generated.name)
     for scenario in args.scenario or SCENARIOS:
         path, stubs, body_file = SCENARIOS[scenario]
         if stubs is None:

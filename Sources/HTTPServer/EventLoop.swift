@@ -28,6 +28,8 @@ public final class EventLoop: @unchecked Sendable {
     private var timers: [ObjectIdentifier: LoopTimer] = [:]
     private var mailboxEvent: OpaquePointer?
     private var dnsBase: OpaquePointer?
+    /// Kept-alive connections of outbound requests.
+    let outboundPool = OutboundPool()
     private var thread: pthread_t?
 
     // Cross-thread wake-up: closures queued under a lock, and a pipe byte to wake the loop. Once
@@ -133,6 +135,7 @@ public final class EventLoop: @unchecked Sendable {
         timers.removeAll()
         if let mailboxEvent { event_free(mailboxEvent) }
         mailboxEvent = nil
+        outboundPool.close()
         if let dnsBase { evdns_base_free(dnsBase, 0) }
         dnsBase = nil
         // A reply still outstanding after the grace period keeps its evhttp objects alive: freeing

@@ -43,9 +43,13 @@ public enum OutboundError: Error, Equatable, CustomStringConvertible {
 }
 
 extension EventLoop {
-    /// Sends `request` through a new evhttp client connection on this loop; `completion` runs on
-    /// this loop with the answer. Call on the loop thread.
+    /// Sends `request` from this loop, on a kept-alive connection to its server when one is idle;
+    /// `completion` runs on this loop with the answer. Call on the loop thread.
     public func send(_ request: OutboundRequest, completion: @escaping (Result<Response, OutboundError>) -> Void) {
+        send(request, reusing: true, completion: completion)
+    }
+
+    fileprivate func send(_ request: OutboundRequest, reusing: Bool, completion: @escaping (Result<Response, OutboundError>) -> Void) {
         guard let uri = evhttp_uri_parse(request.url) else {
             return completion(.failure(.invalidURL(request.url)))
         }
@@ -58,43 +62,37 @@ extension EventLoop {
         guard secure || scheme.lowercased() == "http" else { return completion(.failure(.unsupportedScheme(request.url))) }
         let host = String(cString: hostPointer)
         let explicitPort = evhttp_uri_get_port(uri)
-        let port = explicitPort > 0 ? explicitPort : (secure ? 443 : 80)
+        let server = OutboundConnection.Server(secure: secure, host: host, port: explicitPort > 0 ? explicitPort : (secure ? 443 : 80),
+                                               tls: secure ? request.tls : TLSClientSettings())
         var target = evhttp_uri_get_path(uri).map { String(cString: $0) } ?? ""
         if target.isEmpty { target = "/" }
         if let query = evhttp_uri_get_query(uri) { target += "?" + String(cString: query) }
 
-        var tlsEvents: OpaquePointer?
-        let madeConnection: OpaquePointer?
-        if secure {
-            switch tlsConnection(host: host, settings: request.tls) {
-            case .failure(let error):
-                if case .tlsFailed(_, let reason) = error { return completion(.failure(.tlsFailed(request.url, reason))) }
-                return completion(.failure(error))
-            case .success(let events):
-                tlsEvents = events
-                madeConnection = evhttp_connection_base_bufferevent_new(base, dns, events, host, UInt16(port))
-            }
+        let reused = reusing ? outboundPool.take(server) : nil
+        let connection: OutboundConnection
+        if let reused {
+            connection = reused
         } else {
-            madeConnection = evhttp_connection_base_new(base, dns, host, UInt16(port))
-        }
-        guard let connection = madeConnection else {
-            return completion(.failure(.connectionFailed(request.url)))
+            switch makeConnection(server) {
+            case .failure(.tlsFailed(_, let reason)): return completion(.failure(.tlsFailed(request.url, reason)))
+            case .failure: return completion(.failure(.connectionFailed(request.url)))
+            case .success(let made): connection = made
+            }
         }
         var timeout = timeval(request.timeout)
-        evhttp_connection_set_timeout_tv(connection, &timeout)
-        evhttp_connection_set_retries(connection, 0)
+        evhttp_connection_set_timeout_tv(connection.evcon, &timeout)
 
-        let exchange = OutboundExchange(url: request.url, tlsEvents: tlsEvents, completion: completion)
+        let exchange = OutboundExchange(request: request, connection: connection, reused: reused != nil, loop: self, completion: completion)
         let context = Unmanaged.passRetained(exchange).toOpaque()
         guard let evRequest = evhttp_request_new(onOutboundResponse, context) else {
             Unmanaged<OutboundExchange>.fromOpaque(context).release()
-            evhttp_connection_free(connection)
+            outboundPool.finished(connection, reusable: false, loop: self)
             return completion(.failure(.connectionFailed(request.url)))
         }
         evhttp_request_set_error_cb(evRequest, onOutboundError)
         let headers = evhttp_request_get_output_headers(evRequest)
         if !request.headers.contains("Host") {
-            let authority = explicitPort > 0 ? "\(host):\(port)" : host
+            let authority = explicitPort > 0 ? "\(host):\(explicitPort)" : host
             evhttp_add_header(headers, "Host", authority)
         }
         for field in request.headers.fields where !HTTPHeaders.namesEqual(field.name, "Content-Length") {
@@ -106,13 +104,31 @@ extension EventLoop {
                 _ = evbuffer_add(evhttp_request_get_output_buffer(evRequest), $0.baseAddress, $0.count)
             }
         }
-        // The connection frees itself once this request is done (or failed).
-        evhttp_connection_free_on_completion(connection)
-        if evhttp_make_request(connection, evRequest, request.method.command, target) != 0 {
+        if evhttp_make_request(connection.evcon, evRequest, request.method.command, target) != 0 {
             // libevent has freed the request; the completion callback will not run.
             Unmanaged<OutboundExchange>.fromOpaque(context).release()
+            outboundPool.finished(connection, reusable: false, loop: self)
             completion(.failure(.connectionFailed(request.url)))
         }
+    }
+
+    /// A new client connection to `server` (not yet connected: the first request connects it).
+    private func makeConnection(_ server: OutboundConnection.Server) -> Result<OutboundConnection, OutboundError> {
+        var tlsEvents: OpaquePointer?
+        let evcon: OpaquePointer?
+        if server.secure {
+            switch tlsConnection(host: server.host, settings: server.tls) {
+            case .failure(let error): return .failure(error)
+            case .success(let events):
+                tlsEvents = events
+                evcon = evhttp_connection_base_bufferevent_new(base, dns, events, server.host, UInt16(server.port))
+            }
+        } else {
+            evcon = evhttp_connection_base_new(base, dns, server.host, UInt16(server.port))
+        }
+        guard let evcon else { return .failure(.connectionFailed("")) }
+        evhttp_connection_set_retries(evcon, 0)
+        return .success(OutboundConnection(server: server, evcon: evcon, tlsEvents: tlsEvents))
     }
 }
 
@@ -147,21 +163,27 @@ extension EventLoop {
 
 /// The state of one outbound request between libevent's error and completion callbacks.
 private final class OutboundExchange {
-    let url: String
-    /// The OpenSSL bufferevent of an https request: where a handshake failure is told.
-    let tlsEvents: OpaquePointer?
+    let request: OutboundRequest
+    let connection: OutboundConnection
+    /// The connection had served a request before: it may have been closed by the server just
+    /// as this one was sent.
+    let reused: Bool
+    let loop: EventLoop
     let completion: (Result<Response, OutboundError>) -> Void
     var error: evhttp_request_error?
 
-    init(url: String, tlsEvents: OpaquePointer?, completion: @escaping (Result<Response, OutboundError>) -> Void) {
-        self.url = url
-        self.tlsEvents = tlsEvents
+    init(request: OutboundRequest, connection: OutboundConnection, reused: Bool, loop: EventLoop,
+         completion: @escaping (Result<Response, OutboundError>) -> Void) {
+        self.request = request
+        self.connection = connection
+        self.reused = reused
+        self.loop = loop
         self.completion = completion
     }
 
     /// Why the TLS handshake failed, if it did.
     private var tlsFailure: String? {
-        guard let tlsEvents else { return nil }
+        guard let tlsEvents = connection.tlsEvents else { return nil }
         if let ssl = bufferevent_openssl_get_ssl(tlsEvents) {
             let verification = SSL_get_verify_result(ssl)
             if verification != X509_V_OK { return String(cString: X509_verify_cert_error_string(verification)) }
@@ -172,14 +194,24 @@ private final class OutboundExchange {
 
     func finish(_ evRequest: OpaquePointer?) {
         guard let evRequest, evhttp_request_get_response_code(evRequest) != 0 else {
-            if let reason = tlsFailure { return completion(.failure(.tlsFailed(url, reason))) }
-            return completion(.failure(error == EVREQ_HTTP_TIMEOUT ? .timedOut(url) : .connectionFailed(url)))
+            let failure: OutboundError = if let reason = tlsFailure { .tlsFailed(request.url, reason) }
+                else if error == EVREQ_HTTP_TIMEOUT { .timedOut(request.url) }
+                else { .connectionFailed(request.url) }
+            loop.outboundPool.finished(connection, reusable: false, loop: loop)
+            // A kept-alive connection the server closed as the request went: once more on a new
+            // one, as browsers do, when sending it twice cannot do harm.
+            if case .connectionFailed = failure, reused, [.get, .head, .put, .delete, .options, .trace].contains(request.method) {
+                return loop.send(request, reusing: false, completion: completion)
+            }
+            return completion(.failure(failure))
         }
-        completion(.success(Response(
+        let response = Response(
             status: Int(evhttp_request_get_response_code(evRequest)),
             reason: evhttp_request_get_response_code_line(evRequest).map { String(cString: $0) },
             headers: HTTPHeaders(libevent: evhttp_request_get_input_headers(evRequest)),
-            body: ResponseBody([UInt8](evbuffer: evhttp_request_get_input_buffer(evRequest))))))
+            body: ResponseBody([UInt8](evbuffer: evhttp_request_get_input_buffer(evRequest))))
+        loop.outboundPool.finished(connection, reusable: true, loop: loop)
+        completion(.success(response))
     }
 }
 

@@ -109,6 +109,7 @@ public final class RecordingProxy: Backend {
                 case .success(let response):
                     let exchange = RecordedExchange(request, response, source: target.baseURL)
                     let answer = Self.returned(response)
+                    if store.hasRecorded(exchange) { return reply.send(answer) }
                     // Saved before the answer goes back: a client that replays at once finds it.
                     reply.compute(on: self.writer) {
                         do {
@@ -123,12 +124,13 @@ public final class RecordingProxy: Backend {
         }
     }
 
+    private static let hopByHop = ["Connection", "Keep-Alive", "Proxy-Connection", "Proxy-Authorization", "TE", "Trailer",
+                                   "Transfer-Encoding", "Upgrade", "Host", "Content-Length"]
+
     /// Hop-by-hop fields stay here; the client's others go on (Host is the target's), with
     /// `Accept-Encoding` narrowed to the codings a recording can decode.
     static func forwardedHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
-        let hopByHop: Set<String> = ["connection", "keep-alive", "proxy-connection", "proxy-authorization", "te", "trailer",
-                                     "transfer-encoding", "upgrade", "host", "content-length"]
-        var forwarded = HTTPHeaders(headers.fields.filter { !hopByHop.contains($0.name.lowercased()) })
+        var forwarded = HTTPHeaders(headers.fields.filter { field in !hopByHop.contains { HTTPHeaders.namesEqual($0, field.name) } })
         if let accepted = headers["Accept-Encoding"] {
             forwarded.remove("Accept-Encoding")
             if let decodable = ContentDecoding.decodable(acceptEncoding: accepted) { forwarded.add("Accept-Encoding", decodable) }

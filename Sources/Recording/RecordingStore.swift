@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import MockCore
 import Synchronization
 
@@ -27,6 +28,14 @@ public final class RecordingStore: Sendable {
     public init(directory: URL, options: RecordingOptions) {
         self.directory = directory
         recipe = MappingRecipe(options: options)
+    }
+
+    /// Whether `exchange` would add nothing: its call already got this answer (or, without
+    /// scenarios, any answer). Cheap enough for an event loop.
+    public func hasRecorded(_ exchange: RecordedExchange) -> Bool {
+        let key = recipe.key(exchange)
+        guard let answers = calls.withLock({ $0.byKey[key]?.answers }) else { return false }
+        return !recipe.options.repeatsAsScenarios || answers.contains(Self.fingerprint(exchange))
     }
 
     /// Saves `exchange`; returns the names of the mappings written (none when the call already
@@ -86,12 +95,21 @@ public final class RecordingStore: Sendable {
         try SafeFile.write(Data(json.utf8), to: mappings.appendingPathComponent(name + ".json"))
     }
 
-    /// Tells answers apart: status, the headers kept, and the body.
+    /// Headers that change between identical answers.
+    private static let volatileHeaders = ["Date", "Set-Cookie", "Expires", "Age"]
+
+    /// Tells answers apart: status, the headers kept, and the body (hashed in place: this runs
+    /// on the event loop for every proxied request).
     private static func fingerprint(_ exchange: RecordedExchange) -> UInt64 {
-        var text = "\(exchange.status)\n"
-        for field in exchange.responseHeaders.fields where !["date", "set-cookie", "expires", "age"].contains(field.name.lowercased()) {
-            text += field.name.lowercased() + ":" + field.value + "\n"
+        var hash = MappingRecipe.hash(bytes: CollectionOfOne(UInt8(truncatingIfNeeded: exchange.status)))
+        hash = MappingRecipe.hash(bytes: CollectionOfOne(UInt8(truncatingIfNeeded: exchange.status >> 8)), seed: hash)
+        for field in exchange.responseHeaders.fields where !volatileHeaders.contains(where: { HTTPHeaders.namesEqual($0, field.name) }) {
+            // Names case-folded (ASCII), each part ended by a byte no header holds.
+            hash = MappingRecipe.hash(bytes: field.name.utf8.lazy.map { $0 | 0x20 }, seed: hash)
+            hash = MappingRecipe.hash(bytes: CollectionOfOne(0), seed: hash)
+            hash = MappingRecipe.hash(bytes: field.value.utf8, seed: hash)
+            hash = MappingRecipe.hash(bytes: CollectionOfOne(0), seed: hash)
         }
-        return MappingRecipe.hash(bytes: exchange.responseBody, seed: MappingRecipe.hash(text))
+        return MappingRecipe.hash(bytes: exchange.responseBody, seed: hash)
     }
 }

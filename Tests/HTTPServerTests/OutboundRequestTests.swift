@@ -60,6 +60,41 @@ func relay(to upstream: String) -> ClosureHandler {
         #expect(String(decoding: body, as: UTF8.self).contains("no answer"))
     }
 
+    /// The upstream names the client port each request came from: one port, one connection.
+    static func portEcho(closeAfter closing: Set<String> = []) -> ClosureHandler {
+        ClosureHandler { request, responder in
+            var response = Response.text("\(request.remotePort)")
+            if closing.contains(request.path) { response.headers.set("Connection", "close") }
+            responder.send(response)
+        }
+    }
+
+    @Test func connectionsAreKeptAliveAndReused() async throws {
+        let upstream = try TestServer.start(handler: Self.portEcho(closeAfter: ["/close"]))
+        defer { upstream.stop() }
+        let proxy = try TestServer.start(handler: relay(to: upstream.server.baseURL), configure: { $0.threads = 1 })
+        defer { proxy.stop() }
+        var ports: [String] = []
+        for path in ["/a", "/b", "/c", "/close", "/d", "/e"] {
+            ports.append(String(decoding: try await proxy.send("GET", path).body, as: UTF8.self))
+        }
+        // One connection for the first four requests; the server closed it after /close.
+        #expect(Set(ports[0..<4]).count == 1)
+        #expect(ports[4] != ports[3] && ports[5] == ports[4])
+    }
+
+    @Test func aKeptConnectionTheUpstreamDroppedIsReplaced() async throws {
+        let upstream = try TestServer.start(handler: Self.portEcho(), configure: { $0.idleTimeout = .milliseconds(200) })
+        defer { upstream.stop() }
+        let proxy = try TestServer.start(handler: relay(to: upstream.server.baseURL), configure: { $0.threads = 1 })
+        defer { proxy.stop() }
+        let first = String(decoding: try await proxy.send("GET", "/a").body, as: UTF8.self)
+        try await Task.sleep(for: .milliseconds(600))   // the upstream closes the idle connection
+        let (body, response) = try await proxy.send("GET", "/b")
+        #expect(response.statusCode == 200)
+        #expect(String(decoding: body, as: UTF8.self) != first)
+    }
+
     @Test func badURLsFailAtOnce() async throws {
         let proxy = try TestServer.start(handler: ClosureHandler { request, responder in
             responder.loop.send(OutboundRequest(url: request.query("url") ?? "")) { result in

@@ -214,6 +214,8 @@ import UnderstudyTesting
                                               tls: TLSClientSettings(trustedCertificates: certificate.path))
         let live = try Self.exchange(trusting, ask)
         #expect(live.status == 200 && live.bodyText.contains("hello"))
+        // A second request goes over the kept TLS connection.
+        #expect(try Self.exchange(trusting, "GET /image.png HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").body == Upstream.png)
         trusting.stop()
         let replayer = try Self.replayer(recorded)
         defer { replayer.stop() }
@@ -253,6 +255,14 @@ import UnderstudyTesting
         upstream.server.stop()
         let replayed = try await server.send("GET", "/text?x=1", headers: ["Accept": "application/json"])
         #expect(replayed.body == live.body)
+    }
+
+    @Test func onlyCodingsARecordingCanDecodeAreAskedFor() {
+        #expect(ContentDecoding.decodable(acceptEncoding: "br, GZIP;q=0.8 ,\tdeflate, zstd") == "GZIP;q=0.8, deflate")
+        #expect(ContentDecoding.decodable(acceptEncoding: "identity") == "identity")
+        #expect(ContentDecoding.decodable(acceptEncoding: "br") == nil)
+        #expect(ContentDecoding.decode(Array("not gzip".utf8), encoding: "gzip") == nil)
+        #expect(ContentDecoding.decode([1, 2], encoding: "br") == nil)
     }
 
     @Test func harEntriesBecomeMappingsAndBadOnesAreSkipped() async throws {
