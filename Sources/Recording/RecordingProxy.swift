@@ -32,14 +32,15 @@ public struct RecordingTarget: Sendable, Equatable {
     }
 }
 
-/// The recording proxy: while a recording runs, every request it is asked (after user stubs
-/// and, in capture-or-replay mode, after the recordings) goes to the target through the loop's
+/// The recording proxy: while a recording runs, every request it is asked (after user stubs;
+/// in capture-or-replay mode, only what nothing else answers) goes to the target through the loop's
 /// non-blocking client; the answer is saved, then returned to the client as it came. An upstream
 /// that refuses or fails answers 502, one that does not answer in time 504; nothing is saved then.
 public final class RecordingProxy: Backend {
-    public let name = "recorder"
+    public let name: String
     public let mounts = ["/"]
-    public let tier = BackendTier.recordings
+    /// `.recordings` to record everything; `.fallback` to forward only what nothing else answers.
+    public let tier: BackendTier
 
     /// A recording in progress (or the last one, stopped).
     private struct Session {
@@ -55,7 +56,10 @@ public final class RecordingProxy: Backend {
     private let tls: TLSClientSettings
     private let logger: Logger
 
-    public init(timeout: Duration = .seconds(30), tls: TLSClientSettings = TLSClientSettings(), logger: Logger = Logger(label: "understudy")) {
+    public init(name: String = "recorder", tier: BackendTier = .recordings, timeout: Duration = .seconds(30),
+                tls: TLSClientSettings = TLSClientSettings(), logger: Logger = Logger(label: "understudy")) {
+        self.name = name
+        self.tier = tier
         self.timeout = timeout
         self.tls = tls
         self.logger = logger
@@ -103,7 +107,7 @@ public final class RecordingProxy: Backend {
             reply.loop.send(outbound) { result in
                 switch result {
                 case .failure(let error):
-                    self.logger.warning("recorder: \(request.method.rawValue) \(request.target): \(error); nothing recorded")
+                    self.logger.warning("\(self.name): \(request.method.rawValue) \(request.target): \(error); nothing recorded")
                     let status = if case .timedOut = error { 504 } else { 502 }
                     reply.send(.text("Understudy could not record \(request.method.rawValue) \(request.target): \(error). Nothing was saved.\n", status: status))
                 case .success(let response):
@@ -115,7 +119,7 @@ public final class RecordingProxy: Backend {
                         do {
                             try store.record(exchange)
                         } catch {
-                            self.logger.warning("recorder: cannot save \(request.method.rawValue) \(request.target): \(error)")
+                            self.logger.warning("\(self.name): cannot save \(request.method.rawValue) \(request.target): \(error)")
                         }
                         return answer
                     }

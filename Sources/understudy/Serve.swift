@@ -55,17 +55,22 @@ struct Serve: ParsableCommand {
             let recordedURL = stubsURL.appendingPathComponent("recorded")
             let recordings = StubEngine(stubsDirectory: recordedURL, globalTemplating: globalTemplating, name: "recordings",
                                         tier: .recordings, logger: logger)
-            let proxy = RecordingProxy(timeout: .seconds(upstream.upstreamTimeout), tls: upstream.tls, logger: logger)
+            // A recording started through the admin API forwards everything but user stubs (as
+            // WireMock's record mode does: registered before the recordings, same tier); the
+            // fallback proxy only what nothing else, static files included, answers.
+            let recorder = RecordingProxy(timeout: .seconds(upstream.upstreamTimeout), tls: upstream.tls, logger: logger)
+            var core: [any Backend] = [StubAdminAPI(engine: stubs, journal: journal),
+                                       RecordingAdminAPI(proxy: recorder, recordedDirectory: recordedURL, replay: recordings),
+                                       stubs, recorder, recordings, staticFiles]
             if let fallbackProxy, let target = RecordingTarget(argument: fallbackProxy) {
-                proxy.start(targets: [target], store: RecordingStore(directory: recordedURL.appendingPathComponent("fallback"), options: RecordingOptions()))
+                let fallback = RecordingProxy(name: "fallback-proxy", tier: .fallback, timeout: .seconds(upstream.upstreamTimeout),
+                                              tls: upstream.tls, logger: logger)
+                fallback.start(targets: [target], store: RecordingStore(directory: recordedURL.appendingPathComponent("fallback"), options: RecordingOptions()))
+                core.append(fallback)
             }
             if watch {
                 watchers = [StubWatcher(engine: stubs, logger: logger, onChange: staticFiles.reload), StubWatcher(engine: recordings, logger: logger)]
             }
-            // Recordings replay before the fallback proxy records (same tier, registered first).
-            let core: [any Backend] = [StubAdminAPI(engine: stubs, journal: journal),
-                                       RecordingAdminAPI(proxy: proxy, recordedDirectory: recordedURL, replay: recordings),
-                                       stubs, recordings, proxy, staticFiles]
             return core + (replayOnly ? [] : emulators(stubsURL, logger))
         }
     }

@@ -235,7 +235,8 @@ import UnderstudyTesting
         defer { try? FileManager.default.removeItem(at: recorded) }
         let replay = StubEngine(stubsDirectory: recorded, name: "recordings", tier: .recordings)
         let proxy = RecordingProxy()
-        let server = try TestServer.start(backends: [RecordingAdminAPI(proxy: proxy, recordedDirectory: recorded, replay: replay), replay, proxy])
+        // As `serve` composes them: the recorder before the recordings.
+        let server = try TestServer.start(backends: [RecordingAdminAPI(proxy: proxy, recordedDirectory: recorded, replay: replay), proxy, replay])
         defer { server.stop() }
         #expect(String(decoding: try await server.send("GET", "/__admin/recordings/status").body, as: UTF8.self) == #"{"status":"NeverStarted"}"#)
         let start = #"{"targetBaseUrl": "\#(upstream.baseURL)", "captureHeaders": {"Accept": {}}}"#
@@ -245,7 +246,12 @@ import UnderstudyTesting
         #expect(String(decoding: live.body, as: UTF8.self).contains("hello"))
         let snapshot = try JSONValue.parse(Array(try await server.send("POST", "/__admin/recordings/snapshot").body))
         #expect(snapshot["mappings"]?.arrayValue?.count == 1)
+        // While recording, what was recorded already is asked of the upstream again.
+        #expect(String(decoding: try await server.send("GET", "/counter").body, as: UTF8.self) == "visit 1")
+        replay.reloadFiles()   // as the watcher does once the recording's files are written
+        #expect(String(decoding: try await server.send("GET", "/counter").body, as: UTF8.self) == "visit 2")
         let stopped = try JSONValue.parse(Array(try await server.send("POST", "/__admin/recordings/stop").body))
+        #expect(stopped["mappings"]?.arrayValue?.count == 3)
         let mapping = try #require(stopped["mappings"]?.arrayValue?.first)
         #expect(mapping["request"]?["headers"]?["Accept"]?["equalTo"]?.stringValue == "application/json")
         #expect(String(decoding: try await server.send("GET", "/__admin/recordings/status").body, as: UTF8.self) == #"{"status":"Stopped"}"#)
@@ -255,6 +261,7 @@ import UnderstudyTesting
         upstream.server.stop()
         let replayed = try await server.send("GET", "/text?x=1", headers: ["Accept": "application/json"])
         #expect(replayed.body == live.body)
+        #expect(String(decoding: try await server.send("GET", "/counter").body, as: UTF8.self) == "visit 1")
     }
 
     @Test func onlyCodingsARecordingCanDecodeAreAskedFor() {

@@ -54,6 +54,41 @@ import UnderstudyTesting
         #expect(missed.status == 404 && missed.body.contains("get-hello-"), "near-misses name the recorded mapping")
     }
 
+    @Test func theFallbackProxyRecordsWhatNothingElseAnswers() async throws {
+        let upstreamStubs = try makeTemporaryDirectory([
+            "mappings/live.json": #"{"request": {"url": "/live"}, "response": {"body": "from the backend"}}"#,
+            "mappings/local.json": #"{"request": {"url": "/local.txt"}, "response": {"body": "the backend's file"}}"#,
+        ])
+        let stubs = try makeTemporaryDirectory(["__files/local.txt": "a local file"])
+        defer {
+            try? FileManager.default.removeItem(at: upstreamStubs)
+            try? FileManager.default.removeItem(at: stubs)
+        }
+        let upstream = try UnderstudyProcess(["serve", "--port", "0", "--stubs", upstreamStubs.path, "--threads", "1"])
+        let upstreamPort = try Self.port(of: upstream)
+        let server = try UnderstudyProcess(["serve", "--port", "0", "--stubs", stubs.path, "--replay-only", "--threads", "1",
+                                            "--fallback-proxy", "http://127.0.0.1:\(upstreamPort)"])
+        let port = try Self.port(of: server)
+        defer {
+            server.signal(SIGTERM)
+            _ = server.finish()
+        }
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        #expect(try await Self.get(session, "http://127.0.0.1:\(port)/local.txt").body == "a local file")
+        #expect(try await Self.get(session, "http://127.0.0.1:\(port)/live").body == "from the backend")
+        upstream.signal(SIGTERM)
+        _ = upstream.finish()
+        #expect(FileManager.default.fileExists(atPath: stubs.appendingPathComponent("recorded/fallback/mappings").path))
+        // The recording is picked up by the watcher; until then the gone backend means 502.
+        var replayed = (status: 0, body: "")
+        for _ in 0..<50 where replayed.status != 200 {
+            replayed = try await Self.get(session, "http://127.0.0.1:\(port)/live")
+            if replayed.status != 200 { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(replayed.status == 200 && replayed.body == "from the backend")
+    }
+
     @Test func importHARReportsBadEntriesAndWritesTheRest() throws {
         let directory = try makeTemporaryDirectory([
             "capture.har": #"""
