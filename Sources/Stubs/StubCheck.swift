@@ -14,7 +14,9 @@ public enum StubCheck {
 
     public static func run(stubsDirectory: URL) -> Report {
         var report = Report()
-        for directory in StubDirectory.all(in: stubsDirectory) {
+        // The recordings (`stubs/recorded/<name>/`) are stub packs too, replayed by their own engine.
+        let recorded = stubsDirectory.appendingPathComponent("recorded")
+        for directory in StubDirectory.all(in: stubsDirectory) + StubDirectory.packRoots(in: recorded).map({ StubDirectory(root: $0) }) {
             for loaded in MappingFiles.load(directory) {
                 report.files += 1
                 report.mappings += loaded.mappings.count

@@ -134,17 +134,20 @@ final class UnderstudyProcess {
             "mappings/bad.json": "{\n  \"request\": {\"url\": \"/b\"},\n  \"response\": {\"fault\": \"BOOM\"}\n}\n",
             "pack/mappings/npi.json": #"{"request": {"url": "/x"}, "response": {"bodyFileName": "npi/x/config.json"}}"#,
             "pack/__files/npi/x/config.json": "{\n  \"ViewControllerClassName\": \"X\",\n  \"retries\": 3\n}\n",
+            "recorded/staging/mappings/get-x.json": #"{"request": {"url": "/x"}, "response": {"bodyFileName": "gone.json"}}"#,
         ])
         defer { try? FileManager.default.removeItem(at: stubs) }
         let failing = try UnderstudyProcess(["check", "--stubs", stubs.path])
         let summary = failing.firstLine()
         let (status, errors) = failing.finish()
         #expect(status == 1)
-        #expect(summary == "3 mapping files, 2 mappings, 2 problem(s)")
+        #expect(summary == "4 mapping files, 2 mappings, 3 problem(s)")
         #expect(errors.contains("mappings/bad.json:3: response.fault: expected one of EMPTY_RESPONSE"))
+        #expect(errors.contains("recorded/staging/mappings/get-x.json"), "recordings are checked too")
         #expect(errors.contains("npi/x/config.json:3: retries: NPI configuration values must be strings"))
 
         try FileManager.default.removeItem(at: stubs.appendingPathComponent("mappings/bad.json"))
+        try FileManager.default.removeItem(at: stubs.appendingPathComponent("recorded"))
         try Data("{\"ViewControllerClassName\": \"X\", \"retries\": \"3\"}".utf8).write(to: stubs.appendingPathComponent("pack/__files/npi/x/config.json"))
         let passing = try UnderstudyProcess(["check", "--stubs", stubs.path])
         #expect(passing.firstLine() == "2 mapping files, 2 mappings, 0 problem(s)")
