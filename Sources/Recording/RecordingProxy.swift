@@ -117,7 +117,9 @@ public final class RecordingProxy: Backend {
                     // Saved before the answer goes back: a client that replays at once finds it.
                     reply.compute(on: self.writer) {
                         do {
-                            try store.record(exchange)
+                            for name in try store.record(exchange) {
+                                self.logger.info("\(self.name): \(request.method.rawValue) \(request.path) saved as \(name)")
+                            }
                         } catch {
                             self.logger.warning("\(self.name): cannot save \(request.method.rawValue) \(request.target): \(error)")
                         }

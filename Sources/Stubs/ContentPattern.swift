@@ -71,6 +71,26 @@ public indirect enum ContentPattern: Sendable {
         }
     }
 
+    /// What the pattern asks for, for near-miss reports: "equal to '10001'".
+    public var expectation: String {
+        switch self {
+        case .equalTo(let text, let caseInsensitive): "equal to '\(text)'" + (caseInsensitive ? " (any case)" : "")
+        case .contains(let text): "containing '\(text)'"
+        case .doesNotContain(let text): "not containing '\(text)'"
+        case .matches(let regex): "matching '\(regex.source)'"
+        case .doesNotMatch(let regex): "not matching '\(regex.source)'"
+        case .absent: "absent"
+        case .binaryEqualTo(let bytes): "equal to \(bytes.count) given bytes"
+        case .equalToJson: "equal to the given JSON"
+        case .matchesJsonPath(let path, _): "matching JSONPath '\(path.source)'"
+        case .equalToXml: "equal to the given XML"
+        case .matchesXPath(let expression, _, _): "matching XPath '\(expression)'"
+        case .not(let inner): "not " + inner.expectation
+        case .and(let all): all.map(\.expectation).joined(separator: " and ")
+        case .or(let any): any.map(\.expectation).joined(separator: " or ")
+        }
+    }
+
     /// Whether the raw body bytes satisfy the pattern (binary patterns compare bytes, others text).
     func matches(body: [UInt8]) -> Bool {
         if case .binaryEqualTo(let expected) = self { return body == expected }

@@ -35,6 +35,14 @@ public struct RequestPattern: Sendable {
                 return patterns.allSatisfy { p in values.contains { p.matches($0) } }
             }
         }
+
+        var expectation: String {
+            switch self {
+            case .single(let pattern): pattern.expectation
+            case .hasExactly(let patterns): "exactly " + patterns.map(\.expectation).joined(separator: ", ")
+            case .includes(let patterns): "including " + patterns.map(\.expectation).joined(separator: ", ")
+            }
+        }
     }
 
     var method: HTTPMethod?
@@ -110,7 +118,7 @@ public struct RequestPattern: Sendable {
             if let variables = template.match(rawPath) {
                 for (name, pattern) in pathParameters {
                     let value = variables.first { $0.name == name }?.value
-                    result.check(pattern.matches(value), "path parameter \(name) is '\(value ?? "")'")
+                    result.check(pattern.matches(value), "path parameter \(name) is '\(value ?? "")', expected \(pattern.expectation)")
                 }
             } else {
                 result.check(false, "path \(rawPath) does not fit \(template.source)")
@@ -120,24 +128,24 @@ public struct RequestPattern: Sendable {
         }
         for (name, pattern) in queryParameters {
             let values = request.queryItems.filter { $0.name == name }.map { $0.value ?? "" }
-            result.check(pattern.matches(values), "query parameter \(name) \(describe(values))")
+            result.check(pattern.matches(values), "query parameter \(name) \(describe(values)), expected \(pattern.expectation)")
         }
         for (name, pattern) in headers {
             let values = request.headers.values(for: name)
-            result.check(pattern.matches(values), "header \(name) \(describe(values))")
+            result.check(pattern.matches(values), "header \(name) \(describe(values)), expected \(pattern.expectation)")
         }
         if !cookies.isEmpty {
             let sent = request.cookies
             for (name, pattern) in cookies {
                 let value = sent.first { $0.name == name }?.value
-                result.check(pattern.matches(value), "cookie \(name) \(describe(value.map { [$0] } ?? []))")
+                result.check(pattern.matches(value), "cookie \(name) \(describe(value.map { [$0] } ?? [])), expected \(pattern.expectation)")
             }
         }
         if !formParameters.isEmpty {
             let form = FormURLEncoding.decode(request.bodyText)
             for (name, pattern) in formParameters {
                 let values = form.filter { $0.name == name }.map { $0.value ?? "" }
-                result.check(pattern.matches(values), "form parameter \(name) \(describe(values))")
+                result.check(pattern.matches(values), "form parameter \(name) \(describe(values)), expected \(pattern.expectation)")
             }
         }
         if let basicAuth {

@@ -46,9 +46,12 @@ struct Record: ParsableCommand {
         options.repeatsAsScenarios = !noScenarios
         let directory = URL(fileURLWithPath: out)
         let journal = RequestJournal(capacity: server.journalSize)
-        try server.run(journal: journal, logger: logger) {
+        let store = RecordingStore(directory: directory, options: options)
+        try server.run(journal: journal, logger: logger, stopped: {
+            logger.info("recorded \(store.mappings.count) mappings into \(directory.path)")
+        }) {
             let proxy = RecordingProxy(timeout: .seconds(upstream.upstreamTimeout), tls: upstream.tls, logger: logger)
-            proxy.start(targets: targets.compactMap(RecordingTarget.init(argument:)), store: RecordingStore(directory: directory, options: options))
+            proxy.start(targets: targets.compactMap(RecordingTarget.init(argument:)), store: store)
             logger.info("recording \(targets.joined(separator: ", ")) into \(directory.path)")
             return [RecordingAdminAPI(proxy: proxy, recordedDirectory: directory.deletingLastPathComponent(), replay: nil), proxy]
         }

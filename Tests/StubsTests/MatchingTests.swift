@@ -102,9 +102,9 @@ func content(_ json: String) throws -> ContentPattern {
         bad = request(.post, bad.target, headers: good.headers, body: "tableName=orders")
         let result = p.evaluate(bad)
         #expect(!result.matched)
-        #expect(result.misses.contains("query parameter debug is '1'"))
-        #expect(result.misses.contains("query parameter id is '1'"))
-        #expect(result.misses.contains("form parameter tableName is 'orders'"))
+        #expect(result.misses.contains("query parameter debug is '1', expected absent"))
+        #expect(result.misses.contains("query parameter id is '1', expected exactly equal to '1', equal to '2'"))
+        #expect(result.misses.contains("form parameter tableName is 'orders', expected equal to 'customer'"))
         #expect(result.distance > 0 && result.distance < 1)
     }
 }

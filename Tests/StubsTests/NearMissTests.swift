@@ -28,7 +28,7 @@ import UnderstudyTesting
         let (body, response) = try await server.send("GET", "/bus", headers: ["Accept": "text/plain"])
         #expect(response.statusCode == 404)
         let page = text(body)
-        #expect(page.contains("Closest stubs:\n  1. \"bus list\" (GET urlPath /bus)\n       - header Accept is 'text/plain'\n"))
+        #expect(page.contains("Closest stubs:\n  1. \"bus list\" (GET urlPath /bus)\n       - header Accept is 'text/plain', expected containing 'html'\n"))
         #expect(page.contains("  2. POST urlPath /bus/report\n"))
         #expect(!page.contains("zzzz"), "only the three closest")
 
@@ -36,7 +36,7 @@ import UnderstudyTesting
         let report = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
         let misses = try #require(report["nearMisses"] as? [[String: Any]])
         #expect(misses.count == 3)
-        #expect((misses[0]["misses"] as? [String]) == ["header Accept is 'application/json'"])
+        #expect((misses[0]["misses"] as? [String]) == ["header Accept is 'application/json', expected containing 'html'"])
         #expect(((misses[0]["stubMapping"] as? [String: Any])?["name"] as? String) == "bus list")
     }
 
