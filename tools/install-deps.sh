@@ -37,6 +37,6 @@ fi
 cat >&2 <<HELP
 Install them, then run make again:
   Debian/Ubuntu:  sudo apt-get install ${need[*]}
-  macOS:          brew install libevent sqlite pkg-config wrk valgrind python
+  macOS:          brew install libevent sqlite openssl zlib pkg-config wrk valgrind python
 HELP
 exit 1

@@ -13,35 +13,26 @@ struct ImportHAR: ParsableCommand {
     @Option(help: "Where the mappings go (a stub pack: mappings/ and __files/), e.g. stubs/recorded/browser.")
     var out: String
 
-    @Option(name: .customLong("match-header"), help: "A request header the mappings match on (repeatable).")
-    var matchHeaders: [String] = []
-
-    @Option(name: .customLong("ignore-query"), help: "A query parameter left out of the match (repeatable).")
-    var ignoredQueryParameters: [String] = []
-
-    @Option(name: .customLong("redact"), help: "Another query parameter, form field or JSON field whose value is never saved (repeatable).")
-    var redacted: [String] = []
-
-    @Flag(help: "Keep only the first answer of a request asked again, instead of a scenario of all of them.")
-    var noScenarios = false
+    @OptionGroup var rules: RecordingRules
 
     func run() throws {
-        guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("cannot read \(file)") }
+        guard let data = FileManager.default.contents(atPath: file) else { return try fail("\(file): cannot read the file") }
         let exchanges: [RecordedExchange], skipped: [HARImport.Problem]
         do {
             (exchanges, skipped) = try HARImport.exchanges(Array(data))
         } catch {
-            throw ValidationError("\(file): \(error)")
+            return try fail("\(file): \(error)")
         }
-        var options = RecordingOptions()
-        options.matchHeaders = matchHeaders
-        options.ignoredQueryParameters = ignoredQueryParameters
-        options.redactedParameters += redacted
-        options.repeatsAsScenarios = !noScenarios
-        let store = RecordingStore(directory: URL(fileURLWithPath: out), options: options)
+        let store = RecordingStore(directory: URL(fileURLWithPath: out), options: rules.options)
         var written = 0
         for exchange in exchanges { written += try store.record(exchange).count }
         for problem in skipped { FileHandle.standardError.write(Data("\(file): \(problem)\n".utf8)) }
         print("imported \(exchanges.count) of \(exchanges.count + skipped.count) entries into \(out) (mapping files written: \(written))")
+    }
+
+    /// A problem with the file, not with how the command was called: the message alone, exit 1.
+    private func fail(_ message: String) throws {
+        FileHandle.standardError.write(Data("\(message)\n".utf8))
+        throw ExitCode(1)
     }
 }

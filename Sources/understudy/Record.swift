@@ -18,17 +18,7 @@ struct Record: ParsableCommand {
     @Option(help: "Where the recording goes (a stub pack: mappings/ and __files/), e.g. stubs/recorded/staging.")
     var out: String
 
-    @Option(name: .customLong("match-header"), help: "A request header the mappings match on (repeatable).")
-    var matchHeaders: [String] = []
-
-    @Option(name: .customLong("ignore-query"), help: "A query parameter left out of the match (repeatable).")
-    var ignoredQueryParameters: [String] = []
-
-    @Option(name: .customLong("redact"), help: "Another query parameter, form field or JSON field whose value is never saved (repeatable).")
-    var redacted: [String] = []
-
-    @Flag(help: "Keep only the first answer of a request asked again, instead of a scenario of all of them.")
-    var noScenarios = false
+    @OptionGroup var rules: RecordingRules
 
     func validate() throws {
         guard !targets.isEmpty else { throw ValidationError("give at least one --target URL") }
@@ -39,14 +29,9 @@ struct Record: ParsableCommand {
 
     func run() throws {
         let logger = server.makeLogger()
-        var options = RecordingOptions()
-        options.matchHeaders = matchHeaders
-        options.ignoredQueryParameters = ignoredQueryParameters
-        options.redactedParameters += redacted
-        options.repeatsAsScenarios = !noScenarios
         let directory = URL(fileURLWithPath: out)
         let journal = RequestJournal(capacity: server.journalSize)
-        let store = RecordingStore(directory: directory, options: options)
+        let store = RecordingStore(directory: directory, options: rules.options)
         try server.run(journal: journal, logger: logger, stopped: {
             logger.info("recorded \(store.mappings.count) mappings into \(directory.path)")
         }) {

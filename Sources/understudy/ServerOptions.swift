@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Logging
 import MockCore
+import Recording
 
 /// The listener's options, shared by `serve` and `record`, and the server's life: start, print
 /// where it listens, run until SIGINT or SIGTERM, let requests in flight finish.
@@ -120,4 +121,28 @@ struct UpstreamOptions: ParsableArguments {
     var upstreamTimeout: Int = 30
 
     var tls: TLSClientSettings { TLSClientSettings(verifyCertificates: !insecure, trustedCertificates: caFile) }
+}
+
+/// How `record` and `import-har` turn exchanges into mappings.
+struct RecordingRules: ParsableArguments {
+    @Option(name: .customLong("match-header"), help: "A request header the mappings match on (repeatable).")
+    var matchHeaders: [String] = []
+
+    @Option(name: .customLong("ignore-query"), help: "A query parameter left out of the match (repeatable).")
+    var ignoredQueryParameters: [String] = []
+
+    @Option(name: .customLong("redact"), help: "Another query parameter, form field or JSON field whose value is never saved (repeatable).")
+    var redacted: [String] = []
+
+    @Flag(help: "Keep only the first answer of a request asked again, instead of a scenario of all of them.")
+    var noScenarios = false
+
+    var options: RecordingOptions {
+        var options = RecordingOptions()
+        options.matchHeaders = matchHeaders
+        options.ignoredQueryParameters = ignoredQueryParameters
+        options.redactedParameters += redacted
+        options.repeatsAsScenarios = !noScenarios
+        return options
+    }
 }
