@@ -11,10 +11,14 @@ public final class StubAdminAPI: Backend {
     public let tier = BackendTier.admin
 
     private let engine: StubEngine
+    /// Every engine whose scenarios `/__admin/scenarios` shows and moves: the user's stubs and
+    /// the recordings (whose mappings are files only, not edited through this API).
+    private let scenarioEngines: [StubEngine]
     private let journal: RequestJournal
 
-    public init(engine: StubEngine, journal: RequestJournal) {
+    public init(engine: StubEngine, journal: RequestJournal, recordings: StubEngine? = nil) {
         self.engine = engine
+        scenarioEngines = [engine] + (recordings.map { [$0] } ?? [])
         self.journal = journal
     }
 
@@ -42,11 +46,13 @@ public final class StubAdminAPI: Backend {
             return .response(engine.remove(id: parts[1]) ? Response(status: 200) : notFound(parts[1]))
         case (.get, 1, "scenarios"): return .response(listScenarios())
         case (.post, 2, "scenarios") where parts[1] == "reset":
-            engine.scenarios.reset(nil)
+            for engine in scenarioEngines { engine.scenarios.reset(nil) }
             return .response(Response(status: 200))
         case (.put, 3, "scenarios") where parts[2] == "state":
             let state = (try? JSONValue.parse(request.body))?["state"]?.stringValue
-            return .response(engine.setScenario(parts[1], to: state) ? Response(status: 200)
+            // Not short-circuited: a scenario of the same name in both engines moves in both.
+            let found = scenarioEngines.map { $0.setScenario(parts[1], to: state) }.contains(true)
+            return .response(found ? Response(status: 200)
                              : .json(JSONValue.object([("message", .string("Scenario \(parts[1]) does not exist"))]).serialized, status: 404))
         case (.post, 2, "requests") where parts[1] == "count": return .response(findRequests(request, .count))
         case (.post, 2, "requests") where parts[1] == "find": return .response(findRequests(request, .find))
@@ -155,7 +161,7 @@ public final class StubAdminAPI: Backend {
     }
 
     private func listScenarios() -> Response {
-        .json(JSONValue.object([("scenarios", .array(engine.scenarioSummaries.map { summary in
+        .json(JSONValue.object([("scenarios", .array(scenarioEngines.flatMap(\.scenarioSummaries).map { summary in
             .object([
                 ("id", .string(summary.name)), ("name", .string(summary.name)), ("state", .string(summary.state)),
                 ("possibleStates", .array(summary.possibleStates.map(JSONValue.string))),

@@ -59,7 +59,7 @@ struct Serve: ParsableCommand {
             // WireMock's record mode does: registered before the recordings, same tier); the
             // fallback proxy only what nothing else, static files included, answers.
             let recorder = RecordingProxy(timeout: .seconds(upstream.upstreamTimeout), tls: upstream.tls, logger: logger)
-            var core: [any Backend] = [StubAdminAPI(engine: stubs, journal: journal),
+            var core: [any Backend] = [StubAdminAPI(engine: stubs, journal: journal, recordings: recordings),
                                        RecordingAdminAPI(proxy: recorder, recordedDirectory: recordedURL, replay: recordings),
                                        stubs, recorder, recordings, staticFiles]
             if let fallbackProxy, let target = RecordingTarget(argument: fallbackProxy) {

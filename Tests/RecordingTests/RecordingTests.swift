@@ -170,9 +170,16 @@ import UnderstudyTesting
         upstream.server.stop()
         let mappings = try FileManager.default.contentsOfDirectory(atPath: recorded.appendingPathComponent("run/mappings").path).sorted()
         #expect(mappings.count == 3)
-        let replayer = try Self.replayer(recorded)
+        // Replayed in order; the last answer repeats. The admin API shows and restarts the scenario.
+        let recordings = StubEngine(stubsDirectory: recorded, name: "recordings", tier: .recordings)
+        let userStubs = StubEngine(stubsDirectory: recorded.appendingPathComponent("no-user-stubs"))
+        let replayer = try TestServer.start(backends: [StubAdminAPI(engine: userStubs, journal: RequestJournal(), recordings: recordings), recordings])
         defer { replayer.stop() }
         #expect(try (1...4).map { _ in try Self.exchange(replayer, ask).bodyText } == ["visit 1", "visit 2", "visit 3", "visit 3"])
+        let scenarios = try JSONValue.parse(Array(try await replayer.send("GET", "/__admin/scenarios").body))
+        #expect(scenarios["scenarios"]?.arrayValue?.first?["state"]?.stringValue == "step-3")
+        #expect(try await replayer.send("POST", "/__admin/scenarios/reset").response.statusCode == 200)
+        #expect(try Self.exchange(replayer, ask).bodyText == "visit 1")
     }
 
     @Test func upstreamFailuresAnswer502Or504AndSaveNothing() async throws {
