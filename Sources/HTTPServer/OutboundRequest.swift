@@ -1,4 +1,9 @@
 import CLibevent
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A request to another server, sent from an event loop without blocking it (for proxying).
 public struct OutboundRequest: Sendable {
@@ -11,6 +16,10 @@ public struct OutboundRequest: Sendable {
     public var timeout: Duration
     /// How `https://` servers are checked.
     public var tls = TLSClientSettings()
+    /// Response bodies past this many bytes go, as they arrive, to an unlinked file in
+    /// `spillDirectory` (the response's body is then a `FileBody`); nil holds every body in memory.
+    public var largeBodyThreshold: Int?
+    public var spillDirectory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
 
     public init(method: HTTPMethod = .get, url: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
                 timeout: Duration = .seconds(30)) {
@@ -30,6 +39,8 @@ public enum OutboundError: Error, Equatable, CustomStringConvertible {
     case connectionFailed(String)
     /// The TLS handshake failed (certificate not trusted, wrong name, no TLS at all…).
     case tlsFailed(String, String)
+    /// A large body could not be written to its temporary file.
+    case bodyNotStored(String, String)
 
     public var description: String {
         switch self {
@@ -38,6 +49,7 @@ public enum OutboundError: Error, Equatable, CustomStringConvertible {
         case .timedOut(let url): "no answer from \(url) in time"
         case .connectionFailed(let url): "connection to \(url) failed or closed before a complete response"
         case .tlsFailed(let url, let reason): "TLS with \(url) failed: \(reason)"
+        case .bodyNotStored(let url, let reason): "the answer of \(url) could not be stored: \(reason)"
         }
     }
 }
@@ -90,6 +102,7 @@ extension EventLoop {
             return completion(.failure(.connectionFailed(request.url)))
         }
         evhttp_request_set_error_cb(evRequest, onOutboundError)
+        if request.largeBodyThreshold != nil { evhttp_request_set_chunked_cb(evRequest, onOutboundBodyPiece) }
         let headers = evhttp_request_get_output_headers(evRequest)
         if !request.headers.contains("Host") {
             let authority = explicitPort > 0 ? "\(host):\(explicitPort)" : host
@@ -163,7 +176,7 @@ extension EventLoop {
 
 /// The state of one outbound request between libevent's error and completion callbacks.
 private final class OutboundExchange {
-    let request: OutboundRequest
+    var request: OutboundRequest
     let connection: OutboundConnection
     /// The connection had served a request before: it may have been closed by the server just
     /// as this one was sent.
@@ -171,6 +184,10 @@ private final class OutboundExchange {
     let loop: EventLoop
     let completion: (Result<Response, OutboundError>) -> Void
     var error: evhttp_request_error?
+    /// With a large-body threshold, the body so far (libevent empties its own buffer after each
+    /// piece), then the file it goes to once it passes the threshold.
+    private var held: OpaquePointer?
+    private var spilled: SpilledBody?
 
     init(request: OutboundRequest, connection: OutboundConnection, reused: Bool, loop: EventLoop,
          completion: @escaping (Result<Response, OutboundError>) -> Void) {
@@ -179,6 +196,25 @@ private final class OutboundExchange {
         self.reused = reused
         self.loop = loop
         self.completion = completion
+    }
+
+    deinit { if let held { evbuffer_free(held) } }
+
+    /// A piece of the body arrived (only with a large-body threshold).
+    func receive(_ evRequest: OpaquePointer) {
+        guard let input = evhttp_request_get_input_buffer(evRequest) else { return }
+        if let spilled { return spilled.append(movingFrom: input) }
+        if held == nil { held = evbuffer_new() }
+        guard let held else { return }
+        evbuffer_add_buffer(held, input)
+        guard let threshold = request.largeBodyThreshold, evbuffer_get_length(held) > threshold else { return }
+        if let file = SpilledBody(directory: request.spillDirectory) {
+            spilled = file
+            file.append(movingFrom: held)
+        } else {
+            // No file can be made: the body stays in memory, as without a threshold.
+            request.largeBodyThreshold = nil
+        }
     }
 
     /// Why the TLS handshake failed, if it did.
@@ -209,15 +245,39 @@ private final class OutboundExchange {
             status: Int(evhttp_request_get_response_code(evRequest)),
             reason: evhttp_request_get_response_code_line(evRequest).map { String(cString: $0) },
             headers: HTTPHeaders(libevent: evhttp_request_get_input_headers(evRequest)),
-            body: ResponseBody([UInt8](evbuffer: evhttp_request_get_input_buffer(evRequest))))
+            body: ResponseBody([UInt8](evbuffer: held ?? evhttp_request_get_input_buffer(evRequest))))
         loop.outboundPool.finished(connection, reusable: true, loop: loop)
-        completion(.success(response))
+        guard let spilled else { return completion(.success(response)) }
+        // The answer is complete once the last piece is on disk.
+        let waiting = PendingCompletion(exchange: self), loop = self.loop, url = request.url
+        spilled.finish { stored in
+            loop.execute {
+                switch stored {
+                case .success(let file):
+                    var answer = response
+                    answer.body = ResponseBody(file: file)
+                    waiting.exchange.completion(.success(answer))
+                case .failure(let reason):
+                    waiting.exchange.completion(.failure(.bodyNotStored(url, reason.description)))
+                }
+            }
+        }
     }
+}
+
+/// Carries an exchange to its loop through the spill queue: only the loop thread touches it.
+private struct PendingCompletion: @unchecked Sendable {
+    let exchange: OutboundExchange
 }
 
 private func onOutboundResponse(_ evRequest: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) {
     guard let arg else { return }
     Unmanaged<OutboundExchange>.fromOpaque(arg).takeRetainedValue().finish(evRequest)
+}
+
+private func onOutboundBodyPiece(_ evRequest: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) {
+    guard let evRequest, let arg else { return }
+    Unmanaged<OutboundExchange>.fromOpaque(arg).takeUnretainedValue().receive(evRequest)
 }
 
 private func onOutboundError(_ error: evhttp_request_error, _ arg: UnsafeMutableRawPointer?) {

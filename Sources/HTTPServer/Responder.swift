@@ -140,6 +140,9 @@ public final class Responder {
             evbuffer_add_reference(buffer, shared.base, shared.count, { _, _, owner in
                 Unmanaged<SharedBytes>.fromOpaque(owner!).release()
             }, owner)
+        case .file(let file):
+            let descriptor = file.openDescriptor()
+            if descriptor >= 0 { _ = evbuffer_add_file(buffer, descriptor, 0, Int64(file.count)) }
         }
     }
 }

@@ -29,12 +29,14 @@ public struct Response: Sendable {
     }
 }
 
-/// Response body bytes: either owned bytes (copied into the socket buffer) or a `SharedBytes`
-/// buffer that is handed to libevent by reference, for fixtures served many times.
+/// Response body bytes: owned bytes (copied into the socket buffer), a `SharedBytes` buffer
+/// handed to libevent by reference (fixtures served many times), or a `FileBody` (an answer too
+/// large to hold in memory, sent from its file).
 public struct ResponseBody: Sendable {
     enum Storage: Sendable {
         case bytes([UInt8])
         case shared(SharedBytes)
+        case file(FileBody)
     }
 
     var storage: Storage
@@ -43,11 +45,19 @@ public struct ResponseBody: Sendable {
     public init(_ bytes: [UInt8]) { storage = .bytes(bytes) }
     public init(_ text: String) { storage = .bytes(Array(text.utf8)) }
     public init(shared: SharedBytes) { storage = .shared(shared) }
+    public init(file: FileBody) { storage = .file(file) }
+
+    /// The file the body is in, when it is in one.
+    public var file: FileBody? {
+        if case .file(let file) = storage { return file }
+        return nil
+    }
 
     public var count: Int {
         switch storage {
         case .bytes(let bytes): bytes.count
         case .shared(let shared): shared.count
+        case .file(let file): file.count
         }
     }
 
@@ -58,14 +68,16 @@ public struct ResponseBody: Sendable {
         switch storage {
         case .bytes(let bytes): String(bytes.count)
         case .shared(let shared): shared.countText
+        case .file(let file): String(file.count)
         }
     }
 
-    /// A copy of the bytes.
+    /// A copy of the bytes (for a file body, all of the file read into memory).
     public var bytes: [UInt8] {
         switch storage {
         case .bytes(let bytes): bytes
         case .shared(let shared): Array(shared.buffer)
+        case .file(let file): file.read(at: 0, count: file.count)
         }
     }
 

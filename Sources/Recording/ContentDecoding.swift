@@ -1,4 +1,5 @@
 import CZlib
+import HTTPServer
 
 /// Undoes `Content-Encoding: gzip` and `deflate` (zlib, or raw deflate as some servers send it),
 /// so recordings hold readable bodies. nil for other codings, and when the bytes are not what
@@ -42,26 +43,74 @@ enum ContentDecoding {
     }
 
     private static func inflate(_ input: [UInt8], windowBits: Int32) -> [UInt8]? {
-        var stream = z_stream()
-        guard understudy_inflate_init(&stream, windowBits) == Z_OK else { return nil }
-        defer { inflateEnd(&stream) }
+        guard let inflater = Inflater(windowBits: windowBits) else { return nil }
         var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        guard inflater.feed(input, output: { output += $0 }), inflater.ended else { return nil }
+        return output
+    }
+
+    /// A large body decoded into a new unlinked file in `directory` (read and written a piece at
+    /// a time); nil as for `decode`.
+    static func decode(_ file: FileBody, encoding: String, directory: String) -> FileBody? {
+        let windowBits: [Int32] = switch encoding.lowercased().trimmingSpaces {
+            case "gzip", "x-gzip": [15 + 16]
+            case "deflate": [15, -15]
+            default: []
+        }
+        for bits in windowBits {
+            guard let inflater = Inflater(windowBits: bits), let output = TemporaryFile(directory: directory) else { return nil }
+            var complete = true
+            file.forEachChunk { piece in
+                if complete { complete = inflater.feed(piece, output: output.append) && output.failure == nil }
+            }
+            if complete, inflater.ended { return output.body }
+        }
+        return nil
+    }
+}
+
+/// zlib's inflate over input fed a piece at a time. The stream stays at one address: zlib keeps
+/// a pointer back to it.
+private final class Inflater {
+    private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+    /// The compressed stream is complete.
+    private(set) var ended = false
+
+    init?(windowBits: Int32) {
+        stream.initialize(to: z_stream())
+        guard understudy_inflate_init(stream, windowBits) == Z_OK else {
+            stream.deallocate()
+            return nil
+        }
+    }
+
+    deinit {
+        inflateEnd(stream)
+        stream.deallocate()
+    }
+
+    /// Inflates `input`, handing the output to `output` in pieces; false when the bytes are not
+    /// what the coding says (or follow the end of the stream).
+    func feed(_ input: [UInt8], output: ([UInt8]) -> Void) -> Bool {
+        guard !ended else { return input.isEmpty }
         var input = input
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         var status: Int32 = Z_OK
         input.withUnsafeMutableBufferPointer { source in
-            stream.next_in = source.baseAddress
-            stream.avail_in = uInt(source.count)
+            stream.pointee.next_in = source.baseAddress
+            stream.pointee.avail_in = uInt(source.count)
             repeat {
                 chunk.withUnsafeMutableBufferPointer { buffer in
-                    stream.next_out = buffer.baseAddress
-                    stream.avail_out = uInt(buffer.count)
-                    status = CZlib.inflate(&stream, Z_NO_FLUSH)
-                    output.append(contentsOf: buffer[0..<(buffer.count - Int(stream.avail_out))])
+                    stream.pointee.next_out = buffer.baseAddress
+                    stream.pointee.avail_out = uInt(buffer.count)
+                    status = CZlib.inflate(stream, Z_NO_FLUSH)
+                    let produced = buffer.count - Int(stream.pointee.avail_out)
+                    if produced > 0 { output(Array(buffer[0..<produced])) }
                 }
-            } while status == Z_OK && (stream.avail_in > 0 || stream.avail_out == 0)
+            } while status == Z_OK && (stream.pointee.avail_in > 0 || stream.pointee.avail_out == 0)
         }
-        return status == Z_STREAM_END ? output : nil
+        if status == Z_STREAM_END { ended = true }
+        return status == Z_STREAM_END || (status == Z_OK || status == Z_BUF_ERROR) && stream.pointee.avail_in == 0
     }
 }
 

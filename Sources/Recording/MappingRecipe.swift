@@ -13,7 +13,7 @@ struct MappingRecipe: Sendable {
     /// A mapping to write and the body file it names, if any.
     struct Recorded {
         var mapping: [(String, JSONValue)]
-        var bodyFile: (name: String, bytes: [UInt8])?
+        var bodyFile: (name: String, content: ResponseBody)?
     }
 
     /// What makes two requests the same call: the parts a mapping matches on.
@@ -141,12 +141,13 @@ struct MappingRecipe: Sendable {
     private static let transferHeaders: Set<String> = ["date", "content-length", "transfer-encoding", "connection", "keep-alive",
                                                        "proxy-connection", "trailer", "upgrade"]
 
-    private func response(_ exchange: RecordedExchange, name: String) -> (JSONValue, (name: String, bytes: [UInt8])?) {
+    private func response(_ exchange: RecordedExchange, name: String) -> (JSONValue, (name: String, content: ResponseBody)?) {
         // Compressed answers are stored decoded, without their Content-Encoding; an encoding this
         // cannot undo (br, zstd, or bytes that are not what the header says) is stored as sent.
+        // (A body in a file comes decoded already: `RecordingStore` decodes it once.)
         var body = exchange.responseBody
         var decoded = false
-        if let encoding = exchange.responseHeaders["Content-Encoding"], !body.isEmpty,
+        if exchange.responseFile == nil, let encoding = exchange.responseHeaders["Content-Encoding"], !body.isEmpty,
            let plain = ContentDecoding.decode(body, encoding: encoding) {
             body = plain
             decoded = true
@@ -177,14 +178,18 @@ struct MappingRecipe: Sendable {
         }
         var response: [(String, JSONValue)] = [("status", .int(exchange.status))]
         if !headers.isEmpty { response.append(("headers", .object(headers))) }
+        let file = name + "." + Self.fileExtension(contentType)
+        if let bodyFile = exchange.responseFile, bodyFile.count > 0 {
+            response.append(("bodyFileName", .string(file)))
+            return (.object(response), (file, ResponseBody(file: bodyFile)))
+        }
         guard !body.isEmpty else { return (.object(response), nil) }
         if body.count <= options.inlineBodyLimit, !encoded, Self.isText(contentType), let text = String(validating: body, as: UTF8.self) {
             response.append(("body", .string(text)))
             return (.object(response), nil)
         }
-        let file = name + "." + Self.fileExtension(contentType)
         response.append(("bodyFileName", .string(file)))
-        return (.object(response), (file, body))
+        return (.object(response), (file, ResponseBody(body)))
     }
 
     /// Shorter values are left alone: replacing every "1" or "abc" would corrupt the answer.

@@ -11,13 +11,15 @@ public struct RecordedExchange: Sendable {
     public var requestBody: [UInt8]
     public var status: Int
     public var responseHeaders: HTTPHeaders
-    /// As the upstream sent it (possibly compressed).
+    /// As the upstream sent it (possibly compressed); empty when it is in `responseFile`.
     public var responseBody: [UInt8]
+    /// A large answer's body, streamed to a file as it came instead of held in memory.
+    public var responseFile: FileBody?
     /// Where it was recorded from (the target's base URL), kept in the mapping's metadata.
     public var source: String
 
     public init(method: String, path: String, query: [QueryItem], requestHeaders: HTTPHeaders, requestBody: [UInt8],
-                status: Int, responseHeaders: HTTPHeaders, responseBody: [UInt8], source: String) {
+                status: Int, responseHeaders: HTTPHeaders, responseBody: [UInt8], responseFile: FileBody? = nil, source: String) {
         self.method = method
         self.path = path
         self.query = query
@@ -26,6 +28,7 @@ public struct RecordedExchange: Sendable {
         self.status = status
         self.responseHeaders = responseHeaders
         self.responseBody = responseBody
+        self.responseFile = responseFile
         self.source = source
     }
 
@@ -33,7 +36,8 @@ public struct RecordedExchange: Sendable {
     init(_ request: Request, _ response: Response, source: String) {
         self.init(method: request.method.rawValue, path: String(request.rawPath), query: request.queryItems,
                   requestHeaders: request.headers, requestBody: request.body, status: response.status,
-                  responseHeaders: response.headers, responseBody: response.body.bytes, source: source)
+                  responseHeaders: response.headers, responseBody: response.body.file == nil ? response.body.bytes : [],
+                  responseFile: response.body.file, source: source)
     }
 }
 
@@ -53,6 +57,10 @@ public struct RecordingOptions: Sendable {
     /// Text bodies up to this size stay inside the mapping; larger ones, and binary ones, go to
     /// a file.
     public var inlineBodyLimit = 16 * 1024
+    /// Answers larger than this are written to a temporary file as they arrive, never held in
+    /// memory whole, and copied to the recording's body file (without the scrubbing of echoed
+    /// secrets, which needs the whole text).
+    public var largeBodyThreshold = 4 * 1024 * 1024
 
     public init() {}
 

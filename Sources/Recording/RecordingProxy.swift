@@ -103,6 +103,7 @@ public final class RecordingProxy: Backend {
         var outbound = OutboundRequest(method: request.method, url: target.baseURL + (forwardedTarget.hasPrefix("/") ? "" : "/") + forwardedTarget,
                                        headers: Self.forwardedHeaders(request.headers), body: request.body, timeout: timeout)
         outbound.tls = tls
+        outbound.largeBodyThreshold = store.options.largeBodyThreshold
         return .deferred { [self] reply in
             reply.loop.send(outbound) { result in
                 switch result {

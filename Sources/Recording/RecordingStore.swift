@@ -30,9 +30,13 @@ public final class RecordingStore: Sendable {
         recipe = MappingRecipe(options: options)
     }
 
+    public var options: RecordingOptions { recipe.options }
+
     /// Whether `exchange` would add nothing: its call already got this answer (or, without
-    /// scenarios, any answer). Cheap enough for an event loop.
+    /// scenarios, any answer). Cheap enough for an event loop; false for a body in a file, whose
+    /// answer is not read here.
     public func hasRecorded(_ exchange: RecordedExchange) -> Bool {
+        guard exchange.responseFile == nil else { return false }
         let key = recipe.key(exchange)
         guard let answers = calls.withLock({ $0.byKey[key]?.answers }) else { return false }
         return !recipe.options.repeatsAsScenarios || answers.contains(Self.fingerprint(exchange))
@@ -48,7 +52,7 @@ public final class RecordingStore: Sendable {
             var call = calls.byKey[key] ?? Call(name: recipe.name(exchange))
             if call.answers.contains(answer) || (!call.answers.isEmpty && !recipe.options.repeatsAsScenarios) { return [] }
             call.answers.append(answer)
-            call.exchanges.append(exchange)
+            call.exchanges.append(Self.decodingFile(exchange))
             // A second answer turns the call into a scenario; each new step rewrites the one
             // before it, which now moves the scenario on.
             let count = call.exchanges.count
@@ -58,6 +62,11 @@ public final class RecordingStore: Sendable {
                 let recorded = recorded(call, step: step)
                 try write(recorded)
                 written.append(recorded.mapping.first { $0.0 == "name" }?.1.stringValue ?? "")
+                // A large body is read from the recording from now on: its temporary file, the
+                // size of the answer, goes.
+                if let body = recorded.bodyFile, let file = body.content.file {
+                    call.exchanges[step].responseFile = FileBody(path: bodyFiles.appendingPathComponent(body.name).path, count: file.count)
+                }
             }
             if calls.byKey[key] == nil { calls.order.append(key) }
             calls.byKey[key] = call
@@ -83,12 +92,39 @@ public final class RecordingStore: Sendable {
         return recipe.mapping(call.exchanges[step], name: name, scenario: scenario)
     }
 
+    /// A compressed body in a file decoded once, here, into another file (as `MappingRecipe`
+    /// decodes bodies in memory), so the mapping and its snapshots need not decode it again.
+    private static func decodingFile(_ exchange: RecordedExchange) -> RecordedExchange {
+        guard let file = exchange.responseFile, let encoding = exchange.responseHeaders["Content-Encoding"],
+              let decoded = ContentDecoding.decode(file, encoding: encoding, directory: temporaryDirectory) else { return exchange }
+        var plain = exchange
+        plain.responseFile = decoded
+        plain.responseHeaders.remove("Content-Encoding")
+        return plain
+    }
+
+    static let temporaryDirectory = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+
+    private var bodyFiles: URL { directory.appendingPathComponent("__files") }
+
     private func write(_ recorded: MappingRecipe.Recorded) throws {
-        let mappings = directory.appendingPathComponent("mappings"), files = directory.appendingPathComponent("__files")
+        let mappings = directory.appendingPathComponent("mappings"), files = bodyFiles
         try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
         if let body = recorded.bodyFile {
             try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
-            try SafeFile.write(Data(body.bytes), to: files.appendingPathComponent(body.name))
+            let target = files.appendingPathComponent(body.name)
+            if let file = body.content.file {
+                try SafeFile.write(to: target) { temporary in
+                    guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+                        throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot create \(temporary.path)"])
+                    }
+                    let handle = try FileHandle(forWritingTo: temporary)
+                    defer { try? handle.close() }
+                    try file.forEachChunk { try handle.write(contentsOf: $0) }
+                }
+            } else {
+                try SafeFile.write(Data(body.content.bytes), to: target)
+            }
         }
         let name = recorded.mapping.first { $0.0 == "name" }?.1.stringValue ?? "mapping"
         let json = JSONValue.object(recorded.mapping).prettyPrinted() + "\n"
@@ -110,6 +146,8 @@ public final class RecordingStore: Sendable {
             hash = MappingRecipe.hash(bytes: field.value.utf8, seed: hash)
             hash = MappingRecipe.hash(bytes: CollectionOfOne(0), seed: hash)
         }
-        return MappingRecipe.hash(bytes: exchange.responseBody, seed: hash)
+        guard let file = exchange.responseFile else { return MappingRecipe.hash(bytes: exchange.responseBody, seed: hash) }
+        file.forEachChunk { hash = MappingRecipe.hash(bytes: $0, seed: hash) }
+        return hash
     }
 }

@@ -93,7 +93,7 @@ public struct ResponseDefinition: Sendable {
             guard let name = json["bodyFileName"]?.stringValue else { throw StubError(field: "\(field).bodyFileName", message: "expected a string") }
             // A templated name is read per request.
             if !(templated && name.contains("{{")) {
-                response.body = ResponseBody(shared: try files.read(name, field: "\(field).bodyFileName"))
+                response.body = try files.body(name, field: "\(field).bodyFileName")
             }
         default:
             break
@@ -109,8 +109,8 @@ public struct ResponseDefinition: Sendable {
             definition.delayDistribution = try parseDistribution(distribution, field: "\(field).delayDistribution")
         }
         if let base = json["proxyBaseUrl"] {
-            guard let url = base.stringValue, url.lowercased().hasPrefix("http://") else {
-                throw StubError(field: "\(field).proxyBaseUrl", message: "expected an http:// URL (https upstreams come with recording)")
+            guard let url = base.stringValue, url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://") else {
+                throw StubError(field: "\(field).proxyBaseUrl", message: "expected an http:// or https:// URL")
             }
             definition.proxyBaseURL = url.hasSuffix("/") ? String(url.dropLast()) : url
             for (name, value) in json["additionalProxyRequestHeaders"]?.objectValue ?? [] {
@@ -162,15 +162,31 @@ public struct BodyFiles: Sendable {
         self.root = root.standardizedFileURL.resolvingSymlinksInPath()
     }
 
-    func read(_ name: String, field: String) throws(StubError) -> SharedBytes {
-        SharedBytes(try bytes(name, field: field))
+    /// Files larger than this are sent from the file, held open, instead of read into memory
+    /// (large recorded downloads).
+    static let largeFile = 1024 * 1024
+
+    /// The file as a body: read once and shared, or sent from the file when it is large.
+    func body(_ name: String, field: String) throws(StubError) -> ResponseBody {
+        let file = try path(name, field: field)
+        if let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int, size > Self.largeFile {
+            let descriptor = open(file.path, O_RDONLY)
+            guard descriptor >= 0 else { throw StubError(field: field, message: "cannot open '\(name)' in \(root.path)") }
+            return ResponseBody(file: FileBody(descriptor: descriptor, count: size))
+        }
+        return ResponseBody(shared: SharedBytes(try bytes(name, field: field)))
     }
 
-    func bytes(_ name: String, field: String) throws(StubError) -> Data {
+    private func path(_ name: String, field: String) throws(StubError) -> URL {
         let file = root.appendingPathComponent(name).standardizedFileURL.resolvingSymlinksInPath()
         guard file.path.hasPrefix(root.path + "/") else {
             throw StubError(field: field, message: "'\(name)' leads outside \(root.path)")
         }
+        return file
+    }
+
+    func bytes(_ name: String, field: String) throws(StubError) -> Data {
+        let file = try path(name, field: field)
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw StubError(field: field, message: "no file '\(name)' in \(root.path)")
         }

@@ -60,6 +60,41 @@ func relay(to upstream: String, timeout: Duration = .seconds(2)) -> ClosureHandl
         #expect(String(decoding: body, as: UTF8.self).contains("no answer"))
     }
 
+    @Test func largeBodiesArriveInAFileAndAreSentFromIt() async throws {
+        let large = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
+        let upstream = try TestServer.start(handler: ClosureHandler { request, responder in
+            let response = Response(status: 200, headers: ["Content-Type": "application/octet-stream"],
+                                    body: ResponseBody(request.path == "/small" ? Array(large.prefix(100)) : large))
+            if request.path == "/chunked" {
+                responder.sendDribbled(response, chunks: 5, over: .milliseconds(20))
+            } else {
+                responder.send(response)
+            }
+        })
+        defer { upstream.stop() }
+        let spillDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("spill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: spillDirectory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: spillDirectory) }
+        let proxy = try TestServer.start(handler: ClosureHandler { request, responder in
+            var outbound = OutboundRequest(url: upstream.server.baseURL + request.target)
+            outbound.largeBodyThreshold = 64 * 1024
+            outbound.spillDirectory = spillDirectory.path
+            responder.loop.send(outbound) { result in
+                guard case .success(var response) = result else { return responder.send(.text("failed", status: 502)) }
+                response.headers.set("X-In-File", response.body.file == nil ? "no" : "yes")
+                responder.send(response)
+            }
+        })
+        defer { proxy.stop() }
+        for (path, expected, inFile) in [("/big", large, "yes"), ("/chunked", large, "yes"), ("/small", Array(large.prefix(100)), "no")] {
+            let (body, response) = try await proxy.send("GET", path)
+            #expect(Array(body) == expected, "\(path)")
+            #expect(response.value(forHTTPHeaderField: "X-In-File") == inFile, "\(path)")
+        }
+        // The files were unlinked as soon as they were made.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: spillDirectory.path).isEmpty)
+    }
+
     /// The upstream names the client port each request came from: one port, one connection.
     static func portEcho(closeAfter closing: Set<String> = []) -> ClosureHandler {
         ClosureHandler { request, responder in

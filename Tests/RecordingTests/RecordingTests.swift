@@ -16,12 +16,22 @@ import UnderstudyTesting
     final class Upstream: Sendable {
         let server: TestServer
         let gzipped: [UInt8]
+        let largeGzipped: [UInt8]
+        /// Bodies past the large-body threshold the tests set: every byte value, and text that
+        /// compresses to more than the threshold still.
+        static let largeBinary: [UInt8] = {
+            var state: UInt32 = 7
+            return (0..<1_500_000).map { _ in state = state &* 1_103_515_245 &+ 12345; return UInt8(truncatingIfNeeded: state >> 16) }
+        }()
+        static let largeText = Array(largeBinary.prefix(400_000).map { String($0, radix: 16) }.joined(separator: " ").utf8)
         static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF, 0xFE, 0x00, 0x10, 0x80]
         private let counter = Counter()
 
         init(tls: TLSServerSettings? = nil) throws {
             let gzipped = try Self.gzip(Array(#"{"compressed": true, "items": [1, 2, 3]}"#.utf8))
             self.gzipped = gzipped
+            let largeGzipped = try Self.gzip(Self.largeText)
+            self.largeGzipped = largeGzipped
             let counter = self.counter
             let backend = ClosureBackend(name: "upstream", mounts: ["/"]) { request in
                 let asked = counter.next(request.path)
@@ -44,6 +54,17 @@ import UnderstudyTesting
                     return .response(Response(status: 200, headers: ["Content-Type": "text/plain"], body: ResponseBody("visit \(asked)")))
                 case "/form":
                     return .response(.text("got \(request.bodyText)", status: 201))
+                case "/large.bin":
+                    return .response(Response(status: 200, headers: ["Content-Type": "application/octet-stream"], body: ResponseBody(Self.largeBinary)))
+                case "/large-text":
+                    // Sent in chunks (Transfer-Encoding: chunked), compressed.
+                    return .deferred { reply in
+                        reply.sendDribbled(Response(status: 200, headers: ["Content-Type": "text/plain", "Content-Encoding": "gzip"],
+                                                    body: ResponseBody(largeGzipped)), chunks: 8, over: .milliseconds(40))
+                    }
+                case "/large-counter":
+                    return .response(Response(status: 200, headers: ["Content-Type": "application/octet-stream"],
+                                              body: ResponseBody(Array(repeating: UInt8(asked), count: 300_000))))
                 case "/slow":
                     return .deferred { reply in reply.send(.text("late"), after: .seconds(3)) }
                 default:
@@ -56,15 +77,16 @@ import UnderstudyTesting
         var baseURL: String { server.server.baseURL }
 
         static func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
+            // From a file: a pipe both ways would block once the output fills its pipe.
+            let input = FileManager.default.temporaryDirectory.appendingPathComponent("gzip-input-\(UUID().uuidString)")
+            try Data(bytes).write(to: input)
+            defer { try? FileManager.default.removeItem(at: input) }
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-            process.arguments = ["-c", "-n"]
-            let input = Pipe(), output = Pipe()
-            process.standardInput = input
+            process.arguments = ["-c", "-n", input.path]
+            let output = Pipe()
             process.standardOutput = output
             try process.run()
-            input.fileHandleForWriting.write(Data(bytes))
-            try input.fileHandleForWriting.close()
             let data = output.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             return Array(data)
@@ -180,6 +202,37 @@ import UnderstudyTesting
         #expect(scenarios["scenarios"]?.arrayValue?.first?["state"]?.stringValue == "step-3")
         #expect(try await replayer.send("POST", "/__admin/scenarios/reset").response.statusCode == 200)
         #expect(try Self.exchange(replayer, ask).bodyText == "visit 1")
+    }
+
+    @Test func largeAnswersGoThroughFilesAndReplayByteForByte() async throws {
+        let upstream = try Upstream()
+        let recorded = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: recorded) }
+        var options = RecordingOptions()
+        options.largeBodyThreshold = 64 * 1024
+        let (recorder, _) = try Self.recorder(upstream.baseURL, recorded.appendingPathComponent("run"), options: options)
+        let requests = ["/large.bin", "/large-text", "/large-counter", "/large-counter"].map {
+            "GET \($0) HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n"
+        }
+        let live = try requests.map { try Self.exchange(recorder, $0) }
+        #expect(upstream.largeGzipped.count > options.largeBodyThreshold)
+        #expect(live[0].body == Upstream.largeBinary && live[0].header("Content-Length") == "1500000")
+        #expect(live[1].body == upstream.largeGzipped && live[1].header("Content-Encoding") == "gzip")
+        #expect(live[2].body == Array(repeating: 1, count: 300_000) && live[3].body == Array(repeating: 2, count: 300_000))
+        recorder.stop()
+        upstream.server.stop()
+
+        let files = recorded.appendingPathComponent("run/__files")
+        let names = try FileManager.default.contentsOfDirectory(atPath: files.path)
+        #expect(names.count == 4 && !names.contains { $0.hasPrefix(".") }, "\(names)")
+        let replayer = try Self.replayer(recorded)
+        defer { replayer.stop() }
+        let replayed = try requests.map { try Self.exchange(replayer, $0) }
+        #expect(replayed[0].body == Upstream.largeBinary)
+        // Stored decoded, like small compressed answers.
+        #expect(replayed[1].body == Upstream.largeText && replayed[1].header("Content-Encoding") == nil)
+        // Two answers to one call: a scenario, replayed in order.
+        #expect(replayed[2].body == live[2].body && replayed[3].body == live[3].body)
     }
 
     @Test func upstreamFailuresAnswer502Or504AndSaveNothing() async throws {

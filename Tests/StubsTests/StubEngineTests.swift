@@ -113,4 +113,34 @@ import UnderstudyTesting
         #expect(response.statusCode == 203)
         #expect(text(body) == "upstream saw /api/items?id=3 with yes")
     }
+
+    @Test func httpsProxyBaseUrlsCheckTheUpstreamsCertificate() async throws {
+        // Nothing listens with TLS here: the proxy tries, and says it was TLS that failed.
+        let plain = try TestServer.start(handler: ClosureHandler { _, responder in responder.send(.text("plain")) })
+        defer { plain.stop() }
+        let port = plain.server.baseURL.split(separator: ":").last!
+        let (server, _, root) = try serve([
+            "mappings/proxy.json": #"{"request": {"urlPath": "/secure"}, "response": {"proxyBaseUrl": "https://127.0.0.1:\#(port)"}}"#,
+        ])
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        let (body, response) = try await server.send("GET", "/secure")
+        #expect(response.statusCode == 502)
+        #expect(text(body).hasPrefix("Proxying to https://127.0.0.1:\(port) failed: TLS with https://127.0.0.1:\(port)/secure failed"))
+    }
+
+    @Test func largeBodyFilesAreSentFromTheFile() async throws {
+        let large = (0..<(BodyFiles.largeFile + 12_345)).map { UInt8(truncatingIfNeeded: $0 % 251) }
+        let root = try makeTemporaryDirectory([
+            "mappings/large.json": #"{"request": {"urlPath": "/large"}, "response": {"bodyFileName": "large.bin"}}"#,
+        ])
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("__files"), withIntermediateDirectories: true)
+        try Data(large).write(to: root.appendingPathComponent("__files/large.bin"))
+        let engine = StubEngine(stubsDirectory: root)
+        let server = try TestServer.start(backends: [engine])
+        defer { server.stop() }
+        #expect(engine.mappings.first?.response.response.body.file != nil)
+        #expect(Array(try await server.send("GET", "/large").body) == large)
+        #expect(Array(try await server.send("GET", "/large").body) == large, "sent again from the same file")
+    }
 }
