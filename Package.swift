@@ -53,10 +53,14 @@ let package = Package(
             name: "Lotus",
             dependencies: ["MockCore", "HTTPServer", .product(name: "Logging", package: "swift-log")]
         ),
+        .target(
+            name: "Commerce",
+            dependencies: ["MockCore", "HTTPServer", "Templating", .product(name: "Logging", package: "swift-log")]
+        ),
         .executableTarget(
             name: "understudy",
             dependencies: [
-                "MockCore", "HTTPServer", "Stubs", "Geocoder", "Informix", "Lotus", "Recording",
+                "MockCore", "HTTPServer", "Stubs", "Geocoder", "Informix", "Lotus", "Recording", "Commerce",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -76,8 +80,9 @@ let package = Package(
         .testTarget(name: "GeocoderTests", dependencies: ["Geocoder", "UnderstudyTesting"], resources: [.copy("Expected")]),
         .testTarget(name: "InformixTests", dependencies: ["Informix", "UnderstudyTesting"]),
         .testTarget(name: "LotusTests", dependencies: ["Lotus", "UnderstudyTesting"]),
+        .testTarget(name: "CommerceTests", dependencies: ["Commerce", "Geocoder", "UnderstudyTesting"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Stubs", "UnderstudyTesting"]),
-        .testTarget(name: "ClientDesignTests", dependencies: ["Stubs", "Geocoder", "Informix", "Lotus", "MockCore", "UnderstudyTesting"]),
+        .testTarget(name: "ClientDesignTests", dependencies: ["Stubs", "Geocoder", "Informix", "Lotus", "Commerce", "MockCore", "UnderstudyTesting"]),
         .testTarget(name: "UnderstudyCLITests", dependencies: ["understudy", "UnderstudyTesting"]),
     ]
 )

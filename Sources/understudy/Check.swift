@@ -3,12 +3,13 @@ import Foundation
 import Geocoder
 import Informix
 import Lotus
+import Commerce
 import Stubs
 
 /// `understudy check`: validates stub files without serving them.
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check the stub files (mappings, body files, templates, NPI configurations, geocoder data, the Informix database, the Lotus fixtures); exit 1 on any problem.")
+        abstract: "Check the stub files (mappings, body files, templates, NPI configurations, geocoder data, the Informix database, the Lotus and Commerce fixtures and page templates); exit 1 on any problem.")
 
     @Option(help: "The stubs directory to check.")
     var stubs: String = "./stubs"
@@ -25,8 +26,11 @@ struct Check: ParsableCommand {
         let informixProblems = FileManager.default.fileExists(atPath: informix.path) ? InformixBackend.check(directory: informix) : []
         let lotus = root.appendingPathComponent("lotus")
         let lotusProblems = FileManager.default.fileExists(atPath: lotus.path) ? LotusBackend.check(directory: lotus) : []
+        let commerce = root.appendingPathComponent("commerce")
+        let commerceProblems = FileManager.default.fileExists(atPath: commerce.path) ? CommerceBackend.check(directory: commerce) : []
         let problems = report.problems.map(String.init(describing:)) + geocoderProblems.map(String.init(describing:))
             + informixProblems.map(String.init(describing:)) + lotusProblems.map(String.init(describing:))
+            + commerceProblems.map(String.init(describing:))
         for problem in problems {
             FileHandle.standardError.write(Data("\(problem)\n".utf8))
         }

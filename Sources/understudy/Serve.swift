@@ -5,6 +5,7 @@ import HTTPServer
 import Informix
 import Logging
 import Lotus
+import Commerce
 import MockCore
 import Recording
 import Stubs
@@ -89,6 +90,10 @@ struct Serve: ParsableCommand {
         let lotus = stubs.appendingPathComponent("lotus")
         if FileManager.default.fileExists(atPath: lotus.path) {
             emulators.append(LotusBackend(directory: lotus, logger: logger))
+        }
+        let commerce = stubs.appendingPathComponent("commerce")
+        if FileManager.default.fileExists(atPath: commerce.path) {
+            emulators.append(CommerceBackend(directory: commerce, logger: logger))
         }
         return emulators
     }

@@ -1,0 +1,210 @@
+// Module Commerce: the WebSphere Commerce 7 "Madisons" mobile storefront of seed 000 — the
+// pages the iPhone/iPad hybrid app wraps (with its madisons:// bridge links), sessions and
+// carts as WebSphere Commerce keeps them, the store locator, checkout, and the JSON search
+// services — from editable fixtures and templates in stubs/commerce/.
+
+import Foundation
+import HTTPServer
+import Logging
+import MockCore
+import Synchronization
+import Templating
+
+/// The storefront at `/webapp/wcs/stores/servlet/<View or Command>`, its SEO URLs under `/shop`,
+/// its assets under `/wcsstore`, and the search REST services under `/search/resources`.
+public final class CommerceBackend: Backend {
+    public let name = "commerce"
+    public let mounts = ["/webapp/wcs/stores/servlet", "/shop", "/wcsstore", "/search/resources"]
+
+    let catalog: CommerceCatalog
+    let physicalStores: PhysicalStores
+    let pages: StorePages
+    let assets: StoreAssets
+    private let shoppers: [Shopper]
+    private let scopes = Mutex<[StateScope: ShoppingState]>([:])
+    let logger: Logger
+
+    static let servlet = "/webapp/wcs/stores/servlet/"
+
+    /// Loads `directory` (normally `stubs/commerce`); problems are logged with their file and
+    /// field, and whatever loaded is served.
+    public init(directory: URL, logger: Logger = Logger(label: "understudy")) {
+        let (loaded, problems) = Self.load(directory)
+        for problem in problems { logger.warning("commerce: \(problem)") }
+        catalog = loaded.catalog
+        physicalStores = loaded.stores
+        shoppers = loaded.shoppers
+        pages = loaded.pages
+        assets = StoreAssets(directory: directory.appendingPathComponent("assets"))
+        self.logger = logger
+    }
+
+    private static func load(_ directory: URL) -> ((catalog: CommerceCatalog, stores: PhysicalStores, shoppers: [Shopper], pages: StorePages), [FixtureError]) {
+        var problems: [FixtureError] = []
+        var catalog = CommerceCatalog.empty, stores = PhysicalStores(stores: []), shoppers: [Shopper] = []
+        do { catalog = try CommerceCatalog.load(directory.appendingPathComponent("catalog.json")) } catch { problems.append(error) }
+        do { stores = try PhysicalStores.load(directory.appendingPathComponent("stores.json")) } catch { problems.append(error) }
+        do { shoppers = try ShopperFixtures.load(directory.appendingPathComponent("shoppers.json")) } catch { problems.append(error) }
+        let (pages, pageProblems) = StorePages.load(directory)
+        return ((catalog, stores, shoppers, pages), problems + pageProblems)
+    }
+
+    /// Every problem with the folder's files, for `understudy check`.
+    public static func check(directory: URL) -> [FixtureError] {
+        load(directory).1
+    }
+
+    public func reset(scope: StateScope?) {
+        scopes.withLock { scopes in
+            if let scope { scopes[scope] = nil } else { scopes.removeAll() }
+        }
+    }
+
+    /// Runs `body` on the scope's state, made from the fixtures on first use.
+    func withState<T>(_ scope: StateScope, _ body: (inout ShoppingState) -> T) -> T {
+        scopes.withLock { scopes in
+            if scopes[scope] == nil { scopes[scope] = ShoppingState(shoppers: shoppers) }
+            return body(&scopes[scope]!)
+        }
+    }
+
+    // MARK: Requests
+
+    public func handle(_ request: Request, _ context: RequestContext) -> Reply {
+        let path = request.path
+        if path.hasPrefix("/wcsstore/") { return .response(assets.response(for: path, catalog: catalog)) }
+        if path.hasPrefix("/search/resources/") { return .response(searchResource(request)) }
+        var store = StoreRequest(request)
+        if let cookies = store.sessionCookies {
+            let known = withState(context.scope) { $0.sessions[cookies.userId] }
+            if let known, known.token == cookies.token { store.session = known } else { store.sessionExpired = true }
+        }
+        let name: String
+        if path.hasPrefix(Self.servlet) {
+            name = String(path.dropFirst(Self.servlet.count))
+        } else if let seo = seoView(path) {
+            var parameters = store.parameters
+            parameters.append(contentsOf: seo.parameters)
+            return respond(seo.view, StoreRequest(request, parameters: parameters, from: store), context)
+        } else {
+            return .response(errorPage(store, message: pages.label("errorPageNotFound", store.language), status: 404))
+        }
+        return respond(name, store, context)
+    }
+
+    private func respond(_ name: String, _ store: StoreRequest, _ context: RequestContext) -> Reply {
+        if let command = command(name) {
+            guard store.request.method == .post || store.request.method == .get else {
+                return .response(errorPage(store, message: "\(name) takes GET or POST", status: 405))
+            }
+            return command(store, context)
+        }
+        if name == "mStoreLocatorSearchView" || name == "mStoreLocatorResultView" { return storeLocatorSearch(store, context) }
+        guard let view = view(name) else {
+            return .response(errorPage(store, message: pages.label("errorPageNotFound", store.language) + " (\(name))", status: 404))
+        }
+        return .response(view(store, context))
+    }
+
+    /// `/shop/<lang>/<storeKeyword>[/<keyword>]`: the home page, a department or category by its
+    /// keyword, a product by its part number (lower-cased).
+    private func seoView(_ path: String) -> (view: String, parameters: [QueryItem])? {
+        let parts = path.split(separator: "/").map(String.init)
+        guard parts.count >= 3, parts[0] == "shop", parts[2].lowercased() == catalog.store.keyword.lowercased() else { return nil }
+        let langId = parts[1] == "fr" ? "-2" : "-1"
+        guard parts.count > 3 else { return ("StoreView", [QueryItem(name: "langId", value: langId)]) }
+        let keyword = parts[3].lowercased()
+        for department in catalog.departments {
+            if department.keyword == keyword { return ("mCategoriesDisplayView", [QueryItem(name: "categoryId", value: department.id), QueryItem(name: "langId", value: langId)]) }
+            for category in department.categories where category.keyword == keyword {
+                return ("mCategoriesDisplayView", [QueryItem(name: "categoryId", value: category.id), QueryItem(name: "langId", value: langId)])
+            }
+        }
+        if let product = catalog.product(partNumber: keyword.uppercased()) {
+            return ("mProductDisplayView", [QueryItem(name: "productId", value: product.id), QueryItem(name: "langId", value: langId)])
+        }
+        return nil
+    }
+
+    // MARK: Pages
+
+    /// What every page gets: the store, language, device, shopper and the query string that
+    /// every link carries.
+    func common(_ store: StoreRequest, session: ShopperSession?, scope: StateScope) -> [(String, TemplateValue)] {
+        let shopper = session?.logonId != nil ? withState(scope) { $0.shopper(userId: session!.userId) } : nil
+        let cartCount = session.map { session in withState(scope) { ($0.carts[session.userId] ?? []).reduce(0) { $0 + $1.quantity } } } ?? 0
+        return [
+            ("storeId", .string(catalog.store.storeId)),
+            ("catalogId", .string(catalog.store.catalogId)),
+            ("langId", .string(store.language.rawValue)),
+            ("locale", .string(store.language.locale)),
+            ("lang", .string(store.language.code)),
+            // Inserted raw ({{{base}}}) into href attributes: already escaped for HTML.
+            ("base", .string(baseQuery(store.language).replacingOccurrences(of: "&", with: "&amp;"))),
+            ("servlet", .string(Self.servlet)),
+            ("storeName", .string(catalog.store.name)),
+            ("device", .string(store.device.name)),
+            ("pageSet", .string(store.device.pageSet.rawValue)),
+            ("hybrid", .bool(store.device.hybrid)),
+            ("tablet", .bool(store.device.pageSet == .tablet)),
+            ("loggedOn", .bool(shopper != nil)),
+            ("shopperName", .string(shopper?.firstName ?? "")),
+            ("cartCount", .number(Double(cartCount))),
+            ("otherLangId", .string(store.language == .english ? "-2" : "-1")),
+        ]
+    }
+
+    func baseQuery(_ language: StoreLanguage) -> String {
+        "storeId=\(catalog.store.storeId)&catalogId=\(catalog.store.catalogId)&langId=\(language.rawValue)"
+    }
+
+    /// A rendered page. Pages are never cached by the client (they show the cart).
+    func page(_ view: String, _ store: StoreRequest, scope: StateScope, session: ShopperSession? = nil, title: String,
+              status: Int = 200, cookies: [String] = [], _ values: [(String, TemplateValue)] = []) -> Response {
+        let session = session ?? store.session
+        let html = pages.render(view, values, title: title, common: common(store, session: session, scope: scope), language: store.language)
+        var headers: HTTPHeaders = ["Content-Type": "text/html; charset=UTF-8", "Cache-Control": "no-cache", "Pragma": "no-cache"]
+        var setCookies = cookies
+        let pointer = "\(store.language.rawValue)%2C\(catalog.store.storeId)"
+        if cookies.isEmpty && (store.request.cookie("WC_SESSION_ESTABLISHED") == nil || store.request.cookie("WC_ACTIVEPOINTER") != pointer) {
+            setCookies = StoreCookies.established(storeId: catalog.store.storeId, language: store.language)
+        }
+        if let forced = store["deviceFormat"], DeviceFormat(name: forced) != nil { setCookies.append("\(DeviceFormat.cookie)=\(store.device.name); Path=/") }
+        for cookie in setCookies { headers.add("Set-Cookie", cookie) }
+        return Response(status: status, headers: headers, body: ResponseBody(html))
+    }
+
+    /// The store's error page (`GenericApplicationError`), never a stack trace.
+    func errorPage(_ store: StoreRequest, message: String, status: Int = 200, scope: StateScope = .shared) -> Response {
+        page("GenericError", store, scope: scope, title: pages.label("errorTitle", store.language), status: status, [("message", .string(message))])
+    }
+
+    /// A command's answer: a redirect to its `URL` parameter (a view name or a path), as the
+    /// servlet does after a successful command.
+    func redirect(_ store: StoreRequest, to fallback: String, extra: [QueryItem] = [], cookies: [String] = []) -> Response {
+        var target = store.text("URL")
+        if target.isEmpty { target = fallback }
+        if !target.hasPrefix("/") && !target.hasPrefix("http") {
+            var query = baseQuery(store.language)
+            for item in extra { query += "&\(item.name)=\(item.value?.addingPercentEncodingForCookie ?? "")" }
+            target = Self.servlet + (target.contains("?") ? target + "&" + query : target + "?" + query)
+        }
+        var headers: HTTPHeaders = ["Location": target, "Content-Type": "text/html; charset=UTF-8"]
+        for cookie in cookies { headers.add("Set-Cookie", cookie) }
+        return Response(status: 302, headers: headers, body: ResponseBody(""))
+    }
+}
+
+extension StoreRequest {
+    /// The same request with parameters taken from an SEO URL.
+    init(_ request: Request, parameters: [QueryItem], from original: StoreRequest) {
+        var copy = request
+        copy.queryItems = parameters
+        self.init(copy)
+        session = original.session
+        sessionExpired = original.sessionExpired
+    }
+}
+
+/// Template values made from Swift ones.
+func object(_ members: [(String, TemplateValue)]) -> TemplateValue { .object(TemplateObject(members)) }

@@ -1,0 +1,233 @@
+import Foundation
+import MockCore
+
+/// Text in the store's languages: English always, French where the fixture gives it.
+struct LocalizedText: Codable, Sendable {
+    var en: String
+    var fr: String?
+
+    func text(_ language: StoreLanguage) -> String { language == .french ? (fr ?? en) : en }
+}
+
+/// The store's two languages, by WebSphere Commerce `langId`.
+enum StoreLanguage: String, Sendable {
+    case english = "-1"
+    case french = "-2"
+
+    init(langId: String?) { self = langId == "-2" ? .french : .english }
+
+    var locale: String { self == .french ? "fr_FR" : "en_US" }
+    var code: String { self == .french ? "fr" : "en" }
+}
+
+struct StoreInfo: Codable, Sendable {
+    var storeId: String
+    var catalogId: String
+    var masterCatalogId: String
+    var keyword: String
+    var name: String
+    var currency: String
+}
+
+struct CatalogCategory: Codable, Sendable {
+    var id: String
+    var identifier: String
+    var keyword: String
+    var name: LocalizedText
+    var shortDescription: LocalizedText
+}
+
+struct Department: Codable, Sendable {
+    var id: String
+    var identifier: String
+    var keyword: String
+    var name: LocalizedText
+    var shortDescription: LocalizedText
+    var categories: [CatalogCategory]
+}
+
+struct ProductAttribute: Codable, Sendable {
+    var name: String
+    var values: [String]
+}
+
+/// A buyable item of a product: one combination of its defining attributes.
+struct SKU: Codable, Sendable {
+    var id: String
+    var partNumber: String
+    var attributes: [String: String]
+    var inventory: Int
+}
+
+struct Product: Codable, Sendable {
+    var id: String
+    var partNumber: String
+    /// The category it is listed in.
+    var category: String
+    var name: LocalizedText
+    var shortDescription: LocalizedText
+    var longDescription: LocalizedText
+    var manufacturer: String
+    /// Offer price and list price, as decimal text ("89.99").
+    var price: String
+    var listPrice: String
+    /// The colour its generated image is drawn in.
+    var color: String
+    var attributes: [ProductAttribute]
+    var skus: [SKU]
+}
+
+/// The store's catalog (`stubs/commerce/catalog.json`), indexed for the views.
+struct CommerceCatalog: Sendable {
+    let store: StoreInfo
+    let departments: [Department]
+    let products: [Product]
+    private let productIndex: [String: Int]
+    /// SKU id → (product index, SKU index).
+    private let skuIndex: [String: (Int, Int)]
+    private let categoryIndex: [String: (department: Int, category: Int?)]
+    let productsByCategory: [String: [Int]]
+
+    private struct File: Codable {
+        var store: StoreInfo
+        var departments: [Department]
+        var products: [Product]
+    }
+
+    init(store: StoreInfo, departments: [Department], products: [Product]) {
+        self.store = store
+        self.departments = departments
+        self.products = products
+        productIndex = Dictionary(products.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        var skus: [String: (Int, Int)] = [:]
+        var byCategory: [String: [Int]] = [:]
+        for (index, product) in products.enumerated() {
+            for (skuOffset, sku) in product.skus.enumerated() { skus[sku.id] = (index, skuOffset) }
+            byCategory[product.category, default: []].append(index)
+        }
+        skuIndex = skus
+        productsByCategory = byCategory
+        var categories: [String: (Int, Int?)] = [:]
+        for (departmentOffset, department) in departments.enumerated() {
+            categories[department.id] = (departmentOffset, nil)
+            for (categoryOffset, category) in department.categories.enumerated() { categories[category.id] = (departmentOffset, categoryOffset) }
+        }
+        categoryIndex = categories
+    }
+
+    static let empty = CommerceCatalog(store: StoreInfo(storeId: "10152", catalogId: "10051", masterCatalogId: "10001",
+                                                         keyword: "madisonsesite", name: "Madisons", currency: "USD"),
+                                       departments: [], products: [])
+
+    /// Reads `catalog.json`; a problem is reported with the file and the field.
+    static func load(_ url: URL) throws(FixtureError) -> CommerceCatalog {
+        let file: File = try FixtureJSON.decode(url)
+        let catalog = CommerceCatalog(store: file.store, departments: file.departments, products: file.products)
+        for (index, product) in file.products.enumerated() {
+            guard catalog.categoryIndex[product.category]?.category != nil else {
+                throw FixtureError.field(url, "products[\(index)].category", "no category '\(product.category)' (a product is listed in a category, not a department)")
+            }
+            guard !product.skus.isEmpty else { throw FixtureError.field(url, "products[\(index)].skus", "a product needs at least one SKU") }
+            guard Decimal(string: product.price) != nil else { throw FixtureError.field(url, "products[\(index)].price", "expected a decimal such as \"19.99\"") }
+        }
+        return catalog
+    }
+
+    func product(_ id: String) -> Product? { productIndex[id].map { products[$0] } }
+
+    func product(partNumber: String) -> Product? { products.first { $0.partNumber == partNumber } }
+
+    /// A SKU and the product it belongs to; a product id gives its first SKU.
+    func item(_ catalogEntryId: String) -> (product: Product, sku: SKU)? {
+        if let (productOffset, skuOffset) = skuIndex[catalogEntryId] {
+            return (products[productOffset], products[productOffset].skus[skuOffset])
+        }
+        if let product = product(catalogEntryId), let first = product.skus.first { return (product, first) }
+        return nil
+    }
+
+    func department(_ id: String) -> Department? {
+        guard let place = categoryIndex[id], place.category == nil else { return nil }
+        return departments[place.department]
+    }
+
+    /// A category and its department.
+    func category(_ id: String) -> (department: Department, category: CatalogCategory)? {
+        guard let place = categoryIndex[id], let category = place.category else { return nil }
+        return (departments[place.department], departments[place.department].categories[category])
+    }
+
+    func products(inCategory id: String) -> [Product] {
+        (productsByCategory[id] ?? []).map { products[$0] }
+    }
+
+    /// Every product under a department or category.
+    func products(under id: String) -> [Product] {
+        if let department = department(id) { return department.categories.flatMap { products(inCategory: $0.id) } }
+        return products(inCategory: id)
+    }
+
+    /// Products matching every word of `term` as a whole word (name, descriptions, manufacturer,
+    /// part number, category), plurals folded as a search index does; name matches rank first,
+    /// then catalog order.
+    func search(_ term: String, language: StoreLanguage) -> [Product] {
+        let wanted = Self.words(term)
+        guard !wanted.isEmpty else { return [] }
+        var scored: [(score: Int, index: Int)] = []
+        for (index, product) in products.enumerated() {
+            let name = Set(Self.words(product.name.text(language)))
+            let category = self.category(product.category)
+            let rest = Set(Self.words([product.shortDescription.text(language), product.longDescription.text(language), product.manufacturer,
+                                       product.partNumber, category?.category.name.text(language) ?? "",
+                                       category?.department.name.text(language) ?? ""].joined(separator: " ")))
+            var score = 0
+            var matchesAll = true
+            for word in wanted {
+                if name.contains(word) { score += 2 } else if rest.contains(word) { score += 1 } else { matchesAll = false; break }
+            }
+            if matchesAll { scored.append((score, index)) }
+        }
+        return scored.sorted { $0.score != $1.score ? $0.score > $1.score : $0.index < $1.index }.map { products[$0.index] }
+    }
+
+    /// Lower-cased words with English plurals folded ("dresses" → "dress", "shoes" → "shoe").
+    static func words(_ text: String) -> [String] {
+        text.lowercased().split { !$0.isLetter && !$0.isNumber && $0 != "-" }.map { word in
+            if word.count > 4, ["sses", "xes", "ches", "shes"].contains(where: { word.hasSuffix($0) }) { return String(word.dropLast(2)) }
+            if word.count > 3, word.hasSuffix("s"), !word.hasSuffix("ss") { return String(word.dropLast()) }
+            return String(word)
+        }
+    }
+}
+
+/// Decoding a fixture file with its errors turned into `FixtureError`s that name the field.
+enum FixtureJSON {
+    static func decode<T: Decodable>(_ url: URL) throws(FixtureError) -> T {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw FixtureError(file: url.path, line: 0, message: "cannot read the file")
+        }
+        do {
+            _ = try JSONValue.parse(Array(data))
+        } catch {
+            throw FixtureError(file: url.path, line: error.line, message: error.message)
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw FixtureError.field(url, path(context.codingPath + [key]), "missing")
+        } catch let DecodingError.typeMismatch(type, context) {
+            throw FixtureError.field(url, path(context.codingPath), "expected \(type)")
+        } catch let DecodingError.valueNotFound(type, context) {
+            throw FixtureError.field(url, path(context.codingPath), "expected \(type), found null")
+        } catch {
+            throw FixtureError(file: url.path, line: 0, message: "\(error)")
+        }
+    }
+
+    private static func path(_ keys: [any CodingKey]) -> String {
+        keys.reduce("") { path, key in
+            if let index = key.intValue { return path + "[\(index)]" }
+            return path.isEmpty ? key.stringValue : path + "." + key.stringValue
+        }
+    }
+}

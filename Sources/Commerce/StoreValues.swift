@@ -1,0 +1,98 @@
+import Foundation
+import Templating
+
+/// The catalog, orders and stores as the templates see them.
+extension CommerceBackend {
+    func departmentValue(_ department: Department, _ language: StoreLanguage) -> TemplateValue {
+        object([("id", .string(department.id)), ("identifier", .string(department.identifier)), ("keyword", .string(department.keyword)),
+                ("name", .string(department.name.text(language))), ("description", .string(department.shortDescription.text(language))),
+                ("categories", .array(department.categories.map { categoryValue($0, language) }))])
+    }
+
+    func categoryValue(_ category: CatalogCategory, _ language: StoreLanguage) -> TemplateValue {
+        object([("id", .string(category.id)), ("identifier", .string(category.identifier)), ("keyword", .string(category.keyword)),
+                ("name", .string(category.name.text(language))), ("description", .string(category.shortDescription.text(language))),
+                ("count", .number(Double(catalog.products(inCategory: category.id).count)))])
+    }
+
+    func productValue(_ product: Product, _ language: StoreLanguage, detailed: Bool = false) -> TemplateValue {
+        var members: [(String, TemplateValue)] = [
+            ("id", .string(product.id)), ("partNumber", .string(product.partNumber)),
+            ("name", .string(product.name.text(language))), ("shortDescription", .string(product.shortDescription.text(language))),
+            ("manufacturer", .string(product.manufacturer)), ("price", .string(product.price)),
+            ("listPrice", product.listPrice != product.price ? .string(product.listPrice) : .null),
+            ("thumbnail", .string(StoreAssets.imagePath(product, size: "thumb"))),
+            ("image", .string(StoreAssets.imagePath(product, size: "full"))),
+        ]
+        if detailed {
+            members.append(("longDescription", .string(product.longDescription.text(language))))
+            members.append(("attributes", .array(product.attributes.map { attribute in
+                object([("name", .string(attribute.name)), ("values", .array(attribute.values.map(TemplateValue.string)))])
+            })))
+            members.append(("skus", .array(product.skus.map(skuValue))))
+            members.append(("singleSku", product.skus.count == 1 ? .string(product.skus[0].id) : .null))
+        }
+        return object(members)
+    }
+
+    func skuValue(_ sku: SKU) -> TemplateValue {
+        let description = sku.attributes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+        return object([("id", .string(sku.id)), ("partNumber", .string(sku.partNumber)), ("description", .string(description)),
+                       ("inStock", .bool(sku.inventory > 0)), ("inventory", .number(Double(sku.inventory)))])
+    }
+
+    /// The cart's lines and totals.
+    func orderValues(_ lines: [OrderLine], _ language: StoreLanguage) -> [(String, TemplateValue)] {
+        let subtotal = lines.reduce(Decimal(0)) { $0 + $1.unitPrice * Decimal($1.quantity) }
+        return [
+            ("lines", .array(lines.enumerated().map { lineValue($0.element, number: $0.offset + 1, language) })),
+            ("itemCount", .number(Double(lines.reduce(0) { $0 + $1.quantity }))),
+            ("subtotal", .string(Money.plain(subtotal))),
+            ("empty", .bool(lines.isEmpty)),
+        ]
+    }
+
+    func lineValue(_ line: OrderLine, number: Int, _ language: StoreLanguage) -> TemplateValue {
+        let item = catalog.item(line.skuId)
+        return object([
+            ("number", .number(Double(number))), ("orderItemId", .string(line.orderItemId)), ("skuId", .string(line.skuId)),
+            ("quantity", .number(Double(line.quantity))), ("unitPrice", .string(Money.plain(line.unitPrice))),
+            ("total", .string(Money.plain(line.unitPrice * Decimal(line.quantity)))),
+            ("product", item.map { productValue($0.product, language) } ?? .null),
+            ("sku", item.map { skuValue($0.sku) } ?? .null),
+        ])
+    }
+
+    func placedOrderValue(_ order: PlacedOrder, _ language: StoreLanguage) -> TemplateValue {
+        object([
+            ("id", .string(order.id)), ("placed", .string(Self.orderDate(order.placed))),
+            ("lines", .array(order.lines.enumerated().map { lineValue($0.element, number: $0.offset + 1, language) })),
+            ("subtotal", .string(Money.plain(order.subtotal))), ("shipping", .string(Money.plain(order.shipping))),
+            ("tax", .string(Money.plain(order.tax))), ("total", .string(Money.plain(order.total))),
+            ("address", addressValue(order.address, index: 0)), ("shippingMode", .string(order.shippingMode)),
+            ("status", .string("M")),
+        ])
+    }
+
+    func addressValue(_ address: ShopperAddress, index: Int) -> TemplateValue {
+        object([("index", .number(Double(index))), ("nickName", .string(address.nickName)), ("firstName", .string(address.firstName)),
+                ("lastName", .string(address.lastName)), ("address1", .string(address.address1)), ("city", .string(address.city)),
+                ("state", .string(address.state)), ("zipCode", .string(address.zipCode)), ("country", .string(address.country)),
+                ("phone", .string(address.phone)), ("email", .string(address.email))])
+    }
+
+    func physicalStoreValue(_ store: PhysicalStore, kilometres: Double?) -> TemplateValue {
+        object([("id", .string(store.id)), ("name", .string(store.name)), ("address", .string(store.address)), ("city", .string(store.city)),
+                ("state", .string(store.state)), ("zip", .string(store.zip)), ("phone", .string(store.phone)), ("hours", .string(store.hours)),
+                ("latitude", .string(String(store.latitude))), ("longitude", .string(String(store.longitude))),
+                ("miles", kilometres.map { .string(String(format: "%.1f", $0 / 1.609344)) } ?? .null)])
+    }
+
+    static func orderDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "MMMM d, yyyy"
+        return formatter.string(from: date)
+    }
+}

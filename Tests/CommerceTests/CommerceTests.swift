@@ -1,0 +1,280 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import Commerce
+import Geocoder
+import MockCore
+import Testing
+import UnderstudyTesting
+
+/// The storefront over a real socket, browsed as the hybrid app's web view does.
+@Suite struct CommerceTests {
+    static let stubs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("stubs")
+    static let servlet = "/webapp/wcs/stores/servlet/"
+    static let base = "storeId=10152&catalogId=10051&langId=-1"
+
+    /// The storefront, with the geocoder when the test needs the store locator by place.
+    static func start(geocoder: Bool = false) throws -> (TestServer, CommerceBackend) {
+        let commerce = CommerceBackend(directory: stubs.appendingPathComponent("commerce"))
+        var backends: [any Backend] = [commerce]
+        if geocoder {
+            let backend = GeocoderBackend(directory: stubs.appendingPathComponent("geocoder"))
+            while !backend.isReady { Thread.sleep(forTimeInterval: 0.05) }
+            backends.append(backend)
+        }
+        return (try TestServer.start(backends: backends), commerce)
+    }
+
+    static func view(_ name: String, _ query: String = "") -> String {
+        servlet + name + "?" + base + (query.isEmpty ? "" : "&" + query)
+    }
+
+    @Test func theFixturesLoadWithoutProblems() {
+        #expect(CommerceBackend.check(directory: Self.stubs.appendingPathComponent("commerce")).isEmpty)
+        let commerce = CommerceBackend(directory: Self.stubs.appendingPathComponent("commerce"))
+        #expect(commerce.catalog.products.count >= 150)
+        #expect(commerce.physicalStores.stores.count >= 40)
+    }
+
+    @Test func storeViewPicksThePageSetAndEstablishesTheSession() throws {
+        let (server, _) = try Self.start()
+        defer { server.stop() }
+        let phone = StoreBrowser(server, userAgent: StoreBrowser.iPhoneHybrid)
+        let home = try phone.get(Self.view("StoreView"))
+        #expect(home.status == 200 && home.header("Content-Type") == "text/html; charset=UTF-8")
+        #expect(home.html.contains("class=\"iPhoneHybrid view-StoreView\""))
+        #expect(home.html.contains("/wcsstore/Madisons/mobile20/iPhoneHybrid/css/hybrid.css"))
+        // Inside the app the native shell draws the header and tab bar.
+        #expect(!home.html.contains("id=\"header\"") && !home.html.contains("id=\"tabBar\""))
+        #expect(phone.cookie("WC_SESSION_ESTABLISHED") == "true" && phone.cookie("WC_ACTIVEPOINTER") == "-1%2C10152")
+
+        let tablet = try StoreBrowser(server, userAgent: StoreBrowser.iPadHybrid).get(Self.view("StoreView"))
+        #expect(tablet.html.contains("class=\"iPadHybrid") && tablet.html.contains("/wcsstore/Madisons/tablet/iPadHybrid/css/hybrid.css"))
+        let safari = try StoreBrowser(server, userAgent: StoreBrowser.mobileSafari).get(Self.view("StoreView"))
+        #expect(safari.html.contains("class=\"mobile20") && safari.html.contains("id=\"searchForm\""))
+        // Forced by parameter, then remembered in a cookie.
+        let forced = StoreBrowser(server, userAgent: StoreBrowser.mobileSafari)
+        _ = try forced.get(Self.view("StoreView", "deviceFormat=iPadHybrid"))
+        #expect(try forced.get(Self.view("mTopCategoriesDisplayView")).html.contains("class=\"iPadHybrid"))
+        // Each stylesheet the pages name is served.
+        for sheet in ["/wcsstore/Madisons/mobile20/css/common.css", "/wcsstore/Madisons/tablet/css/common.css",
+                      "/wcsstore/Madisons/mobile20/iPhoneHybrid/css/hybrid.css", "/wcsstore/Madisons/tablet/iPadHybrid/javascript/DeviceEnhancement.js"] {
+            #expect(try phone.get(sheet).status == 200, "\(sheet)")
+        }
+    }
+
+    @Test func catalogPagesFromDepartmentToProduct() throws {
+        let (server, commerce) = try Self.start()
+        defer { server.stop() }
+        let browser = StoreBrowser(server, userAgent: StoreBrowser.mobileSafari)
+        let home = try browser.get(Self.view("StoreView"))
+        let apparel = try browser.get(#require(home.link(containing: "categoryId=10001")))
+        #expect(apparel.text(id: "categories")?.contains("Dresses") == true)
+        let dresses = try browser.get(#require(apparel.link(containing: "mCategoriesDisplayView") { $0.contains("categoryId=10002") }))
+        #expect(dresses.html.contains("Silk Wrap Dress"))
+        #expect(dresses.text(id: "products") != nil)
+        let product = try browser.get(#require(dresses.link(containing: "productId=12001")))
+        #expect(product.status == 200 && product.text(id: "offerPrice") == "$29.99")
+        // One select per defining attribute, the add-to-cart form posting the service command.
+        let form = try #require(product.form("addToCartForm"))
+        #expect(form.action == "/webapp/wcs/stores/servlet/OrderChangeServiceItemAdd" && form.method == "post")
+        #expect(product.html.contains("name=\"attrValue_Color\"") && product.html.contains("name=\"attrValue_Size\""))
+        // The generated image is there.
+        let image = try browser.get(#require(Page.matches(#"src="([^"]*_full\.svg)""#, in: product.html).first))
+        #expect(image.status == 200 && image.header("Content-Type") == "image/svg+xml" && image.html.contains("<svg"))
+        // Paging of a category: 10 products, 4 a page.
+        let firstPage = try browser.get(Self.view("mCategoriesDisplayView", "categoryId=10002&pageSize=4"))
+        #expect(firstPage.html.components(separatedBy: "<li class=\"product\">").count - 1 == 4)
+        let next = try browser.get(#require(firstPage.link(containing: "beginIndex=4")))
+        #expect(next.html.contains(commerce.catalog.products(inCategory: "10002")[4].name.en))
+        // SEO URLs reach the same pages.
+        #expect(try browser.get("/shop/en/madisonsesite/dresses").html.contains("Silk Wrap Dress"))
+        #expect(try browser.get("/shop/en/madisonsesite/mad-app-dres-01").text(id: "offerPrice") == "$29.99")
+        #expect(try browser.get("/shop/fr/madisonsesite").html.contains("Magasiner par rayon"))
+    }
+
+    @Test func searchFindsProductsAndPages() throws {
+        let (server, _) = try Self.start()
+        defer { server.stop() }
+        let browser = StoreBrowser(server)
+        let results = try browser.get(Self.view("mCatalogSearchResultView", "searchTerm=dress&pageSize=3&pgGrp=search"))
+        #expect(results.text(id: "resultCount")?.hasPrefix("1–3 of 10") == true)
+        let second = try browser.get(#require(results.link(containing: "beginIndex=3")))
+        #expect(second.text(id: "resultCount")?.hasPrefix("4–6 of 10") == true)
+        let nothing = try browser.get(Self.view("mCatalogSearchResultView", "searchTerm=zeppelin"))
+        #expect(nothing.text(id: "noResults") == "No products match your search.")
+    }
+
+    @Test func cartAddUpdateRemoveWithTotals() throws {
+        let (server, _) = try Self.start()
+        defer { server.stop() }
+        let browser = StoreBrowser(server)
+        let product = try browser.get(Self.view("mProductDisplayView", "productId=12001"))
+        // Without a colour and size: the product page again, with the store's message.
+        let unchosen = try browser.submit(product, form: "addToCartForm", [("quantity", "1")])
+        #expect(unchosen.text(id: "errorMessage")?.contains("Select a value for each attribute") == true)
+        let cart = try browser.submit(product, form: "addToCartForm", [("attrValue_Color", "Red"), ("attrValue_Size", "M"), ("quantity", "2")])
+        #expect(browser.lastSetCookies.contains { $0.hasPrefix("WC_USERACTIVITY_") } && browser.lastSetCookies.contains { $0.hasPrefix("WC_AUTHENTICATION_") })
+        #expect(cart.target.contains("mOrderItemDisplay") && cart.text(id: "subtotal") == "$59.98")
+        // A second product with one SKU.
+        let skillet = try browser.get(Self.view("mProductDisplayView", "productId=12601"))
+        let withTwo = try browser.submit(skillet, form: "addToCartForm", [("quantity", "1")])
+        #expect(withTwo.text(id: "subtotal") == "$201.97")
+        // Update the first line's quantity to 1, then remove the second.
+        let updated = try browser.submit(withTwo, form: "cartForm", [("quantity_1", "1")])
+        #expect(updated.text(id: "subtotal") == "$171.98")
+        let removed = try browser.get(#require(updated.links.filter { $0.contains("OrderChangeServiceItemDelete") }.last))
+        #expect(removed.text(id: "subtotal") == "$29.99")
+        // A bad quantity shows the message, and changes nothing.
+        let bad = try browser.submit(removed, form: "cartForm", [("quantity_1", "lots")])
+        #expect(bad.text(id: "errorMessage")?.contains("whole number") == true && bad.text(id: "subtotal") == "$29.99")
+        // Unknown product: the store's error page, not a stack trace.
+        let unknown = try browser.post(Self.servlet + "OrderChangeServiceItemAdd", [("storeId", "10152"), ("catEntryId", "999999"), ("quantity", "1")])
+        #expect(unknown.status == 200 && unknown.text(id: "errorMessage")?.contains("no longer available") == true)
+    }
+
+    @Test func logonLogoffAndExpiredSessions() throws {
+        let (server, commerce) = try Self.start()
+        defer { server.stop() }
+        let browser = StoreBrowser(server)
+        // A guest's cart is kept when they sign in.
+        _ = try browser.post(Self.servlet + "OrderChangeServiceItemAdd", [("storeId", "10152"), ("catEntryId", "12601"), ("quantity", "1"), ("URL", "mOrderItemDisplay")])
+        let form = try browser.get(Self.view("MobileLogonForm"))
+        let wrong = try browser.submit(form, form: "logonForm", [("logonId", "jane.doe@example.com"), ("logonPassword", "nope")])
+        #expect(wrong.text(id: "errorMessage") == "Either the logon ID or password entered is incorrect. Enter the information again.")
+        let account = try browser.submit(form, form: "logonForm", [("logonId", "jane.doe@example.com"), ("logonPassword", "passw0rd"), ("URL", "mMyAccountDisplay")])
+        #expect(account.text(id: "welcome") == "Welcome, Jane Doe")
+        #expect(browser.cookie("WC_USERACTIVITY_2001") != nil && browser.cookie("WC_AUTHENTICATION_2001")?.hasPrefix("2001%2C") == true)
+        #expect(try browser.get(Self.view("mOrderItemDisplay")).text(id: "subtotal") == "$141.99")
+        // Signed out: the account page asks to sign in again.
+        _ = try browser.get(Self.view("Logoff", "URL=StoreView"))
+        #expect(browser.cookie("WC_AUTHENTICATION_2001") == nil)
+        #expect(try browser.get(Self.view("mMyAccountDisplay")).form("logonForm") != nil)
+        // A session the server no longer knows (reset): the error page, not someone's account.
+        _ = try browser.submit(form, form: "logonForm", [("logonId", "jane.doe@example.com"), ("logonPassword", "passw0rd")])
+        commerce.reset(scope: nil)
+        let expired = try browser.get(Self.view("mMyAccountDisplay"))
+        #expect(expired.text(id: "errorMessage") == "Your session has timed out. Sign in again to continue.")
+    }
+
+    @Test func registrationThenAddressBookWithTheContactPicker() throws {
+        let (server, _) = try Self.start()
+        defer { server.stop() }
+        let browser = StoreBrowser(server)
+        let form = try browser.get(Self.view("MobileUserRegistrationAddForm"))
+        let weak = try browser.submit(form, form: "registrationForm", [("logonId", "kim"), ("logonPassword", "abc"), ("logonPasswordVerify", "abc"),
+                                                                         ("firstName", "Kim"), ("lastName", "Park"), ("email1", "kim@example.com")])
+        #expect(weak.text(id: "errorMessage")?.contains("at least 6 characters") == true)
+        let account = try browser.submit(form, form: "registrationForm", [("logonId", "kim"), ("logonPassword", "secret1"), ("logonPasswordVerify", "secret1"),
+                                                                            ("firstName", "Kim"), ("lastName", "Park"), ("email1", "kim@example.com")])
+        #expect(account.text(id: "welcome") == "Welcome, Kim Park")
+        let taken = try StoreBrowser(server).submit(form, form: "registrationForm", [("logonId", "KIM"), ("logonPassword", "secret1"), ("logonPasswordVerify", "secret1"),
+                                                                                      ("firstName", "K"), ("lastName", "P"), ("email1", "k@example.com")])
+        #expect(taken.text(id: "errorMessage")?.contains("already in use") == true)
+
+        let book = try browser.get(#require(account.link(containing: "mAddressBookDisplay")))
+        let addForm = try browser.get(#require(book.link(containing: "mAddressForm")))
+        // Inside the app, the form offers the native contact picker.
+        #expect(addForm.bridgeLinks == ["madisons://localhost/ContactPicker#setContact"])
+        #expect(addForm.html.contains("function setContact(contact)"))
+        let saved = try browser.submit(addForm, form: "addressForm", [("nickName", "Home"), ("firstName", "Kim"), ("lastName", "Park"), ("address1", "1 Main St"),
+                                                                       ("city", "Boston"), ("state", "MA"), ("zipCode", "02116")])
+        #expect(saved.html.contains("data-nick-name=\"Home\"") && saved.html.contains("Boston, MA 02116"))
+        let editForm = try browser.get(#require(saved.link(containing: "addressIndex=0") { $0.contains("mAddressForm") }))
+        let edited = try browser.submit(editForm, form: "addressForm", [("city", "Cambridge"), ("zipCode", "02139")])
+        #expect(edited.html.contains("Cambridge, MA 02139") && !edited.html.contains("Boston"))
+        // In Mobile Safari there is no bridge link.
+        browser.userAgent = StoreBrowser.mobileSafari
+        #expect(try browser.get(Self.view("mAddressForm")).bridgeLinks.isEmpty)
+    }
+
+    @Test func wishListAndItsEmailWithTheEmailPicker() throws {
+        let (server, _) = try Self.start()
+        defer { server.stop() }
+        let browser = StoreBrowser(server)
+        let product = try browser.get(Self.view("mProductDisplayView", "productId=12601"))
+        let list = try browser.submit(product, form: "addToWishListForm")
+        #expect(list.html.contains("Cast Iron Skillet"))
+        let email = try browser.get(#require(list.link(containing: "mEmailWishlistDisplay")))
+        #expect(email.bridgeLinks == ["madisons://localhost/EmailPicker#setRecipientEmail", "madisons://localhost/EmailPicker#setSenderEmail"])
+        let bad = try browser.submit(email, form: "emailWishListForm", [("recipient", "not an address"), ("sender_email", "me@example.com")])
+        #expect(bad.text(id: "errorMessage")?.contains("valid e-mail address") == true)
+        let sent = try browser.submit(email, form: "emailWishListForm", [("recipient", "friend@example.com"), ("sender_name", "Me"), ("sender_email", "me@example.com")])
+        #expect(sent.text(id: "wishListSent") == "Your wish list was sent to friend@example.com.")
+    }
+
+    @Test func storeLocatorByZipThroughTheGeocoderAndByCoordinates() throws {
+        let (server, _) = try Self.start(geocoder: true)
+        defer { server.stop() }
+        let browser = StoreBrowser(server)
+        let locator = try browser.get(Self.view("mStoreLocatorView"))
+        #expect(locator.bridgeLinks == ["madisons://localhost/CurrentLocation#showStoresNear"])
+        // 10018 is in Manhattan: the geocoder places it, the nearest stores come first.
+        let byZip = try browser.submit(locator, form: "storeLocatorForm", [("zipOrCity", "10018")])
+        let names = Page.matches(#"physicalStoreId=\d+[^"]*">([^<]+)</a>"#, in: byZip.html)
+        #expect(names.first == "Madisons New York", "\(names)")
+        #expect(byZip.html.contains("miles"))
+        // A city the geocoder knows.
+        let byCity = try browser.submit(locator, form: "storeLocatorForm", [("zipOrCity", "Seattle, WA")])
+        #expect(Page.matches(#"physicalStoreId=\d+[^"]*">([^<]+)</a>"#, in: byCity.html).first == "Madisons Seattle")
+        // The device's coordinates (what the native shell hands showStoresNear).
+        let near = try browser.get(Self.view("mStoreLocatorResultView", "geoCodeLatitude=41.88&geoCodeLongitude=-87.63"))
+        #expect(Page.matches(#"physicalStoreId=\d+[^"]*">([^<]+)</a>"#, in: near.html).first == "Madisons Chicago")
+        let detail = try browser.get(#require(near.link(containing: "mStoreDetailView")))
+        #expect(detail.text(id: "storeAddress")?.contains("Chicago, IL") == true)
+        let map = try browser.get(#require(detail.link(containing: "mStoreMapView")))
+        #expect(map.bridgeLinks.first?.hasPrefix("madisons://localhost/Map?latitude=") == true)
+        let empty = try browser.submit(locator, form: "storeLocatorForm", [("zipOrCity", "")])
+        #expect(empty.text(id: "errorMessage") == "Type a ZIP code or a city.")
+    }
+
+    @Test func checkoutThenOrderHistory() throws {
+        let (server, _) = try Self.start()
+        defer { server.stop() }
+        let browser = StoreBrowser(server)
+        let logon = try browser.get(Self.view("MobileLogonForm"))
+        _ = try browser.submit(logon, form: "logonForm", [("logonId", "jane.doe@example.com"), ("logonPassword", "passw0rd")])
+        let product = try browser.get(Self.view("mProductDisplayView", "productId=12601"))
+        let cart = try browser.submit(product, form: "addToCartForm", [("quantity", "1")])
+        let addresses = try browser.get(#require(cart.link(containing: "mOrderBillingAddressSelection")))
+        let summary = try browser.submit(addresses, form: "addressSelectionForm")
+        // $141.99, free shipping from $100, 7% tax.
+        #expect(summary.text(id: "shippingCharge") == "$0.00" && summary.text(id: "tax") == "$9.94" && summary.text(id: "grandTotal") == "$151.93")
+        let confirmation = try browser.submit(summary, form: "orderSubmitForm")
+        let orderNumber = try #require(confirmation.text(id: "orderNumber"))
+        #expect(confirmation.text(id: "orderTotal") == "$151.93")
+        #expect(try browser.get(Self.view("mOrderItemDisplay")).text(id: "cartEmpty") != nil)
+        let history = try browser.get(Self.view("mOrderHistory"))
+        #expect(history.html.contains("data-order-id=\"\(orderNumber)\""))
+        let details = try browser.get(#require(history.link(containing: "orderId=\(orderNumber)")))
+        #expect(details.text(id: "orderTotal") == "$151.93" && details.text(id: "orderConfirmation") == nil)
+        // Another shopper cannot see it.
+        let other = StoreBrowser(server)
+        _ = try other.submit(logon, form: "logonForm", [("logonId", "sam.lee"), ("logonPassword", "shopper123")])
+        #expect(try other.get(Self.view("mOrderDetails", "orderId=\(orderNumber)")).text(id: "errorMessage")?.contains("could not be found") == true)
+    }
+
+    @Test func frenchPagesAndUnknownViews() throws {
+        let (server, _) = try Self.start()
+        defer { server.stop() }
+        let browser = StoreBrowser(server)
+        let french = try browser.get(Self.servlet + "mProductDisplayView?storeId=10152&catalogId=10051&langId=-2&productId=12001")
+        #expect(french.html.contains("<html lang=\"fr\">") && french.html.contains("Robe portefeuille en soie") && french.html.contains("Ajouter au panier"))
+        // The language sticks through WC_ACTIVEPOINTER.
+        #expect(browser.cookie("WC_ACTIVEPOINTER") == "-2%2C10152")
+        let missing = try browser.get(Self.view("mNoSuchView"))
+        #expect(missing.status == 404 && missing.text(id: "errorMessage")?.contains("mNoSuchView") == true)
+        let noProduct = try browser.get(Self.view("mProductDisplayView", "productId=1"))
+        #expect(noProduct.text(id: "errorMessage") == "The product you selected is no longer available. (productId 1)")
+    }
+}
+
+typealias Page = StoreBrowser.Page
+
+extension StoreBrowser.Page {
+    func link(containing text: String, where condition: (String) -> Bool) -> String? {
+        links.first { $0.contains(text) && condition($0) }
+    }
+}
