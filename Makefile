@@ -24,7 +24,8 @@ release: deps
 run: release
 	.build/release/understudy serve --port $(PORT) --bind $(BIND) --stubs $(STUBS)
 
-# Python clients (the official WireMock client, geopy, googlemaps) against the built server, then the Swift suite.
+# Python clients (the official WireMock client, geopy, googlemaps) and the storefront in headless Chromium
+# (Selenium) against the built server, then the Swift suite.
 test: deps $(VENV)/ok
 	$(SWIFT) build --product understudy
 	$(VENV)/bin/python -m pytest -q tests/python
@@ -33,7 +34,7 @@ test: deps $(VENV)/ok
 $(VENV)/ok: tools/install-deps.sh Makefile
 	@tools/install-deps.sh python
 	python3 -m venv $(VENV)
-	$(VENV)/bin/pip install --quiet --disable-pip-version-check wiremock==2.7.0 geopy==2.4.1 googlemaps==4.10.0 pytest requests
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check wiremock==2.7.0 geopy==2.4.1 googlemaps==4.10.0 selenium==4.25.0 pytest requests
 	@touch $@
 
 $(BASELINE): bench/c-baseline.c

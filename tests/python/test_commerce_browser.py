@@ -1,0 +1,177 @@
+"""The Madisons storefront in a real browser: headless Chromium with the iPhone hybrid app's
+User-Agent shops from the home page to order history. The test plays the native shell: where a
+page offers a madisons:// link it reads the link and calls the JavaScript callback it names,
+as the app's WebViewController does. Screenshots go to .build/commerce-screenshots/."""
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import urllib.request
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BINARY = os.environ.get("UNDERSTUDY_BINARY", os.path.join(ROOT, ".build", "debug", "understudy"))
+SCREENSHOTS = os.path.join(ROOT, ".build", "commerce-screenshots")
+IPHONE_HYBRID = ("Mozilla/5.0 (iPhone; CPU iPhone OS 5_0 like Mac OS X) AppleWebKit/534.46 "
+                 "(KHTML, like Gecko) Mobile/9A334")
+SERVLET = "/webapp/wcs/stores/servlet/"
+
+
+def browser_binaries():
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    return chromium, driver
+
+
+@pytest.fixture(scope="module")
+def base():
+    """The shipped stubs (storefront and geocoder) on a free port."""
+    with tempfile.TemporaryDirectory() as scratch:
+        port_file = os.path.join(scratch, "port")
+        process = subprocess.Popen([BINARY, "serve", "--port", "0", "--port-file", port_file,
+                                    "--stubs", os.path.join(ROOT, "stubs")],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.time() + 60
+            url = None
+            while True:
+                assert process.poll() is None, "understudy exited before it was ready"
+                assert time.time() < deadline, "understudy was not ready in time"
+                if url is None and os.path.exists(port_file):
+                    url = "http://127.0.0.1:%s" % open(port_file).read().strip()
+                if url is not None:
+                    try:
+                        if urllib.request.urlopen(url + "/__admin/health").status == 200:
+                            break
+                    except OSError:
+                        pass
+                time.sleep(0.05)
+            yield url
+        finally:
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(timeout=30) == 0
+
+
+@pytest.fixture(scope="module")
+def browser():
+    chromium, driver = browser_binaries()
+    if not chromium or not driver:
+        pytest.fail("chromium and chromedriver are needed (make test installs Debian's chromium and chromium-driver)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--window-size=390,844", "--user-agent=" + IPHONE_HYBRID]:
+        options.add_argument(argument)
+    session = webdriver.Chrome(service=Service(executable_path=driver), options=options)
+    session.set_page_load_timeout(30)
+    os.makedirs(SCREENSHOTS, exist_ok=True)
+    yield session
+    session.quit()
+
+
+def shot(browser, name):
+    browser.save_screenshot(os.path.join(SCREENSHOTS, name + ".png"))
+
+
+def text(browser, element_id):
+    return browser.find_element(By.ID, element_id).text.strip()
+
+
+def call_bridge(browser, link_id, *arguments):
+    """What the native shell does with a madisons:// link: run the callback after '#'."""
+    href = browser.find_element(By.ID, link_id).get_attribute("href")
+    assert href.startswith("madisons://localhost/"), href
+    callback = href.split("#", 1)[1]
+    browser.execute_script("window[arguments[0]].apply(window, arguments[1])", callback, list(arguments))
+    return href
+
+
+def test_shopping_flow_in_a_real_browser(base, browser):
+    store = base + SERVLET
+    query = "storeId=10152&catalogId=10051&langId=-1"
+
+    # Home → department → category → product.
+    browser.get(store + "StoreView?" + query)
+    assert browser.title == "Home | Madisons"
+    assert "iPhoneHybrid" in browser.find_element(By.TAG_NAME, "body").get_attribute("class")
+    shot(browser, "01-home")
+    browser.find_element(By.LINK_TEXT, "Apparel").click()
+    browser.find_element(By.LINK_TEXT, "Dresses").click()
+    browser.find_element(By.PARTIAL_LINK_TEXT, "Silk Wrap Dress").click()
+    assert text(browser, "offerPrice") == "$29.99"
+    Select(browser.find_element(By.NAME, "attrValue_Color")).select_by_index(1)
+    Select(browser.find_element(By.NAME, "attrValue_Size")).select_by_visible_text("M")
+    quantity = browser.find_element(By.ID, "quantity")
+    quantity.clear()
+    quantity.send_keys("2")
+    shot(browser, "02-product")
+    browser.find_element(By.ID, "addToCart").click()
+
+    # The cart and its total.
+    assert SERVLET + "mOrderItemDisplay" in browser.current_url
+    assert text(browser, "subtotal") == "$59.98"
+    shot(browser, "03-cart")
+
+    # Sign in: the guest's cart is kept.
+    browser.get(store + "MobileLogonForm?" + query)
+    browser.find_element(By.ID, "logonId").send_keys("jane.doe@example.com")
+    browser.find_element(By.ID, "logonPassword").send_keys("passw0rd")
+    browser.find_element(By.ID, "logonButton").click()
+    assert text(browser, "welcome") == "Welcome, Jane Doe"
+    assert browser.get_cookie("WC_AUTHENTICATION_2001") is not None
+
+    # Address book: the contact picker fills the form through the bridge.
+    browser.find_element(By.ID, "addressBookLink").click()
+    browser.find_element(By.ID, "addAddress").click()
+    call_bridge(browser, "chooseContact", {"firstName": "Jane", "lastName": "Doe", "address1": "1 Infinite Loop",
+                                           "city": "Cupertino", "state": "CA", "zipCode": "95014",
+                                           "phone": "408-555-0100", "email": "jane.doe@example.com"})
+    assert browser.find_element(By.ID, "city").get_attribute("value") == "Cupertino"
+    browser.find_element(By.ID, "nickName").send_keys("Office")
+    browser.find_element(By.ID, "saveAddress").click()
+    assert "Cupertino, CA 95014" in browser.find_element(By.ID, "addresses").text
+
+    # Wish list, e-mailed with the native e-mail picker.
+    browser.get(store + "mProductDisplayView?" + query + "&productId=12601")
+    browser.find_element(By.ID, "addToWishList").click()
+    browser.find_element(By.ID, "emailWishList").click()
+    href = call_bridge(browser, "recipientPicker", "friend@example.com")
+    assert href == "madisons://localhost/EmailPicker#setRecipientEmail"
+    assert browser.find_element(By.ID, "recipient").get_attribute("value") == "friend@example.com"
+    shot(browser, "04-email-wish-list")
+    browser.find_element(By.ID, "sendWishList").click()
+    assert text(browser, "wishListSent") == "Your wish list was sent to friend@example.com."
+
+    # Store locator by ZIP code (placed by the geocoder), then by the device's location.
+    browser.get(store + "mStoreLocatorView?" + query)
+    browser.find_element(By.ID, "zipOrCity").send_keys("10018")
+    browser.find_element(By.ID, "findStores").click()
+    first_store = browser.find_elements(By.CSS_SELECTOR, "#stores li a")[0].text
+    assert first_store == "Madisons New York"
+    shot(browser, "05-store-locator")
+    browser.get(store + "mStoreLocatorView?" + query)
+    call_bridge(browser, "currentLocation", 47.61, -122.33)
+    assert browser.find_elements(By.CSS_SELECTOR, "#stores li a")[0].text == "Madisons Seattle"
+
+    # Checkout: address, summary, order.
+    browser.get(store + "mOrderItemDisplay?" + query)
+    browser.find_element(By.ID, "checkout").click()
+    browser.find_element(By.ID, "continueCheckout").click()
+    assert text(browser, "grandTotal") == "$74.13"  # $59.98 + $9.95 shipping + $4.20 tax (7%)
+    browser.find_element(By.ID, "placeOrder").click()
+    order = text(browser, "orderNumber")
+    assert re.fullmatch(r"\d+", order)
+    shot(browser, "06-order-confirmation")
+
+    # Order history lists it.
+    browser.get(store + "mOrderHistory?" + query)
+    assert browser.find_element(By.CSS_SELECTOR, "tr[data-order-id='%s']" % order)
+    shot(browser, "07-order-history")
