@@ -272,9 +272,3 @@ import UnderstudyTesting
 }
 
 typealias Page = StoreBrowser.Page
-
-extension StoreBrowser.Page {
-    func link(containing text: String, where condition: (String) -> Bool) -> String? {
-        links.first { $0.contains(text) && condition($0) }
-    }
-}

@@ -1,44 +1,42 @@
 import Foundation
-import HTTPServer
-import UnderstudyTesting
 
 /// A minimal browser over raw connections, as the hybrid app's web view behaves: it keeps the
 /// cookies the store sets (and drops expired ones), follows redirects, submits forms with their
 /// hidden fields, and collects the `madisons://` links a page offers.
-final class StoreBrowser {
-    let server: TestServer
-    var userAgent: String
-    private(set) var cookies: [(name: String, value: String)] = []
+public final class StoreBrowser {
+    public let server: TestServer
+    public var userAgent: String
+    public private(set) var cookies: [(name: String, value: String)] = []
     /// Set-Cookie lines of the last answer (redirects included).
-    private(set) var lastSetCookies: [String] = []
+    public private(set) var lastSetCookies: [String] = []
 
-    static let iPhoneHybrid = "Mozilla/5.0 (iPhone; CPU iPhone OS 5_0 like Mac OS X) AppleWebKit/534.46 (KHTML, like Gecko) Mobile/9A334"
-    static let iPadHybrid = "Mozilla/5.0 (iPad; CPU OS 5_0 like Mac OS X) AppleWebKit/534.46 (KHTML, like Gecko) Mobile/9A334"
-    static let mobileSafari = "Mozilla/5.0 (iPhone; CPU iPhone OS 5_0 like Mac OS X) AppleWebKit/534.46 (KHTML, like Gecko) Version/5.1 Mobile/9A334 Safari/7534.48.3"
+    public static let iPhoneHybrid = "Mozilla/5.0 (iPhone; CPU iPhone OS 5_0 like Mac OS X) AppleWebKit/534.46 (KHTML, like Gecko) Mobile/9A334"
+    public static let iPadHybrid = "Mozilla/5.0 (iPad; CPU OS 5_0 like Mac OS X) AppleWebKit/534.46 (KHTML, like Gecko) Mobile/9A334"
+    public static let mobileSafari = "Mozilla/5.0 (iPhone; CPU iPhone OS 5_0 like Mac OS X) AppleWebKit/534.46 (KHTML, like Gecko) Version/5.1 Mobile/9A334 Safari/7534.48.3"
 
-    init(_ server: TestServer, userAgent: String = StoreBrowser.iPhoneHybrid) {
+    public init(_ server: TestServer, userAgent: String = StoreBrowser.iPhoneHybrid) {
         self.server = server
         self.userAgent = userAgent
     }
 
-    struct Page {
-        var status: Int
-        var target: String
-        var headers: [(name: String, value: String)]
-        var html: String
+    public struct Page {
+        public var status: Int
+        public var target: String
+        public var headers: [(name: String, value: String)]
+        public var html: String
 
-        func header(_ name: String) -> String? { headers.first { $0.name.lowercased() == name.lowercased() }?.value }
+        public func header(_ name: String) -> String? { headers.first { $0.name.lowercased() == name.lowercased() }?.value }
 
         /// Every `href` on the page, entities decoded.
-        var links: [String] { Self.matches(#"href="([^"]*)""#, in: html).map(Self.decode) }
+        public var links: [String] { Self.matches(#"href="([^"]*)""#, in: html).map(Self.decode) }
 
-        func link(containing text: String) -> String? { links.first { $0.contains(text) } }
+        public func link(containing text: String) -> String? { links.first { $0.contains(text) } }
 
         /// The `madisons://` bridge links.
-        var bridgeLinks: [String] { links.filter { $0.hasPrefix("madisons://") } }
+        public var bridgeLinks: [String] { links.filter { $0.hasPrefix("madisons://") } }
 
         /// Text of the element with this id (tags stripped).
-        func text(id: String) -> String? {
+        public func text(id: String) -> String? {
             guard let range = html.range(of: "id=\"\(id)\"") else { return nil }
             let after = html[range.upperBound...]
             guard let open = after.firstIndex(of: ">") else { return nil }
@@ -49,7 +47,7 @@ final class StoreBrowser {
         }
 
         /// A form's action and its hidden and pre-filled fields.
-        func form(_ id: String) -> (action: String, method: String, fields: [(String, String)])? {
+        public func form(_ id: String) -> (action: String, method: String, fields: [(String, String)])? {
             guard let start = html.range(of: "<form id=\"\(id)\"") else { return nil }
             let rest = html[start.lowerBound...]
             let body = rest[..<(rest.range(of: "</form>")?.upperBound ?? rest.endIndex)]
@@ -66,31 +64,31 @@ final class StoreBrowser {
             return (action, method, fields)
         }
 
-        static func matches(_ pattern: String, in text: String) -> [String] {
+        public static func matches(_ pattern: String, in text: String) -> [String] {
             let expression = try! NSRegularExpression(pattern: pattern)
             return expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
                 Range(match.range(at: 1), in: text).map { String(text[$0]) }
             }
         }
 
-        static func decode(_ text: String) -> String {
+        public static func decode(_ text: String) -> String {
             text.replacingOccurrences(of: "&#x3D;", with: "=").replacingOccurrences(of: "&quot;", with: "\"")
                 .replacingOccurrences(of: "&#x27;", with: "'").replacingOccurrences(of: "&lt;", with: "<")
                 .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
         }
     }
 
-    func get(_ target: String, follow: Bool = true) throws -> Page {
+    public func get(_ target: String, follow: Bool = true) throws -> Page {
         try request("GET", target, body: nil, follow: follow)
     }
 
-    func post(_ target: String, _ fields: [(String, String)], follow: Bool = true) throws -> Page {
+    public func post(_ target: String, _ fields: [(String, String)], follow: Bool = true) throws -> Page {
         let body = fields.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
         return try request("POST", target, body: body, follow: follow)
     }
 
     /// Submits a form of `page`: its fields, with `values` filled in (replacing fields of the same name).
-    func submit(_ page: Page, form id: String, _ values: [(String, String)] = []) throws -> Page {
+    public func submit(_ page: Page, form id: String, _ values: [(String, String)] = []) throws -> Page {
         guard let form = page.form(id) else { throw BrowserError.noForm(id, page.target) }
         var fields = form.fields.filter { field in !values.contains { $0.0 == field.0 } }
         fields += values
@@ -129,18 +127,24 @@ final class StoreBrowser {
         if !line.contains("Max-Age=0") { cookies.append((name, value)) }
     }
 
-    func cookie(_ name: String) -> String? { cookies.first { $0.name == name }?.value }
+    public func cookie(_ name: String) -> String? { cookies.first { $0.name == name }?.value }
 
-    func setCookie(_ name: String, _ value: String) {
+    public func setCookie(_ name: String, _ value: String) {
         cookies.removeAll { $0.name == name }
         cookies.append((name, value))
     }
 
-    static func encode(_ text: String) -> String {
+    public static func encode(_ text: String) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._*")
         return (text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text)
     }
 
-    enum BrowserError: Error { case noForm(String, String) }
+    public enum BrowserError: Error { case noForm(String, String) }
+}
+
+extension StoreBrowser.Page {
+    public func link(containing text: String, where condition: (String) -> Bool) -> String? {
+        links.first { $0.contains(text) && condition($0) }
+    }
 }
