@@ -49,6 +49,10 @@ SCENARIOS = {
     "lotus-blogs-uncached": ("/developerworks/mydeveloperworks/news/atom/stories/public?source=blogs&ps=30", "lotus-uncached", FIXED_BODY),
     # The same feed against C answering the very same 41.7 KB: the ceiling for that payload.
     "lotus-blogs-same-bytes": ("/developerworks/mydeveloperworks/news/atom/stories/public?source=blogs&ps=30", "lotus", SAME_BYTES),
+    # The Madisons storefront: a product page with its SKUs, and a search with its first page of results.
+    "commerce-product": ("/webapp/wcs/stores/servlet/mProductDisplayView?storeId=10152&catalogId=10051&langId=-1&productId=12001", "commerce", FIXED_BODY),
+    "commerce-search": ("/webapp/wcs/stores/servlet/mCatalogSearchResultView?storeId=10152&catalogId=10051&langId=-1&searchTerm=dress&pgGrp=search",
+                        "commerce", FIXED_BODY),
 }
 # Scenarios that POST a form body instead of a GET.
 POST_BODIES = {
@@ -356,7 +360,7 @@ def main():
     summary = []
     generated = tempfile.TemporaryDirectory()
     if not args.no_startup:
-        emulators = (("with the geocoder", "geocoder"), ("with Informix", "informix"), ("with Lotus", "lotus"))
+        emulators = (("with the geocoder", "geocoder"), ("with Informix", "informix"), ("with Lotus", "lotus"), ("with Commerce", "commerce"))
         for label, stubs in (("without emulators", BENCH_STUBS),) + tuple((label, make_emulator_stubs(generated.name, emulator)) for label, emulator in emulators):
             listening, healthy = startup_times(stubs)
             print(f"start-up {label:18}: listening after {listening * 1000:.0f} ms, healthy after {healthy * 1000:.0f} ms (median of 5)")

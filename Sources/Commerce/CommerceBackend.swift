@@ -22,7 +22,15 @@ public final class CommerceBackend: Backend {
     let assets: StoreAssets
     private let shoppers: [Shopper]
     private let scopes = Mutex<[StateScope: ShoppingState]>([:])
+    /// Catalog pages as rendered for a shopper's cart count (they depend on nothing else that
+    /// changes): browsing is answered from memory. Set-Cookie is added per request.
+    private let pageCache: ResponseCache
     let logger: Logger
+
+    /// The views whose page depends only on the request, the catalog and the header's cart count.
+    private static let catalogViews: Set<String> = ["StoreView", "mStoreView", "mIndex", "TopCategoriesDisplay", "mTopCategoriesDisplayView",
+                                                    "mCategoriesDisplayView", "mProductDisplayView", "mCatalogSearchResultView",
+                                                    "mStoreLocatorView", "mStoreDetailView", "mStoreMapView"]
 
     static let servlet = "/webapp/wcs/stores/servlet/"
 
@@ -31,6 +39,7 @@ public final class CommerceBackend: Backend {
     public init(directory: URL, logger: Logger = Logger(label: "understudy")) {
         let (loaded, problems) = Self.load(directory)
         for problem in problems { logger.warning("commerce: \(problem)") }
+        pageCache = ResponseCache(capacity: loaded.responseCache)
         catalog = loaded.catalog
         physicalStores = loaded.stores
         shoppers = loaded.shoppers
@@ -39,14 +48,27 @@ public final class CommerceBackend: Backend {
         self.logger = logger
     }
 
-    private static func load(_ directory: URL) -> ((catalog: CommerceCatalog, stores: PhysicalStores, shoppers: [Shopper], pages: StorePages), [FixtureError]) {
+    private static func load(_ directory: URL)
+        -> ((catalog: CommerceCatalog, stores: PhysicalStores, shoppers: [Shopper], pages: StorePages, responseCache: Int), [FixtureError]) {
         var problems: [FixtureError] = []
+        // config.json: { "responseCache": 4096 } (how many catalog pages are kept; 0 renders every request).
+        var responseCache = 4096
+        let configFile = directory.appendingPathComponent("config.json")
+        do {
+            if let cache = try FixtureError.configuration(at: configFile)?["responseCache"] {
+                if let count = cache.intValue, count >= 0 { responseCache = count } else {
+                    problems.append(FixtureError.field(configFile, "responseCache", "must be a whole number ≥ 0"))
+                }
+            }
+        } catch {
+            problems.append(error)
+        }
         var catalog = CommerceCatalog.empty, stores = PhysicalStores(stores: []), shoppers: [Shopper] = []
         do { catalog = try CommerceCatalog.load(directory.appendingPathComponent("catalog.json")) } catch { problems.append(error) }
         do { stores = try PhysicalStores.load(directory.appendingPathComponent("stores.json")) } catch { problems.append(error) }
         do { shoppers = try ShopperFixtures.load(directory.appendingPathComponent("shoppers.json")) } catch { problems.append(error) }
         let (pages, pageProblems) = StorePages.load(directory)
-        return ((catalog, stores, shoppers, pages), problems + pageProblems)
+        return ((catalog, stores, shoppers, pages, responseCache), problems + pageProblems)
     }
 
     /// Every problem with the folder's files, for `understudy check`.
@@ -101,9 +123,33 @@ public final class CommerceBackend: Backend {
         }
         if name == "mStoreLocatorSearchView" || name == "mStoreLocatorResultView" { return storeLocatorSearch(store, context) }
         guard let view = view(name) else {
-            return .response(errorPage(store, message: pages.label("errorPageNotFound", store.language) + " (\(name))", status: 404))
+            return .response(withSessionCookies(errorPage(store, message: pages.label("errorPageNotFound", store.language) + " (\(name))", status: 404), store))
         }
-        return .response(view(store, context))
+        guard Self.catalogViews.contains(name), store.request.method == .get || store.request.method == .head else {
+            return .response(withSessionCookies(view(store, context), store))
+        }
+        let cartCount = store.session.map { session in withState(context.scope) { $0.carts[session.userId]?.reduce(0) { $0 + $1.quantity } ?? 0 } } ?? 0
+        let key = "\(store.device.name) \(store.language.rawValue) \(store.session?.logonId ?? "-") \(cartCount) \(store.request.target)"
+        if let cached = pageCache.response(for: key) { return .response(withSessionCookies(cached, store)) }
+        var rendered = view(store, context)
+        rendered.body = ResponseBody(shared: SharedBytes(rendered.body.bytes))
+        pageCache.store(rendered, for: key)
+        return .response(withSessionCookies(rendered, store))
+    }
+
+    /// The cookies every page sets when the browser lacks them: the session's establishment and
+    /// the language (`WC_ACTIVEPOINTER`), and a forced device format.
+    private func withSessionCookies(_ response: Response, _ store: StoreRequest) -> Response {
+        var response = response
+        let pointer = "\(store.language.rawValue)%2C\(catalog.store.storeId)"
+        if store.request.cookie("WC_SESSION_ESTABLISHED") == nil || store.request.cookie("WC_ACTIVEPOINTER") != pointer,
+           !response.headers.values(for: "Set-Cookie").contains(where: { $0.hasPrefix("WC_ACTIVEPOINTER=") }) {
+            for cookie in StoreCookies.established(storeId: catalog.store.storeId, language: store.language) { response.headers.add("Set-Cookie", cookie) }
+        }
+        if let forced = store["deviceFormat"], DeviceFormat(name: forced) != nil {
+            response.headers.add("Set-Cookie", "\(DeviceFormat.cookie)=\(store.device.name); Path=/")
+        }
+        return response
     }
 
     /// `/shop/<lang>/<storeKeyword>[/<keyword>]`: the home page, a department or category by its
@@ -158,19 +204,14 @@ public final class CommerceBackend: Backend {
         "storeId=\(catalog.store.storeId)&catalogId=\(catalog.store.catalogId)&langId=\(language.rawValue)"
     }
 
-    /// A rendered page. Pages are never cached by the client (they show the cart).
+    /// A rendered page (`respond` adds the cookies every page sets). Never cached by the client:
+    /// pages show the cart.
     func page(_ view: String, _ store: StoreRequest, scope: StateScope, session: ShopperSession? = nil, title: String,
               status: Int = 200, cookies: [String] = [], _ values: [(String, TemplateValue)] = []) -> Response {
         let session = session ?? store.session
         let html = pages.render(view, values, title: title, common: common(store, session: session, scope: scope), language: store.language)
         var headers: HTTPHeaders = ["Content-Type": "text/html; charset=UTF-8", "Cache-Control": "no-cache", "Pragma": "no-cache"]
-        var setCookies = cookies
-        let pointer = "\(store.language.rawValue)%2C\(catalog.store.storeId)"
-        if cookies.isEmpty && (store.request.cookie("WC_SESSION_ESTABLISHED") == nil || store.request.cookie("WC_ACTIVEPOINTER") != pointer) {
-            setCookies = StoreCookies.established(storeId: catalog.store.storeId, language: store.language)
-        }
-        if let forced = store["deviceFormat"], DeviceFormat(name: forced) != nil { setCookies.append("\(DeviceFormat.cookie)=\(store.device.name); Path=/") }
-        for cookie in setCookies { headers.add("Set-Cookie", cookie) }
+        for cookie in cookies { headers.add("Set-Cookie", cookie) }
         return Response(status: status, headers: headers, body: ResponseBody(html))
     }
 

@@ -87,6 +87,8 @@ struct CommerceCatalog: Sendable {
     private let skuIndex: [String: (Int, Int)]
     private let categoryIndex: [String: (department: Int, category: Int?)]
     let productsByCategory: [String: [Int]]
+    /// Each product's words per language: of its name, and of everything else searched.
+    private let searchWords: [StoreLanguage: [(name: Set<String>, rest: Set<String>)]]
 
     private struct File: Codable {
         var store: StoreInfo
@@ -113,6 +115,18 @@ struct CommerceCatalog: Sendable {
             for (categoryOffset, category) in department.categories.enumerated() { categories[category.id] = (departmentOffset, categoryOffset) }
         }
         categoryIndex = categories
+        var searchWords: [StoreLanguage: [(name: Set<String>, rest: Set<String>)]] = [:]
+        for language in [StoreLanguage.english, .french] {
+            searchWords[language] = products.map { product in
+                let place = categories[product.category]
+                let department = place.map { departments[$0.0] }
+                let category = place.flatMap { place in place.1.map { department!.categories[$0] } }
+                let rest = [product.shortDescription.text(language), product.longDescription.text(language), product.manufacturer,
+                            product.partNumber, category?.name.text(language) ?? "", department?.name.text(language) ?? ""]
+                return (Set(Self.words(product.name.text(language))), Set(Self.words(rest.joined(separator: " "))))
+            }
+        }
+        self.searchWords = searchWords
     }
 
     static let empty = CommerceCatalog(store: StoreInfo(storeId: "10152", catalogId: "10051", masterCatalogId: "10001",
@@ -174,12 +188,8 @@ struct CommerceCatalog: Sendable {
         let wanted = Self.words(term)
         guard !wanted.isEmpty else { return [] }
         var scored: [(score: Int, index: Int)] = []
-        for (index, product) in products.enumerated() {
-            let name = Set(Self.words(product.name.text(language)))
-            let category = self.category(product.category)
-            let rest = Set(Self.words([product.shortDescription.text(language), product.longDescription.text(language), product.manufacturer,
-                                       product.partNumber, category?.category.name.text(language) ?? "",
-                                       category?.department.name.text(language) ?? ""].joined(separator: " ")))
+        for (index, words) in (searchWords[language] ?? []).enumerated() {
+            let (name, rest) = words
             var score = 0
             var matchesAll = true
             for word in wanted {

@@ -37,7 +37,7 @@ struct StorePages: Sendable {
             do {
                 templates[String(name.dropLast(5))] = try Template(source, helpers: helpers)
             } catch {
-                problems.append(FixtureError(file: file.path, line: error.line, message: "\(error)"))
+                problems.append(FixtureError(file: file.path, line: error.line, message: "column \(error.column): \(error.message)"))
             }
         }
         var labels: [StoreLanguage: TemplateValue] = [:]

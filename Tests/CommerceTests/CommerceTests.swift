@@ -38,6 +38,24 @@ import UnderstudyTesting
         #expect(commerce.physicalStores.stores.count >= 40)
     }
 
+    @Test func badFixturesAreReportedWithFileAndPlace() throws {
+        let shipped = Self.stubs.appendingPathComponent("commerce")
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("commerce-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: shipped, to: copy)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        let catalogFile = copy.appendingPathComponent("catalog.json")
+        let catalog = try String(contentsOf: catalogFile, encoding: .utf8)
+        try catalog.replacingOccurrences(of: #""category": "10002""#, with: #""category": "10099""#).write(to: catalogFile, atomically: true, encoding: .utf8)
+        try "<p>{{#each products}}</p>\n".write(to: copy.appendingPathComponent("templates/ProductListing.html"), atomically: true, encoding: .utf8)
+        let problems = CommerceBackend.check(directory: copy).map(String.init(describing:))
+        #expect(problems.contains { $0.hasSuffix("catalog.json: products[0].category: no category '10099' (a product is listed in a category, not a department)") }, "\(problems)")
+        #expect(problems.contains { $0.contains("templates/ProductListing.html:1: column") }, "\(problems)")
+        // The server still starts and answers with what loaded.
+        let server = try TestServer.start(backends: [CommerceBackend(directory: copy)])
+        defer { server.stop() }
+        #expect(try StoreBrowser(server).get(Self.view("mStoreLocatorView")).status == 200)
+    }
+
     @Test func storeViewPicksThePageSetAndEstablishesTheSession() throws {
         let (server, _) = try Self.start()
         defer { server.stop() }
@@ -93,6 +111,21 @@ import UnderstudyTesting
         #expect(try browser.get("/shop/en/madisonsesite/dresses").html.contains("Silk Wrap Dress"))
         #expect(try browser.get("/shop/en/madisonsesite/mad-app-dres-01").text(id: "offerPrice") == "$29.99")
         #expect(try browser.get("/shop/fr/madisonsesite").html.contains("Magasiner par rayon"))
+    }
+
+    @Test func catalogPagesFromMemoryStillShowEachShoppersCart() throws {
+        let (server, _) = try Self.start()
+        defer { server.stop() }
+        let shopper = StoreBrowser(server, userAgent: StoreBrowser.mobileSafari), other = StoreBrowser(server, userAgent: StoreBrowser.mobileSafari)
+        let page = Self.view("mProductDisplayView", "productId=12601")
+        #expect(try shopper.get(page).text(id: "cartCount") == "0")
+        _ = try shopper.submit(try shopper.get(page), form: "addToCartForm", [("quantity", "3")])
+        #expect(try shopper.get(page).text(id: "cartCount") == "3")
+        #expect(try other.get(page).text(id: "cartCount") == "0")
+        // Signed in, the same page shows the account links.
+        _ = try other.submit(try other.get(Self.view("MobileLogonForm")), form: "logonForm", [("logonId", "sam.lee"), ("logonPassword", "shopper123")])
+        #expect(try other.get(page).html.contains("id=\"accountLink\""))
+        #expect(try StoreBrowser(server, userAgent: StoreBrowser.mobileSafari).get(page).html.contains("id=\"logonLink\""))
     }
 
     @Test func searchFindsProductsAndPages() throws {
