@@ -53,6 +53,11 @@ SCENARIOS = {
     "commerce-product": ("/webapp/wcs/stores/servlet/mProductDisplayView?storeId=10152&catalogId=10051&langId=-1&productId=12001", "commerce", FIXED_BODY),
     "commerce-search": ("/webapp/wcs/stores/servlet/mCatalogSearchResultView?storeId=10152&catalogId=10051&langId=-1&searchTerm=dress&pgGrp=search",
                         "commerce", FIXED_BODY),
+    # The same rendered on every request (the page cache off), as for a shopper whose cart changes.
+    "commerce-product-uncached": ("/webapp/wcs/stores/servlet/mProductDisplayView?storeId=10152&catalogId=10051&langId=-1&productId=12001",
+                                  "commerce-uncached", FIXED_BODY),
+    "commerce-search-uncached": ("/webapp/wcs/stores/servlet/mCatalogSearchResultView?storeId=10152&catalogId=10051&langId=-1&searchTerm=dress&pgGrp=search",
+                                 "commerce-uncached", FIXED_BODY),
 }
 # Scenarios that POST a form body instead of a GET.
 POST_BODIES = {

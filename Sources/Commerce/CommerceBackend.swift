@@ -97,9 +97,14 @@ public final class CommerceBackend: Backend {
         if path.hasPrefix("/wcsstore/") { return .response(assets.response(for: path, catalog: catalog)) }
         if path.hasPrefix("/search/resources/") { return .response(searchResource(request)) }
         var store = StoreRequest(request)
-        if let cookies = store.sessionCookies {
-            let known = withState(context.scope) { $0.sessions[cookies.userId] }
-            if let known, known.token == cookies.token { store.session = known } else { store.sessionExpired = true }
+        let presented = store.sessionCookies
+        if !presented.isEmpty {
+            let known = withState(context.scope) { state in presented.map { state.sessions[$0.userId] } }
+            for (cookie, session) in zip(presented, known) {
+                if let session, session.token == cookie.token, store.session == nil { store.session = session } else if session?.token != cookie.token {
+                    store.staleUserIds.append(cookie.userId)
+                }
+            }
         }
         let name: String
         if path.hasPrefix(Self.servlet) {
@@ -243,7 +248,7 @@ extension StoreRequest {
         copy.queryItems = parameters
         self.init(copy)
         session = original.session
-        sessionExpired = original.sessionExpired
+        staleUserIds = original.staleUserIds
     }
 }
 

@@ -13,7 +13,7 @@ struct StorePages: Sendable {
     static let helpers = TemplateHelpers.standard
         .adding("money") { call throws(HelperError) in
             // Prices as the store shows them: $1,234.50
-            .string(Money.format(Decimal(string: call.param(0).text) ?? 0))
+            .string(Money.format(cents: Money.cents(call.param(0).text)))
         }
 
     init(templates: [String: Template], labels: [StoreLanguage: TemplateValue]) {
@@ -74,7 +74,28 @@ struct StorePages: Sendable {
 /// Prices as decimal text and as the store shows them.
 enum Money {
     static func format(_ amount: Decimal) -> String {
-        let cents = NSDecimalNumber(decimal: amount * 100).rounding(accordingToBehavior: nil).intValue
+        format(cents: roundedCents(amount))
+    }
+
+    /// Decimal text ("1234.5", "-3.99", "12") as cents, by hand: this runs for every price on a
+    /// page. Anything else is read as a `Decimal`.
+    static func cents(_ text: String) -> Int {
+        var utf8 = Substring(text).utf8[...]
+        let negative = utf8.first == UInt8(ascii: "-")
+        if negative { utf8 = utf8.dropFirst() }
+        var whole = 0, fraction = 0, fractionDigits = 0, seenPoint = false
+        for byte in utf8 {
+            if byte == UInt8(ascii: ".") && !seenPoint { seenPoint = true; continue }
+            guard byte >= 0x30 && byte <= 0x39, whole < Int.max / 100, fractionDigits < 2 || !seenPoint else {
+                return roundedCents(Decimal(string: text) ?? 0)
+            }
+            if seenPoint { fraction = fraction * 10 + Int(byte - 0x30); fractionDigits += 1 } else { whole = whole * 10 + Int(byte - 0x30) }
+        }
+        let cents = whole * 100 + (fractionDigits == 1 ? fraction * 10 : fraction)
+        return negative ? -cents : cents
+    }
+
+    static func format(cents: Int) -> String {
         let dollars = abs(cents) / 100
         var grouped = String(dollars)
         var index = grouped.count - 3
@@ -87,8 +108,15 @@ enum Money {
     }
 
     /// `12.5` → `"12.50"`.
+    /// The amount in cents, half a cent rounded away from zero.
+    static func roundedCents(_ amount: Decimal) -> Int {
+        let handler = NSDecimalNumberHandler(roundingMode: .plain, scale: 0, raiseOnExactness: false, raiseOnOverflow: false,
+                                             raiseOnUnderflow: false, raiseOnDivideByZero: false)
+        return NSDecimalNumber(decimal: amount * 100).rounding(accordingToBehavior: handler).intValue
+    }
+
     static func plain(_ amount: Decimal) -> String {
-        let cents = NSDecimalNumber(decimal: amount * 100).rounding(accordingToBehavior: nil).intValue
-        return String(cents / 100) + "." + String(abs(cents) % 100).leftPadded(to: 2)
+        let cents = roundedCents(amount)
+        return (cents < 0 ? "-" : "") + String(abs(cents) / 100) + "." + String(abs(cents) % 100).leftPadded(to: 2)
     }
 }

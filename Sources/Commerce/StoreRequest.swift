@@ -10,7 +10,9 @@ struct StoreRequest {
     /// The session the cookies name, if it is still valid.
     var session: ShopperSession?
     /// The cookies named a session this server does not know (expired, or reset since).
-    var sessionExpired = false
+    var sessionExpired: Bool { session == nil && !staleUserIds.isEmpty }
+    /// Users whose session cookies are no longer valid: cleared when a new session is set.
+    var staleUserIds: [Int] = []
 
     init(_ request: Request) {
         self.request = request
@@ -40,16 +42,14 @@ struct StoreRequest {
         (self[name] ?? "").trimmingCharacters(in: .whitespaces)
     }
 
-    /// The user id and token the cookies carry: `WC_USERACTIVITY_<id>` and
-    /// `WC_AUTHENTICATION_<id>=<id>,<token>`.
-    var sessionCookies: (userId: Int, token: String)? {
-        for cookie in request.cookies where cookie.name.hasPrefix("WC_AUTHENTICATION_") {
-            guard let userId = Int(cookie.name.dropFirst("WC_AUTHENTICATION_".count)) else { continue }
+    /// The user ids and tokens the cookies carry: `WC_AUTHENTICATION_<id>=<id>,<token>`.
+    var sessionCookies: [(userId: Int, token: String)] {
+        request.cookies.compactMap { cookie in
+            guard cookie.name.hasPrefix("WC_AUTHENTICATION_"), let userId = Int(cookie.name.dropFirst("WC_AUTHENTICATION_".count)) else { return nil }
             let value = PercentDecoding.decode(cookie.value, plusAsSpace: false)
-            guard let comma = value.firstIndex(of: ",") else { continue }
+            guard let comma = value.firstIndex(of: ",") else { return nil }
             return (userId, String(value[value.index(after: comma)...]))
         }
-        return nil
     }
 }
 

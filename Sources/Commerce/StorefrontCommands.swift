@@ -30,7 +30,7 @@ extension CommerceBackend {
     private func session(_ store: StoreRequest, _ context: RequestContext) -> (ShopperSession, cookies: [String]) {
         if let session = store.session { return (session, []) }
         let guest = withState(context.scope) { $0.newGuest() }
-        return (guest, StoreCookies.session(guest, storeId: catalog.store.storeId, language: store.language))
+        return (guest, store.staleUserIds.flatMap { StoreCookies.cleared(userId: $0) } + StoreCookies.session(guest, storeId: catalog.store.storeId, language: store.language))
     }
 
     /// The page named by `errorViewName` (or the error page) with `message`.
@@ -132,9 +132,14 @@ extension CommerceBackend {
         guard let session = withState(context.scope, { $0.logon(account.logonId, replacing: previous) }) else {
             return failure(store, context, pages.label("errorBadPassword", store.language))
         }
-        var cookies = previous.map { StoreCookies.cleared(userId: $0.userId) } ?? []
-        cookies += StoreCookies.session(session, storeId: catalog.store.storeId, language: store.language)
-        return redirect(store, to: "mMyAccountDisplay", cookies: cookies)
+        return redirect(store, to: "mMyAccountDisplay", cookies: replacing(store, with: session))
+    }
+
+    /// The cookies of a new session, the old ones (the guest's, stale ones) expired.
+    private func replacing(_ store: StoreRequest, with session: ShopperSession) -> [String] {
+        let old = (store.session.map { [$0.userId] } ?? []) + store.staleUserIds
+        return old.filter { $0 != session.userId }.flatMap { StoreCookies.cleared(userId: $0) }
+            + StoreCookies.session(session, storeId: catalog.store.storeId, language: store.language)
     }
 
     private func logoff(_ store: StoreRequest, _ context: RequestContext) -> Response {
@@ -165,9 +170,7 @@ extension CommerceBackend {
             return state.logon(logonId, replacing: previous)
         }
         guard let session else { return failure(store, context, pages.label("errorLogonIdTaken", store.language) + " (\(logonId))") }
-        var cookies = previous.map { StoreCookies.cleared(userId: $0.userId) } ?? []
-        cookies += StoreCookies.session(session, storeId: catalog.store.storeId, language: store.language)
-        return redirect(store, to: "mMyAccountDisplay", cookies: cookies)
+        return redirect(store, to: "mMyAccountDisplay", cookies: replacing(store, with: session))
     }
 
     private func saveAddress(_ store: StoreRequest, _ context: RequestContext) -> Response {

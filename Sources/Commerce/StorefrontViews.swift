@@ -170,9 +170,19 @@ extension CommerceBackend {
     func logonForm(_ store: StoreRequest, _ context: RequestContext) -> Response {
         page("Logon", store, scope: context.scope, title: pages.label("signIn", store.language), [
             ("logonId", .string(store.text("logonId"))),
-            ("URL", .string(store["URL"] ?? (store.request.path.hasPrefix(Self.servlet + "m") ? String(store.request.path.dropFirst(Self.servlet.count)) : "mMyAccountDisplay"))),
+            ("URL", .string(store["URL"] ?? Self.afterLogon(store.request.path))),
             ("error", .string(store["errorMessage"] ?? "")),
         ])
+    }
+
+    /// Where signing in leads when the form does not say: back to the page that asked for it.
+    private static func afterLogon(_ path: String) -> String {
+        let view = path.hasPrefix(servlet) ? String(path.dropFirst(servlet.count)) : ""
+        switch view {
+        case "mCheckoutLogon": return "mOrderBillingAddressSelection"
+        case let asked where asked.hasPrefix("m"): return asked
+        default: return "mMyAccountDisplay"
+        }
     }
 
     private func registrationForm(_ store: StoreRequest, _ context: RequestContext) -> Response {
@@ -341,9 +351,7 @@ struct Charges {
         subtotal = lines.reduce(0) { $0 + $1.unitPrice * Decimal($1.quantity) }
         shipping = lines.isEmpty ? 0 : (subtotal >= 100 ? 0 : Decimal(string: "9.95")!)
         // A 7% sales tax on the goods, rounded to the cent.
-        let raw = NSDecimalNumber(decimal: subtotal * Decimal(string: "0.07")!)
-        tax = raw.rounding(accordingToBehavior: NSDecimalNumberHandler(roundingMode: .plain, scale: 2, raiseOnExactness: false,
-                                                                      raiseOnOverflow: false, raiseOnUnderflow: false, raiseOnDivideByZero: false)).decimalValue
+        tax = Decimal(Money.roundedCents(subtotal * Decimal(string: "0.07")!)) / 100
     }
 }
 

@@ -65,7 +65,8 @@ final class Renderer {
 
     private struct Frame {
         var this: TemplateValue
-        var data: [String: TemplateValue] = [:]
+        /// Inside `#each`: the item's place, for `@index`, `@first`, `@last` and `@key`.
+        var each: (index: Int, count: Int, key: String?)?
     }
 
     private let helpers: TemplateHelpers
@@ -132,11 +133,7 @@ final class Renderer {
         let items = value.eachItems
         guard !items.isEmpty else { return render(inverse) }
         for (index, item) in items.enumerated() {
-            var data: [String: TemplateValue] = [
-                "index": .number(Double(index)), "first": .bool(index == 0), "last": .bool(index == items.count - 1),
-            ]
-            data["key"] = item.key.map(TemplateValue.string) ?? .number(Double(index))
-            frames.append(Frame(this: item.value, data: data))
+            frames.append(Frame(this: item.value, each: (index, items.count, item.key)))
             render(body)
             frames.removeLast()
         }
@@ -182,7 +179,7 @@ final class Renderer {
         var value: TemplateValue?
         if path.isData {
             guard let name = segments.popFirst() else { return .null }
-            value = name == "root" ? root : frames.reversed().lazy.compactMap { $0.data[name] }.first
+            value = name == "root" ? root : eachData(name)
         } else {
             let frameIndex = max(0, frames.count - 1 - path.depth)
             if path.isThis || segments.isEmpty {
@@ -203,6 +200,18 @@ final class Renderer {
             value = value?.member(segment)
         }
         return value ?? .null
+    }
+
+    /// `@index`, `@first`, `@last`, `@key` of the innermost `#each`.
+    private func eachData(_ name: String) -> TemplateValue? {
+        guard let each = frames.last(where: { $0.each != nil })?.each else { return nil }
+        switch name {
+        case "index": return .number(Double(each.index))
+        case "first": return .bool(each.index == 0)
+        case "last": return .bool(each.index == each.count - 1)
+        case "key": return each.key.map(TemplateValue.string) ?? .number(Double(each.index))
+        default: return nil
+        }
     }
 
     /// Handlebars' escaping of `{{ }}` output.

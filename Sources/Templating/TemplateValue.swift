@@ -116,12 +116,18 @@ public final class TemplateObject: Sendable {
     /// Set for list-like objects: what `#each` walks and what `.[n]` indexes.
     public let elements: [TemplateValue]?
 
+    /// Member positions by name, for objects large enough that a scan costs more (page labels,
+    /// a page's root values).
+    private let positions: [String: Int]?
+
     public init(_ members: [(key: String, value: TemplateValue)], caseInsensitive: Bool = false,
                 printed: String? = nil, elements: [TemplateValue]? = nil) {
         self.members = members
         self.caseInsensitive = caseInsensitive
         self.printed = printed
         self.elements = elements
+        positions = caseInsensitive || members.count < 12 ? nil
+            : Dictionary(members.enumerated().map { ($0.element.key, $0.offset) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// A list that prints as its first element.
@@ -136,6 +142,7 @@ public final class TemplateObject: Sendable {
         if caseInsensitive {
             return members.first { $0.key.caseInsensitiveCompare(key) == .orderedSame }?.value
         }
+        if let positions { return positions[key].map { members[$0].value } }
         return members.first { $0.key == key }?.value
     }
 }

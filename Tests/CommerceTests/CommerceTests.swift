@@ -56,6 +56,14 @@ import UnderstudyTesting
         #expect(try StoreBrowser(server).get(Self.view("mStoreLocatorView")).status == 200)
     }
 
+    @Test func pricesAsTheStoreShowsThem() {
+        let cents: [Int] = ["29.99", "12", "1234.5", "-3.99", ""].map(Money.cents)
+        #expect(cents == [2999, 1200, 123450, -399, 0])
+        #expect(Money.cents("0.125") == 13)
+        #expect(Money.format(cents: 123450) == "$1,234.50" && Money.format(cents: 5) == "$0.05" && Money.format(cents: -1234567) == "-$12,345.67")
+        #expect(Money.plain(Decimal(string: "4.1986")!) == "4.20")
+    }
+
     @Test func storeViewPicksThePageSetAndEstablishesTheSession() throws {
         let (server, _) = try Self.start()
         defer { server.stop() }
@@ -287,6 +295,41 @@ import UnderstudyTesting
         let other = StoreBrowser(server)
         _ = try other.submit(logon, form: "logonForm", [("logonId", "sam.lee"), ("logonPassword", "shopper123")])
         #expect(try other.get(Self.view("mOrderDetails", "orderId=\(orderNumber)")).text(id: "errorMessage")?.contains("could not be found") == true)
+    }
+
+    @Test func deletionsAliasesAndResetUndoEverything() async throws {
+        let (server, _) = try Self.start()
+        defer { server.stop() }
+        let browser = StoreBrowser(server)
+        _ = try browser.submit(try browser.get(Self.view("MobileLogonForm")), form: "logonForm",
+                               [("logonId", "marc.tremblay@example.com"), ("logonPassword", "motdepasse1")])
+        // Address delete.
+        let book = try browser.get(Self.view("mAddressBookDisplay"))
+        #expect(book.html.contains("data-nick-name=\"Maison\""))
+        let emptied = try browser.get(try #require(book.link(containing: "PersonChangeServiceAddressDelete")))
+        #expect(emptied.text(id: "addresses") == nil && emptied.html.contains("Your address book is empty."))
+        // Wish list delete.
+        _ = try browser.get(Self.view("InterestItemAdd", "catEntryId=12601"))
+        let list = try browser.get(Self.view("mInterestListDisplay"))
+        let removed = try browser.get(try #require(list.link(containing: "InterestItemDelete")))
+        #expect(removed.text(id: "wishListEmpty") == "Your wish list is empty.")
+        // The other names the store answers to.
+        for view in ["mStoreView", "mIndex", "TopCategoriesDisplay"] { #expect(try browser.get(Self.view(view)).html.contains("id=\"departments\""), "\(view)") }
+        for view in ["mCheckoutLogon", "ReLogonFormView"] { #expect(try StoreBrowser(server).get(Self.view(view)).form("logonForm") != nil, "\(view)") }
+        // A command is GET or POST.
+        let put = try server.connect()
+        try put.send("PUT \(Self.view("Logoff")) HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        #expect(try put.readResponse().status == 405)
+        // POST /__admin/reset: the address is back, the session gone.
+        _ = try await server.send("POST", "/__admin/reset")
+        #expect(try browser.get(Self.view("mAddressBookDisplay")).text(id: "errorMessage") == "Your session has timed out. Sign in again to continue.")
+        // Shopping on with the stale cookies: a new guest session replaces them.
+        let cart = try browser.get(Self.view("OrderChangeServiceItemAdd", "catEntryId=12601&quantity=1"))
+        #expect(cart.text(id: "subtotal") == "$141.99" && browser.cookie("WC_AUTHENTICATION_2002") == nil)
+        let again = StoreBrowser(server)
+        _ = try again.submit(try again.get(Self.view("MobileLogonForm")), form: "logonForm",
+                             [("logonId", "marc.tremblay@example.com"), ("logonPassword", "motdepasse1")])
+        #expect(try again.get(Self.view("mAddressBookDisplay")).html.contains("data-nick-name=\"Maison\""))
     }
 
     @Test func frenchPagesAndUnknownViews() throws {
