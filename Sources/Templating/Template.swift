@@ -6,8 +6,19 @@ public struct Template: Sendable {
 
     public init(_ source: String, helpers: TemplateHelpers = .standard) throws(TemplateError) {
         var parser = TemplateParser(source, knownHelpers: Set(helpers.table.keys).union(Renderer.blockKeywords))
-        nodes = try parser.parse()
+        nodes = Self.bind(try parser.parse(), to: helpers)
         self.helpers = helpers
+    }
+
+    private static func bind(_ nodes: [TemplateNode], to helpers: TemplateHelpers) -> [TemplateNode] {
+        nodes.map { node in
+            switch node {
+            case .text: node
+            case .output(let expression, let escaped): .output(expression.bound(to: helpers), escaped: escaped)
+            case .block(let expression, let body, let inverse):
+                .block(expression.bound(to: helpers), body: bind(body, to: helpers), inverse: bind(inverse, to: helpers))
+            }
+        }
     }
 
     /// Whether the source holds any tag at all; plain text need not be rendered.
@@ -114,7 +125,7 @@ final class Renderer {
             if value.isTruthy { renderWithin(value, body) } else { render(inverse) }
         case "each":
             try renderEach(argument(expression, "a list"), body: body, inverse: inverse)
-        case let name? where helpers.table[name] != nil:
+        case _ where expression.helper != nil:
             // Other helpers as blocks are conditions: eq, contains, matches…
             render(try evaluate(expression).isTruthy ? body : inverse)
         default:
@@ -156,7 +167,7 @@ final class Renderer {
     }
 
     private func evaluate(_ expression: TemplateExpression) throws(HelperError) -> TemplateValue {
-        if let name = expression.helperName, let helper = helpers.table[name] {
+        if let helper = expression.helper, let name = expression.helperName {
             var params: [TemplateValue] = []
             for operand in expression.params { params.append(try value(of: operand)) }
             var hash: [String: TemplateValue] = [:]
@@ -216,7 +227,8 @@ final class Renderer {
 
     /// Handlebars' escaping of `{{ }}` output.
     static func escapeHTML(_ text: String) -> String {
-        guard text.utf8.contains(where: { [38, 60, 62, 34, 39, 96, 61].contains($0) }) else { return text }
+        // & < > " ' ` =
+        guard text.utf8.contains(where: { $0 == 38 || $0 == 60 || $0 == 62 || $0 == 34 || $0 == 39 || $0 == 96 || $0 == 61 }) else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 16)
         for scalar in text.unicodeScalars {

@@ -15,6 +15,17 @@ struct TemplateExpression: Sendable {
     /// Where the tag starts, for messages.
     var line: Int
     var column: Int
+    /// The helper the head names, found once when the template is made (not per render).
+    var helper: TemplateHelpers.Helper?
+
+    /// With its helper, and those of its subexpressions, looked up in `helpers`.
+    func bound(to helpers: TemplateHelpers) -> TemplateExpression {
+        var bound = self
+        bound.helper = helperName.flatMap { helpers.table[$0] }
+        bound.params = params.map { $0.bound(to: helpers) }
+        bound.hash = hash.map { ($0.key, $0.value.bound(to: helpers)) }
+        return bound
+    }
 
     /// The helper name when the head is a plain identifier.
     var helperName: String? {
@@ -29,6 +40,11 @@ indirect enum TemplateOperand: Sendable {
     case path(TemplatePath)
     case literal(TemplateValue)
     case subexpression(TemplateExpression)
+
+    func bound(to helpers: TemplateHelpers) -> TemplateOperand {
+        if case .subexpression(let inner) = self { return .subexpression(inner.bound(to: helpers)) }
+        return self
+    }
 }
 
 /// `a.b.[c]`, `../x`, `this`, `@index`.
