@@ -87,6 +87,8 @@ struct CommerceCatalog: Sendable {
     private let skuIndex: [String: (Int, Int)]
     private let categoryIndex: [String: (department: Int, category: Int?)]
     let productsByCategory: [String: [Int]]
+    /// "Color: Red, Size: M" by SKU id, made once.
+    private let skuDescriptions: [String: String]
     /// Each product's words per language: of its name, and of everything else searched.
     private let searchWords: [StoreLanguage: [(name: Set<String>, rest: Set<String>)]]
 
@@ -108,6 +110,9 @@ struct CommerceCatalog: Sendable {
             byCategory[product.category, default: []].append(index)
         }
         skuIndex = skus
+        skuDescriptions = Dictionary(products.flatMap(\.skus).map { sku in
+            (sku.id, sku.attributes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))
+        }, uniquingKeysWith: { first, _ in first })
         productsByCategory = byCategory
         var categories: [String: (Int, Int?)] = [:]
         for (departmentOffset, department) in departments.enumerated() {
@@ -159,6 +164,8 @@ struct CommerceCatalog: Sendable {
         if let product = product(catalogEntryId), let first = product.skus.first { return (product, first) }
         return nil
     }
+
+    func description(of sku: SKU) -> String { skuDescriptions[sku.id] ?? "" }
 
     func department(_ id: String) -> Department? {
         guard let place = categoryIndex[id], place.category == nil else { return nil }

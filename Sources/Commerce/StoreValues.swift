@@ -36,8 +36,7 @@ extension CommerceBackend {
     }
 
     func skuValue(_ sku: SKU) -> TemplateValue {
-        let description = sku.attributes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
-        return object([("id", .string(sku.id)), ("partNumber", .string(sku.partNumber)), ("description", .string(description)),
+        object([("id", .string(sku.id)), ("partNumber", .string(sku.partNumber)), ("description", .string(catalog.description(of: sku))),
                        ("inStock", .bool(sku.inventory > 0)), ("inventory", .number(Double(sku.inventory)))])
     }
 
