@@ -101,7 +101,9 @@ public final class CommerceBackend: Backend {
         if !presented.isEmpty {
             let known = withState(context.scope) { state in presented.map { state.sessions[$0.userId] } }
             for (cookie, session) in zip(presented, known) {
-                if let session, session.token == cookie.token, store.session == nil { store.session = session } else if session?.token != cookie.token {
+                if let session, session.token == cookie.token {
+                    if store.session == nil { store.session = session }
+                } else {
                     store.staleUserIds.append(cookie.userId)
                 }
             }
@@ -252,5 +254,5 @@ extension StoreRequest {
     }
 }
 
-/// Template values made from Swift ones.
+/// A template object of these members, in order.
 func object(_ members: [(String, TemplateValue)]) -> TemplateValue { .object(TemplateObject(members)) }
