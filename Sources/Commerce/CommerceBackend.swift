@@ -19,6 +19,7 @@ public final class CommerceBackend: Backend {
     let catalog: CommerceCatalog
     let physicalStores: PhysicalStores
     let pages: StorePages
+    let settings: CommerceSettings
     let assets: StoreAssets
     private let shoppers: [Shopper]
     private let scopes = Mutex<[StateScope: ShoppingState]>([:])
@@ -39,7 +40,8 @@ public final class CommerceBackend: Backend {
     public init(directory: URL, logger: Logger = Logger(label: "understudy")) {
         let (loaded, problems) = Self.load(directory)
         for problem in problems { logger.warning("commerce: \(problem)") }
-        pageCache = ResponseCache(capacity: loaded.responseCache)
+        pageCache = ResponseCache(capacity: loaded.settings.responseCache)
+        settings = loaded.settings
         catalog = loaded.catalog
         physicalStores = loaded.stores
         shoppers = loaded.shoppers
@@ -49,26 +51,16 @@ public final class CommerceBackend: Backend {
     }
 
     private static func load(_ directory: URL)
-        -> ((catalog: CommerceCatalog, stores: PhysicalStores, shoppers: [Shopper], pages: StorePages, responseCache: Int), [FixtureError]) {
+        -> ((catalog: CommerceCatalog, stores: PhysicalStores, shoppers: [Shopper], pages: StorePages, settings: CommerceSettings), [FixtureError]) {
         var problems: [FixtureError] = []
-        // config.json: { "responseCache": 4096 } (how many catalog pages are kept; 0 renders every request).
-        var responseCache = 4096
-        let configFile = directory.appendingPathComponent("config.json")
-        do {
-            if let cache = try FixtureError.configuration(at: configFile)?["responseCache"] {
-                if let count = cache.intValue, count >= 0 { responseCache = count } else {
-                    problems.append(FixtureError.field(configFile, "responseCache", "must be a whole number ≥ 0"))
-                }
-            }
-        } catch {
-            problems.append(error)
-        }
+        var settings = CommerceSettings()
+        do { settings = try CommerceSettings(file: directory.appendingPathComponent("config.json")) } catch { problems.append(error) }
         var catalog = CommerceCatalog.empty, stores = PhysicalStores(stores: []), shoppers: [Shopper] = []
         do { catalog = try CommerceCatalog.load(directory.appendingPathComponent("catalog.json")) } catch { problems.append(error) }
         do { stores = try PhysicalStores.load(directory.appendingPathComponent("stores.json")) } catch { problems.append(error) }
         do { shoppers = try ShopperFixtures.load(directory.appendingPathComponent("shoppers.json")) } catch { problems.append(error) }
         let (pages, pageProblems) = StorePages.load(directory)
-        return ((catalog, stores, shoppers, pages, responseCache), problems + pageProblems)
+        return ((catalog, stores, shoppers, pages, settings), problems + pageProblems)
     }
 
     /// Every problem with the folder's files, for `understudy check`.

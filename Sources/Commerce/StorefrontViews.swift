@@ -285,15 +285,14 @@ extension CommerceBackend {
                                   [("error", .string(pages.label("errorZipOrCity", store.language)))]))
         }
         let matching = physicalStores.matching(place)
-        let geocoder = "http://127.0.0.1:\(store.request.localPort)/maps/api/geocode/json?sensor=false&address=\(place.addingPercentEncodingForCookie)"
+        let geocoding = settings.geocodingURL(place, localPort: store.request.localPort)
         return .deferred { [self] reply in
-            reply.loop.send(OutboundRequest(url: geocoder, timeout: .seconds(5))) { result in
+            reply.loop.send(OutboundRequest(url: geocoding, timeout: .seconds(5))) { result in
                 var point: (Double, Double)?
-                if case .success(let response) = result, response.status == 200,
-                   let json = try? JSONValue.parse(response.body.bytes),
-                   let location = json["results"]?.arrayValue?.first?["geometry"]?["location"],
-                   let latitude = location["lat"]?.doubleValue, let longitude = location["lng"]?.doubleValue {
-                    point = (latitude, longitude)
+                if case .success(let response) = result, response.status == 200 {
+                    point = CommerceSettings.location(in: response.body.bytes)
+                } else {
+                    self.logger.info("commerce: the geocoder did not place '\(place)' (\(result.failureText)); stores matched by ZIP code and city")
                 }
                 reply.send(self.storeResults(store, context, near: point, fallback: matching))
             }
@@ -311,6 +310,16 @@ extension CommerceBackend {
             ("stores", .array(found)),
             ("byLocation", .bool(store["geoCodeLatitude"] != nil)),
         ])
+    }
+}
+
+extension Result<Response, OutboundError> {
+    /// The failure, or the status of an answer that is not 200.
+    var failureText: String {
+        switch self {
+        case .success(let response): "status \(response.status)"
+        case .failure(let error): "\(error)"
+        }
     }
 }
 

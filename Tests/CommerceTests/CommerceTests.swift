@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 @testable import Commerce
 import Geocoder
+import HTTPServer
 import MockCore
 import Testing
 import UnderstudyTesting
@@ -269,6 +270,31 @@ import UnderstudyTesting
         #expect(map.bridgeLinks.first?.hasPrefix("madisons://localhost/Map?latitude=") == true)
         let empty = try browser.submit(locator, form: "storeLocatorForm", [("zipOrCity", "")])
         #expect(empty.text(id: "errorMessage") == "Type a ZIP code or a city.")
+    }
+
+    @Test func anotherGeocoderCanPlaceTheStoreLocatorsSearch() throws {
+        // A geocoder answering XML, as the app's "Geocoder URL" setting names one: every place is in Seattle.
+        let geocoder = try TestServer.start(handler: ClosureHandler { request, responder in
+            responder.send(Response(status: 200, headers: ["Content-Type": "application/xml; charset=UTF-8"], body: ResponseBody(
+                "<GeocodeResponse><status>OK</status><result><geometry><location><lat>47.6062</lat><lng>-122.3321</lng></location></geometry></result></GeocodeResponse>")))
+        })
+        defer { geocoder.stop() }
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("commerce-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: Self.stubs.appendingPathComponent("commerce"), to: copy)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        try #"{"geocoder": "\#(geocoder.server.baseURL)/maps/api/geocode/xml"}"#.write(to: copy.appendingPathComponent("config.json"), atomically: true, encoding: .utf8)
+        let server = try TestServer.start(backends: [CommerceBackend(directory: copy)])
+        defer { server.stop() }
+        let results = try StoreBrowser(server).get(Self.view("mStoreLocatorSearchView", "zipOrCity=Springfield"))
+        #expect(Page.matches(#"physicalStoreId=\d+[^"]*">([^<]+)</a>"#, in: results.html).first == "Madisons Seattle")
+        // Without a geocoder, the fixture's own city names are matched.
+        let alone = try TestServer.start(backends: [CommerceBackend(directory: Self.stubs.appendingPathComponent("commerce"))])
+        defer { alone.stop() }
+        let byCity = try StoreBrowser(alone).get(Self.view("mStoreLocatorSearchView", "zipOrCity=Boston"))
+        #expect(Page.matches(#"physicalStoreId=\d+[^"]*">([^<]+)</a>"#, in: byCity.html) == ["Madisons Boston"])
+        // A bad setting is reported with its field.
+        try #"{"geocoder": "ftp://x"}"#.write(to: copy.appendingPathComponent("config.json"), atomically: true, encoding: .utf8)
+        #expect(CommerceBackend.check(directory: copy).map(String.init(describing:)).contains { $0.hasSuffix("config.json: geocoder: expected an http(s) URL ending in /json or /xml") })
     }
 
     @Test func checkoutThenOrderHistory() throws {

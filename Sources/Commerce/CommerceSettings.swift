@@ -1,0 +1,57 @@
+import Foundation
+import MockCore
+
+/// `stubs/commerce/config.json`, all optional:
+///
+///     { "responseCache": 4096, "geocoder": "http://maps.example.com/maps/api/geocode/json" }
+///
+/// `responseCache`: how many rendered catalog pages are kept (0 renders every request).
+/// `geocoder`: the Google-compatible geocoding service the store locator places a ZIP code or
+/// city with (`…/json` or `…/xml`, as the app's "Geocoder URL" setting); by default this
+/// server's own geocoder emulator.
+struct CommerceSettings: Sendable {
+    var responseCache = 4096
+    var geocoder: String?
+
+    init() {}
+
+    init(file: URL) throws(FixtureError) {
+        guard let json = try FixtureError.configuration(at: file) else { return }
+        if let cache = json["responseCache"] {
+            guard let count = cache.intValue, count >= 0 else { throw FixtureError.field(file, "responseCache", "must be a whole number ≥ 0") }
+            responseCache = count
+        }
+        if let geocoder = json["geocoder"] {
+            guard let url = geocoder.stringValue, url.hasPrefix("http://") || url.hasPrefix("https://"),
+                  url.hasSuffix("/json") || url.hasSuffix("/xml") else {
+                throw FixtureError.field(file, "geocoder", "expected an http(s) URL ending in /json or /xml")
+            }
+            self.geocoder = url
+        }
+    }
+
+    /// The geocoding request for `place`, from a request that came in on `localPort`.
+    func geocodingURL(_ place: String, localPort: Int) -> String {
+        let base = geocoder ?? "http://127.0.0.1:\(localPort)/maps/api/geocode/json"
+        return base + "?sensor=false&address=" + place.addingPercentEncodingForCookie
+    }
+
+    /// The first result's location in a geocoder's JSON or XML answer.
+    static func location(in body: [UInt8]) -> (latitude: Double, longitude: Double)? {
+        if let json = try? JSONValue.parse(body) {
+            guard let location = json["results"]?.arrayValue?.first?["geometry"]?["location"],
+                  let latitude = location["lat"]?.doubleValue, let longitude = location["lng"]?.doubleValue else { return nil }
+            return (latitude, longitude)
+        }
+        // <result>…<geometry><location><lat>40.7</lat><lng>-73.9</lng></location>…
+        let text = String(decoding: body, as: UTF8.self)
+        guard let location = text.range(of: "<location>") else { return nil }
+        func value(_ tag: String) -> Double? {
+            guard let open = text.range(of: "<\(tag)>", range: location.upperBound..<text.endIndex),
+                  let close = text.range(of: "</\(tag)>", range: open.upperBound..<text.endIndex) else { return nil }
+            return Double(text[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces))
+        }
+        guard let latitude = value("lat"), let longitude = value("lng") else { return nil }
+        return (latitude, longitude)
+    }
+}
