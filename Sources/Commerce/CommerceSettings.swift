@@ -30,9 +30,9 @@ struct CommerceSettings: Sendable {
         }
     }
 
-    /// The geocoding request for `place`, from a request that came in on `localPort`.
-    func geocodingURL(_ place: String, localPort: Int) -> String {
-        let base = geocoder ?? "http://127.0.0.1:\(localPort)/maps/api/geocode/json"
+    /// The geocoding request for `place`; `localAuthority` is where this server is reached.
+    func geocodingURL(_ place: String, localAuthority: String) -> String {
+        let base = geocoder ?? "http://\(localAuthority)/maps/api/geocode/json"
         return base + "?sensor=false&address=" + place.addingPercentEncodingForCookie
     }
 

@@ -285,8 +285,8 @@ extension CommerceBackend {
                                   [("error", .string(pages.label("errorZipOrCity", store.language)))]))
         }
         let matching = physicalStores.matching(place)
-        let geocoding = settings.geocodingURL(place, localPort: store.request.localPort)
         return .deferred { [self] reply in
+            let geocoding = settings.geocodingURL(place, localAuthority: reply.loop.localAuthority)
             reply.loop.send(OutboundRequest(url: geocoding, timeout: .seconds(5))) { result in
                 var point: (Double, Double)?
                 if case .success(let response) = result, response.status == 200 {

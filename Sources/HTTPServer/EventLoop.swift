@@ -14,6 +14,9 @@ public final class EventLoop: @unchecked Sendable {
     let http: OpaquePointer
     let handler: any HTTPHandler
     let localPort: Int
+    /// `host:port` at which this machine reaches the server (for requests a backend sends to
+    /// another backend of the same server).
+    public let localAuthority: String
     private var boundSocket: OpaquePointer?
 
     // Loop-thread state.
@@ -43,10 +46,11 @@ public final class EventLoop: @unchecked Sendable {
     private let wakeWrite: Int32
 
     init(index: Int, configuration: ServerConfiguration, handler: any HTTPHandler, listeningSocket: Int32,
-         ownsSocket: Bool, localPort: Int) throws {
+         ownsSocket: Bool, localPort: Int, localAuthority: String) throws {
         self.index = index
         self.handler = handler
         self.localPort = localPort
+        self.localAuthority = localAuthority
         decoder.initialize(to: RequestDecoder(localPort: localPort))
         date.initialize(to: HTTPDate())
 

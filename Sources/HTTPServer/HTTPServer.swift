@@ -63,7 +63,7 @@ public final class HTTPServer: Sendable {
             for (index, fd) in sockets.enumerated() {
                 loops.append(try EventLoop(
                     index: index, configuration: configuration, handler: handler, listeningSocket: fd,
-                    ownsSocket: shared == nil, localPort: address.port))
+                    ownsSocket: shared == nil, localPort: address.port, localAuthority: address.localAuthority))
             }
             for loop in loops { try loop.startThread() }
         } catch {

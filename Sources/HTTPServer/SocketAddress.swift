@@ -66,6 +66,16 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
     /// `host:port`, with IPv6 hosts in brackets, as a URL authority.
     public var description: String { isIPv6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
+    /// The authority a client on this machine reaches a listener at: the loopback address for a
+    /// listener on every address (`0.0.0.0`, `::`).
+    var localAuthority: String {
+        switch host {
+        case "0.0.0.0": "127.0.0.1:\(port)"
+        case "::": "[::1]:\(port)"
+        default: description
+        }
+    }
+
     func withSockaddr<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
         withUnsafePointer(to: storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) }

@@ -216,4 +216,15 @@ func lines(_ data: Data) -> [String] {
             "\(error)".contains("cannot listen on 127.0.0.1 port \(first.port)")
         }
     }
+
+    @Test func aLoopKnowsWhereThisMachineReachesTheServer() async throws {
+        for (host, expected) in [("0.0.0.0", "127.0.0.1"), ("127.0.0.1", "127.0.0.1")] {
+            let server = try TestServer.start(handler: ClosureHandler { _, responder in
+                responder.send(.text(responder.loop.localAuthority))
+            }, configure: { $0.host = host })
+            defer { server.stop() }
+            let body = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(server.port)/")!).0
+            #expect(String(decoding: body, as: UTF8.self) == "\(expected):\(server.port)", "\(host)")
+        }
+    }
 }
