@@ -176,8 +176,11 @@ public final class CommerceBackend: Backend {
     /// What every page gets: the store, language, device, shopper and the query string that
     /// every link carries.
     func common(_ store: StoreRequest, session: ShopperSession?, scope: StateScope) -> [(String, TemplateValue)] {
-        let shopper = session?.logonId != nil ? withState(scope) { $0.shopper(userId: session!.userId) } : nil
-        let cartCount = session.map { session in withState(scope) { ($0.carts[session.userId] ?? []).reduce(0) { $0 + $1.quantity } } } ?? 0
+        let (shopper, cartCount): (Shopper?, Int) = session.map { session in
+            withState(scope) { state in
+                (session.logonId == nil ? nil : state.shopper(userId: session.userId), (state.carts[session.userId] ?? []).reduce(0) { $0 + $1.quantity })
+            }
+        } ?? (nil, 0)
         return [
             ("storeId", .string(catalog.store.storeId)),
             ("catalogId", .string(catalog.store.catalogId)),

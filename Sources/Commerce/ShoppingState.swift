@@ -41,7 +41,7 @@ struct ShoppingState: Sendable {
     var carts: [Int: [OrderLine]] = [:]
     var wishlists: [Int: [String]] = [:]
     var orders: [Int: [PlacedOrder]] = [:]
-    /// The store a shopper picked in the locator, by user id.
+    /// Guests and new registrations get ids from 3001 (the fixture's shoppers have 2001…).
     var nextUserId = 3001
     var nextOrderId = 50001
     var nextOrderItemId = 70001

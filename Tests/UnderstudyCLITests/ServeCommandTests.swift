@@ -187,6 +187,27 @@ final class UnderstudyProcess {
         #expect(errors.contains("informix/stores_demo.sql:5: SQLSTATE[42000]: Syntax error or access violation: -201"))
     }
 
+    @Test func checkReportsCommerceFixtureProblems() throws {
+        let stubs = try makeTemporaryDirectory([
+            "commerce/catalog.json": #"{"store": {"storeId": "1"}, "departments": [], "products": []}"#,
+            "commerce/stores.json": #"{"stores": [{"id": "1"}]}"#,
+            "commerce/shoppers.json": "{\"shoppers\": [\n",
+            "commerce/config.json": #"{"responseCache": -1}"#,
+            "commerce/templates/StoreView.html": "<h1>{{#if title}}</h1>\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: stubs) }
+        let failing = try UnderstudyProcess(["check", "--stubs", stubs.path])
+        let summary = failing.firstLine()
+        let (status, errors) = failing.finish()
+        #expect(status == 1)
+        #expect(summary == "0 mapping files, 0 mappings, 5 problem(s)")
+        #expect(errors.contains("commerce/config.json: responseCache: must be a whole number ≥ 0"))
+        #expect(errors.contains("commerce/catalog.json: store.catalogId: missing"))
+        #expect(errors.contains("commerce/stores.json: stores[0].name: missing"))
+        #expect(errors.contains("commerce/shoppers.json:2:"))
+        #expect(errors.contains("commerce/templates/StoreView.html:1: column"))
+    }
+
     @Test func sigtermLetsAResponseInFlightFinish() throws {
         // A large file read slowly: its response is still being written when SIGTERM arrives.
         let size = 8 * 1024 * 1024
