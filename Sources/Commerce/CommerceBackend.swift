@@ -175,7 +175,7 @@ public final class CommerceBackend: Backend {
 
     /// What every page gets: the store, language, device, shopper and the query string that
     /// every link carries.
-    func common(_ store: StoreRequest, session: ShopperSession?, scope: StateScope) -> [(String, TemplateValue)] {
+    func common(_ store: StoreRequest, session: ShopperSession?, scope: StateScope) -> TemplateMembers {
         let (shopper, cartCount): (Shopper?, Int) = session.map { session in
             withState(scope) { state in
                 (session.logonId == nil ? nil : state.shopper(userId: session.userId), (state.carts[session.userId] ?? []).reduce(0) { $0 + $1.quantity })
@@ -209,7 +209,7 @@ public final class CommerceBackend: Backend {
     /// A rendered page (`respond` adds the cookies every page sets). Never cached by the client:
     /// pages show the cart.
     func page(_ view: String, _ store: StoreRequest, scope: StateScope, session: ShopperSession? = nil, title: String,
-              status: Int = 200, cookies: [String] = [], _ values: [(String, TemplateValue)] = []) -> Response {
+              status: Int = 200, cookies: [String] = [], _ values: TemplateMembers = []) -> Response {
         let session = session ?? store.session
         let html = pages.render(view, values, title: title, common: common(store, session: session, scope: scope), language: store.language)
         var headers: HTTPHeaders = ["Content-Type": "text/html; charset=UTF-8", "Cache-Control": "no-cache", "Pragma": "no-cache"]
@@ -250,4 +250,8 @@ extension StoreRequest {
 }
 
 /// A template object of these members, in order.
-func object(_ members: [(String, TemplateValue)]) -> TemplateValue { .object(TemplateObject(members)) }
+func object(_ members: TemplateMembers) -> TemplateValue { .object(TemplateObject(members)) }
+
+/// Members of a template object, labelled as `TemplateObject` takes them (an unlabelled tuple
+/// array would be converted element by element on every page).
+typealias TemplateMembers = [(key: String, value: TemplateValue)]

@@ -56,7 +56,7 @@ struct StorePages: Sendable {
     func has(_ view: String) -> Bool { templates[view] != nil }
 
     /// `view`'s template over `values`, inside the layout; the labels of `language` are `labels`.
-    func render(_ view: String, _ values: [(String, TemplateValue)], title: String, common: [(String, TemplateValue)],
+    func render(_ view: String, _ values: TemplateMembers, title: String, common: TemplateMembers,
                 language: StoreLanguage) -> String {
         let labels = self.labels[language] ?? .null
         let context = TemplateValue.object(TemplateObject(common + values + [("labels", labels), ("title", .string(title))]))

@@ -16,7 +16,7 @@ extension CommerceBackend {
     }
 
     func productValue(_ product: Product, _ language: StoreLanguage, detailed: Bool = false) -> TemplateValue {
-        var members: [(String, TemplateValue)] = [
+        var members: TemplateMembers = [
             ("id", .string(product.id)), ("partNumber", .string(product.partNumber)),
             ("name", .string(product.name.text(language))), ("shortDescription", .string(product.shortDescription.text(language))),
             ("manufacturer", .string(product.manufacturer)), ("price", .string(product.price)),
@@ -41,7 +41,7 @@ extension CommerceBackend {
     }
 
     /// The cart's lines and totals.
-    func orderValues(_ lines: [OrderLine], _ language: StoreLanguage) -> [(String, TemplateValue)] {
+    func orderValues(_ lines: [OrderLine], _ language: StoreLanguage) -> TemplateMembers {
         let subtotal = lines.reduce(Decimal(0)) { $0 + $1.unitPrice * Decimal($1.quantity) }
         return [
             ("lines", .array(lines.enumerated().map { lineValue($0.element, number: $0.offset + 1, language) })),

@@ -88,7 +88,7 @@ extension CommerceBackend {
             return errorPage(store, message: pages.label("errorNoProduct", store.language) + " (productId \(id.isEmpty ? "missing" : id))", scope: context.scope)
         }
         let category = catalog.category(product.category)
-        var values: [(String, TemplateValue)] = [("product", productValue(product, store.language, detailed: true))]
+        var values: TemplateMembers = [("product", productValue(product, store.language, detailed: true))]
         if let category {
             values.append(("department", departmentValue(category.department, store.language)))
             values.append(("category", categoryValue(category.category, store.language)))

@@ -228,7 +228,9 @@ final class Renderer {
     /// Handlebars' escaping of `{{ }}` output.
     static func escapeHTML(_ text: String) -> String {
         // & < > " ' ` =
-        guard text.utf8.contains(where: { $0 == 38 || $0 == 60 || $0 == 62 || $0 == 34 || $0 == 39 || $0 == 96 || $0 == 61 }) else { return text }
+        func special(_ byte: UInt8) -> Bool { byte == 38 || byte == 60 || byte == 62 || byte == 34 || byte == 39 || byte == 96 || byte == 61 }
+        let needed = text.utf8.withContiguousStorageIfAvailable { $0.contains(where: special) } ?? text.utf8.contains(where: special)
+        guard needed else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 16)
         for scalar in text.unicodeScalars {
