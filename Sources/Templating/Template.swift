@@ -27,7 +27,7 @@ public struct Template: Sendable {
     }
 
     public func render(_ context: TemplateValue) -> String {
-        let renderer = Renderer(helpers: helpers, root: context)
+        var renderer = Renderer(helpers: helpers, root: context)
         renderer.render(nodes)
         return renderer.output
     }
@@ -70,8 +70,9 @@ public struct TemplateHelpers: Sendable {
     }
 }
 
-/// Walks the nodes with a stack of contexts (`this`, `../`) and data variables (`@index`).
-final class Renderer {
+/// Walks the nodes with a stack of contexts (`this`, `../`) and data variables (`@index`). A
+/// value, so its output and frames are checked for exclusive access when compiled, not at run time.
+struct Renderer {
     static let blockKeywords: Set<String> = ["if", "unless", "each", "with"]
 
     private struct Frame {
@@ -91,7 +92,7 @@ final class Renderer {
         frames = [Frame(this: root)]
     }
 
-    func render(_ nodes: [TemplateNode]) {
+    mutating func render(_ nodes: [TemplateNode]) {
         for node in nodes {
             switch node {
             case .text(let text):
@@ -113,7 +114,7 @@ final class Renderer {
         }
     }
 
-    private func renderBlock(_ expression: TemplateExpression, body: [TemplateNode], inverse: [TemplateNode]) throws(HelperError) {
+    private mutating func renderBlock(_ expression: TemplateExpression, body: [TemplateNode], inverse: [TemplateNode]) throws(HelperError) {
         switch expression.helperName {
         case "if", "unless":
             let value = try argument(expression, "a condition")
@@ -140,7 +141,7 @@ final class Renderer {
         }
     }
 
-    private func renderEach(_ value: TemplateValue, body: [TemplateNode], inverse: [TemplateNode]) throws(HelperError) {
+    private mutating func renderEach(_ value: TemplateValue, body: [TemplateNode], inverse: [TemplateNode]) throws(HelperError) {
         let items = value.eachItems
         guard !items.isEmpty else { return render(inverse) }
         for (index, item) in items.enumerated() {
@@ -150,7 +151,7 @@ final class Renderer {
         }
     }
 
-    private func renderWithin(_ value: TemplateValue, _ body: [TemplateNode]) {
+    private mutating func renderWithin(_ value: TemplateValue, _ body: [TemplateNode]) {
         frames.append(Frame(this: value))
         render(body)
         frames.removeLast()
