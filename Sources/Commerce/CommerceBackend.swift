@@ -127,7 +127,7 @@ public final class CommerceBackend: Backend {
         guard Self.catalogViews.contains(name), store.request.method == .get || store.request.method == .head else {
             return .response(withSessionCookies(view(store, context), store))
         }
-        let cartCount = store.session.map { session in withState(context.scope) { $0.carts[session.userId]?.reduce(0) { $0 + $1.quantity } ?? 0 } } ?? 0
+        let cartCount = store.session.map { session in withState(context.scope) { $0.carts[session.userId]?.itemCount ?? 0 } } ?? 0
         let key = "\(store.device.name) \(store.language.rawValue) \(store.session?.logonId ?? "-") \(cartCount) \(store.request.target)"
         if let cached = pageCache.response(for: key) { return .response(withSessionCookies(cached, store)) }
         var rendered = view(store, context)
@@ -141,7 +141,7 @@ public final class CommerceBackend: Backend {
     private func withSessionCookies(_ response: Response, _ store: StoreRequest) -> Response {
         var response = response
         let pointer = "\(store.language.rawValue)%2C\(catalog.store.storeId)"
-        if store.request.cookie("WC_SESSION_ESTABLISHED") == nil || store.request.cookie("WC_ACTIVEPOINTER") != pointer,
+        if store.cookie("WC_SESSION_ESTABLISHED") == nil || store.cookie("WC_ACTIVEPOINTER") != pointer,
            !response.headers.values(for: "Set-Cookie").contains(where: { $0.hasPrefix("WC_ACTIVEPOINTER=") }) {
             for cookie in StoreCookies.established(storeId: catalog.store.storeId, language: store.language) { response.headers.add("Set-Cookie", cookie) }
         }
@@ -178,7 +178,7 @@ public final class CommerceBackend: Backend {
     func common(_ store: StoreRequest, session: ShopperSession?, scope: StateScope) -> TemplateMembers {
         let (shopper, cartCount): (Shopper?, Int) = session.map { session in
             withState(scope) { state in
-                (session.logonId == nil ? nil : state.shopper(userId: session.userId), (state.carts[session.userId] ?? []).reduce(0) { $0 + $1.quantity })
+                (session.logonId == nil ? nil : state.shopper(userId: session.userId), state.carts[session.userId]?.itemCount ?? 0)
             }
         } ?? (nil, 0)
         return [
@@ -229,7 +229,7 @@ public final class CommerceBackend: Backend {
         if target.isEmpty { target = fallback }
         if !target.hasPrefix("/") && !target.hasPrefix("http") {
             var query = baseQuery(store.language)
-            for item in extra { query += "&\(item.name)=\(item.value?.addingPercentEncodingForCookie ?? "")" }
+            for item in extra { query += "&\(item.name)=\(item.value?.percentEncoded ?? "")" }
             target = Self.servlet + (target.contains("?") ? target + "&" + query : target + "?" + query)
         }
         var headers: HTTPHeaders = ["Location": target, "Content-Type": "text/html; charset=UTF-8"]

@@ -83,6 +83,7 @@ struct CommerceCatalog: Sendable {
     let departments: [Department]
     let products: [Product]
     private let productIndex: [String: Int]
+    private let partNumberIndex: [String: Int]
     /// SKU id → (product index, SKU index).
     private let skuIndex: [String: (Int, Int)]
     private let categoryIndex: [String: (department: Int, category: Int?)]
@@ -103,6 +104,7 @@ struct CommerceCatalog: Sendable {
         self.departments = departments
         self.products = products
         productIndex = Dictionary(products.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        partNumberIndex = Dictionary(products.enumerated().map { ($0.element.partNumber, $0.offset) }, uniquingKeysWith: { first, _ in first })
         var skus: [String: (Int, Int)] = [:]
         var byCategory: [String: [Int]] = [:]
         for (index, product) in products.enumerated() {
@@ -154,7 +156,7 @@ struct CommerceCatalog: Sendable {
 
     func product(_ id: String) -> Product? { productIndex[id].map { products[$0] } }
 
-    func product(partNumber: String) -> Product? { products.first { $0.partNumber == partNumber } }
+    func product(partNumber: String) -> Product? { partNumberIndex[partNumber].map { products[$0] } }
 
     /// A SKU and the product it belongs to; a product id gives its first SKU.
     func item(_ catalogEntryId: String) -> (product: Product, sku: SKU)? {
@@ -213,38 +215,6 @@ struct CommerceCatalog: Sendable {
             if word.count > 4, ["sses", "xes", "ches", "shes"].contains(where: { word.hasSuffix($0) }) { return String(word.dropLast(2)) }
             if word.count > 3, word.hasSuffix("s"), !word.hasSuffix("ss") { return String(word.dropLast()) }
             return String(word)
-        }
-    }
-}
-
-/// Decoding a fixture file with its errors turned into `FixtureError`s that name the field.
-enum FixtureJSON {
-    static func decode<T: Decodable>(_ url: URL) throws(FixtureError) -> T {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw FixtureError(file: url.path, line: 0, message: "cannot read the file")
-        }
-        do {
-            _ = try JSONValue.parse(Array(data))
-        } catch {
-            throw FixtureError(file: url.path, line: error.line, message: error.message)
-        }
-        do {
-            return try JSONDecoder().decode(T.self, from: data)
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw FixtureError.field(url, path(context.codingPath + [key]), "missing")
-        } catch let DecodingError.typeMismatch(type, context) {
-            throw FixtureError.field(url, path(context.codingPath), "expected \(type)")
-        } catch let DecodingError.valueNotFound(type, context) {
-            throw FixtureError.field(url, path(context.codingPath), "expected \(type), found null")
-        } catch {
-            throw FixtureError(file: url.path, line: 0, message: "\(error)")
-        }
-    }
-
-    private static func path(_ keys: [any CodingKey]) -> String {
-        keys.reduce("") { path, key in
-            if let index = key.intValue { return path + "[\(index)]" }
-            return path.isEmpty ? key.stringValue : path + "." + key.stringValue
         }
     }
 }

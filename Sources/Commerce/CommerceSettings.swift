@@ -33,7 +33,7 @@ struct CommerceSettings: Sendable {
     /// The geocoding request for `place`; `localAuthority` is where this server is reached.
     func geocodingURL(_ place: String, localAuthority: String) -> String {
         let base = geocoder ?? "http://\(localAuthority)/maps/api/geocode/json"
-        return base + "?sensor=false&address=" + place.addingPercentEncodingForCookie
+        return base + "?sensor=false&address=" + place.percentEncoded
     }
 
     /// The first result's location in a geocoder's JSON or XML answer.

@@ -37,8 +37,8 @@ struct DeviceFormat: Sendable, Equatable {
         switch name.lowercased() {
         case "iphonehybrid": self.init(pageSet: .phone, hybrid: true)
         case "ipadhybrid": self.init(pageSet: .tablet, hybrid: true)
-        case "mobile20", "iphone", "mobile": self.init(pageSet: .phone, hybrid: false)
-        case "tablet", "ipad": self.init(pageSet: .tablet, hybrid: false)
+        case "mobile20": self.init(pageSet: .phone, hybrid: false)
+        case "tablet": self.init(pageSet: .tablet, hybrid: false)
         default: return nil
         }
     }

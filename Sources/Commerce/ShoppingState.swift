@@ -8,6 +8,12 @@ struct OrderLine: Sendable, Equatable {
     var unitPrice: Decimal
 }
 
+extension [OrderLine] {
+    var subtotal: Decimal { reduce(0) { $0 + $1.unitPrice * Decimal($1.quantity) } }
+    /// How many items, counting quantities (what the cart link shows).
+    var itemCount: Int { reduce(0) { $0 + $1.quantity } }
+}
+
 /// A placed order.
 struct PlacedOrder: Sendable {
     var id: String
@@ -18,7 +24,7 @@ struct PlacedOrder: Sendable {
     var tax: Decimal
     var placed: Date
 
-    var subtotal: Decimal { lines.reduce(0) { $0 + $1.unitPrice * Decimal($1.quantity) } }
+    var subtotal: Decimal { lines.subtotal }
     var total: Decimal { subtotal + shipping + tax }
 }
 
@@ -54,8 +60,9 @@ struct ShoppingState: Sendable {
         }
     }
 
+    /// The registered shopper signed in as `userId`.
     func shopper(userId: Int) -> Shopper? {
-        guard let logonId = sessions[userId]?.logonId ?? userIds.first(where: { $0.value == userId })?.key else { return nil }
+        guard let logonId = sessions[userId]?.logonId else { return nil }
         return accounts[logonId.lowercased()]
     }
 

@@ -7,6 +7,8 @@ struct StoreRequest {
     let parameters: [QueryItem]
     let language: StoreLanguage
     let device: DeviceFormat
+    /// The request's cookies, parsed once.
+    let cookies: [(name: String, value: String)]
     /// The session the cookies name, if it is still valid.
     var session: ShopperSession?
     /// The cookies named a session this server does not know (expired, or reset since).
@@ -22,15 +24,23 @@ struct StoreRequest {
             parameters += FormURLEncoding.decode(request.bodyText)
         }
         self.parameters = parameters
-        let activePointer = request.cookie("WC_ACTIVEPOINTER").map { PercentDecoding.decode($0, plusAsSpace: false) }
+        let cookies = request.cookies
+        self.cookies = cookies
+        let activePointer = Self.cookie("WC_ACTIVEPOINTER", in: cookies).map { PercentDecoding.decode($0, plusAsSpace: false) }
         language = StoreLanguage(langId: parameters.first { $0.name == "langId" }?.value
             ?? activePointer?.split(separator: ",").first.map(String.init))
         if let forced = parameters.first(where: { $0.name == "deviceFormat" })?.value.flatMap(DeviceFormat.init(name:))
-            ?? request.cookie(DeviceFormat.cookie).flatMap(DeviceFormat.init(name:)) {
+            ?? Self.cookie(DeviceFormat.cookie, in: cookies).flatMap(DeviceFormat.init(name:)) {
             device = forced
         } else {
             device = DeviceFormat(userAgent: request.headers["User-Agent"] ?? "")
         }
+    }
+
+    func cookie(_ name: String) -> String? { Self.cookie(name, in: cookies) }
+
+    private static func cookie(_ name: String, in cookies: [(name: String, value: String)]) -> String? {
+        cookies.first { $0.name == name }?.value
     }
 
     subscript(name: String) -> String? {
@@ -44,7 +54,7 @@ struct StoreRequest {
 
     /// The user ids and tokens the cookies carry: `WC_AUTHENTICATION_<id>=<id>,<token>`.
     var sessionCookies: [(userId: Int, token: String)] {
-        request.cookies.compactMap { cookie in
+        cookies.compactMap { cookie in
             guard cookie.name.hasPrefix("WC_AUTHENTICATION_"), let userId = Int(cookie.name.dropFirst("WC_AUTHENTICATION_".count)) else { return nil }
             let value = PercentDecoding.decode(cookie.value, plusAsSpace: false)
             guard let comma = value.firstIndex(of: ",") else { return nil }
@@ -64,7 +74,7 @@ enum StoreCookies {
     }
 
     static func session(_ session: ShopperSession, storeId: String, language: StoreLanguage) -> [String] {
-        let token = session.token.addingPercentEncodingForCookie
+        let token = session.token.percentEncoded
         return established(storeId: storeId, language: language) + [
             "WC_USERACTIVITY_\(session.userId)=\(session.userId)%2C\(storeId)%2Cnull%2Cnull%2Cnull%2Cnull%2Cnull%2Cnull%2Cnull%2Cnull%2Cnull; Path=/",
             "WC_AUTHENTICATION_\(session.userId)=\(session.userId)%2C\(token); Path=/; HttpOnly",
@@ -80,7 +90,7 @@ enum StoreCookies {
 
 extension String {
     /// Percent-encoded so the value holds no `;`, `,`, `=`, `+`, `/` or space.
-    var addingPercentEncodingForCookie: String {
+    var percentEncoded: String {
         var out = ""
         for byte in utf8 {
             if (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x2E || byte == 0x5F {

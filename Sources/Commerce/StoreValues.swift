@@ -42,11 +42,10 @@ extension CommerceBackend {
 
     /// The cart's lines and totals.
     func orderValues(_ lines: [OrderLine], _ language: StoreLanguage) -> TemplateMembers {
-        let subtotal = lines.reduce(Decimal(0)) { $0 + $1.unitPrice * Decimal($1.quantity) }
-        return [
+        [
             ("lines", .array(lines.enumerated().map { lineValue($0.element, number: $0.offset + 1, language) })),
-            ("itemCount", .number(Double(lines.reduce(0) { $0 + $1.quantity }))),
-            ("subtotal", .string(Money.plain(subtotal))),
+            ("itemCount", .number(Double(lines.itemCount))),
+            ("subtotal", .string(Money.plain(lines.subtotal))),
             ("empty", .bool(lines.isEmpty)),
         ]
     }

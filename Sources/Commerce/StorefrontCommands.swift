@@ -51,7 +51,7 @@ extension CommerceBackend {
     private func addToCart(_ store: StoreRequest, _ context: RequestContext) -> Response {
         let entry = store["catEntryId"] ?? store["catEntryId_1"] ?? store["productId"] ?? ""
         guard let item = catalog.item(entry) else {
-            return failure(store, context, pages.label("errorNoProduct", store.language) + " (catEntryId \(entry.isEmpty ? "missing" : entry))")
+            return failure(store, context, pages.label("errorNoProduct", store.language) + Self.naming("catEntryId", entry))
         }
         // A product with several SKUs: the one its defining attributes name.
         var sku = item.sku
@@ -105,7 +105,7 @@ extension CommerceBackend {
         let placed: PlacedOrder? = withState(context.scope) { state in
             guard let lines = state.carts[session.userId], !lines.isEmpty,
                   let address = state.shopper(userId: session.userId)?.addresses[safe: index] else { return nil }
-            let charges = Charges(lines: lines, address: address)
+            let charges = Charges(lines: lines)
             let order = PlacedOrder(id: String(state.nextOrderId), lines: lines, address: address, shippingMode: "Standard Delivery",
                                     shipping: charges.shipping, tax: charges.tax, placed: Date())
             state.nextOrderId += 1
@@ -218,7 +218,7 @@ extension CommerceBackend {
     private func addToWishList(_ store: StoreRequest, _ context: RequestContext) -> Response {
         let entry = store["catEntryId"] ?? store["productId"] ?? ""
         guard let item = catalog.item(entry) else {
-            return failure(store, context, pages.label("errorNoProduct", store.language) + " (catEntryId \(entry.isEmpty ? "missing" : entry))")
+            return failure(store, context, pages.label("errorNoProduct", store.language) + Self.naming("catEntryId", entry))
         }
         let (session, cookies) = self.session(store, context)
         withState(context.scope) { state in

@@ -24,8 +24,8 @@ extension CommerceBackend {
         case "mEmailWishlistDisplay": emailWishList
         case "mSendWishListMessage": wishListSent
         case "mStoreLocatorView": storeLocator
-        case "mStoreDetailView": storeDetail
-        case "mStoreMapView": storeMap
+        case "mStoreDetailView": physicalStorePage("StoreDetail")
+        case "mStoreMapView": physicalStorePage("StoreMap")
         case "mOrderBillingAddressSelection": requiringLogon(checkoutAddress)
         case "mOrderShippingBillingSummaryView": requiringLogon(checkoutSummary)
         case "mOrderShippingBillingConfirmationView", "mOrderDetails": requiringLogon(orderDetails)
@@ -43,6 +43,11 @@ extension CommerceBackend {
             guard store.session?.logonId != nil else { return logonForm(store, context) }
             return view(store, context)
         }
+    }
+
+    /// The registered shopper the request's session belongs to.
+    func shopper(_ store: StoreRequest, _ context: RequestContext) -> Shopper? {
+        store.session.flatMap { session in withState(context.scope) { $0.shopper(userId: session.userId) } }
     }
 
     // MARK: Catalog
@@ -70,7 +75,7 @@ extension CommerceBackend {
             ])
         }
         guard let (department, category) = catalog.category(id) else {
-            return errorPage(store, message: pages.label("errorNoCategory", store.language) + " (categoryId \(id.isEmpty ? "missing" : id))", scope: context.scope)
+            return errorPage(store, message: pages.label("errorNoCategory", store.language) + Self.naming("categoryId", id), scope: context.scope)
         }
         let products = catalog.products(inCategory: category.id)
         let paging = Paging(store, total: products.count, defaultSize: 12)
@@ -85,7 +90,7 @@ extension CommerceBackend {
     private func productPage(_ store: StoreRequest, _ context: RequestContext) -> Response {
         let id = store.text("productId")
         guard let product = catalog.product(id) ?? catalog.item(id)?.product else {
-            return errorPage(store, message: pages.label("errorNoProduct", store.language) + " (productId \(id.isEmpty ? "missing" : id))", scope: context.scope)
+            return errorPage(store, message: pages.label("errorNoProduct", store.language) + Self.naming("productId", id), scope: context.scope)
         }
         let category = catalog.category(product.category)
         var values: TemplateMembers = [("product", productValue(product, store.language, detailed: true))]
@@ -101,7 +106,7 @@ extension CommerceBackend {
         let term = store.text("searchTerm")
         let found = catalog.search(term, language: store.language)
         let paging = Paging(store, total: found.count, defaultSize: 10)
-        let link = "\(Self.servlet)mCatalogSearchResultView?\(baseQuery(store.language))&searchTerm=\(term.addingPercentEncodingForCookie)&pgGrp=search"
+        let link = "\(Self.servlet)mCatalogSearchResultView?\(baseQuery(store.language))&searchTerm=\(term.percentEncoded)&pgGrp=search"
         return page("CatalogSearchResult", store, scope: context.scope, title: pages.label("searchResults", store.language), [
             ("searchTerm", .string(term)),
             ("total", .number(Double(found.count))),
@@ -136,7 +141,7 @@ extension CommerceBackend {
         guard let address = shopper?.addresses[safe: index] else {
             return errorPage(store, message: pages.label("errorNoAddress", store.language), scope: context.scope)
         }
-        let charges = Charges(lines: lines, address: address)
+        let charges = Charges(lines: lines)
         return page("OrderShippingBillingSummary", store, scope: context.scope, title: pages.label("orderSummary", store.language), [
             ("address", addressValue(address, index: index)),
             ("shipping", .string(Money.plain(charges.shipping))),
@@ -157,7 +162,7 @@ extension CommerceBackend {
         guard let session = store.session else { return logonForm(store, context) }
         let id = store.text("orderId")
         guard let order = withState(context.scope, { $0.orders[session.userId]?.first { $0.id == id } }) else {
-            return errorPage(store, message: pages.label("errorNoOrder", store.language) + " (orderId \(id.isEmpty ? "missing" : id))", scope: context.scope)
+            return errorPage(store, message: pages.label("errorNoOrder", store.language) + Self.naming("orderId", id), scope: context.scope)
         }
         return page("OrderDetails", store, scope: context.scope, title: pages.label("order", store.language) + " " + order.id, [
             ("order", placedOrderValue(order, store.language)),
@@ -196,7 +201,7 @@ extension CommerceBackend {
     }
 
     private func account(_ store: StoreRequest, _ context: RequestContext) -> Response {
-        let shopper = store.session.flatMap { session in withState(context.scope) { $0.shopper(userId: session.userId) } }
+        let shopper = shopper(store, context)
         return page("MyAccountDisplay", store, scope: context.scope, title: pages.label("myAccount", store.language), [
             ("shopper", object([("firstName", .string(shopper?.firstName ?? "")), ("lastName", .string(shopper?.lastName ?? "")),
                                 ("email", .string(shopper?.email ?? "")), ("logonId", .string(shopper?.logonId ?? ""))])),
@@ -204,7 +209,7 @@ extension CommerceBackend {
     }
 
     private func addressBook(_ store: StoreRequest, _ context: RequestContext) -> Response {
-        let shopper = store.session.flatMap { session in withState(context.scope) { $0.shopper(userId: session.userId) } }
+        let shopper = shopper(store, context)
         return page("AddressBook", store, scope: context.scope, title: pages.label("addressBook", store.language), [
             ("addresses", .array((shopper?.addresses ?? []).enumerated().map { addressValue($0.element, index: $0.offset) })),
             ("message", .string(store["message"] ?? "")),
@@ -212,7 +217,7 @@ extension CommerceBackend {
     }
 
     private func addressForm(_ store: StoreRequest, _ context: RequestContext) -> Response {
-        let shopper = store.session.flatMap { session in withState(context.scope) { $0.shopper(userId: session.userId) } }
+        let shopper = shopper(store, context)
         let index = Int(store.text("addressIndex"))
         let address = index.flatMap { shopper?.addresses[safe: $0] }
         return page("AddressForm", store, scope: context.scope, title: pages.label(address == nil ? "addAddress" : "editAddress", store.language), [
@@ -232,7 +237,7 @@ extension CommerceBackend {
     }
 
     private func emailWishList(_ store: StoreRequest, _ context: RequestContext) -> Response {
-        let shopper = store.session.flatMap { session in withState(context.scope) { $0.shopper(userId: session.userId) } }
+        let shopper = shopper(store, context)
         return page("EmailWishlist", store, scope: context.scope, title: pages.label("emailWishList", store.language), [
             ("listId", .string(store.session.map { String($0.userId) } ?? "")),
             ("senderName", .string(shopper.map { "\($0.firstName) \($0.lastName)" } ?? "")),
@@ -256,20 +261,15 @@ extension CommerceBackend {
         ])
     }
 
-    private func storeDetail(_ store: StoreRequest, _ context: RequestContext) -> Response {
-        let id = store.text("physicalStoreId")
-        guard let found = physicalStores.store(id) else {
-            return errorPage(store, message: pages.label("errorNoStore", store.language) + " (physicalStoreId \(id.isEmpty ? "missing" : id))", scope: context.scope)
+    /// `mStoreDetailView` (template `StoreDetail`) and `mStoreMapView` (`StoreMap`) of `physicalStoreId`.
+    private func physicalStorePage(_ template: String) -> View {
+        { [self] store, context in
+            let id = store.text("physicalStoreId")
+            guard let found = physicalStores.store(id) else {
+                return errorPage(store, message: pages.label("errorNoStore", store.language) + Self.naming("physicalStoreId", id), scope: context.scope)
+            }
+            return page(template, store, scope: context.scope, title: found.name, [("store", physicalStoreValue(found, kilometres: nil))])
         }
-        return page("StoreDetail", store, scope: context.scope, title: found.name, [("store", physicalStoreValue(found, kilometres: nil))])
-    }
-
-    private func storeMap(_ store: StoreRequest, _ context: RequestContext) -> Response {
-        let id = store.text("physicalStoreId")
-        guard let found = physicalStores.store(id) else {
-            return errorPage(store, message: pages.label("errorNoStore", store.language) + " (physicalStoreId \(id.isEmpty ? "missing" : id))", scope: context.scope)
-        }
-        return page("StoreMap", store, scope: context.scope, title: found.name, [("store", physicalStoreValue(found, kilometres: nil))])
     }
 
     /// `mStoreLocatorSearchView`/`…ResultView`: stores near the coordinates given (from the
@@ -323,6 +323,13 @@ extension Result<Response, OutboundError> {
     }
 }
 
+extension CommerceBackend {
+    /// " (productId 12)", or " (productId missing)": what a message is about.
+    static func naming(_ parameter: String, _ value: String) -> String {
+        " (\(parameter) \(value.isEmpty ? "missing" : value))"
+    }
+}
+
 /// `beginIndex`/`pageSize` paging over a list, with the links the page shows.
 struct Paging {
     let begin: Int
@@ -356,8 +363,8 @@ struct Charges {
     let tax: Decimal
     var total: Decimal { subtotal + shipping + tax }
 
-    init(lines: [OrderLine], address: ShopperAddress) {
-        subtotal = lines.reduce(0) { $0 + $1.unitPrice * Decimal($1.quantity) }
+    init(lines: [OrderLine]) {
+        subtotal = lines.subtotal
         shipping = lines.isEmpty ? 0 : (subtotal >= 100 ? 0 : Decimal(string: "9.95")!)
         // A 7% sales tax on the goods, rounded to the cent.
         tax = Decimal(Money.roundedCents(subtotal * Decimal(string: "0.07")!)) / 100

@@ -19,7 +19,10 @@ public struct OutboundRequest: Sendable {
     /// Response bodies past this many bytes go, as they arrive, to an unlinked file in
     /// `spillDirectory` (the response's body is then a `FileBody`); nil holds every body in memory.
     public var largeBodyThreshold: Int?
-    public var spillDirectory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+    public var spillDirectory = OutboundRequest.temporaryDirectory
+
+    /// `$TMPDIR`, else `/tmp`.
+    public static let temporaryDirectory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
 
     public init(method: HTTPMethod = .get, url: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
                 timeout: Duration = .seconds(30)) {
@@ -155,14 +158,13 @@ extension EventLoop {
         case .success(let made): context = made
         }
         guard let ssl = SSL_new(context) else { return .failure(.tlsFailed("", TLSContexts.lastError())) }
-        _ = understudy_ssl_set_server_name(ssl, host)
-        if settings.verifyCertificates {
-            let isAddress = host.allSatisfy { $0.isHexDigit || $0 == "." || $0 == ":" } && host.contains(where: { $0 == "." || $0 == ":" })
-            if isAddress {
-                X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host)
-            } else {
-                SSL_set1_host(ssl, host)
-            }
+        // An address is checked against the certificate's IP entries and sent no SNI (RFC 6066
+        // allows names only); a name is checked against its DNS names.
+        if let address = SocketAddress.ipLiteral(host) {
+            if settings.verifyCertificates { X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), address) }
+        } else {
+            _ = understudy_ssl_set_server_name(ssl, host)
+            if settings.verifyCertificates { SSL_set1_host(ssl, host) }
         }
         let options = Int32(BEV_OPT_CLOSE_ON_FREE.rawValue | BEV_OPT_DEFER_CALLBACKS.rawValue)
         guard let events = bufferevent_openssl_socket_new(base, -1, ssl, BUFFEREVENT_SSL_CONNECTING, options) else {
@@ -200,14 +202,22 @@ private final class OutboundExchange {
 
     deinit { if let held { evbuffer_free(held) } }
 
+    /// How much of a spilled body gathers before it goes to the writer: one hand-over per
+    /// quarter megabyte, not per read.
+    private static let spillBatch = 256 * 1024
+
     /// A piece of the body arrived (only with a large-body threshold).
     func receive(_ evRequest: OpaquePointer) {
         guard let input = evhttp_request_get_input_buffer(evRequest) else { return }
-        if let spilled { return spilled.append(movingFrom: input) }
         if held == nil { held = evbuffer_new() }
         guard let held else { return }
         evbuffer_add_buffer(held, input)
-        guard let threshold = request.largeBodyThreshold, evbuffer_get_length(held) > threshold else { return }
+        let length = evbuffer_get_length(held)
+        if let spilled {
+            if length >= Self.spillBatch { spilled.append(movingFrom: held) }
+            return
+        }
+        guard let threshold = request.largeBodyThreshold, length > threshold else { return }
         if let file = SpilledBody(directory: request.spillDirectory) {
             spilled = file
             file.append(movingFrom: held)
@@ -241,33 +251,39 @@ private final class OutboundExchange {
             }
             return completion(.failure(failure))
         }
-        let response = Response(
+        var response = Response(
             status: Int(evhttp_request_get_response_code(evRequest)),
             reason: evhttp_request_get_response_code_line(evRequest).map { String(cString: $0) },
-            headers: HTTPHeaders(libevent: evhttp_request_get_input_headers(evRequest)),
-            body: ResponseBody([UInt8](evbuffer: held ?? evhttp_request_get_input_buffer(evRequest))))
+            headers: HTTPHeaders(libevent: evhttp_request_get_input_headers(evRequest)))
         loop.outboundPool.finished(connection, reusable: true, loop: loop)
-        guard let spilled else { return completion(.success(response)) }
-        // The answer is complete once the last piece is on disk.
-        let waiting = PendingCompletion(exchange: self), loop = self.loop, url = request.url
+        guard let spilled else {
+            response.body = ResponseBody([UInt8](evbuffer: held ?? evhttp_request_get_input_buffer(evRequest)))
+            return completion(.success(response))
+        }
+        // The answer is complete once the last piece is on disk. The exchange goes to the spill
+        // queue and back unretained, so only the loop ever holds (and frees) it.
+        if let held { spilled.append(movingFrom: held) }
+        let pending = PendingCompletion(exchange: Unmanaged.passRetained(self)), loop = self.loop, url = request.url, head = response
         spilled.finish { stored in
             loop.execute {
+                let exchange = pending.exchange.takeRetainedValue()
                 switch stored {
                 case .success(let file):
-                    var answer = response
+                    var answer = head
                     answer.body = ResponseBody(file: file)
-                    waiting.exchange.completion(.success(answer))
+                    exchange.completion(.success(answer))
                 case .failure(let reason):
-                    waiting.exchange.completion(.failure(.bodyNotStored(url, reason.description)))
+                    exchange.completion(.failure(.bodyNotStored(url, reason.description)))
                 }
             }
         }
     }
 }
 
-/// Carries an exchange to its loop through the spill queue: only the loop thread touches it.
+/// An exchange on its way through the spill queue, retained but untouched until it is back on
+/// its loop.
 private struct PendingCompletion: @unchecked Sendable {
-    let exchange: OutboundExchange
+    let exchange: Unmanaged<OutboundExchange>
 }
 
 private func onOutboundResponse(_ evRequest: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) {

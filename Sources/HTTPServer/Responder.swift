@@ -141,8 +141,14 @@ public final class Responder {
                 Unmanaged<SharedBytes>.fromOpaque(owner!).release()
             }, owner)
         case .file(let file):
+            // libevent owns (and closes) the descriptor once added; if it cannot take it, the
+            // bytes are read here instead, so the client still gets the Content-Length promised.
             let descriptor = file.openDescriptor()
-            if descriptor >= 0 { _ = evbuffer_add_file(buffer, descriptor, 0, Int64(file.count)) }
+            if descriptor < 0 || evbuffer_add_file(buffer, descriptor, 0, Int64(file.count)) != 0 {
+                if descriptor >= 0 { close(descriptor) }
+                let bytes = file.read(at: 0, count: file.count)
+                bytes.withUnsafeBytes { _ = evbuffer_add(buffer, $0.baseAddress, $0.count) }
+            }
         }
     }
 }

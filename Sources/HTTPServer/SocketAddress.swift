@@ -48,6 +48,15 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
         }
     }
 
+    /// `host` without brackets when it is an IPv4 or IPv6 address literal (`127.0.0.1`, `[::1]`),
+    /// nil for a name — `cafe.de` included, though it is all hex digits and dots.
+    static func ipLiteral(_ host: String) -> String? {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        var buffer = in6_addr()
+        let isAddress = inet_pton(AF_INET, bare, &buffer) == 1 || inet_pton(AF_INET6, bare, &buffer) == 1
+        return isAddress ? bare : nil
+    }
+
     /// The numeric host, e.g. `127.0.0.1` or `::1`.
     public var host: String {
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))

@@ -221,12 +221,7 @@ public final class LotusBackend: Backend {
 enum ConditionalGET {
     /// A strong validator: FNV-1a over the body.
     static func etag(_ body: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in body {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return "\"" + String(hash, radix: 16) + "\""
+        "\"" + String(FNV1a.hash(body), radix: 16) + "\""
     }
 
     static func answer(_ request: LotusHeaders, _ response: Response) -> Response {

@@ -234,15 +234,8 @@ struct LotusContent {
 /// Deterministic UUID-shaped ids (FNV-1a over the parts) for things the emulator makes.
 enum UUIDText {
     static func make(_ parts: String...) -> String {
-        var hashes: [UInt64] = [0xcbf2_9ce4_8422_2325, 0x8422_2325_cbf2_9ce4]
-        for (round, seed) in hashes.enumerated() {
-            var hash = seed
-            for byte in parts.joined(separator: "/").utf8 {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x100_0000_01b3
-            }
-            hashes[round] = hash
-        }
+        let text = parts.joined(separator: "/")
+        let hashes = [FNV1a.offsetBasis, 0x8422_2325_cbf2_9ce4].map { FNV1a.hash(text.utf8, seed: $0) }
         let hex = hashes.map { String($0, radix: 16) }.map { String(repeating: "0", count: 16 - $0.count) + $0 }.joined()
         let characters = Array(hex)
         return String(characters[0..<8]) + "-" + String(characters[8..<12]) + "-" + String(characters[12..<16]) + "-"

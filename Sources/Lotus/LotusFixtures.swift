@@ -104,28 +104,12 @@ struct LotusFixtures: Sendable {
         var fixtures = LotusFixtures()
         var problems: [LotusFixtureError] = []
         func read<T: Decodable>(_ name: String, _ type: T.Type) -> T? {
-            let file = directory.appendingPathComponent(name)
-            guard let data = FileManager.default.contents(atPath: file.path) else {
-                problems.append(LotusFixtureError(file: file.path, line: 0, message: "missing"))
+            do {
+                return try FixtureJSON.decode(directory.appendingPathComponent(name)) as T
+            } catch {
+                problems.append(error)
                 return nil
             }
-            do {
-                _ = try JSONValue.parse(Array(data))
-            } catch {
-                problems.append(LotusFixtureError(file: file.path, line: error.line, message: error.message))
-                return nil
-            }
-            do {
-                return try JSONDecoder().decode(T.self, from: data)
-            } catch let DecodingError.keyNotFound(key, context) {
-                problems.append(LotusFixtureError(file: file.path, line: 0, message: "\(path(context.codingPath + [key])): missing"))
-            } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
-                    let DecodingError.dataCorrupted(context) {
-                problems.append(LotusFixtureError(file: file.path, line: 0, message: "\(path(context.codingPath)): \(context.debugDescription)"))
-            } catch {
-                problems.append(LotusFixtureError(file: file.path, line: 0, message: "\(error)"))
-            }
-            return nil
         }
         fixtures.people = read("people.json", PeopleFile.self)?.people ?? []
         if let blogs = read("blogs.json", BlogsFile.self) {
@@ -182,13 +166,6 @@ struct LotusFixtures: Sendable {
             if !people.contains(message.owner) { problem("activity.json", "board[\(m)].owner: no person with userid \(message.owner)") }
         }
         return problems
-    }
-
-    private static func path(_ keys: [any CodingKey]) -> String {
-        keys.reduce("") { path, key in
-            if let index = key.intValue { return path + "[\(index)]" }
-            return path.isEmpty ? key.stringValue : path + "." + key.stringValue
-        }
     }
 }
 

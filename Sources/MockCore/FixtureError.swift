@@ -36,3 +36,39 @@ public struct FixtureError: Error, CustomStringConvertible, Equatable, Sendable 
         FixtureError(file: url.path, line: 0, message: "\(field): \(message)")
     }
 }
+
+/// A fixture file decoded into `T`: a syntax error is reported with its line (from the project's
+/// JSON parser), a decoding error with the field it concerns (`products[3].price: missing`).
+public enum FixtureJSON {
+    public static func decode<T: Decodable>(_ url: URL) throws(FixtureError) -> T {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw FixtureError(file: url.path, line: 0, message: "missing")
+        }
+        do {
+            _ = try JSONValue.parse(Array(data))
+        } catch {
+            throw FixtureError(file: url.path, line: error.line, message: error.message)
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw problem(url, context.codingPath + [key], "missing")
+        } catch let DecodingError.typeMismatch(type, context) {
+            throw problem(url, context.codingPath, "expected \(type)")
+        } catch let DecodingError.valueNotFound(type, context) {
+            throw problem(url, context.codingPath, "expected \(type), found null")
+        } catch let DecodingError.dataCorrupted(context) {
+            throw problem(url, context.codingPath, context.debugDescription)
+        } catch {
+            throw FixtureError(file: url.path, line: 0, message: "\(error)")
+        }
+    }
+
+    private static func problem(_ url: URL, _ keys: [any CodingKey], _ message: String) -> FixtureError {
+        let path = keys.reduce("") { path, key in
+            if let index = key.intValue { return path + "[\(index)]" }
+            return path.isEmpty ? key.stringValue : path + "." + key.stringValue
+        }
+        return path.isEmpty ? FixtureError(file: url.path, line: 0, message: message) : FixtureError.field(url, path, message)
+    }
+}

@@ -30,10 +30,10 @@ struct MappingRecipe: Sendable {
     }
 
     /// Readable and deterministic: method, path words, and a short hash of the key.
-    func name(_ exchange: RecordedExchange) -> String {
+    func name(_ exchange: RecordedExchange, key: String) -> String {
         let words = exchange.path.lowercased().split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }.prefix(6)
         let slug = ([exchange.method.lowercased()] + words.map(String.init)).joined(separator: "-")
-        return slug + "-" + String(Self.hash(key(exchange)) & 0xFFFF_FFFF, radix: 16)
+        return slug + "-" + String(Self.hash(key) & 0xFFFF_FFFF, radix: 16)
     }
 
     func mapping(_ exchange: RecordedExchange, name: String, scenario: (name: String, required: String, next: String?)?) -> Recorded {
@@ -244,17 +244,7 @@ struct MappingRecipe: Sendable {
 
     // MARK: Ids
 
-    static func hash(_ text: String) -> UInt64 { hash(bytes: text.utf8) }
-
-    /// FNV-1a, 64 bits: stable across runs and platforms, unlike `Hasher`; `seed` chains hashes.
-    static func hash(bytes: some Sequence<UInt8>, seed: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
-        var hash = seed
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return hash
-    }
+    static func hash(_ text: String) -> UInt64 { FNV1a.hash(text.utf8) }
 
     /// A UUID-shaped id derived from the mapping's name, so re-recording keeps ids stable.
     static func uuid(_ name: String) -> String {

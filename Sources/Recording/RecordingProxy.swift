@@ -50,6 +50,9 @@ public final class RecordingProxy: Backend {
     }
 
     private let session = Mutex<Session?>(nil)
+    /// Whether a recording runs, read without the lock: `serve` asks this backend about every
+    /// request no user stub answers, recording or not.
+    private let recording = Atomic<Bool>(false)
     /// Files are written here, off the event loops.
     private let writer = DispatchQueue(label: "understudy.recorder")
     private let timeout: Duration
@@ -67,17 +70,23 @@ public final class RecordingProxy: Backend {
 
     /// Starts recording to `store`; a recording already running is replaced.
     public func start(targets: [RecordingTarget], store: RecordingStore) {
-        session.withLock { $0 = Session(targets: targets.sorted { $0.prefix.count > $1.prefix.count }, store: store, active: true) }
+        session.withLock { session in
+            session = Session(targets: targets.sorted { $0.prefix.count > $1.prefix.count }, store: store, active: true)
+            recording.store(true, ordering: .releasing)
+        }
     }
 
     /// Stops recording: the mappings recorded, or nil when none was running.
     @discardableResult
     public func stop() -> [JSONValue]? {
-        session.withLock { session in
+        let stopped = session.withLock { session -> RecordingStore? in
             guard session?.active == true else { return nil }
             session?.active = false
-            return session?.store.mappings
+            recording.store(false, ordering: .releasing)
+            return session?.store
         }
+        // Made outside the lock: every request of every loop asks for it.
+        return stopped?.mappings
     }
 
     public enum Status: String, Sendable { case recording = "Recording", stopped = "Stopped", neverStarted = "NeverStarted" }
@@ -88,10 +97,11 @@ public final class RecordingProxy: Backend {
 
     /// The mappings of the current (or last) recording so far.
     public var snapshot: [JSONValue] {
-        session.withLock { $0?.store.mappings ?? [] }
+        session.withLock { $0?.store }?.mappings ?? []
     }
 
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
+        guard recording.load(ordering: .acquiring) else { return .decline }
         guard let (target, store) = session.withLock({ session -> (RecordingTarget, RecordingStore)? in
             guard let session, session.active else { return nil }
             guard let target = session.targets.first(where: { $0.prefix.isEmpty || request.path == $0.prefix || request.path.hasPrefix($0.prefix + "/") })

@@ -24,6 +24,9 @@ public final class RecordingStore: Sendable {
     }
 
     private let calls = Mutex(Calls())
+    /// Held through a whole `record`, so files are written in the order answers come, while
+    /// `calls` is held only to read and update the table (`hasRecorded` runs on event loops).
+    private let writing = Mutex(())
 
     public init(directory: URL, options: RecordingOptions) {
         self.directory = directory
@@ -48,9 +51,12 @@ public final class RecordingStore: Sendable {
     public func record(_ exchange: RecordedExchange) throws -> [String] {
         let key = recipe.key(exchange)
         let answer = Self.fingerprint(exchange)
-        return try calls.withLock { calls in
-            var call = calls.byKey[key] ?? Call(name: recipe.name(exchange))
-            if call.answers.contains(answer) || (!call.answers.isEmpty && !recipe.options.repeatsAsScenarios) { return [] }
+        return try writing.withLock { _ in
+            guard var call = calls.withLock({ calls -> Call? in
+                let call = calls.byKey[key] ?? Call(name: recipe.name(exchange, key: key))
+                if call.answers.contains(answer) || (!call.answers.isEmpty && !recipe.options.repeatsAsScenarios) { return nil }
+                return call
+            }) else { return [] }
             call.answers.append(answer)
             call.exchanges.append(Self.decodingFile(exchange))
             // A second answer turns the call into a scenario; each new step rewrites the one
@@ -68,19 +74,20 @@ public final class RecordingStore: Sendable {
                     call.exchanges[step].responseFile = FileBody(path: bodyFiles.appendingPathComponent(body.name).path, count: file.count)
                 }
             }
-            if calls.byKey[key] == nil { calls.order.append(key) }
-            calls.byKey[key] = call
+            calls.withLock { calls in
+                if calls.byKey[key] == nil { calls.order.append(key) }
+                calls.byKey[key] = call
+            }
             return written
         }
     }
 
     /// Every mapping recorded so far, as written.
     public var mappings: [JSONValue] {
-        calls.withLock { calls in
-            calls.order.flatMap { key -> [JSONValue] in
-                guard let call = calls.byKey[key] else { return [] }
-                return call.exchanges.indices.map { .object(recorded(call, step: $0).mapping) }
-            }
+        let calls = calls.withLock { $0 }
+        return calls.order.flatMap { key -> [JSONValue] in
+            guard let call = calls.byKey[key] else { return [] }
+            return call.exchanges.indices.map { .object(recorded(call, step: $0).mapping) }
         }
     }
 
@@ -96,14 +103,12 @@ public final class RecordingStore: Sendable {
     /// decodes bodies in memory), so the mapping and its snapshots need not decode it again.
     private static func decodingFile(_ exchange: RecordedExchange) -> RecordedExchange {
         guard let file = exchange.responseFile, let encoding = exchange.responseHeaders["Content-Encoding"],
-              let decoded = ContentDecoding.decode(file, encoding: encoding, directory: temporaryDirectory) else { return exchange }
+              let decoded = ContentDecoding.decode(file, encoding: encoding, directory: OutboundRequest.temporaryDirectory) else { return exchange }
         var plain = exchange
         plain.responseFile = decoded
         plain.responseHeaders.remove("Content-Encoding")
         return plain
     }
-
-    static let temporaryDirectory = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
 
     private var bodyFiles: URL { directory.appendingPathComponent("__files") }
 
@@ -137,17 +142,17 @@ public final class RecordingStore: Sendable {
     /// Tells answers apart: status, the headers kept, and the body (hashed in place: this runs
     /// on the event loop for every proxied request).
     private static func fingerprint(_ exchange: RecordedExchange) -> UInt64 {
-        var hash = MappingRecipe.hash(bytes: CollectionOfOne(UInt8(truncatingIfNeeded: exchange.status)))
-        hash = MappingRecipe.hash(bytes: CollectionOfOne(UInt8(truncatingIfNeeded: exchange.status >> 8)), seed: hash)
+        var hash = FNV1a.hash(CollectionOfOne(UInt8(truncatingIfNeeded: exchange.status)))
+        hash = FNV1a.hash(CollectionOfOne(UInt8(truncatingIfNeeded: exchange.status >> 8)), seed: hash)
         for field in exchange.responseHeaders.fields where !volatileHeaders.contains(where: { HTTPHeaders.namesEqual($0, field.name) }) {
             // Names case-folded (ASCII), each part ended by a byte no header holds.
-            hash = MappingRecipe.hash(bytes: field.name.utf8.lazy.map { $0 | 0x20 }, seed: hash)
-            hash = MappingRecipe.hash(bytes: CollectionOfOne(0), seed: hash)
-            hash = MappingRecipe.hash(bytes: field.value.utf8, seed: hash)
-            hash = MappingRecipe.hash(bytes: CollectionOfOne(0), seed: hash)
+            hash = FNV1a.hash(field.name.utf8.lazy.map { $0 | 0x20 }, seed: hash)
+            hash = FNV1a.hash(CollectionOfOne(0), seed: hash)
+            hash = FNV1a.hash(field.value.utf8, seed: hash)
+            hash = FNV1a.hash(CollectionOfOne(0), seed: hash)
         }
-        guard let file = exchange.responseFile else { return MappingRecipe.hash(bytes: exchange.responseBody, seed: hash) }
-        file.forEachChunk { hash = MappingRecipe.hash(bytes: $0, seed: hash) }
+        guard let file = exchange.responseFile else { return FNV1a.hash(exchange.responseBody, seed: hash) }
+        file.forEachChunk { hash = FNV1a.hash($0, seed: hash) }
         return hash
     }
 }

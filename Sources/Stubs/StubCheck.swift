@@ -16,7 +16,7 @@ public enum StubCheck {
         var report = Report()
         // The recordings (`stubs/recorded/<name>/`) are stub packs too, replayed by their own engine.
         let recorded = stubsDirectory.appendingPathComponent("recorded")
-        for directory in StubDirectory.all(in: stubsDirectory) + StubDirectory.packRoots(in: recorded).map({ StubDirectory(root: $0) }) {
+        for directory in StubDirectory.all(in: stubsDirectory) + StubDirectory.all(in: recorded) {
             for loaded in MappingFiles.load(directory) {
                 report.files += 1
                 report.mappings += loaded.mappings.count

@@ -26,11 +26,12 @@ public struct StubDirectory: Sendable {
         ([stubs] + packRoots(in: stubs)).map { StubDirectory(root: $0, globalTemplating: globalTemplating) }
     }
 
-    /// The stub packs' folders, in path order.
+    /// The stub packs' folders, in path order. `recorded` holds recordings, replayed by an engine
+    /// of their own below the user's stubs, so it is never a pack of the user's.
     static func packRoots(in stubs: URL) -> [URL] {
         let children = (try? FileManager.default.contentsOfDirectory(at: stubs, includingPropertiesForKeys: nil)) ?? []
         return children
-            .filter { !["mappings", "__files"].contains($0.lastPathComponent) }
+            .filter { !["mappings", "__files", "recorded"].contains($0.lastPathComponent) }
             .filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("mappings").path) }
             .sorted { $0.path < $1.path }
     }

@@ -27,7 +27,7 @@ public struct Template: Sendable {
     }
 
     public func render(_ context: TemplateValue) -> String {
-        var renderer = Renderer(helpers: helpers, root: context)
+        var renderer = Renderer(root: context)
         renderer.render(nodes)
         return renderer.output
     }
@@ -81,13 +81,11 @@ struct Renderer {
         var each: (index: Int, count: Int, key: String?)?
     }
 
-    private let helpers: TemplateHelpers
     private let root: TemplateValue
     private var frames: [Frame]
     var output = ""
 
-    init(helpers: TemplateHelpers, root: TemplateValue) {
-        self.helpers = helpers
+    init(root: TemplateValue) {
         self.root = root
         frames = [Frame(this: root)]
     }

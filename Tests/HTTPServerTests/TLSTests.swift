@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import HTTPServer
+@testable import HTTPServer
 import UnderstudyTesting
 
 @Suite struct TLSTests {
@@ -24,5 +24,13 @@ import UnderstudyTesting
         defer { proxy.stop() }
         let body = String(decoding: try await proxy.send("GET", "/").body, as: UTF8.self)
         #expect(body == "TLS with https://127.0.0.1:9/ failed: cannot read the trusted certificates /nonexistent/ca.pem")
+    }
+
+    /// Which hosts are checked against the certificate's IP entries rather than its names.
+    @Test func onlyAddressLiteralsAreVerifiedAsAddresses() {
+        #expect(SocketAddress.ipLiteral("127.0.0.1") == "127.0.0.1")
+        #expect(SocketAddress.ipLiteral("[::1]") == "::1")
+        #expect(SocketAddress.ipLiteral("::1") == "::1")
+        for name in ["cafe.de", "feed.be", "localhost", "10.0.0", "ad.ad.ad.ad"] { #expect(SocketAddress.ipLiteral(name) == nil, "\(name)") }
     }
 }

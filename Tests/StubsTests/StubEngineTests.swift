@@ -143,4 +143,20 @@ import UnderstudyTesting
         #expect(Array(try await server.send("GET", "/large").body) == large)
         #expect(Array(try await server.send("GET", "/large").body) == large, "sent again from the same file")
     }
+
+    @Test func recordingsAreCheckedAndLoadedAsRecordingsOnly() async throws {
+        let root = try makeTemporaryDirectory([
+            "mappings/user.json": #"{"request": {"urlPath": "/user"}, "response": {"body": "user"}}"#,
+            "recorded/mappings/loose.json": #"{"request": {"urlPath": "/loose"}, "response": {"body": "loose"}}"#,
+            "recorded/run/mappings/broken.json": #"{"request": {"urlPath": "/broken"}, "response": {"bodyFileName": "gone.json"}}"#,
+        ])
+        defer { try? FileManager.default.removeItem(at: root) }
+        // Both the recordings folder's own mappings and its packs are checked, each once.
+        let report = StubCheck.run(stubsDirectory: root)
+        #expect(report.files == 3 && report.problems.count == 1, "\(report.problems)")
+        // The user's engine leaves recordings to the recordings' engine.
+        #expect(StubEngine(stubsDirectory: root).mappings.count == 1)
+        #expect(StubEngine(stubsDirectory: root.appendingPathComponent("recorded"), name: "recordings", tier: .recordings).mappings.count == 1)
+    }
 }
+
