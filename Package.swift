@@ -22,7 +22,13 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        .systemLibrary(
+            name: "CLibxml2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
         .target(name: "HTTPServer", dependencies: ["CLibevent"]),
+        .target(name: "XML", dependencies: ["CLibxml2"]),
         .target(
             name: "MockCore",
             dependencies: ["HTTPServer", .product(name: "Logging", package: "swift-log")]
@@ -30,7 +36,7 @@ let package = Package(
         .target(name: "Templating", dependencies: ["MockCore"]),
         .target(
             name: "Stubs",
-            dependencies: ["MockCore", "HTTPServer", "Templating", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["MockCore", "HTTPServer", "Templating", "XML", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "Geocoder",
@@ -51,7 +57,7 @@ let package = Package(
         ),
         .target(
             name: "Lotus",
-            dependencies: ["MockCore", "HTTPServer", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["MockCore", "HTTPServer", "XML", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "Commerce",
@@ -76,6 +82,7 @@ let package = Package(
             dependencies: ["MockCore", "UnderstudyTesting", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "TemplatingTests", dependencies: ["Templating"]),
+        .testTarget(name: "XMLTests", dependencies: ["XML"]),
         .testTarget(name: "StubsTests", dependencies: ["Stubs", "UnderstudyTesting"]),
         .testTarget(name: "GeocoderTests", dependencies: ["Geocoder", "UnderstudyTesting"], resources: [.copy("Expected")]),
         .testTarget(name: "InformixTests", dependencies: ["Informix", "UnderstudyTesting"]),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the system packages Understudy needs, when they are missing.
-#   tools/install-deps.sh build   libevent, SQLite, OpenSSL and zlib (headers + pkg-config) to build and test
+#   tools/install-deps.sh build   libevent, SQLite, OpenSSL, zlib and libxml2 (headers + pkg-config) to build and test
 #   tools/install-deps.sh python  python3 with venv, and Chromium with its WebDriver, for the
 #                                 Python clients and the browser test of `make test`
 #   tools/install-deps.sh bench   also wrk, valgrind and a C compiler, for `make bench`
@@ -17,6 +17,7 @@ else
   pkg-config --exists sqlite3 2>/dev/null || need+=(libsqlite3-dev)
   pkg-config --exists openssl 2>/dev/null || need+=(libssl-dev)
   pkg-config --exists zlib 2>/dev/null || need+=(zlib1g-dev)
+  pkg-config --exists libxml-2.0 2>/dev/null || need+=(libxml2-dev)
   # Tests make self-signed certificates with the openssl command.
   command -v openssl >/dev/null || need+=(openssl)
 fi

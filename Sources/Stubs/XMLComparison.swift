@@ -1,30 +1,26 @@
-import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
+import XML
 
-/// `equalToXml` and `matchesXPath` on FoundationXML's XMLDocument.
+/// `equalToXml` and `matchesXPath` over the XML module (libxml2, no entities, no network): a body
+/// that is not XML never matches.
 enum XMLComparison {
     /// Semantic equality: same elements, attributes (any order) and text, ignoring whitespace-only
     /// text between elements and comments.
     static func equal(_ expected: String, _ actual: String) -> Bool {
-        guard let want = try? XMLDocument(xmlString: expected, options: []),
-              let have = try? XMLDocument(xmlString: actual, options: []),
-              let a = want.rootElement(), let b = have.rootElement() else { return false }
-        return same(a, b)
+        guard let want = try? XMLTree.parse(expected), let have = try? XMLTree.parse(actual) else { return false }
+        return same(want.root, have.root)
     }
 
-    private static func same(_ a: XMLElement, _ b: XMLElement) -> Bool {
-        guard a.localName == b.localName, a.uri == b.uri else { return false }
-        let attributes = { (element: XMLElement) in
-            Dictionary((element.attributes ?? []).map { ($0.name ?? "", $0.stringValue ?? "") }, uniquingKeysWith: { x, _ in x })
+    private static func same(_ a: XMLElementView, _ b: XMLElementView) -> Bool {
+        guard a.localName == b.localName, a.namespaceURI == b.namespaceURI else { return false }
+        let attributes = { (element: XMLElementView) in
+            Dictionary(element.attributes.map { ("\($0.namespaceURI ?? "") \($0.name)", $0.value) }, uniquingKeysWith: { x, _ in x })
         }
         guard attributes(a) == attributes(b) else { return false }
-        let significant = { (element: XMLElement) -> [XMLNode] in
-            (element.children ?? []).filter { node in
-                switch node.kind {
+        let significant = { (element: XMLElementView) -> [XMLElementView.Child] in
+            element.children.filter { child in
+                switch child {
                 case .comment: false
-                case .text: !(node.stringValue ?? "").allSatisfy(\.isWhitespace)
+                case .text(let text): !text.allSatisfy(\.isWhitespace)
                 default: true
                 }
             }
@@ -32,25 +28,20 @@ enum XMLComparison {
         let left = significant(a), right = significant(b)
         guard left.count == right.count else { return false }
         for (x, y) in zip(left, right) {
-            if let x = x as? XMLElement, let y = y as? XMLElement {
-                if !same(x, y) { return false }
-            } else if x.kind != y.kind || x.stringValue != y.stringValue {
-                return false
+            switch (x, y) {
+            case (.element(let x), .element(let y)): if !same(x, y) { return false }
+            case (.text(let x), .text(let y)): if x != y { return false }
+            case (.other, .other): continue
+            default: return false
             }
         }
         return true
     }
 
     /// The string values of the nodes `expression` selects, or nil when the document or the
-    /// expression is invalid. Namespace prefixes are declared on the root for the query.
+    /// expression is invalid.
     static func evaluate(xPath expression: String, namespaces: [String: String], in xml: String) -> [String]? {
-        guard let document = try? XMLDocument(xmlString: xml, options: []) else { return nil }
-        if let root = document.rootElement() {
-            for (prefix, uri) in namespaces {
-                if let namespace = XMLNode.namespace(withName: prefix, stringValue: uri) as? XMLNode { root.addNamespace(namespace) }
-            }
-        }
-        guard let nodes = try? document.nodes(forXPath: expression) else { return nil }
-        return nodes.map { $0.stringValue ?? "" }
+        guard let document = try? XMLTree.parse(xml) else { return nil }
+        return try? document.evaluate(xPath: expression, namespaces: namespaces)
     }
 }

@@ -196,4 +196,32 @@ import Testing
         #expect(try lotus.raw("PUT", "/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)", body: update).status == 401)
         #expect(try lotus.write("PUT", "/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)", entry: "not xml").status == 400)
     }
+
+    /// Bodies that crashed FoundationXML's parser, or asked it to read a file: each is a 400 and the
+    /// server keeps answering.
+    @Test func hostileEntriesAreRefusedAndTheServerStaysUp() throws {
+        let lotus = try LotusTestServer.start()
+        defer { lotus.stop() }
+        let path = "/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)"
+        let secret = FileManager.default.temporaryDirectory.appendingPathComponent("lotus-xxe-\(UUID().uuidString)")
+        try "TOP-SECRET".write(to: secret, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: secret) }
+        let bodies: [[UInt8]] = [
+            Array("<entry a".utf8) + [0xFF] + Array("=\"1\"/>".utf8),
+            Array("<entry xmlns=\"http://www.w3.org/2005/Atom\"><content>".utf8) + [0xC3, 0x28] + Array("</content></entry>".utf8),
+            Array(#"<!DOCTYPE entry [<!ENTITY x SYSTEM "file://\#(secret.path)">]><entry xmlns="http://www.w3.org/2005/Atom"><content>&x;</content></entry>"#.utf8),
+            Array(("<entry " + (0..<40_000).map { "a\($0)='1'" }.joined(separator: " ") + "/>").utf8),
+        ]
+        for body in bodies {
+            let connection = try lotus.server.connect()
+            let head = "PUT \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nAuthorization: \(LotusTestServer.basic(LotusTestServer.nick.email, LotusTestServer.nick.password))\r\n"
+                + "Content-Type: application/atom+xml\r\nContent-Length: \(body.count)\r\n\r\n"
+            try connection.send(Array(head.utf8) + body)
+            let answer = try connection.readResponse()
+            #expect(answer.status == 400)
+            #expect(!answer.bodyText.contains("TOP-SECRET"))
+        }
+        let good = "<entry xmlns=\"http://www.w3.org/2005/Atom\"><content type=\"text\">still here</content></entry>"
+        #expect(try lotus.write("PUT", path, entry: good).status == 200)
+    }
 }
