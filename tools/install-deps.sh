@@ -41,6 +41,6 @@ fi
 cat >&2 <<HELP
 Install them, then run make again:
   Debian/Ubuntu:  sudo apt-get install ${need[*]}
-  macOS:          brew install libevent sqlite openssl zlib pkg-config wrk valgrind python chromium chromedriver
+  macOS:          brew install libevent sqlite openssl zlib libxml2 pkg-config wrk valgrind python chromium chromedriver
 HELP
 exit 1

@@ -26,11 +26,13 @@ public final class Router: HTTPHandler {
     private let prefixRanges: [Range<Int>]
     private let logger: Logger
     private let logsRequests: Bool
+    private let adminGuard: AdminGuard
 
     /// `backends` are mounted beside the built-in admin API (`/__admin/health`, `/__admin/reset`,
-    /// `/__admin/requests`); `shutdown` is what `POST /__admin/shutdown` calls.
+    /// `/__admin/requests`); `shutdown` is what `POST /__admin/shutdown` calls; `adminGuard`
+    /// decides who may reach anything under `/__admin`.
     public init(backends: [any Backend], journal: RequestJournal = RequestJournal(), logger: Logger = Logger(label: "understudy"),
-                shutdown: (@Sendable () -> Void)? = nil) {
+                adminGuard: AdminGuard = AdminGuard(), shutdown: (@Sendable () -> Void)? = nil) {
         let admin = AdminAPI(backends: backends, journal: journal, shutdown: shutdown)
         let all: [any Backend] = [admin] + backends
         routes = all.flatMap { backend in backend.mounts.map { Route(prefix: Self.normalized($0), backend: backend) } }
@@ -53,10 +55,17 @@ public final class Router: HTTPHandler {
         self.journal = journal
         self.logger = logger
         self.logsRequests = logger.logLevel <= .debug
+        self.adminGuard = adminGuard
     }
 
     public func handle(_ request: consuming Request, responder: Responder) {
         let context = RequestContext(scope: .shared)
+        if Self.path(request.path, isUnder: "/__admin"), let refusal = adminGuard.refusal(for: request) {
+            // Not journaled: the journal is for what the app under test sent.
+            logger.notice("admin API refused \(request.method.rawValue) \(request.path) from \(request.remoteAddress): status \(refusal.status)")
+            responder.send(refusal)
+            return
+        }
         let mounted = mountsHolding(request.path)
         for index in routes.indices where index >= 64 ? Self.path(request.path, isUnder: routes[index].prefix)
                                                       : mounted & (1 << index) != 0 {

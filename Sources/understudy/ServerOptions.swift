@@ -38,6 +38,14 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "The PEM private key of --tls-certificate.")
     var tlsKey: String?
 
+    @Option(help: ArgumentHelp("Token every admin API call but health must carry (Authorization: Bearer TOKEN); also UNDERSTUDY_ADMIN_TOKEN. "
+        + "Made up and printed when --bind is beyond loopback and none is given.", valueName: "token"))
+    var adminToken: String?
+
+    @Option(help: ArgumentHelp("A host name admin API requests may be addressed to, besides loopback names and IP addresses (repeatable).",
+                               valueName: "name"))
+    var adminHost: [String] = []
+
     @Flag(help: "Log one line per request.")
     var verbose = false
 
@@ -67,7 +75,7 @@ struct ServerOptions: ParsableArguments {
     func run(journal: RequestJournal, logger: Logger, stopped: () -> Void = {}, makeBackends: () throws -> [any Backend]) throws {
         let signals = ShutdownSignals()
         let backends = try makeBackends()
-        let router = Router(backends: backends, journal: journal, logger: logger) {
+        let router = Router(backends: backends, journal: journal, logger: logger, adminGuard: makeAdminGuard(logger: logger)) {
             logger.info("shutdown requested through POST /__admin/shutdown")
             kill(getpid(), SIGTERM)
         }
@@ -97,6 +105,23 @@ struct ServerOptions: ParsableArguments {
         server.wait()
         stopped()
         logger.info("stopped")
+    }
+
+    /// The admin API's guard. Listening beyond loopback exposes it to other hosts, so it then
+    /// always has a token: the one given, or a new one printed for the user.
+    private func makeAdminGuard(logger: Logger) -> AdminGuard {
+        var token = adminToken ?? ProcessInfo.processInfo.environment["UNDERSTUDY_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        if token == nil, !Self.isLoopback(bind) {
+            var generator = SystemRandomNumberGenerator()
+            let made = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+            logger.warning("--bind \(bind) is beyond loopback: the admin API needs 'Authorization: Bearer \(made)' (set your own with --admin-token)")
+            token = made
+        }
+        return AdminGuard(token: token, allowedHosts: adminHost)
+    }
+
+    static func isLoopback(_ address: String) -> Bool {
+        address == "localhost" || address == "::1" || address.hasPrefix("127.")
     }
 
     /// Written whole under a temporary name, then renamed, so a reader never sees half a number.

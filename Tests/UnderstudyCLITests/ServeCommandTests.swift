@@ -45,6 +45,21 @@ final class UnderstudyProcess {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The next line printed on standard error that contains `text` (or "" at its end).
+    func errorLine(containing text: String) -> String {
+        while true {
+            var bytes: [UInt8] = []
+            while true {
+                let byte = stderr.fileHandleForReading.readData(ofLength: 1)
+                if byte.isEmpty { return "" }
+                if byte.first == 10 { break }
+                bytes += byte
+            }
+            let line = String(decoding: bytes, as: UTF8.self)
+            if line.contains(text) { return line }
+        }
+    }
+
     /// Waits for exit; the status and everything printed on standard error.
     func finish() -> (status: Int32, stderr: String) {
         let errors = stderr.fileHandleForReading.readDataToEndOfFile()
@@ -87,6 +102,31 @@ final class UnderstudyProcess {
         #expect(status == 0)
         #expect(errors.contains("stopping"))
         #expect(errors.contains("stopped"))
+    }
+
+    /// Beyond loopback the admin API always has a token: made up and printed when none is given.
+    @Test func bindingBeyondLoopbackGuardsTheAdminAPIWithAToken() async throws {
+        let stubs = try makeTemporaryDirectory(["__files/hello.txt": "hello"])
+        defer { try? FileManager.default.removeItem(at: stubs) }
+        let run = try UnderstudyProcess(["serve", "--port", "0", "--bind", "0.0.0.0", "--stubs", stubs.path, "--threads", "1"])
+        let warning = run.errorLine(containing: "Authorization: Bearer ")
+        let token = try #require(warning.split(separator: "Bearer ").last?.split(separator: "'").first.map(String.init))
+        #expect(token.count == 32)
+        let port = try #require(Int(run.firstLine().split(separator: ":").last ?? ""))
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        func reset(_ authorization: String?) async throws -> Int? {
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/__admin/reset")!)
+            request.httpMethod = "POST"
+            request.setValue(authorization, forHTTPHeaderField: "Authorization")
+            return (try await session.data(for: request).1 as? HTTPURLResponse)?.statusCode
+        }
+        #expect(try await reset(nil) == 401)
+        #expect(try await reset("Bearer \(token)") == 200)
+        #expect((try await session.data(from: URL(string: "http://127.0.0.1:\(port)/__admin/health")!).1 as? HTTPURLResponse)?.statusCode == 200)
+        #expect((try await session.data(from: URL(string: "http://127.0.0.1:\(port)/hello.txt")!).1 as? HTTPURLResponse)?.statusCode == 200)
+        run.signal(SIGTERM)
+        #expect(run.finish().status == 0)
     }
 
     @Test func shutdownThroughTheAdminAPIAndHotReloadOfStubFiles() async throws {

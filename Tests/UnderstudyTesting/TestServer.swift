@@ -17,10 +17,10 @@ public final class TestServer: Sendable {
     /// Starts the MockCore router over `backends` (the admin API is always mounted).
     public static func start(
         backends: [any Backend], journal: RequestJournal = RequestJournal(),
-        logger: Logger = Logger(label: "understudy-test"),
+        logger: Logger = Logger(label: "understudy-test"), adminGuard: AdminGuard = AdminGuard(),
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) throws -> TestServer {
-        let router = Router(backends: backends, journal: journal, logger: logger)
+        let router = Router(backends: backends, journal: journal, logger: logger, adminGuard: adminGuard)
         return try TestServer(handler: router, router: router, configure: configure)
     }
 

@@ -1,0 +1,63 @@
+"""A web page in the developer's browser must not drive the admin API: headless Chromium opens a
+page of another origin that POSTs a mapping as text/plain (a "simple" request, sent without asking
+first), and the server must not take it; the same page on the server's own origin can."""
+import json
+import os
+import tempfile
+import urllib.error
+import urllib.request
+
+import pytest
+from selenium.webdriver.support.ui import WebDriverWait
+
+from test_commerce_browser import browser  # noqa: F401 (the fixture)
+from understudy_server import serve
+
+PAGE = """<!doctype html><title>loading</title><script>
+const target = new URLSearchParams(location.search).get('target');
+const type = new URLSearchParams(location.search).get('type');
+const mode = new URLSearchParams(location.search).get('mode');
+const mapping = {request: {method: 'GET', url: '/planted'}, response: {status: 200, body: 'planted'}};
+fetch(target + '/__admin/mappings', {method: 'POST', mode: mode, headers: {'Content-Type': type},
+                                     body: JSON.stringify(mapping)})
+  .then(() => { document.title = 'sent'; }, () => { document.title = 'failed'; });
+</script>"""
+
+
+@pytest.fixture(scope="module")
+def base():
+    with tempfile.TemporaryDirectory() as stubs:
+        os.makedirs(os.path.join(stubs, "__files"))
+        with open(os.path.join(stubs, "__files", "page.html"), "w") as page:
+            page.write(PAGE)
+        with serve(stubs) as url:
+            yield url
+
+
+def planted(base):
+    try:
+        return urllib.request.urlopen(base + "/planted").status == 200
+    except urllib.error.HTTPError as error:
+        assert error.code == 404
+        return False
+
+
+def open_page(browser, origin, target, content_type, mode="no-cors"):  # noqa: F811
+    browser.get("%s/page.html?target=%s&type=%s&mode=%s" % (origin, target, content_type, mode))
+    WebDriverWait(browser, 15).until(lambda b: b.title in ("sent", "failed"))
+
+
+def test_a_page_of_another_origin_cannot_create_a_mapping(base, browser):  # noqa: F811
+    port = base.rsplit(":", 1)[1]
+    other_origin = "http://localhost:%s" % port  # another origin: the host differs
+    open_page(browser, other_origin, base, "text/plain")
+    open_page(browser, other_origin, base, "application/x-www-form-urlencoded")
+    assert not planted(base)
+    mappings = json.load(urllib.request.urlopen(base + "/__admin/mappings"))
+    assert mappings["meta"]["total"] == 0
+
+
+def test_the_servers_own_origin_can(base, browser):  # noqa: F811
+    open_page(browser, base, base, "application/json", mode="same-origin")
+    assert planted(base)
+    urllib.request.urlopen(urllib.request.Request(base + "/__admin/mappings", method="DELETE"))

@@ -1,0 +1,39 @@
+"""Starts the built understudy on a free port for the Python client tests."""
+import contextlib
+import os
+import signal
+import subprocess
+import tempfile
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BINARY = os.environ.get("UNDERSTUDY_BINARY", os.path.join(ROOT, ".build", "debug", "understudy"))
+
+
+@contextlib.contextmanager
+def serve(stubs, *arguments, timeout=60):
+    """Yields the server's base URL once /__admin/health answers 200; stops it with SIGTERM after."""
+    with tempfile.TemporaryDirectory() as scratch:
+        port_file = os.path.join(scratch, "port")
+        process = subprocess.Popen([BINARY, "serve", "--port", "0", "--port-file", port_file, "--stubs", stubs] + list(arguments),
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.time() + timeout
+            url = None
+            while True:
+                assert process.poll() is None, "understudy exited before it was ready"
+                assert time.time() < deadline, "understudy was not ready in time"
+                if url is None and os.path.exists(port_file):
+                    url = "http://127.0.0.1:%s" % open(port_file).read().strip()
+                if url is not None:
+                    try:
+                        if urllib.request.urlopen(url + "/__admin/health").status == 200:
+                            break
+                    except OSError:
+                        pass
+                time.sleep(0.05)
+            yield url
+        finally:
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(timeout=30) == 0
