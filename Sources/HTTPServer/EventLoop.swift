@@ -191,6 +191,12 @@ public final class EventLoop: @unchecked Sendable {
     fileprivate func dispatch(_ evRequest: OpaquePointer) {
         evhttp_request_set_on_complete_cb(evRequest, onRequestComplete, Unmanaged.passUnretained(self).toOpaque())
         unfinishedRequests += 1
+        if let problem = RequestDecoder.framingProblem(evRequest) {
+            var refusal = Response.text("Bad request: \(problem).\n", status: 400)
+            refusal.headers.set("Connection", "close")
+            Responder(loop: self, request: evRequest, isHead: false).send(refusal)
+            return
+        }
         let request = decoder.pointee.decode(evRequest)
         let responder = Responder(loop: self, request: evRequest, isHead: request.method == .head)
         handler.handle(request, responder: responder)

@@ -44,6 +44,29 @@ struct RequestDecoder {
             receivedAtNanos: MonotonicClock.nanoseconds())
     }
 
+    /// Why the request's framing is ambiguous, where libevent lets it through (RFC 9112): a space
+    /// before a field's colon (libevent keeps "Transfer-Encoding " as another name and reads the
+    /// chunked body as the next request), or Content-Length fields that disagree (it takes the
+    /// first). Such a request gets 400 and its connection is closed. nil when the framing is sound.
+    static func framingProblem(_ request: OpaquePointer) -> String? {
+        let list = evhttp_request_get_input_headers(request)
+        var contentLength: UnsafeMutablePointer<CChar>?
+        var field = understudy_headers_first(list)
+        while let current = field {
+            field = understudy_headers_next(current)
+            guard let key = current.pointee.key else { continue }
+            if strpbrk(key, " \t") != nil {
+                return "whitespace between the header field name '\(String(cString: key))' and its colon"
+            }
+            guard strcasecmp(key, "Content-Length") == 0, let value = current.pointee.value else { continue }
+            if let first = contentLength, strcmp(first, value) != 0 {
+                return "Content-Length given twice with different values ('\(String(cString: first))' and '\(String(cString: value))')"
+            }
+            contentLength = value
+        }
+        return nil
+    }
+
     private mutating func headers(_ list: UnsafeMutablePointer<evkeyvalq>?) -> HTTPHeaders {
         var count = 0
         var cursor = understudy_headers_first(list)
@@ -76,3 +99,4 @@ struct RequestDecoder {
         return value
     }
 }
+

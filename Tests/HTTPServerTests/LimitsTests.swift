@@ -62,4 +62,27 @@ import UnderstudyTesting
         #expect(try connection.readResponse().status == 200)
         #expect(connection.isClosedByPeer(within: 5))
     }
+
+    /// RFC 9112 §5.1 and §6.3: framing a server and a proxy in front of it could read differently
+    /// is refused, and the connection closed (its remaining bytes cannot be trusted).
+    @Test(arguments: [
+        ("POST /a HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nContent-Length: 5\r\n\r\nabcde", "Content-Length given twice"),
+        ("POST /a HTTP/1.1\r\nHost: t\r\nTransfer-Encoding : chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n", "'Transfer-Encoding '"),
+        ("POST /a HTTP/1.1\r\nHost: t\r\nContent-Length\t: 3\r\n\r\nabc", "whitespace between the header field name"),
+        ("POST /a HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n", ""),
+    ])
+    func ambiguousFramingGets400AndTheConnectionCloses(request: String, reason: String) throws {
+        let server = try TestServer.start(handler: echo)
+        defer { server.stop() }
+        let connection = try server.connect()
+        try connection.send(request)
+        let response = try connection.readResponse()
+        #expect(response.status == 400)
+        #expect(reason.isEmpty || response.bodyText.contains(reason), "libevent refuses both lengths itself")
+        #expect(connection.isClosedByPeer(within: 5))
+        // Agreeing duplicates are one length.
+        let agreeing = try server.connect()
+        try agreeing.send("POST /a HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\nabc")
+        #expect(try agreeing.readResponse().bodyText.contains("body: abc\n"))
+    }
 }
