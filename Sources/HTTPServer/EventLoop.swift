@@ -103,6 +103,7 @@ public final class EventLoop: @unchecked Sendable {
             throw ServerError.libevent(operation: "evhttp_bind_listener")
         }
         boundSocket = bound
+        AcceptBackoff.register(self, http: http, listener: listener)
         mailboxEvent = event_new(base, wakeRead, Int16(EV_READ | EV_PERSIST), onMailbox, me)
         event_add(mailboxEvent, nil)
     }
@@ -135,6 +136,7 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private func tearDown() {
+        AcceptBackoff.unregister(http: http)
         for timer in timers.values { timer.release() }
         timers.removeAll()
         if let mailboxEvent { event_free(mailboxEvent) }
@@ -218,6 +220,17 @@ public final class EventLoop: @unchecked Sendable {
             event_base_loopexit(base, nil)
         } else {
             schedule(after: gracePeriod) { [base] in event_base_loopexit(base, nil) }
+        }
+    }
+
+    /// Stops accepting on `listener` for `pause`, then resumes unless the loop is draining (which
+    /// frees the listener). Runs on the loop thread.
+    func pauseAccepting(_ listener: OpaquePointer, for pause: Duration) {
+        guard !isDraining, let boundSocket, evhttp_bound_socket_get_listener(boundSocket) == listener else { return }
+        evconnlistener_disable(listener)
+        schedule(after: pause) { [weak self] in
+            guard let self, !self.isDraining, let boundSocket = self.boundSocket else { return }
+            evconnlistener_enable(evhttp_bound_socket_get_listener(boundSocket))
         }
     }
 

@@ -27,6 +27,7 @@ public final class HTTPServer: Sendable {
     public static func start(configuration: ServerConfiguration, handler: any HTTPHandler) throws -> HTTPServer {
         // libevent writes with writev(): a client that resets would otherwise kill the process.
         signal(SIGPIPE, SIG_IGN)
+        DescriptorLimit.raiseToHardLimit()
         let requested = try SocketAddress.resolve(host: configuration.host, port: configuration.port)
         let threads = max(1, configuration.threads)
         var sockets: [Int32] = []

@@ -25,12 +25,23 @@ public final class StaticFiles: Backend {
     }
 
     /// Reads the files again (hot reload); requests in flight keep the bodies they took.
+    /// A folder that cannot be listed, or a file that cannot be read (out of descriptors, say),
+    /// keeps what was served before.
     public func reload() {
-        let table = PathTable(load())
+        let previous = responses.withLock { $0 }
+        if FileManager.default.fileExists(atPath: root.path) {
+            do {
+                _ = try FileManager.default.contentsOfDirectory(atPath: root.path)
+            } catch {
+                logger.warning("static files not reloaded, those in use stay: cannot list \(root.path): \(error.localizedDescription)")
+                return
+            }
+        }
+        let table = PathTable(load(keeping: previous))
         responses.withLock { $0 = table }
     }
 
-    private func load() -> [String: Response] {
+    private func load(keeping previous: PathTable<Response>) -> [String: Response] {
         var responses: [String: Response] = [:]
         let rootPath = root.resolvingSymlinksInPath().path
         let keys: [URLResourceKey] = [.isRegularFileKey]
@@ -41,14 +52,15 @@ public final class StaticFiles: Backend {
                 logger.warning("skipping \(file.path): it links outside \(rootPath)")
                 continue
             }
+            let relative = String(file.standardizedFileURL.path.dropFirst(root.path.count))
             do {
                 let bytes = try Data(contentsOf: file)
-                let relative = String(file.standardizedFileURL.path.dropFirst(root.path.count))
                 responses[relative] = Response(
                     status: 200,
                     headers: ["Content-Type": MediaType.forFileExtension(file.pathExtension)],
                     body: ResponseBody(shared: SharedBytes(bytes)))
             } catch {
+                responses[relative] = previous[relative]
                 logger.warning("cannot read \(file.path): \(error.localizedDescription)")
             }
         }

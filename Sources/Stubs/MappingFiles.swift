@@ -11,22 +11,50 @@ public enum MappingFiles {
         public var errors: [StubError] = []
     }
 
-    /// Every `*.json` under the directory's `mappings/`, in path order.
-    public static func load(_ directory: StubDirectory) -> [Loaded] {
-        jsonFiles(under: directory.mappings).map { load(file: $0, in: directory) }
+    /// Every `*.json` under the directory's `mappings/`, in path order. Throws when a folder cannot
+    /// be listed (out of descriptors, no permission): a partial list would drop live mappings.
+    public static func load(_ directory: StubDirectory) throws(StubError) -> [Loaded] {
+        try jsonFiles(under: directory.mappings).map { load(file: $0, in: directory) }
     }
 
-    static func jsonFiles(under directory: URL) -> [URL] {
-        (FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)?
-            .compactMap { $0 as? URL } ?? [])
-            .filter { $0.pathExtension.lowercased() == "json" }
-            .sorted { $0.path < $1.path }
+    /// Every `*.json` file below `directory` (none when it does not exist), in path order.
+    static func jsonFiles(under directory: URL) throws(StubError) -> [URL] {
+        var found: [URL] = []
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isFolder), isFolder.boolValue else { return [] }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        } catch {
+            throw StubError(file: directory.path, field: "", message: "cannot list the folder: \(Self.reason(error))")
+        }
+        for name in names {
+            let item = directory.appendingPathComponent(name)
+            if FileManager.default.fileExists(atPath: item.path, isDirectory: &isFolder), isFolder.boolValue {
+                found += try jsonFiles(under: item)
+            } else if item.pathExtension.lowercased() == "json" {
+                found.append(item)
+            }
+        }
+        return found.sorted { $0.path < $1.path }
+    }
+
+    /// The system's words for a file error ("Too many open files"), not Foundation's wrapper text.
+    static func reason(_ error: any Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let underlying, underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
+            return String(cString: strerror(code.rawValue))
+        }
+        return error.localizedDescription
     }
 
     public static func load(file: URL, in directory: StubDirectory) -> Loaded {
         var loaded = Loaded(file: file.path)
-        guard let data = FileManager.default.contents(atPath: file.path) else {
-            loaded.errors.append(StubError(file: file.path, field: "", message: "cannot read the file"))
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            loaded.errors.append(StubError(file: file.path, field: "", message: "cannot read the file: \(reason(error))"))
             return loaded
         }
         let json: JSONValue

@@ -16,16 +16,20 @@ public enum StubCheck {
         var report = Report()
         // The recordings (`stubs/recorded/<name>/`) are stub packs too, replayed by their own engine.
         let recorded = stubsDirectory.appendingPathComponent("recorded")
-        for directory in StubDirectory.all(in: stubsDirectory) + StubDirectory.all(in: recorded) {
-            for loaded in MappingFiles.load(directory) {
-                report.files += 1
-                report.mappings += loaded.mappings.count
-                report.problems += loaded.errors
-                report.problems += inlineNPIProblems(file: loaded.file)
+        do throws(StubError) {
+            for directory in try StubDirectory.all(in: stubsDirectory) + StubDirectory.all(in: recorded) {
+                for loaded in try MappingFiles.load(directory) {
+                    report.files += 1
+                    report.mappings += loaded.mappings.count
+                    report.problems += loaded.errors
+                    report.problems += inlineNPIProblems(file: loaded.file)
+                }
+                for file in try MappingFiles.jsonFiles(under: directory.files.root) where isNPIConfig(file.path) {
+                    report.problems += npiProblems(inFile: file)
+                }
             }
-            for file in MappingFiles.jsonFiles(under: directory.files.root) where isNPIConfig(file.path) {
-                report.problems += npiProblems(inFile: file)
-            }
+        } catch {
+            report.problems.append(error)
         }
         return report
     }

@@ -22,14 +22,20 @@ public struct StubDirectory: Sendable {
     }
 
     /// `stubs/` itself and each folder under it that has a `mappings/` folder (a stub pack).
-    public static func all(in stubs: URL, globalTemplating: Bool = false) -> [StubDirectory] {
-        ([stubs] + packRoots(in: stubs)).map { StubDirectory(root: $0, globalTemplating: globalTemplating) }
+    public static func all(in stubs: URL, globalTemplating: Bool = false) throws(StubError) -> [StubDirectory] {
+        ([stubs] + (try packRoots(in: stubs))).map { StubDirectory(root: $0, globalTemplating: globalTemplating) }
     }
 
     /// The stub packs' folders, in path order. `recorded` holds recordings, replayed by an engine
     /// of their own below the user's stubs, so it is never a pack of the user's.
-    static func packRoots(in stubs: URL) -> [URL] {
-        let children = (try? FileManager.default.contentsOfDirectory(at: stubs, includingPropertiesForKeys: nil)) ?? []
+    static func packRoots(in stubs: URL) throws(StubError) -> [URL] {
+        guard FileManager.default.fileExists(atPath: stubs.path) else { return [] }
+        let children: [URL]
+        do {
+            children = try FileManager.default.contentsOfDirectory(at: stubs, includingPropertiesForKeys: nil)
+        } catch {
+            throw StubError(file: stubs.path, field: "", message: "cannot list the folder: \(MappingFiles.reason(error))")
+        }
         return children
             .filter { !["mappings", "__files", "recorded"].contains($0.lastPathComponent) }
             .filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("mappings").path) }

@@ -48,13 +48,13 @@ public final class StubEngine: Backend {
     }
 
     /// `stubs/` itself and each stub pack under it, as they are now.
-    public var directories: [StubDirectory] {
-        [directory] + StubDirectory.packRoots(in: directory.root).map { StubDirectory(root: $0, globalTemplating: directory.globalTemplating) }
+    public func directories() throws(StubError) -> [StubDirectory] {
+        [directory] + (try StubDirectory.packRoots(in: directory.root)).map { StubDirectory(root: $0, globalTemplating: directory.globalTemplating) }
     }
 
     /// The folders whose files decide what the engine serves: every `mappings/` and `__files/`.
     var watchedFolders: [URL] {
-        ([directory.root] + StubDirectory.packRoots(in: directory.root)).flatMap {
+        ([directory.root] + ((try? StubDirectory.packRoots(in: directory.root)) ?? [])).flatMap {
             [$0.appendingPathComponent("mappings"), $0.appendingPathComponent("__files")]
         }
     }
@@ -63,7 +63,14 @@ public final class StubEngine: Backend {
     /// one); files that are gone drop out. Returns what could not be loaded.
     @discardableResult
     public func reloadFiles() -> [StubError] {
-        let loaded = directories.flatMap { MappingFiles.load($0) }
+        var loaded: [MappingFiles.Loaded] = []
+        do throws(StubError) {
+            for directory in try directories() { loaded += try MappingFiles.load(directory) }
+        } catch {
+            // Every mapping stays: a folder that cannot be listed says nothing of its files.
+            logger.warning("stub files not reloaded, the mappings in use stay: \(error)")
+            return [error]
+        }
         var errors: [StubError] = []
         state.withLock { state in
             var fromFiles: [String: [StubMapping]] = [:]

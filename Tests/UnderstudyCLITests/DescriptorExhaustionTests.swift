@@ -1,0 +1,62 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import UnderstudyTesting
+
+/// Out of file descriptors (a low limit set in the child process, then many idle clients): the
+/// stubs keep answering once descriptors are free again, a reload that could not list the files
+/// keeps the mappings in use, and accept failures are logged a bounded number of times.
+@Suite struct DescriptorExhaustionTests {
+    @Test func stubsSurviveDescriptorExhaustionAndTheLogStaysBounded() async throws {
+        let stubs = try makeTemporaryDirectory(["mappings/a.json": #"{"request": {"url": "/a"}, "response": {"body": "alive"}}"#])
+        defer { try? FileManager.default.removeItem(at: stubs) }
+        let process = Process()
+        let stdout = Pipe(), stderr = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", #"ulimit -n 64 && exec "$0" serve --port 0 --threads 1 --stubs "$1""#, understudyBinary.path, stubs.path]
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        var line: [UInt8] = []
+        while let byte = try stdout.fileHandleForReading.read(upToCount: 1)?.first, byte != 10 { line.append(byte) }
+        let port = try #require(Int(String(decoding: line, as: UTF8.self).split(separator: ":").last ?? ""))
+
+        func get(_ path: String) -> String? {
+            guard let connection = try? RawHTTPConnection(host: "127.0.0.1", port: port, timeout: 5),
+                  (try? connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")) != nil,
+                  let response = try? connection.readResponse(), response.status == 200 else { return nil }
+            return response.bodyText
+        }
+        #expect(get("/a") == "alive")
+
+        // Idle clients past the limit: the kernel completes their handshakes, accept() fails.
+        var idle: [RawHTTPConnection] = []
+        for _ in 0..<120 { if let connection = try? RawHTTPConnection(host: "127.0.0.1", port: port) { idle.append(connection) } }
+        #expect(idle.count > 64)
+        try await Task.sleep(for: .milliseconds(700))
+        // A change while the watcher cannot even list the folder.
+        try Data(#"{"request": {"url": "/b"}, "response": {"body": "added"}}"#.utf8).write(to: stubs.appendingPathComponent("mappings/b.json"))
+        try await Task.sleep(for: .milliseconds(1_500))
+        idle.removeAll()
+
+        var answers: (a: String?, b: String?) = (nil, nil)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while answers.a == nil || answers.b == nil, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(200))
+            answers = (get("/a"), get("/b"))
+        }
+        #expect(answers.a == "alive", "the mappings in use stay when a reload cannot read the folder")
+        #expect(answers.b == "added", "the change is picked up once descriptors are free")
+
+        process.terminate()
+        process.waitUntilExit()
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let acceptLines = log.split(separator: "\n").filter { $0.contains("accepting connections failed") }
+        #expect(!acceptLines.isEmpty, "accept failures are reported: \(log.prefix(2_000))")
+        #expect(acceptLines.count <= 3, "once per interval, not once per failure")
+        #expect(log.split(separator: "\n").count < 60, "\(log.prefix(4_000))")
+        #expect(!log.contains("0 mappings live"))
+    }
+}
