@@ -26,6 +26,8 @@ public final class InformixBackend: Backend {
     /// The fixture database every scope starts from, once loaded.
     private let template = AtomicLazyReference<TemplateDatabase>()
     private let scopes = Mutex<[StateScope: ScopeDatabase]>([:])
+    /// Answers of read-only requests, of every scope, under one byte cap.
+    private let cache: InformixResponseCache
 
     /// Loads `directory` (normally `stubs/informix`) in the background; problems are logged
     /// with their file and line and the rest is served.
@@ -37,6 +39,7 @@ public final class InformixBackend: Backend {
             logger.warning("informix: \(error)")
         }
         self.settings = settings
+        cache = InformixResponseCache(maxEntries: settings.responseCache, maxBytes: settings.responseCacheBytes)
         self.logger = logger
         self.dataDirectory = dataDirectory
         scripts = PHPScripts(runtime: settings.runtime, columnCase: settings.columnCase, dateOutput: settings.dateOutput,
@@ -102,7 +105,7 @@ public final class InformixBackend: Backend {
         let path = request.path
         let scope = context.scope
         let work: @Sendable () -> Response = { [self] in
-            withDatabase(scope) { holder, database in respond(service, path, post, holder, database) }
+            withDatabase(scope) { database in respond(service, path, post, scope, database) }
         }
         guard isReady else {
             // The fixture is still loading: wait on the loop's timers, not on a worker thread.
@@ -120,17 +123,17 @@ public final class InformixBackend: Backend {
     }
 
     /// Runs the script, or answers from the scope's cache when the same request met the same data.
-    private func respond(_ service: PHPScripts.Service, _ path: String, _ post: [String: String], _ holder: ScopeDatabase,
+    private func respond(_ service: PHPScripts.Service, _ path: String, _ post: [String: String], _ scope: StateScope,
                          _ database: InformixDatabase) -> Response {
         let key = "\(path)\u{0}\(post["sql_stmt"] ?? "\u{1}")\u{0}\(post["tableName"] ?? "\u{1}")"
-        if let cached = holder.cache.response(for: key, generation: database.changeCount) { return cached }
+        if let cached = cache.response(scope: scope.id, key: key, generation: database.changeCount) { return cached }
         let before = database.changeCount
         let page = scripts.run(service, path: path, post: post, database: database)
         if let error = page.loggedError { logger.warning("informix: \(error)") }
         let response = Response(status: page.status, headers: ["Content-Type": page.contentType, "X-Powered-By": settings.runtime.poweredBy],
                                 body: ResponseBody(shared: SharedBytes(page.body)))
         if database.changeCount == before, PHPScripts.isRepeatable(post) {
-            holder.cache.store(response, for: key, generation: before)
+            cache.store(response, bodyBytes: page.body.count, scope: scope.id, key: key, generation: before)
         }
         return response
     }
@@ -158,16 +161,18 @@ public final class InformixBackend: Backend {
     private func queue(for scope: StateScope) -> DispatchQueue { scopeDatabase(scope).queue }
 
     /// Runs `body` on the scope's database (on its queue), opening or restoring it first.
-    private func withDatabase<T>(_ scope: StateScope, _ body: (ScopeDatabase, InformixDatabase) -> T) -> T {
+    private func withDatabase<T>(_ scope: StateScope, _ body: (InformixDatabase) -> T) -> T {
         let holder = scopeDatabase(scope)
         // Requests are handed here only once the fixture has loaded.
         guard let template = template.load()?.database else { preconditionFailure("informix: a request ran before the fixture loaded") }
         if holder.database == nil || holder.needsRestore {
             holder.database = open(scope, from: template, restore: holder.database != nil || holder.needsRestore)
             holder.needsRestore = false
-            holder.cache = ResponseCache(capacity: settings.responseCache)
+            // A new database counts its changes from 0 again: answers of the old one must go.
+            cache.forget(scope: scope.id)
         }
-        return body(holder, holder.database!)
+        guard let database = holder.database else { preconditionFailure("informix: the scope's database was just opened") }
+        return body(database)
     }
 
     /// The scope's database: in memory, or a file of the data directory (kept between runs
@@ -206,8 +211,6 @@ private final class ScopeDatabase: @unchecked Sendable {
     let queue: DispatchQueue
     var database: InformixDatabase?
     var needsRestore = false
-    /// Answers of read-only requests, for the database's change count they were made at.
-    var cache = ResponseCache(capacity: 0)
 
     init(label: String) {
         queue = DispatchQueue(label: label)

@@ -18,6 +18,10 @@ struct DatabaseSettings: Sendable {
     var maxRows = 100_000
     /// Largest string or blob a statement may make.
     var maxValueBytes: Int32 = 16 * 1024 * 1024
+    /// Largest the database may grow (pages of SQLite's file or memory); a write beyond: -271.
+    var maxDatabaseBytes = 256 * 1024 * 1024
+    /// Most bytes of values one query may return (-208 beyond): rows are held until answered.
+    var maxResultBytes = 64 * 1024 * 1024
 }
 
 /// A result column: Informix's label (lower case) and, when it is a table column, its type.
@@ -41,7 +45,9 @@ final class InformixDatabase {
     let state: ConnectionState
     let dialect: InformixDialect
     /// Every table and view by name, read from the database (`understudy_tables`).
-    var definitions: [String: TableDefinition] = [:]
+    var definitions: [String: TableDefinition] = [:] {
+        didSet { state.emulatorTriggers = Set(definitions.keys.flatMap(TableDefinition.emulatorTriggerNames)) }
+    }
     /// BEGIN WORK was run in this session (a request) and not yet ended.
     private(set) var inUserTransaction = false
     /// Goes up with every statement that may have changed the database: equal counts, equal data.
@@ -98,7 +104,8 @@ final class InformixDatabase {
         dialect = InformixDialect(dateFormat: settings.dateFormat, owners: ["informix", settings.user.lowercased()])
         do {
             connection = try SQLiteConnection(path: path)
-            try SQLSandbox.install(on: connection, state: state, maxValueBytes: settings.maxValueBytes)
+            try SQLSandbox.install(on: connection, state: state, maxValueBytes: settings.maxValueBytes,
+                                   maxDatabaseBytes: settings.maxDatabaseBytes)
         } catch {
             throw InformixError(code: -329, sqlState: "IX000", message: "Database not found or no system permission. (\(error.message))")
         }
@@ -111,6 +118,8 @@ final class InformixDatabase {
         } catch {
             throw InformixError(code: -329, sqlState: "IX000", message: "Cannot restore the database: \(error.message)")
         }
+        // The copy brings the source's pages and page size: the cap is counted again.
+        try asEmulator { try SQLSandbox.limitSize(of: connection, to: settings.maxDatabaseBytes) }
         try reloadDefinitions()
     }
 
@@ -152,7 +161,14 @@ final class InformixDatabase {
         guard sql.utf8.count <= settings.maxStatementBytes else { throw PDOError(error: .statementTooLong(), call: prepareCall) }
         let planned = try plan(sql, prepareCall)
         var result = StatementResult()
+        // SQLite ends the whole transaction when a write is interrupted or finds the database
+        // full: BEGIN WORK is then over, and COMMIT must say so (-255).
+        defer { if inUserTransaction && !connection.isInTransaction { inUserTransaction = false } }
         for statement in planned {
+            // Every statement, schema statements too, is bounded in time (-213).
+            state.deadline = ConnectionState.monotonicNanos() + UInt64(settings.timeLimit.components.seconds) * 1_000_000_000
+                + UInt64(settings.timeLimit.components.attoseconds / 1_000_000_000)
+            defer { state.deadline = 0 }
             switch statement {
             case .query(let sqlite, let target): result = try runQuery(sqlite, target: target, prepareCall: prepareCall, runCall: runCall)
             case .other(let tokens): result = try run(tokens, prepareCall: prepareCall)
@@ -200,6 +216,11 @@ final class InformixDatabase {
                 try updateStatistics()
                 return StatementResult()
             case "create", "drop", "alter", "rename":
+                // The emulator's tables and triggers are trusted by their names: a client may
+                // not name anything like them, nor reach them from a view or trigger body.
+                if let reserved = tokens.first(where: { $0.kind == .word && $0.lowered.hasPrefix(InformixCatalog.hiddenPrefix) }) {
+                    throw InformixError.reservedName(reserved.lowered)
+                }
                 guard let statement = try InformixDDL.parse(tokens, dialect: dialect, owner: settings.user) else { throw InformixError.syntax() }
                 try apply(statement)
                 return StatementResult()
@@ -236,9 +257,6 @@ final class InformixDatabase {
     }
 
     private func runQuery(_ sql: String, target: String?, prepareCall: ODBCCall, runCall: ODBCCall) throws(PDOError) -> StatementResult {
-        state.deadline = ConnectionState.monotonicNanos() + UInt64(settings.timeLimit.components.seconds) * 1_000_000_000
-            + UInt64(settings.timeLimit.components.attoseconds / 1_000_000_000)
-        defer { state.deadline = 0 }
         let query: PreparedQuery
         if let known = prepared[sql] {
             query = known
@@ -260,11 +278,15 @@ final class InformixDatabase {
         // PDO::exec() (SQLExecDirect) opens a query's cursor but fetches nothing: one step
         // checks that it runs; a write runs to the end.
         let fetches = runCall != .execDirect || !statement.isReadOnly
+        var resultBytes = 0
         do throws(SQLiteError) {
             while try statement.step() {
                 guard fetches else { break }
                 guard result.rows.count < settings.maxRows else { throw SQLiteError(code: SQLITE_INTERRUPT, message: "too many rows") }
-                result.rows.append((0..<result.columns.count).map(statement.value))
+                let row = (0..<result.columns.count).map(statement.value)
+                resultBytes += row.reduce(0) { $0 + $1.byteCount }
+                guard resultBytes <= settings.maxResultBytes else { throw SQLiteError(code: SQLITE_TOOBIG, message: "result too big") }
+                result.rows.append(row)
             }
         } catch {
             if error.code == SQLiteConstraint.foreignKey {
@@ -396,6 +418,7 @@ final class InformixDatabase {
         switch error.primaryCode {
         case SQLITE_INTERRUPT: return .interrupted()
         case SQLITE_TOOBIG: return InformixError(code: -208, sqlState: "HY001", message: "Memory allocation failed during query processing.")
+        case SQLITE_FULL: return .databaseFull()
         case SQLITE_CONSTRAINT: return constraintError(error)
         case SQLITE_ERROR: break
         default: return InformixError(code: -999, sqlState: "HY000", message: "Not implemented yet. (\(message))")
@@ -464,6 +487,18 @@ final class InformixDatabase {
         case -1218: .dateConversion()
         case -728: InformixError(code: -728, sqlState: "IX000", message: "Unknown first argument of dbinfo(sqlca.sqlerrd1).")
         default: InformixError(code: code, sqlState: "IX000", message: "Error \(code).")
+        }
+    }
+}
+
+extension SQLiteValue {
+    /// About what the value takes in memory, for the result's byte cap.
+    var byteCount: Int {
+        switch self {
+        case .null: 1
+        case .integer, .real: 8
+        case .text(let text): text.utf8.count
+        case .blob(let bytes): bytes.count
         }
     }
 }

@@ -102,6 +102,16 @@ struct InformixError: Error, Equatable, Sendable {
         InformixError(code: -273, sqlState: "42000", message: "No UPDATE permission for (\(table)).")
     }
 
+    /// A client named something with the prefix of the emulator's own objects.
+    static func reservedName(_ name: String) -> InformixError {
+        InformixError(code: -201, sqlState: "42000", message: "A syntax error has occurred: the name (\(name)) is reserved by the emulator.")
+    }
+
+    /// The database reached its size cap (`limits.databaseBytes`): Informix's "no more extents".
+    static func databaseFull() -> InformixError {
+        InformixError(code: -271, sqlState: "IX000", message: "Could not insert new row into the table. ISAM error: no more extents.")
+    }
+
     static func interrupted() -> InformixError {
         InformixError(code: -213, sqlState: "HY008", message: "Statement interrupted by user.")
     }

@@ -14,7 +14,8 @@ public typealias InformixFixtureError = FixtureError
 ///   "columnCase": "upper", "rootElement": "root",
 ///   "dbdate": "Y4MD-", "dateOutput": "Y4MD-", "user": "informix", "database": "stores_demo",
 ///   "now": "2011-09-14T12:00:00Z", "responseCache": 256,
-///   "limits": { "statementBytes": 65535, "milliseconds": 2000, "rows": 100000 } }
+///   "limits": { "statementBytes": 65535, "milliseconds": 2000, "rows": 100000, "resultBytes": 67108864,
+///               "databaseBytes": 268435456, "responseCacheBytes": 67108864 } }
 /// ```
 public struct InformixSettings: Sendable {
     var services: [PHPScripts.Service: String] = [
@@ -28,7 +29,11 @@ public struct InformixSettings: Sendable {
     var dateOutput = DBDateFormat.iso
     var database = DatabaseSettings()
     /// Answers kept for repeated read-only requests while the database is unchanged; 0: none.
+    /// Counted over all scopes together.
     var responseCache = 256
+    /// Most bytes those answers may take, over all scopes together (the least recently used
+    /// go first).
+    var responseCacheBytes = 64 * 1024 * 1024
 
     public init() {}
 
@@ -92,13 +97,16 @@ public struct InformixSettings: Sendable {
         }
         if let limits = json["limits"] {
             guard limits.objectValue != nil else { throw problem("limits", "must be an object") }
-            for name in ["statementBytes", "milliseconds", "rows"] {
+            for name in ["statementBytes", "milliseconds", "rows", "resultBytes", "databaseBytes", "responseCacheBytes"] {
                 guard let value = limits[name] else { continue }
                 guard let number = value.intValue, number >= 1 else { throw problem("limits.\(name)", "must be a whole number ≥ 1") }
                 switch name {
                 case "statementBytes": database.maxStatementBytes = number
                 case "milliseconds": database.timeLimit = .milliseconds(number)
-                default: database.maxRows = number
+                case "rows": database.maxRows = number
+                case "resultBytes": database.maxResultBytes = number
+                case "databaseBytes": database.maxDatabaseBytes = number
+                default: responseCacheBytes = number
                 }
             }
         }

@@ -14,8 +14,12 @@ final class ConnectionState {
     var lastSerial: Int64 = 0
     /// DBINFO('sqlca.sqlerrd2'): rows the last statement changed.
     var lastChanges: Int64 = 0
-    /// The emulator's own statements (schema, catalog) may do what clients may not.
+    /// The emulator's own statements (schema, catalog) may do what clients may not. Set only
+    /// while the emulator runs its own SQL: nothing a client sends can set it.
     var isInternal = false
+    /// The names of the SQLite triggers the emulator made (SERIAL numbering, string lengths):
+    /// the only triggers whose actions it trusts. Follows the table definitions.
+    var emulatorTriggers: Set<String> = []
     /// Why the authorizer refused the last statement, reported instead of SQLite's message.
     var refusal: InformixError?
     /// Monotonic nanoseconds after which the running statement is interrupted; 0: no bound.
@@ -55,7 +59,8 @@ final class ConnectionState {
 /// Installs on a connection what makes it an Informix sandbox: the dialect's functions, an
 /// authorizer that keeps clients inside the emulated database, limits, and a run-time bound.
 enum SQLSandbox {
-    static func install(on connection: SQLiteConnection, state: ConnectionState, maxValueBytes: Int32) throws(SQLiteError) {
+    static func install(on connection: SQLiteConnection, state: ConnectionState, maxValueBytes: Int32,
+                        maxDatabaseBytes: Int) throws(SQLiteError) {
         let db = connection.handle
         let context = Unmanaged.passUnretained(state).toOpaque()
         // No ATTACH, no huge strings or blobs, no extension loading, no schema tricks.
@@ -63,6 +68,9 @@ enum SQLSandbox {
         sqlite3_limit(db, SQLITE_LIMIT_LENGTH, maxValueBytes)
         understudy_sqlite_defensive(db)
         try connection.execute("PRAGMA foreign_keys = ON; PRAGMA case_sensitive_like = ON; PRAGMA recursive_triggers = OFF")
+        try limitSize(of: connection, to: maxDatabaseBytes)
+        // After case_sensitive_like, which registers SQLite's own LIKE again.
+        BoundedStringFunctions.install(on: db, context: context)
         sqlite3_set_authorizer(db, authorize, context)
         sqlite3_progress_handler(db, 4_000, progress, context)
 
@@ -82,6 +90,18 @@ enum SQLSandbox {
         for (name, arguments, body) in functions {
             sqlite3_create_function_v2(db, name, arguments, SQLITE_UTF8, context, body, nil, nil, nil)
         }
+    }
+
+    /// A database may grow to `bytes` and no further: a write beyond fails with SQLITE_FULL
+    /// (Informix's -271) instead of taking the machine's memory or disk. Run as the emulator.
+    static func limitSize(of connection: SQLiteConnection, to bytes: Int) throws(SQLiteError) {
+        let pageSize: Int
+        if case .integer(let size)? = try connection.rows("PRAGMA page_size").first?.first, size > 0 {
+            pageSize = Int(size)
+        } else {
+            pageSize = 4_096
+        }
+        try connection.execute("PRAGMA max_page_count = \(max(1, bytes / pageSize))")
     }
 
     private static func state(_ context: OpaquePointer?) -> ConnectionState {
@@ -188,13 +208,21 @@ enum SQLSandbox {
     }
 
     /// Clients may read and change user tables, and read the catalog. They may not attach
-    /// files, run pragmas, load extensions, change the catalog, see the emulator's own tables,
-    /// or run schema statements SQLite-style (the emulator runs Informix's, as internal).
+    /// files, run pragmas, load extensions, change the catalog, see the emulator's own tables
+    /// or SQLite's schema, or run schema statements SQLite-style (the emulator runs Informix's,
+    /// as internal).
     private static let authorize: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
                                                  UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32 = { context, action, first, second, _, inner in
-        let state = Unmanaged<ConnectionState>.fromOpaque(context!).takeUnretainedValue()
-        // The emulator's own statements, and its own triggers (serial numbers, lengths).
-        if state.isInternal || inner.map({ String(cString: $0).hasPrefix(InformixCatalog.hiddenPrefix) }) == true { return SQLITE_OK }
+        guard let context else { return SQLITE_DENY }
+        let state = Unmanaged<ConnectionState>.fromOpaque(context).takeUnretainedValue()
+        // Trust rests on what a client cannot forge: the flag the emulator sets around its own
+        // statements, and the names of the triggers it made. A client's trigger or view gets a
+        // client's rights, even when one of the emulator's statements sets it off.
+        if let inner {
+            if state.emulatorTriggers.contains(String(cString: inner).lowercased()) { return SQLITE_OK }
+        } else if state.isInternal {
+            return SQLITE_OK
+        }
         let name = first.map { String(cString: $0).lowercased() } ?? ""
         func refuse(_ error: InformixError) -> Int32 {
             state.refusal = error
@@ -202,12 +230,12 @@ enum SQLSandbox {
         }
         switch action {
         case SQLITE_READ:
-            if name.hasPrefix(InformixCatalog.hiddenPrefix) { return refuse(.unknownTable(name)) }
+            if isHidden(name) { return refuse(.unknownTable(name)) }
             return SQLITE_OK
         case SQLITE_SELECT, SQLITE_RECURSIVE:
             return SQLITE_OK
         case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE:
-            if name.hasPrefix(InformixCatalog.hiddenPrefix) { return refuse(.unknownTable(name)) }
+            if isHidden(name) { return refuse(.unknownTable(name)) }
             if InformixCatalog.catalogNames.contains(name) { return refuse(.catalogChange(name)) }
             return SQLITE_OK
         case SQLITE_FUNCTION:
@@ -224,6 +252,12 @@ enum SQLSandbox {
             // Schema changes (CREATE/DROP/ALTER of any kind) only through the Informix DDL path.
             return refuse(.syntax())
         }
+    }
+
+    /// Tables a client must not see: the emulator's own, SQLite's schema tables
+    /// (sqlite_master/sqlite_schema list every table), the pragma tables and dbstat.
+    private static func isHidden(_ table: String) -> Bool {
+        table.hasPrefix(InformixCatalog.hiddenPrefix) || table.hasPrefix("sqlite_") || table.hasPrefix("pragma_") || table == "dbstat"
     }
 
     private static let progress: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { context in

@@ -43,6 +43,8 @@ extension InformixDatabase {
             try body()
             try sqlite("RELEASE understudy_ddl")
         } catch {
+            // A statement stopped at its deadline must still be undone.
+            state.deadline = 0
             try? sqlite("ROLLBACK TO understudy_ddl")
             try? sqlite("RELEASE understudy_ddl")
             definitions = saved
@@ -186,14 +188,19 @@ extension InformixDatabase {
         try sqlite("PRAGMA legacy_alter_table = ON")
         defer { try? sqlite("PRAGMA legacy_alter_table = OFF") }
         try sqlite("ALTER TABLE \(table.name) RENAME TO \(saved)")
-        for trigger in ["understudy_serial_", "understudy_length_insert_", "understudy_length_update_"] {
-            try sqlite("DROP TRIGGER IF EXISTS \(trigger)\(table.name)")
+        for trigger in TableDefinition.emulatorTriggerNames(table.name) {
+            try sqlite("DROP TRIGGER IF EXISTS \(trigger)")
         }
         for trigger in old.triggers { try sqlite("DROP TRIGGER IF EXISTS \(trigger.name)") }
         for index in old.indexes { try sqlite("DROP INDEX IF EXISTS \(index.sqliteName)") }
-        try build(table)
+        // The client's triggers come back after the rows: copying rows is not the client's
+        // INSERT, and their actions must never run inside the emulator's own statement.
+        var bare = table
+        bare.triggers = []
+        try build(bare)
         try sqlite("INSERT INTO \(table.name) (\(common)) SELECT \(common) FROM \(saved)")
         try sqlite("DROP TABLE \(saved)")
+        for trigger in table.triggers { try sqlite(trigger.sqlite) }
         try store(table)
     }
 
@@ -251,6 +258,9 @@ extension InformixDatabase {
         try sqlite("UPDATE understudy_serial SET tabname = '\(new)' WHERE tabname = '\(old)'")
         definitions[old] = nil
         table.name = new
+        // The emulator's triggers are known by the table's name and say it in their bodies.
+        for trigger in TableDefinition.emulatorTriggerNames(old) { try sqlite("DROP TRIGGER IF EXISTS \(trigger)") }
+        for statement in table.emulatorTriggerStatements { try sqlite(statement) }
         try store(table)
         for var other in definitions.values where other.constraints.contains(where: { $0.referencedTable == old }) {
             for index in other.constraints.indices where other.constraints[index].referencedTable == old {
@@ -328,6 +338,8 @@ extension InformixDatabase {
     /// whose actions use OLD/NEW.
     private func createTrigger(_ spec: InformixDDL.TriggerSpec) throws(InformixError) {
         guard var table = definitions[spec.table], table.tabtype == "T" else { throw .unknownTable(spec.table) }
+        // The emulator writes the catalog: a client's trigger there would run inside its statements.
+        if table.isCatalog { throw .catalogChange(table.name) }
         if definitions.values.contains(where: { $0.triggers.contains { $0.name == spec.name } }) {
             throw InformixError(code: -730, sqlState: "IX000", message: "Trigger (\(spec.name)) already exists in database.")
         }

@@ -30,6 +30,12 @@ struct TableDefinition: Codable, Sendable {
 
     var serialColumn: ColumnDefinition? { columns.first { $0.type.isSerial } }
 
+    /// The SQLite triggers the emulator itself puts on table `name` (SERIAL numbering, cutting
+    /// long strings). The sandbox trusts these by name, and only these: see `SQLSandbox`.
+    static func emulatorTriggerNames(_ name: String) -> [String] {
+        ["understudy_serial_\(name)", "understudy_length_insert_\(name)", "understudy_length_update_\(name)"]
+    }
+
     /// The statements that create the SQLite table, its indexes and triggers.
     var sqliteStatements: [String] {
         if tabtype == "V" {
@@ -77,11 +83,18 @@ struct TableDefinition: Codable, Sendable {
         statements += indexes.map { index in
             "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(index.sqliteName) ON \(name) (\(index.columns.map { $0.descending ? "\(quoted($0.name)) DESC" : quoted($0.name) }.joined(separator: ", ")))"
         }
+        return statements + emulatorTriggerStatements + triggers.map(\.sqlite)
+    }
+
+    /// The emulator's own triggers on this table (named by `emulatorTriggerNames`).
+    var emulatorTriggerStatements: [String] {
+        guard tabtype == "T" else { return [] }
+        var triggers: [String] = []
         if let serial = serialColumn.map({ ColumnDefinition(name: quoted($0.name), type: $0.type) }) {
             // Informix SERIAL: 0 (or no value) takes the next number; a larger explicit value
             // moves the counter. The counter lives in understudy_serial, not in the rows.
-            statements.append("""
-                CREATE TRIGGER understudy_serial_\(name) AFTER INSERT ON \(name) BEGIN \
+            triggers.append("""
+                CREATE TRIGGER \(Self.emulatorTriggerNames(name)[0]) AFTER INSERT ON \(name) BEGIN \
                 UPDATE understudy_serial SET next = NEW.\(serial.name) + 1 WHERE tabname = '\(name)' AND NEW.\(serial.name) >= next; \
                 UPDATE \(name) SET \(serial.name) = (SELECT next FROM understudy_serial WHERE tabname = '\(name)') WHERE rowid = NEW.rowid AND NEW.\(serial.name) = 0; \
                 UPDATE understudy_serial SET next = next + 1 WHERE tabname = '\(name)' AND NEW.\(serial.name) = 0; \
@@ -93,11 +106,11 @@ struct TableDefinition: Codable, Sendable {
         if !bounded.isEmpty {
             let tooLong = bounded.map { "length(NEW.\(quoted($0.name))) > \($0.type.length)" }.joined(separator: " OR ")
             let cut = bounded.map { "\(quoted($0.name)) = substr(\(quoted($0.name)), 1, \($0.type.length))" }.joined(separator: ", ")
-            for event in ["INSERT", "UPDATE"] {
-                statements.append("CREATE TRIGGER understudy_length_\(event.lowercased())_\(name) AFTER \(event) ON \(name) WHEN \(tooLong) BEGIN UPDATE \(name) SET \(cut) WHERE rowid = NEW.rowid; END")
+            for (event, trigger) in zip(["INSERT", "UPDATE"], Self.emulatorTriggerNames(name).dropFirst()) {
+                triggers.append("CREATE TRIGGER \(trigger) AFTER \(event) ON \(name) WHEN \(tooLong) BEGIN UPDATE \(name) SET \(cut) WHERE rowid = NEW.rowid; END")
             }
         }
-        return statements + triggers.map(\.sqlite)
+        return triggers
     }
 
     /// A column name for generated SQL (quoted: "primary" and "default" are SQLite keywords).

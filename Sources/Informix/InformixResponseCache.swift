@@ -1,0 +1,88 @@
+import HTTPServer
+import Synchronization
+
+/// Answers of read-only requests, kept while their scope's data is unchanged, for all scopes
+/// under one cap on entries and one on bytes: a client can ask for a whole table as XML again
+/// and again, and sixty such answers of 13 MB each once took the process to a gigabyte. When a
+/// cap is reached the least recently used answers go first; an answer larger than the byte
+/// cap is not kept at all.
+final class InformixResponseCache: Sendable {
+    private struct Entry {
+        var response: Response
+        var scope: String
+        var bytes: Int
+        /// The scope database's change count the answer was made at.
+        var generation: Int
+        var lastUse: UInt64
+    }
+
+    private struct Entries {
+        var byKey: [String: Entry] = [:]
+        var bytes = 0
+        var clock: UInt64 = 0
+
+        mutating func remove(_ key: String) {
+            if let old = byKey.removeValue(forKey: key) { bytes -= old.bytes }
+        }
+    }
+
+    /// Most answers kept; 0 keeps none.
+    let maxEntries: Int
+    /// Most bytes of answers (bodies and keys) kept; 0 keeps none.
+    let maxBytes: Int
+    private let entries = Mutex(Entries())
+
+    init(maxEntries: Int, maxBytes: Int) {
+        self.maxEntries = maxEntries
+        self.maxBytes = maxBytes
+    }
+
+    /// Bytes held now.
+    var bytes: Int { entries.withLock(\.bytes) }
+    /// Answers held now.
+    var count: Int { entries.withLock(\.byKey.count) }
+
+    /// The answer to `key` in `scope`, if it was made at `generation`.
+    func response(scope: String, key: String, generation: Int) -> Response? {
+        guard maxEntries > 0, maxBytes > 0 else { return nil }
+        let fullKey = scope + "\u{0}" + key
+        return entries.withLock { entries in
+            guard var entry = entries.byKey[fullKey] else { return nil }
+            guard entry.generation == generation else {
+                entries.remove(fullKey)
+                return nil
+            }
+            entries.clock += 1
+            entry.lastUse = entries.clock
+            entries.byKey[fullKey] = entry
+            return entry.response
+        }
+    }
+
+    /// Keeps `response` (a body of `bodyBytes`) for `key` in `scope` at `generation`, making
+    /// room by dropping the least recently used answers.
+    func store(_ response: Response, bodyBytes: Int, scope: String, key: String, generation: Int) {
+        let fullKey = scope + "\u{0}" + key
+        // The key is kept too, and it holds the client's SQL.
+        let size = bodyBytes + fullKey.utf8.count
+        guard maxEntries > 0, size <= maxBytes else { return }
+        entries.withLock { entries in
+            entries.remove(fullKey)
+            // Scans for the oldest: evictions are rare next to hits, and entries are few.
+            while entries.byKey.count >= maxEntries || entries.bytes + size > maxBytes,
+                  let oldest = entries.byKey.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+                entries.remove(oldest)
+            }
+            entries.clock += 1
+            entries.byKey[fullKey] = Entry(response: response, scope: scope, bytes: size, generation: generation, lastUse: entries.clock)
+            entries.bytes += size
+        }
+    }
+
+    /// Drops every answer of `scope` (its database was opened again or restored).
+    func forget(scope: String) {
+        entries.withLock { entries in
+            for (key, entry) in entries.byKey where entry.scope == scope { entries.remove(key) }
+        }
+    }
+}
