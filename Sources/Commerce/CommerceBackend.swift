@@ -40,7 +40,7 @@ public final class CommerceBackend: Backend {
     public init(directory: URL, logger: Logger = Logger(label: "understudy")) {
         let (loaded, problems) = Self.load(directory)
         for problem in problems { logger.warning("commerce: \(problem)") }
-        pageCache = ResponseCache(capacity: loaded.settings.responseCache)
+        pageCache = ResponseCache(capacity: loaded.settings.responseCache, maxBytes: loaded.settings.responseCacheBytes)
         settings = loaded.settings
         catalog = loaded.catalog
         physicalStores = loaded.stores
