@@ -7,7 +7,7 @@ STUBS ?= stubs
 BASELINE := .build/bench/c-baseline
 VENV := .build/venv
 
-.PHONY: run test bench build release deps bench-deps clean
+.PHONY: run test test-tsan soak bench build release deps bench-deps clean
 
 deps:
 	@tools/install-deps.sh build
@@ -31,6 +31,10 @@ test: deps $(VENV)/ok
 	$(VENV)/bin/python -m pytest -q tests/python
 	$(SWIFT) test
 
+# The Swift suite under ThreadSanitizer, in a build folder of its own (it rebuilds everything).
+test-tsan: deps
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+
 $(VENV)/ok: tools/install-deps.sh Makefile
 	@tools/install-deps.sh python
 	python3 -m venv $(VENV)
@@ -44,5 +48,9 @@ $(BASELINE): bench/c-baseline.c
 bench: bench-deps release $(BASELINE)
 	python3 bench/run.py $(BENCH_ARGS)
 
+# Every emulator route and a stub under load (60 s x 256 connections each): errors and memory.
+soak: bench-deps release
+	python3 bench/soak.py $(SOAK_ARGS)
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-tsan
