@@ -18,8 +18,9 @@ const target = new URLSearchParams(location.search).get('target');
 const type = new URLSearchParams(location.search).get('type');
 const mode = new URLSearchParams(location.search).get('mode');
 const mapping = {request: {method: 'GET', url: '/planted'}, response: {status: 200, body: 'planted'}};
-fetch(target + '/__admin/mappings', {method: 'POST', mode: mode, headers: {'Content-Type': type},
-                                     body: JSON.stringify(mapping)})
+const post = (path) => fetch(target + path, {method: 'POST', mode: mode, headers: {'Content-Type': type},
+                                              body: JSON.stringify(mapping)});
+post('/__admin/mappings').then(() => post('/probe'))
   .then(() => { document.title = 'sent'; }, () => { document.title = 'failed'; });
 </script>"""
 
@@ -55,6 +56,11 @@ def test_a_page_of_another_origin_cannot_create_a_mapping(base, browser):  # noq
     assert not planted(base)
     mappings = json.load(urllib.request.urlopen(base + "/__admin/mappings"))
     assert mappings["meta"]["total"] == 0
+    # The browser did send its requests: the same POST to an ordinary path arrived, from that origin.
+    journal = json.load(urllib.request.urlopen(base + "/__admin/requests"))["requests"]
+    probes = [r["request"] for r in journal if r["request"]["url"] == "/probe"]
+    assert len(probes) == 2
+    assert all(p["headers"].get("Origin") == other_origin for p in probes)
 
 
 def test_the_servers_own_origin_can(base, browser):  # noqa: F811
