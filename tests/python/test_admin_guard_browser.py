@@ -10,7 +10,6 @@ import urllib.request
 import pytest
 from selenium.webdriver.support.ui import WebDriverWait
 
-from test_commerce_browser import browser  # noqa: F401 (the fixture)
 from understudy_server import serve
 
 PAGE = """<!doctype html><title>loading</title><script>
@@ -43,12 +42,12 @@ def planted(base):
         return False
 
 
-def open_page(browser, origin, target, content_type, mode="no-cors"):  # noqa: F811
+def open_page(browser, origin, target, content_type, mode="no-cors"):
     browser.get("%s/page.html?target=%s&type=%s&mode=%s" % (origin, target, content_type, mode))
     WebDriverWait(browser, 15).until(lambda b: b.title in ("sent", "failed"))
 
 
-def test_a_page_of_another_origin_cannot_create_a_mapping(base, browser):  # noqa: F811
+def test_a_page_of_another_origin_cannot_create_a_mapping(base, browser):
     port = base.rsplit(":", 1)[1]
     other_origin = "http://localhost:%s" % port  # another origin: the host differs
     open_page(browser, other_origin, base, "text/plain")
@@ -63,7 +62,7 @@ def test_a_page_of_another_origin_cannot_create_a_mapping(base, browser):  # noq
     assert all(p["headers"].get("Origin") == other_origin for p in probes)
 
 
-def test_the_servers_own_origin_can(base, browser):  # noqa: F811
+def test_the_servers_own_origin_can(base, browser):
     open_page(browser, base, base, "application/json", mode="same-origin")
     assert planted(base)
     urllib.request.urlopen(urllib.request.Request(base + "/__admin/mappings", method="DELETE"))
