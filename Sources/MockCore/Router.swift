@@ -61,8 +61,9 @@ public final class Router: HTTPHandler {
     public func handle(_ request: consuming Request, responder: Responder) {
         let context = RequestContext(scope: .shared)
         if Self.path(request.path, isUnder: "/__admin"), let refusal = adminGuard.refusal(for: request) {
-            // Not journaled: the journal is for what the app under test sent.
-            logger.notice("admin API refused \(request.method.rawValue) \(request.path) from \(request.remoteAddress): status \(refusal.status)")
+            // Not journaled (the journal is what the app under test sent) and logged only with
+            // --verbose: the client is told why, and a hostile page could flood the log.
+            logger.debug("admin API refused \(request.method.rawValue) \(request.path) from \(request.remoteAddress): status \(refusal.status)")
             responder.send(refusal)
             return
         }

@@ -49,6 +49,10 @@ struct ServerOptions: ParsableArguments {
                                valueName: "name"))
     var adminHost: [String] = []
 
+    @Option(help: ArgumentHelp("An origin whose web pages may call the admin API, e.g. a browser test harness's http://localhost:3000 (repeatable).",
+                               valueName: "origin"))
+    var adminOrigin: [String] = []
+
     @Flag(help: "Log one line per request.")
     var verbose = false
 
@@ -122,7 +126,7 @@ struct ServerOptions: ParsableArguments {
             logger.warning("--bind \(bind) is beyond loopback: the admin API needs 'Authorization: Bearer \(made)' (set your own with --admin-token)")
             token = made
         }
-        return AdminGuard(token: token, allowedHosts: adminHost)
+        return AdminGuard(token: token, allowedHosts: adminHost, allowedOrigins: adminOrigin)
     }
 
     static func isLoopback(_ address: String) -> Bool {
