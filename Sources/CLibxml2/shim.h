@@ -3,6 +3,12 @@
 #ifndef UNDERSTUDY_CLIBXML2_SHIM_H
 #define UNDERSTUDY_CLIBXML2_SHIM_H
 
+// libxml2 built with ICU would pull the system's ICU headers into this module, whose UErrorCode
+// clashes with the one Foundation's own ICU module declares (a module that imports both fails to
+// build). Only the tail of xmlCharEncodingHandler depends on it, which Understudy never touches.
+#include <libxml/xmlversion.h>
+#undef LIBXML_ICU_ENABLED
+
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/xpath.h>
