@@ -7,7 +7,6 @@ import Foundation
 import HTTPServer
 import Logging
 import MockCore
-import Synchronization
 import Templating
 
 /// The storefront at `/webapp/wcs/stores/servlet/<View or Command>`, its SEO URLs under `/shop`,
@@ -22,7 +21,7 @@ public final class CommerceBackend: Backend {
     let settings: CommerceSettings
     let assets: StoreAssets
     private let shoppers: [Shopper]
-    private let scopes = Mutex<[StateScope: ShoppingState]>([:])
+    private let scopes = Locked<[StateScope: ShoppingState]>([:])
     /// Catalog pages as rendered for a shopper's cart count (they depend on nothing else that
     /// changes): browsing is answered from memory. Set-Cookie is added per request.
     private let pageCache: ResponseCache

@@ -2,7 +2,6 @@ import Foundation
 import HTTPServer
 import Logging
 import MockCore
-import Synchronization
 
 /// The geocoding web service: `GET <mount>/json` and `<mount>/xml` (mount `/maps/api/geocode` by
 /// default), answered from the gazetteer and the user's places in `stubs/geocoder/`. Every status
@@ -27,7 +26,7 @@ public final class GeocoderBackend: Backend {
     /// Set once, when the gazetteer has loaded (on a thread of its own, so the server listens at
     /// once; `/__admin/health` says 503 until then and geocoding requests wait for it).
     private let loaded = AtomicLazyReference<Gazetteer>()
-    private let editable: Mutex<Editable>
+    private let editable: Locked<Editable>
     private let rateLimiter = RateLimiter()
     private let logger: Logger
 
@@ -42,7 +41,7 @@ public final class GeocoderBackend: Backend {
         } catch {
             logger.warning("geocoder: \(error)")
         }
-        editable = Mutex(Editable(settings: settings, places: UserPlaces()))
+        editable = Locked(Editable(settings: settings, places: UserPlaces()))
         mounts = settings.mounts
         formats = Dictionary(settings.mounts.flatMap { [($0 + "/json", Format.json), ($0 + "/xml", Format.xml)] },
                              uniquingKeysWith: { first, _ in first })

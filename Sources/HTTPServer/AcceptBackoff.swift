@@ -1,5 +1,4 @@
 import CLibevent
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -15,7 +14,7 @@ enum AcceptBackoff {
     static let logInterval: UInt64 = 5_000_000_000
 
     /// The loop of each `evhttp`: libevent hands the listener's error callback the evhttp.
-    private static let loops = Mutex<[UInt: Unmanaged<EventLoop>]>([:])
+    private static let loops = Locked<[UInt: Unmanaged<EventLoop>]>([:])
 
     static func register(_ loop: EventLoop, http: OpaquePointer, listener: OpaquePointer) {
         loops.withLock { $0[UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(http)))] = .passUnretained(loop) }
@@ -34,7 +33,7 @@ enum AcceptBackoff {
         var failures = 0
         var lastLogged: UInt64 = 0
     }
-    private static let tally = Mutex(Tally())
+    private static let tally = Locked(Tally())
 
     /// Counts a failure; writes one line when the last was written more than `logInterval` ago.
     static func note(_ error: Int32) {

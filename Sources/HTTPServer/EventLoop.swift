@@ -1,5 +1,4 @@
 import CLibevent
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -43,7 +42,7 @@ public final class EventLoop: @unchecked Sendable {
         var work: [@Sendable () -> Void] = []
         var isOpen = true
     }
-    private let mailbox = Mutex(Mailbox())
+    private let mailbox = Locked(Mailbox())
     private let wakeRead: Int32
     private let wakeWrite: Int32
 

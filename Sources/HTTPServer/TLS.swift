@@ -1,5 +1,4 @@
 import CLibevent
-import Synchronization
 
 /// How the outbound client checks the servers it talks to over `https://`.
 public struct TLSClientSettings: Sendable, Hashable {
@@ -28,7 +27,7 @@ public struct TLSServerSettings: Sendable, Hashable {
 /// OpenSSL contexts, made once per setting and kept for the process (an SSL_CTX is safe to share
 /// between threads once set up).
 enum TLSContexts {
-    private static let clients = Mutex<[TLSClientSettings: UnsafeSendablePointer]>([:])
+    private static let clients = Locked<[TLSClientSettings: UnsafeSendablePointer]>([:])
 
     static func client(_ settings: TLSClientSettings) -> Result<OpaquePointer, OutboundError> {
         clients.withLock { contexts in

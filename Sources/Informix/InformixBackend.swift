@@ -7,7 +7,6 @@ import Foundation
 import HTTPServer
 import Logging
 import MockCore
-import Synchronization
 
 /// The PHP services of `stubs/informix/`, each at its path (POST form `sql_stmt`, `tableName`),
 /// on a `stores_demo` database made from `stores_demo.sql`. Every scope gets its own copy of
@@ -25,7 +24,7 @@ public final class InformixBackend: Backend {
     private let dataDirectory: URL?
     /// The fixture database every scope starts from, once loaded.
     private let template = AtomicLazyReference<TemplateDatabase>()
-    private let scopes = Mutex<[StateScope: ScopeDatabase]>([:])
+    private let scopes = Locked<[StateScope: ScopeDatabase]>([:])
     /// Answers of read-only requests, of every scope, under one byte cap.
     private let cache: InformixResponseCache
 

@@ -1,5 +1,4 @@
 import HTTPServer
-import Synchronization
 
 /// Answers of read-only requests, kept while their scope's data is unchanged, for all scopes
 /// under one cap on entries and one on bytes: a client can ask for a whole table as XML again
@@ -30,7 +29,7 @@ final class InformixResponseCache: Sendable {
     let maxEntries: Int
     /// Most bytes of answers (bodies and keys) kept; 0 keeps none.
     let maxBytes: Int
-    private let entries = Mutex(Entries())
+    private let entries = Locked(Entries())
 
     init(maxEntries: Int, maxBytes: Int) {
         self.maxEntries = maxEntries

@@ -6,7 +6,6 @@ import Foundation
 import HTTPServer
 import Logging
 import MockCore
-import Synchronization
 
 /// The Connections components at `/news`, `/profiles`, `/blogs`, `/search` (and under each
 /// configured prefix). Reads are answered from the fixtures and the scope's writes; answers of
@@ -18,7 +17,7 @@ public final class LotusBackend: Backend {
     private let settings: LotusSettings
     private let directory: LotusDirectory
     /// Each scope's writes and cache (a plain map: this runs for every request).
-    private let scopes = Mutex<[StateScope: LotusScope]>([:])
+    private let scopes = Locked<[StateScope: LotusScope]>([:])
     private let logger: Logger
     /// Mount prefixes with their trailing slash, longest first.
     private let prefixes: [String]

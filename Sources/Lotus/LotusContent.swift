@@ -1,3 +1,4 @@
+import HTTPServer
 import MockCore
 import Synchronization
 
@@ -132,7 +133,7 @@ final class LotusDirectory: Sendable {
 /// One scope's writes, its version and its cache of answers. Reads that hit the cache take no
 /// lock on the data; a miss copies the data (its arrays are shared, not duplicated).
 final class LotusScope: Sendable {
-    private let data = Mutex(LotusState())
+    private let data = Locked(LotusState())
     private let counter = Atomic<Int>(0)
     let cache: ResponseCache
 

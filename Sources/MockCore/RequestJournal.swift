@@ -49,13 +49,13 @@ public final class RequestJournal: Sendable {
 
     private let nextSequence = Atomic<UInt64>(1)
 
-    private let ring: Mutex<Ring>
+    private let ring: Locked<Ring>
 
     public init(capacity: Int = 10_000, maxBodyBytes: Int = 64 * 1024 * 1024) {
         self.capacity = max(1, capacity)
         self.maxBodyBytes = maxBodyBytes
         self.runID = UInt64.random(in: 1...UInt64.max)
-        ring = Mutex(Ring(slots: Array(repeating: nil, count: max(1, capacity))))
+        ring = Locked(Ring(slots: Array(repeating: nil, count: max(1, capacity))))
     }
 
     /// Wall clock and monotonic clock read together once, so recording reads one clock only.

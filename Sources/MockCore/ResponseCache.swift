@@ -1,5 +1,4 @@
 import HTTPServer
-import Synchronization
 
 /// Rendered answers by request key, for emulators whose answer depends only on the request and
 /// their data: a client (or a test suite) asking the same thing again is answered from memory,
@@ -14,7 +13,7 @@ public final class ResponseCache: Sendable {
         var bytes = 0
     }
 
-    private let entries = Mutex(Entries())
+    private let entries = Locked(Entries())
     /// How many answers are kept; 0 keeps none.
     public let capacity: Int
     /// How many body bytes are kept at most (files sent from disk count nothing).

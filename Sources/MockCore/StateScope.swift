@@ -1,4 +1,4 @@
-import Synchronization
+import HTTPServer
 
 /// Names an isolated set of emulator state. Today every request uses `.shared`; parallel CI jobs
 /// sharing one server will each get their own scope, which is why state lives in `ScopedState`
@@ -16,7 +16,7 @@ public struct StateScope: Hashable, Sendable, CustomStringConvertible {
 /// Thread-safe: requests on every worker loop go through it.
 public final class ScopedState<Value: Sendable>: Sendable {
     private let makeInitial: @Sendable () -> Value
-    private let values = Mutex<[StateScope: Value]>([:])
+    private let values = Locked<[StateScope: Value]>([:])
 
     public init(_ makeInitial: @escaping @Sendable () -> Value) {
         self.makeInitial = makeInitial

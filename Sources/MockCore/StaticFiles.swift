@@ -1,7 +1,6 @@
 import Foundation
 import HTTPServer
 import Logging
-import Synchronization
 
 /// Serves the files under a directory (the stubs' `__files/`) at the root for GET and HEAD, as
 /// WireMock does for requests no stub matches. Files are read at start (and again by `reload()`)
@@ -13,14 +12,14 @@ public final class StaticFiles: Backend {
     public let tier = BackendTier.fallback
     public let root: URL
     private let logger: Logger
-    private let responses: Mutex<PathTable<Response>>
+    private let responses: Locked<PathTable<Response>>
 
     /// Loads every regular file below `root`. A missing directory serves nothing; unreadable
     /// files are logged and skipped.
     public init(root: URL, logger: Logger = Logger(label: "understudy")) {
         self.root = root.standardizedFileURL
         self.logger = logger
-        responses = Mutex(PathTable([:]))
+        responses = Locked(PathTable([:]))
         reload()
     }
 

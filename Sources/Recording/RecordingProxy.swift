@@ -49,7 +49,7 @@ public final class RecordingProxy: Backend {
         var active: Bool
     }
 
-    private let session = Mutex<Session?>(nil)
+    private let session = Locked<Session?>(nil)
     /// Whether a recording runs, read without the lock: `serve` asks this backend about every
     /// request no user stub answers, recording or not.
     private let recording = Atomic<Bool>(false)

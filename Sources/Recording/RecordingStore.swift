@@ -1,7 +1,6 @@
 import Foundation
 import HTTPServer
 import MockCore
-import Synchronization
 
 /// A recording on disk, written as exchanges come: `DIR/mappings/<name>.json` and the body files
 /// they name in `DIR/__files/`. Every file is written whole under a temporary name and renamed,
@@ -23,10 +22,10 @@ public final class RecordingStore: Sendable {
         var exchanges: [RecordedExchange] = []
     }
 
-    private let calls = Mutex(Calls())
+    private let calls = Locked(Calls())
     /// Held through a whole `record`, so files are written in the order answers come, while
     /// `calls` is held only to read and update the table (`hasRecorded` runs on event loops).
-    private let writing = Mutex(())
+    private let writing = Locked(())
 
     public init(directory: URL, options: RecordingOptions) {
         self.directory = directory

@@ -32,7 +32,7 @@ public final class StubEngine: Backend {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Lets a request skip the lock when there are no mappings at all (emulator-only setups).
     private let mappingCount = Atomic(0)
     let scenarios = ScopedState<[String: String]> { [:] }

@@ -2,7 +2,6 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
 import Testing
 import HTTPServer
 import UnderstudyTesting
@@ -120,8 +119,8 @@ func lines(_ data: Data) -> [String] {
         // One worker, so both requests are on the same event loop. /slow waits on timers until the
         // client has received /fast: were waiting to block the loop, /fast could never be served.
         // (The client says so itself, so the order does not hang on how its tasks are scheduled.)
-        let slowArrived = Mutex(false)
-        let fastReceived = Mutex(false)
+        let slowArrived = Locked(false)
+        let fastReceived = Locked(false)
         let server = try TestServer.start(handler: ClosureHandler { request, responder in
             if request.path == "/slow" {
                 slowArrived.withLock { $0 = true }
@@ -147,7 +146,7 @@ func lines(_ data: Data) -> [String] {
     }
 
     @Test func cancelledTimerNeverFires() async throws {
-        let fired = Mutex(false)
+        let fired = Locked(false)
         let server = try TestServer.start(handler: ClosureHandler { _, responder in
             let timer = responder.loop.schedule(after: .milliseconds(50)) { fired.withLock { $0 = true } }
             timer.cancel()

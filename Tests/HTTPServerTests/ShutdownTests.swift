@@ -3,13 +3,12 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import Synchronization
 @testable import HTTPServer
 import UnderstudyTesting
 
 @Suite struct ShutdownTests {
     @Test func inFlightRequestsFinishAndNewConnectionsAreRefused() async throws {
-        let received = Mutex(false)
+        let received = Locked(false)
         // Replies only once the shutdown has begun, so the reply is certainly in flight during it.
         let server = try TestServer.start(handler: ClosureHandler { _, responder in
             received.withLock { $0 = true }

@@ -3,7 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 @testable import HTTPServer
-import Synchronization
 import Testing
 import UnderstudyTesting
 
@@ -12,7 +11,7 @@ import UnderstudyTesting
 @Suite struct SpillFailureTests {
     /// What `onSpillFailure` was told.
     final class Reasons: Sendable {
-        private let list = Mutex<[String]>([])
+        private let list = Locked<[String]>([])
         func add(_ reason: String) { list.withLock { $0.append(reason) } }
         var all: [String] { list.withLock { $0 } }
     }

@@ -1,6 +1,6 @@
+import HTTPServer
 import Foundation
 @testable import Informix
-import Synchronization
 
 /// The shipped `stubs/informix` database, loaded once; each test works on its own copy.
 enum InformixFixture {
@@ -8,7 +8,7 @@ enum InformixFixture {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("stubs/informix")
 
-    private static let template = Mutex<TemplateBox?>(nil)
+    private static let template = Locked<TemplateBox?>(nil)
 
     private final class TemplateBox: @unchecked Sendable {
         let database: InformixDatabase

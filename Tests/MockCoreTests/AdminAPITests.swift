@@ -50,7 +50,7 @@ func json(_ data: Data) throws -> [String: Any] {
     }
 
     @Test func resetResetsEveryBackendAndClearsTheJournal() async throws {
-        let resets = Mutex<[String]>([])
+        let resets = Locked<[String]>([])
         let server = try TestServer.start(backends: [
             ClosureBackend(name: "a", mounts: ["/a"], onReset: { scope in resets.withLock { $0.append("a:\(scope?.id ?? "all")") } }) { _ in .decline },
             ClosureBackend(name: "b", mounts: ["/b"], onReset: { _ in resets.withLock { $0.append("b") } }) { _ in .decline },

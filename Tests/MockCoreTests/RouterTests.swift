@@ -3,7 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 import Logging
-import Synchronization
 import Testing
 import HTTPServer
 @testable import MockCore
@@ -121,7 +120,7 @@ struct CapturingLogHandler: LogHandler {
 }
 
 final class LogBox: Sendable {
-    let messages = Mutex<[String]>([])
+    let messages = Locked<[String]>([])
 }
 
 @Suite struct RequestLoggingTests {

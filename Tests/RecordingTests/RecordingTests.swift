@@ -6,7 +6,6 @@ import HTTPServer
 import MockCore
 @testable import Recording
 import Stubs
-import Synchronization
 import Testing
 import UnderstudyTesting
 
@@ -94,7 +93,7 @@ import UnderstudyTesting
     }
 
     final class Counter: Sendable {
-        private let counts = Mutex<[String: Int]>([:])
+        private let counts = Locked<[String: Int]>([:])
         func next(_ key: String) -> Int { counts.withLock { $0[key, default: 0] += 1; return $0[key]! } }
     }
 

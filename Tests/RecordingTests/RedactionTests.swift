@@ -2,7 +2,6 @@ import Foundation
 import HTTPServer
 import MockCore
 @testable import Recording
-import Synchronization
 import Testing
 import UnderstudyTesting
 
@@ -14,7 +13,7 @@ import UnderstudyTesting
 
     /// Echoes what it was sent, decoded, where no redaction list looks.
     static func echoingUpstream() throws -> TestServer {
-        let visits = Mutex(0)
+        let visits = Locked(0)
         let backend = ClosureBackend(name: "upstream", mounts: ["/"]) { request in
             let authorization = request.headers["Authorization"] ?? ""
             let decoded = MappingRecipe.basicCredentials(authorization).first ?? "-"

@@ -2,7 +2,6 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
 import Testing
 import HTTPServer
 import MockCore
@@ -86,7 +85,7 @@ import UnderstudyTesting
             "mappings/fast.json": #"{"request": {"urlPath": "/fast"}, "response": {"body": "fast"}}"#,
         ])
         defer { server.stop(); try? FileManager.default.removeItem(at: root) }
-        let order = Mutex<[String]>([])
+        let order = Locked<[String]>([])
         let started = ContinuousClock.now
         async let slow: Void = {
             let body = try await server.send("GET", "/slow").body

@@ -1,0 +1,31 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A value that threads share, behind a pthread mutex. Used instead of the standard library's
+/// `Mutex`: that one waits on a futex inside a library built without ThreadSanitizer, which then
+/// cannot see the lock and reports every access it guards as a race (`make test-tsan`).
+public final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    public init(_ value: Value) {
+        self.value = value
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` with the value, no other thread holding it meanwhile.
+    @inline(__always)
+    public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
+}
