@@ -2,6 +2,7 @@
 // and `tableName`, PHP runs them through PDO_INFORMIX and answers rows as SimpleXML — emulated
 // over SQLite with Informix's dialect, system catalog, SERIAL columns and error texts.
 
+import Synchronization
 import Dispatch
 import Foundation
 import HTTPServer
