@@ -1,5 +1,6 @@
 # Understudy: `make run` serves the shipped stubs, `make test` runs every test, `make bench`
-# measures the server against a minimal C libevent server. Each installs what it needs first.
+# measures the server against a minimal C libevent server, `make fuzz` runs the libFuzzer targets in
+# fuzz/ (docs/fuzzing.md). Each installs what it needs first.
 SWIFT ?= swift
 PORT ?= 8080
 BIND ?= 127.0.0.1
@@ -7,7 +8,7 @@ STUBS ?= stubs
 BASELINE := .build/bench/c-baseline
 VENV := .build/venv
 
-.PHONY: run test bench build release deps bench-deps clean
+.PHONY: run test bench build release deps bench-deps clean fuzz fuzz-build fuzz-smoke
 
 deps:
 	@tools/install-deps.sh build
@@ -30,6 +31,7 @@ test: deps $(VENV)/ok
 	$(SWIFT) build --product understudy
 	$(VENV)/bin/python -m pytest -q tests/python
 	$(SWIFT) test
+	$(MAKE) fuzz-smoke
 
 $(VENV)/ok: tools/install-deps.sh Makefile
 	@tools/install-deps.sh python
@@ -44,5 +46,44 @@ $(BASELINE): bench/c-baseline.c
 bench: bench-deps release $(BASELINE)
 	python3 bench/run.py $(BENCH_ARGS)
 
+# Fuzzing (Linux): one libFuzzer binary per parser of client bytes, built with -sanitize=fuzzer,address
+# in a scratch path of its own. `make fuzz` runs each for FUZZ_SECONDS, growing a corpus under
+# $(FUZZ_BUILD) from the committed seeds in fuzz/corpus/; crashing inputs land in
+# $(FUZZ_BUILD)/artifacts/. `make fuzz-smoke` replays every committed input and fuzzes each target
+# for FUZZ_SMOKE_SECONDS: a regression fails the build. FUZZ_TARGETS picks targets.
+FUZZ_BUILD := .build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 5
+# Leak detection is off: Swift keeps enum tags in the spare bits of pointers, which LeakSanitizer
+# cannot follow, so values held in globals are reported as leaked.
+FUZZ_FLAGS ?= -timeout=10 -rss_limit_mb=2048 -detect_leaks=0
+FUZZ_TARGETS ?= $(sort $(notdir $(wildcard fuzz/Sources/fuzz-*)))
+
+fuzz-build: deps
+	cd fuzz && $(SWIFT) build -c release --scratch-path ../$(FUZZ_BUILD) \
+		-Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing
+
+fuzz: fuzz-build
+	@mkdir -p $(FUZZ_BUILD)/artifacts
+	@set -e; bin=$$(cd fuzz && $(SWIFT) build -c release --scratch-path ../$(FUZZ_BUILD) --show-bin-path); \
+	for target in $(FUZZ_TARGETS); do \
+		echo "== $$target: $(FUZZ_SECONDS)s"; mkdir -p $(FUZZ_BUILD)/corpus/$$target; \
+		$$bin/$$target $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
+			-artifact_prefix=$(FUZZ_BUILD)/artifacts/$$target- \
+			$(FUZZ_BUILD)/corpus/$$target fuzz/corpus/$$target; \
+	done
+
+fuzz-smoke: fuzz-build
+	@mkdir -p $(FUZZ_BUILD)/artifacts
+	@set -e; bin=$$(cd fuzz && $(SWIFT) build -c release --scratch-path ../$(FUZZ_BUILD) --show-bin-path); \
+	for target in $(FUZZ_TARGETS); do \
+		echo "== $$target: the committed corpus, then $(FUZZ_SMOKE_SECONDS)s"; \
+		scratch=$$(mktemp -d); \
+		$$bin/$$target $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SMOKE_SECONDS) \
+			-artifact_prefix=$(FUZZ_BUILD)/artifacts/$$target- $$scratch fuzz/corpus/$$target \
+			|| { rm -rf $$scratch; echo "fuzz-smoke: $$target failed; the input is in $(FUZZ_BUILD)/artifacts/"; exit 1; }; \
+		rm -rf $$scratch; \
+	done
+
 clean:
-	rm -rf .build
+	rm -rf .build $(FUZZ_BUILD)
