@@ -32,6 +32,7 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     if let template = mapping.response.template {
         _ = template.render(mapping.response.response, for: request, pathVariables: variables)
     }
+    _ = mapping.response.delay()
     _ = mapping.json.serialized
     return 0
 }
