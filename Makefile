@@ -57,6 +57,8 @@ FUZZ_SMOKE_SECONDS ?= 5
 # Leak detection is off: Swift keeps enum tags in the spare bits of pointers, which LeakSanitizer
 # cannot follow, so values held in globals are reported as leaked.
 FUZZ_FLAGS ?= -timeout=10 -rss_limit_mb=2048 -detect_leaks=0
+# Swift's own crash backtracer is off while fuzzing: next to ASan it can hang; libFuzzer prints
+# the stack of a trap (deadly signal) itself.
 FUZZ_TARGETS ?= $(sort $(notdir $(wildcard fuzz/Sources/fuzz-*)))
 
 fuzz-build: deps
@@ -68,7 +70,7 @@ fuzz: fuzz-build
 	@set -e; bin=$$(cd fuzz && $(SWIFT) build -c release --scratch-path ../$(FUZZ_BUILD) --show-bin-path); \
 	for target in $(FUZZ_TARGETS); do \
 		echo "== $$target: $(FUZZ_SECONDS)s"; mkdir -p $(FUZZ_BUILD)/corpus/$$target; \
-		$$bin/$$target $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
+		SWIFT_BACKTRACE=enable=no $$bin/$$target $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
 			-artifact_prefix=$(FUZZ_BUILD)/artifacts/$$target- \
 			$(FUZZ_BUILD)/corpus/$$target fuzz/corpus/$$target; \
 	done
@@ -79,7 +81,7 @@ fuzz-smoke: fuzz-build
 	for target in $(FUZZ_TARGETS); do \
 		echo "== $$target: the committed corpus, then $(FUZZ_SMOKE_SECONDS)s"; \
 		scratch=$$(mktemp -d); \
-		$$bin/$$target $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SMOKE_SECONDS) \
+		SWIFT_BACKTRACE=enable=no $$bin/$$target $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SMOKE_SECONDS) \
 			-artifact_prefix=$(FUZZ_BUILD)/artifacts/$$target- $$scratch fuzz/corpus/$$target \
 			|| { rm -rf $$scratch; echo "fuzz-smoke: $$target failed; the input is in $(FUZZ_BUILD)/artifacts/"; exit 1; }; \
 		rm -rf $$scratch; \
