@@ -26,7 +26,8 @@ run: release
 	.build/release/understudy serve --port $(PORT) --bind $(BIND) --stubs $(STUBS)
 
 # Python clients (the official WireMock client, geopy, googlemaps) and the storefront in headless Chromium
-# (Selenium) against the built server, then the Swift suite.
+# (Selenium) against the built server, then the Swift suite, then a short pass of every fuzz target
+# over its committed corpus (fuzz-smoke, about 2 minutes with its build).
 test: deps $(VENV)/ok
 	$(SWIFT) build --product understudy
 	$(VENV)/bin/python -m pytest -q tests/python
