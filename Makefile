@@ -8,7 +8,7 @@ STUBS ?= stubs
 BASELINE := .build/bench/c-baseline
 VENV := .build/venv
 
-.PHONY: run test bench build release deps bench-deps clean fuzz fuzz-build fuzz-smoke
+.PHONY: run test test-tsan soak bench build release deps bench-deps clean fuzz fuzz-build fuzz-smoke
 
 deps:
 	@tools/install-deps.sh build
@@ -34,6 +34,10 @@ test: deps $(VENV)/ok
 	$(SWIFT) test
 	$(MAKE) fuzz-smoke
 
+# The Swift suite under ThreadSanitizer, in a build folder of its own (it rebuilds everything).
+test-tsan: deps
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+
 $(VENV)/ok: tools/install-deps.sh Makefile
 	@tools/install-deps.sh python
 	python3 -m venv $(VENV)
@@ -46,6 +50,10 @@ $(BASELINE): bench/c-baseline.c
 
 bench: bench-deps release $(BASELINE)
 	python3 bench/run.py $(BENCH_ARGS)
+
+# Every emulator route and a stub under load (60 s x 256 connections each): errors and memory.
+soak: bench-deps release
+	python3 bench/soak.py $(SOAK_ARGS)
 
 # Fuzzing (Linux): one libFuzzer binary per parser of client bytes, built with -sanitize=fuzzer,address
 # in a scratch path of its own. `make fuzz` runs each for FUZZ_SECONDS, growing a corpus under
@@ -89,4 +97,4 @@ fuzz-smoke: fuzz-build
 	done
 
 clean:
-	rm -rf .build $(FUZZ_BUILD)
+	rm -rf .build .build-tsan $(FUZZ_BUILD)

@@ -3,6 +3,13 @@
 #ifndef UNDERSTUDY_CLIBXML2_SHIM_H
 #define UNDERSTUDY_CLIBXML2_SHIM_H
 
+// Debian's libxml2 is built with ICU, and its encoding.h then includes the system's ICU headers,
+// whose types clash with the copy Foundation carries (_FoundationICU) in any module that imports
+// both. Understudy never touches the ICU converter fields that option adds to
+// xmlCharEncodingHandler (it never reads or allocates one), so the headers are read without it.
+#include <libxml/xmlversion.h>
+#undef LIBXML_ICU_ENABLED
+
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/xpath.h>

@@ -40,7 +40,7 @@ public final class CommerceBackend: Backend {
     public init(directory: URL, logger: Logger = Logger(label: "understudy")) {
         let (loaded, problems) = Self.load(directory)
         for problem in problems { logger.warning("commerce: \(problem)") }
-        pageCache = ResponseCache(capacity: loaded.settings.responseCache)
+        pageCache = ResponseCache(capacity: loaded.settings.responseCache, maxBytes: loaded.settings.responseCacheBytes)
         settings = loaded.settings
         catalog = loaded.catalog
         physicalStores = loaded.stores
@@ -222,12 +222,12 @@ public final class CommerceBackend: Backend {
         page("GenericError", store, scope: scope, title: pages.label("errorTitle", store.language), status: status, [("message", .string(message))])
     }
 
-    /// A command's answer: a redirect to its `URL` parameter (a view name or a path), as the
-    /// servlet does after a successful command.
+    /// A command's answer: a redirect to its `URL` parameter (a view name, a path, or a URL of
+    /// this server), as the servlet does after a successful command; to `fallback` when the
+    /// parameter is missing or names another site (no open redirect, see `RedirectTarget`).
     func redirect(_ store: StoreRequest, to fallback: String, extra: [QueryItem] = [], cookies: [String] = []) -> Response {
-        var target = store.text("URL")
-        if target.isEmpty { target = fallback }
-        if !target.hasPrefix("/") && !target.hasPrefix("http") {
+        var target = RedirectTarget.allowed(store["URL"] ?? "", host: store.request.headers["Host"]) ?? fallback
+        if !target.hasPrefix("/") && !RedirectTarget.isAbsolute(target) {
             var query = baseQuery(store.language)
             for item in extra { query += "&\(item.name)=\(item.value?.percentEncoded ?? "")" }
             target = Self.servlet + (target.contains("?") ? target + "&" + query : target + "?" + query)

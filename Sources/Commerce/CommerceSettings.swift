@@ -3,24 +3,24 @@ import MockCore
 
 /// `stubs/commerce/config.json`, all optional:
 ///
-///     { "responseCache": 4096, "geocoder": "http://maps.example.com/maps/api/geocode/json" }
+///     { "responseCache": 4096, "responseCacheBytes": 33554432, "geocoder": "http://maps.example.com/maps/api/geocode/json" }
 ///
-/// `responseCache`: how many rendered catalog pages are kept (0 renders every request).
+/// `responseCache`: how many rendered catalog pages are kept (0 renders every request), in at
+/// most `responseCacheBytes` of bodies.
 /// `geocoder`: the Google-compatible geocoding service the store locator places a ZIP code or
 /// city with (`…/json` or `…/xml`, as the app's "Geocoder URL" setting); by default this
 /// server's own geocoder emulator.
 struct CommerceSettings: Sendable {
     var responseCache = 4096
+    var responseCacheBytes = ResponseCache.defaultMaxBytes
     var geocoder: String?
 
     init() {}
 
     init(file: URL) throws(FixtureError) {
         guard let json = try FixtureError.configuration(at: file) else { return }
-        if let cache = json["responseCache"] {
-            guard let count = cache.intValue, count >= 0 else { throw FixtureError.field(file, "responseCache", "must be a whole number ≥ 0") }
-            responseCache = count
-        }
+        responseCache = try FixtureError.wholeNumber(json, "responseCache", in: file) ?? responseCache
+        responseCacheBytes = try FixtureError.wholeNumber(json, "responseCacheBytes", in: file) ?? responseCacheBytes
         if let geocoder = json["geocoder"] {
             guard let url = geocoder.stringValue, url.hasPrefix("http://") || url.hasPrefix("https://"),
                   url.hasSuffix("/json") || url.hasSuffix("/xml") else {

@@ -100,7 +100,7 @@ public final class GeocoderBackend: Backend {
         } catch {
             logger.warning("geocoder: \(error)")
         }
-        copy.cache = ResponseCache(capacity: copy.settings.responseCache)
+        copy.cache = ResponseCache(capacity: copy.settings.responseCache, maxBytes: copy.settings.responseCacheBytes)
         editable.withLock { $0 = copy }
     }
 

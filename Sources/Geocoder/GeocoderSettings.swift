@@ -8,7 +8,8 @@ import MockCore
 ///   "keys": "none" | "required" | { "KEY": "OK" | "REQUEST_DENIED" | "OVER_DAILY_LIMIT" | … },
 ///   "rateLimit": { "perSecond": 10, "perDay": 2500 },
 ///   "clients": { "gme-acme": "<url-safe base64 signing secret>" },
-///   "responseCache": 4096 }
+///   "responseCache": 4096,
+///   "responseCacheBytes": 33554432 }
 /// ```
 public struct GeocoderSettings: Sendable, Equatable {
     public enum KeyPolicy: Sendable, Equatable {
@@ -31,6 +32,7 @@ public struct GeocoderSettings: Sendable, Equatable {
     public var clients: [String: String] = [:]
     /// How many rendered answers are kept for repeated queries; 0 turns the cache off.
     public var responseCache = 4_096
+    public var responseCacheBytes = ResponseCache.defaultMaxBytes
 
     public init() {}
 
@@ -66,10 +68,8 @@ public struct GeocoderSettings: Sendable, Equatable {
                 if name == "perSecond" { perSecond = count } else { perDay = count }
             }
         }
-        if let cache = json["responseCache"] {
-            guard let count = cache.intValue, count >= 0 else { throw problem("responseCache", "must be a whole number ≥ 0") }
-            responseCache = count
-        }
+        responseCache = try FixtureError.wholeNumber(json, "responseCache", in: file) ?? responseCache
+        responseCacheBytes = try FixtureError.wholeNumber(json, "responseCacheBytes", in: file) ?? responseCacheBytes
         if let clients = json["clients"] {
             guard let members = clients.objectValue else { throw problem("clients", "must be an object of client ID → secret") }
             for (client, secret) in members {

@@ -17,6 +17,8 @@ public final class EventLoop: @unchecked Sendable {
     /// `host:port` at which this machine reaches the server (for requests a backend sends to
     /// another backend of the same server).
     public let localAuthority: String
+    /// `ServerConfiguration.maxUnsentBytes`.
+    let maxUnsentBytes: Int
     private var boundSocket: OpaquePointer?
 
     // Loop-thread state.
@@ -51,6 +53,7 @@ public final class EventLoop: @unchecked Sendable {
         self.handler = handler
         self.localPort = localPort
         self.localAuthority = localAuthority
+        maxUnsentBytes = configuration.maxUnsentBytes
         decoder.initialize(to: RequestDecoder(localPort: localPort))
         date.initialize(to: HTTPDate())
 

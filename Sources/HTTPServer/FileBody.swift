@@ -80,6 +80,8 @@ public final class TemporaryFile {
     private var written = 0
     /// Why a write failed, if one did (later writes are skipped).
     public private(set) var failure: String?
+    /// Bytes past this fail to write as on a full disk: lets tests reach that path.
+    var capacity = Int.max
 
     public init?(directory: String) {
         var template = Array((directory + "/understudy-body-XXXXXX").utf8CString)
@@ -97,10 +99,12 @@ public final class TemporaryFile {
         written += done
     }
 
-    /// Moves everything in `buffer` to the file.
+    /// Moves everything in `buffer` to the file; after a failure, what was not written stays in
+    /// `buffer`.
     func append(movingFrom buffer: OpaquePointer) {
         while failure == nil, evbuffer_get_length(buffer) > 0 {
-            let count = evbuffer_write(buffer, descriptor)
+            guard written < capacity else { failure = String(cString: strerror(ENOSPC)); break }
+            let count = evbuffer_write_atmost(buffer, descriptor, min(capacity - written, Int(evbuffer_get_length(buffer))))
             if count > 0 { written += Int(count) } else if errno != EINTR { failure = String(cString: strerror(errno)) }
         }
     }

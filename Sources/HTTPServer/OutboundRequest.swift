@@ -20,6 +20,11 @@ public struct OutboundRequest: Sendable {
     /// `spillDirectory` (the response's body is then a `FileBody`); nil holds every body in memory.
     public var largeBodyThreshold: Int?
     public var spillDirectory = OutboundRequest.temporaryDirectory
+    /// Told (on the loop or the writer's queue) why a large body is held in memory after all:
+    /// its file could not be made or written (a full or unwritable `spillDirectory`).
+    public var onSpillFailure: (@Sendable (String) -> Void)?
+    /// Bytes a spill file may take before a write fails as on a full disk (tests).
+    var spillCapacity: Int?
 
     /// `$TMPDIR`, else `/tmp`.
     public static let temporaryDirectory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
@@ -218,12 +223,13 @@ private final class OutboundExchange {
             return
         }
         guard let threshold = request.largeBodyThreshold, length > threshold else { return }
-        if let file = SpilledBody(directory: request.spillDirectory) {
+        if let file = SpilledBody(directory: request.spillDirectory, capacity: request.spillCapacity) {
             spilled = file
             file.append(movingFrom: held)
         } else {
             // No file can be made: the body stays in memory, as without a threshold.
             request.largeBodyThreshold = nil
+            request.onSpillFailure?("no temporary file can be made in \(request.spillDirectory)")
         }
     }
 
@@ -264,13 +270,19 @@ private final class OutboundExchange {
         // queue and back unretained, so only the loop ever holds (and frees) it.
         if let held { spilled.append(movingFrom: held) }
         let pending = PendingCompletion(exchange: Unmanaged.passRetained(self)), loop = self.loop, url = request.url, head = response
+        let onSpillFailure = request.onSpillFailure, directory = request.spillDirectory
         spilled.finish { stored in
+            if case .success(.memory(_, let reason)) = stored { onSpillFailure?("writing to \(directory) failed: \(reason)") }
             loop.execute {
                 let exchange = pending.exchange.takeRetainedValue()
                 switch stored {
-                case .success(let file):
+                case .success(.file(let file)):
                     var answer = head
                     answer.body = ResponseBody(file: file)
+                    exchange.completion(.success(answer))
+                case .success(.memory(let bytes, _)):
+                    var answer = head
+                    answer.body = ResponseBody(bytes)
                     exchange.completion(.success(answer))
                 case .failure(let reason):
                     exchange.completion(.failure(.bodyNotStored(url, reason.description)))

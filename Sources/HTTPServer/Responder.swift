@@ -28,6 +28,13 @@ public final class Responder {
     public func send(_ response: Response) {
         guard let request else { return }
         self.request = nil
+        var response = response
+        if case .bytes(let bytes) = response.body.storage, bytes.count >= UnsentBytes.trackedSize,
+           !isHead, Response.statusAllowsBody(response.status), !UnsentBytes.reserve(bytes.count, cap: loop.maxUnsentBytes) {
+            response = .text("The server holds as many unread answers as it may (\(loop.maxUnsentBytes >> 20) MiB): try again when "
+                + "clients have read theirs.\n", status: 503)
+            response.headers.set("Retry-After", "1")
+        }
         let hasBody = Response.statusAllowsBody(response.status)
         writeHeaders(of: response, to: request, contentLength: hasBody ? response.body.countText : nil)
         if hasBody && !isHead { Self.append(response.body, to: evhttp_request_get_output_buffer(request)) }
@@ -129,6 +136,14 @@ public final class Responder {
 
     private static func append(_ body: ResponseBody, to buffer: OpaquePointer?) {
         switch body.storage {
+        case .bytes(let bytes) where bytes.count >= UnsentBytes.trackedSize:
+            // Reserved in `send`; released when libevent lets go of the bytes, however that ends.
+            let owner = Unmanaged.passRetained(SharedBytes(bytes)).toOpaque()
+            let shared = Unmanaged<SharedBytes>.fromOpaque(owner).takeUnretainedValue()
+            evbuffer_add_reference(buffer, shared.base, shared.count, { _, _, owner in
+                let shared = Unmanaged<SharedBytes>.fromOpaque(owner!).takeRetainedValue()
+                UnsentBytes.release(shared.count)
+            }, owner)
         case .bytes(let bytes):
             bytes.withUnsafeBytes { _ = evbuffer_add(buffer, $0.baseAddress, $0.count) }
         case .shared(let shared) where shared.count <= 1024:

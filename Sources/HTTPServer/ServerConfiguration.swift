@@ -15,6 +15,9 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: Duration = .seconds(60)
     /// How listening sockets are laid out across workers.
     public var socketLayout: SocketLayout = .reusePort
+    /// Bytes of answers made for this request (not cached or file bodies) that may wait, across
+    /// the server, for clients that do not read them; past it, large answers get 503.
+    public var maxUnsentBytes: Int = 256 * 1024 * 1024
     /// Serve `https://` with this certificate and key instead of plain HTTP.
     public var tls: TLSServerSettings?
 

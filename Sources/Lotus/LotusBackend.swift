@@ -64,7 +64,7 @@ public final class LotusBackend: Backend {
     private func scope(_ id: StateScope) -> LotusScope {
         scopes.withLock { scopes in
             if let scope = scopes[id] { return scope }
-            let scope = LotusScope(cacheCapacity: settings.responseCache)
+            let scope = LotusScope(cacheCapacity: settings.responseCache, cacheBytes: settings.responseCacheBytes)
             scopes[id] = scope
             return scope
         }

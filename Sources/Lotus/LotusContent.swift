@@ -136,8 +136,8 @@ final class LotusScope: Sendable {
     private let counter = Atomic<Int>(0)
     let cache: ResponseCache
 
-    init(cacheCapacity: Int) {
-        cache = ResponseCache(capacity: cacheCapacity)
+    init(cacheCapacity: Int, cacheBytes: Int) {
+        cache = ResponseCache(capacity: cacheCapacity, maxBytes: cacheBytes)
     }
 
     /// Goes up with every write: answers cached for one version never serve another.

@@ -5,7 +5,8 @@ import MockCore
 ///
 /// ```json
 /// { "prefixes": ["/developerworks/mydeveloperworks"], "realm": "Lotus Connections",
-///   "httpsRedirect": false, "now": "2010-10-08T12:00:00Z", "responseCache": 512 }
+///   "httpsRedirect": false, "now": "2010-10-08T12:00:00Z", "responseCache": 512,
+///   "responseCacheBytes": 33554432 }
 /// ```
 struct LotusSettings: Sendable {
     /// Paths the components are also mounted under (besides the root): the seed's app calls
@@ -19,6 +20,7 @@ struct LotusSettings: Sendable {
     /// The time given to what clients post; the clock when nil.
     var now: AtomDate?
     var responseCache = 512
+    var responseCacheBytes = ResponseCache.defaultMaxBytes
 
     init() {}
 
@@ -45,9 +47,7 @@ struct LotusSettings: Sendable {
             guard let text = now.stringValue, let date = AtomDate(text) else { throw problem("now", "must be an RFC 3339 instant such as 2010-10-08T12:00:00Z") }
             self.now = date
         }
-        if let cache = json["responseCache"] {
-            guard let count = cache.intValue, count >= 0 else { throw problem("responseCache", "must be a whole number ≥ 0") }
-            responseCache = count
-        }
+        responseCache = try FixtureError.wholeNumber(json, "responseCache", in: file) ?? responseCache
+        responseCacheBytes = try FixtureError.wholeNumber(json, "responseCacheBytes", in: file) ?? responseCacheBytes
     }
 }

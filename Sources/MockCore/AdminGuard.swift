@@ -12,19 +12,25 @@ public struct AdminGuard: Sendable {
     public var token: String?
     /// Host names, besides loopback names and IP literals, that admin requests may be addressed to.
     public var allowedHosts: Set<String>
+    /// Origins (`http://localhost:3000`) whose pages may call the admin API besides the server's own:
+    /// a browser-based test harness.
+    public var allowedOrigins: Set<String>
 
-    public init(token: String? = nil, allowedHosts: [String] = []) {
+    public init(token: String? = nil, allowedHosts: [String] = [], allowedOrigins: [String] = []) {
         self.token = token
         self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
+        self.allowedOrigins = Set(allowedOrigins.map { $0.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "/")) })
     }
 
     /// nil when `request` may go on to the admin API, else the refusal to send.
     public func refusal(for request: Request) -> Response? {
         let host = request.headers["Host"]
-        if let origin = request.headers["Origin"], !Self.isSameOrigin(origin, host: host) {
-            return refuse(403, "a cross-origin request (Origin: \(origin)) may not call the admin API")
+        let origin = request.headers["Origin"]
+        let allowedOrigin = origin.map { allowedOrigins.contains($0.lowercased()) } ?? false
+        if let origin, !allowedOrigin, !Self.isSameOrigin(origin, host: host) {
+            return refuse(403, "a cross-origin request (Origin: \(origin)) may not call the admin API; allow it with --admin-origin \(origin)")
         }
-        if request.headers["Sec-Fetch-Site"]?.lowercased() == "cross-site" {
+        if !allowedOrigin, request.headers["Sec-Fetch-Site"]?.lowercased() == "cross-site" {
             return refuse(403, "a cross-site browser request may not call the admin API")
         }
         let isHealth = request.path == "/__admin/health" && (request.method == .get || request.method == .head)

@@ -35,6 +35,13 @@ public struct FixtureError: Error, CustomStringConvertible, Equatable, Sendable 
     public static func field(_ url: URL, _ field: String, _ message: String) -> FixtureError {
         FixtureError(file: url.path, line: 0, message: "\(field): \(message)")
     }
+
+    /// A configuration's `key` as a whole number ≥ `minimum`; nil when the key is absent.
+    public static func wholeNumber(_ json: JSONValue, _ key: String, in file: URL, atLeast minimum: Int = 0) throws(FixtureError) -> Int? {
+        guard let value = json[key] else { return nil }
+        guard let number = value.intValue, number >= minimum else { throw field(file, key, "must be a whole number ≥ \(minimum)") }
+        return number
+    }
 }
 
 /// A fixture file decoded into `T`: a syntax error is reported with its line (from the project's

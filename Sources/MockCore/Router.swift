@@ -60,9 +60,13 @@ public final class Router: HTTPHandler {
 
     public func handle(_ request: consuming Request, responder: Responder) {
         let context = RequestContext(scope: .shared)
-        if Self.path(request.path, isUnder: "/__admin"), let refusal = adminGuard.refusal(for: request) {
-            // Not journaled: the journal is for what the app under test sent.
-            logger.notice("admin API refused \(request.method.rawValue) \(request.path) from \(request.remoteAddress): status \(refusal.status)")
+        // Admin calls are not the app's requests: WireMock does not journal them either, so counts
+        // and verifications see only what the app sent.
+        let isAdmin = Self.path(request.path, isUnder: "/__admin")
+        if isAdmin, let refusal = adminGuard.refusal(for: request) {
+            // Not journaled (the journal is what the app under test sent) and logged only with
+            // --verbose: the client is told why, and a hostile page could flood the log.
+            logger.debug("admin API refused \(request.method.rawValue) \(request.path) from \(request.remoteAddress): status \(refusal.status)")
             responder.send(refusal)
             return
         }
@@ -76,10 +80,14 @@ public final class Router: HTTPHandler {
             case .response(let response):
                 // Journaled before it is sent: a client that verifies right after its answer
                 // must find its request.
-                record(request, response, backend: backend.name)
+                if !isAdmin { record(request, response, backend: backend.name) }
                 responder.send(response)
                 return
             case .deferred(let start):
+                guard !isAdmin else {
+                    start(DeferredReply(responder: responder) { _ in })
+                    return
+                }
                 let name = backend.name
                 let pending = copy request
                 start(DeferredReply(responder: responder) { [self] response in
@@ -90,7 +98,7 @@ public final class Router: HTTPHandler {
         }
         let nearMisses = NearMiss.closest(backends.flatMap { $0.nearMisses(for: request) })
         let response = NotFoundPage.response(for: request, routes: routes, nearMisses: nearMisses)
-        record(request, response, backend: nil)
+        if !isAdmin { record(request, response, backend: nil) }
         responder.send(response)
     }
 

@@ -18,20 +18,22 @@ struct MappingRecipe: Sendable {
 
     /// What makes two requests the same call: the parts a mapping matches on.
     func key(_ exchange: RecordedExchange) -> String {
-        var parts = [exchange.method.uppercased(), exchange.path]
+        let secrets = self.secrets(exchange)
+        var parts = [exchange.method.uppercased(), Self.scrub(exchange.path, secrets)]
         for item in exchange.query where !isIgnored(item.name) {
-            parts.append("q:\(item.name)=\(options.isRedacted(parameter: item.name) ? "*" : item.value ?? "")")
+            parts.append("q:\(item.name)=\(hides(item.name, item.value ?? "", secrets) ? "*" : item.value ?? "")")
         }
-        for name in options.matchHeaders {
-            if let value = exchange.requestHeaders[name] { parts.append("h:\(name.lowercased())=\(value)") }
+        for name in options.matchHeaders where !options.isRedacted(header: name) {
+            if let value = exchange.requestHeaders[name] { parts.append("h:\(name.lowercased())=\(Self.scrub(value, secrets))") }
         }
-        parts.append("b:" + String(decoding: bodyKey(exchange), as: UTF8.self))
+        parts.append("b:" + String(decoding: bodyKey(exchange, secrets), as: UTF8.self))
         return parts.joined(separator: "\n")
     }
 
     /// Readable and deterministic: method, path words, and a short hash of the key.
     func name(_ exchange: RecordedExchange, key: String) -> String {
-        let words = exchange.path.lowercased().split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }.prefix(6)
+        // From the path with its secrets replaced: names become file and scenario names.
+        let words = Self.scrub(exchange.path, secrets(exchange)).lowercased().split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }.prefix(6)
         let slug = ([exchange.method.lowercased()] + words.map(String.init)).joined(separator: "-")
         return slug + "-" + String(Self.hash(key) & 0xFFFF_FFFF, radix: 16)
     }
@@ -49,27 +51,58 @@ struct MappingRecipe: Sendable {
             mapping.append(("requiredScenarioState", .string(scenario.required)))
             if let next = scenario.next { mapping.append(("newScenarioState", .string(next))) }
         }
-        mapping.append(("metadata", .object([("recordedFrom", .string(exchange.source))])))
+        mapping.append(("metadata", .object([("recordedFrom", .string(Self.withoutUserInfo(exchange.source)))])))
         return Recorded(mapping: mapping, bodyFile: bodyFile)
     }
 
     // MARK: Request
 
     private func request(_ exchange: RecordedExchange) -> JSONValue {
-        var request: [(String, JSONValue)] = [("method", .string(exchange.method.uppercased())), ("urlPath", .string(exchange.path))]
+        let secrets = self.secrets(exchange)
+        var request: [(String, JSONValue)] = [("method", .string(exchange.method.uppercased())), Self.pathMatch(exchange.path, secrets)]
         var query: [(String, JSONValue)] = []
         for name in orderedNames(exchange.query.map(\.name)) where !isIgnored(name) {
             let values = exchange.query.filter { $0.name == name }.map { $0.value ?? "" }
-            query.append((name, valuesPattern(name, values)))
+            query.append((name, valuesPattern(name, values, secrets)))
         }
         if !query.isEmpty { request.append(("queryParameters", .object(query))) }
         var headers: [(String, JSONValue)] = []
         for name in options.matchHeaders where !options.isRedacted(header: name) {
-            if let value = exchange.requestHeaders[name] { headers.append((name, .object([("equalTo", .string(value))]))) }
+            if let value = exchange.requestHeaders[name] {
+                headers.append((name, Self.textPattern(value, secrets, exact: "equalTo")))
+            }
         }
         if !headers.isEmpty { request.append(("headers", .object(headers))) }
-        request += bodyMatch(exchange)
+        request += bodyMatch(exchange, secrets)
         return .object(request)
+    }
+
+    /// `urlPath`, or when a secret is part of the path (a token as a path segment),
+    /// `urlPathPattern` with the secret matched by any segment text.
+    private static func pathMatch(_ path: String, _ secrets: [String]) -> (String, JSONValue) {
+        guard secrets.contains(where: { path.contains($0) }) else { return ("urlPath", .string(path)) }
+        return ("urlPathPattern", .string(pattern(path, secrets, wildcard: "[^/]+")))
+    }
+
+    /// `text` as an exact pattern, or as a regular expression that matches any value where it
+    /// holds a secret.
+    private static func textPattern(_ text: String, _ secrets: [String], exact: String) -> JSONValue {
+        guard secrets.contains(where: { text.contains($0) }) else { return .object([(exact, .string(text))]) }
+        return .object([("matches", .string("(?s)" + pattern(text, secrets, wildcard: ".*")))])
+    }
+
+    /// `text` as an anchored-literal regular expression with each secret replaced by `wildcard`.
+    private static func pattern(_ text: String, _ secrets: [String], wildcard: String) -> String {
+        // A marker no text holds splits the literal parts apart, each then escaped.
+        let marker = "\u{0}"
+        let marked = secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: marker) }
+        return marked.components(separatedBy: marker).map { NSRegularExpression.escapedPattern(for: $0) }.joined(separator: wildcard)
+    }
+
+    /// Whether a parameter's value must not be written: its name is redacted, or it holds a
+    /// secret of the exchange (a token echoed into another field).
+    private func hides(_ name: String, _ value: String, _ secrets: [String]) -> Bool {
+        options.isRedacted(parameter: name) || secrets.contains { value.contains($0) }
     }
 
     private func isIgnored(_ name: String) -> Bool {
@@ -82,8 +115,8 @@ struct MappingRecipe: Sendable {
     }
 
     /// `equalTo`, `hasExactly` for a repeated parameter, or any value when it is redacted.
-    private func valuesPattern(_ name: String, _ values: [String]) -> JSONValue {
-        if options.isRedacted(parameter: name) { return .object([("matches", .string(".*"))]) }
+    private func valuesPattern(_ name: String, _ values: [String], _ secrets: [String]) -> JSONValue {
+        if values.contains(where: { hides(name, $0, secrets) }) { return .object([("matches", .string(".*"))]) }
         if values.count == 1 { return .object([("equalTo", .string(values[0]))]) }
         return .object([("hasExactly", .array(values.map { .object([("equalTo", .string($0))]) }))])
     }
@@ -93,44 +126,47 @@ struct MappingRecipe: Sendable {
     }
 
     /// The body's part of the key: form fields and JSON with redacted values blanked, or the bytes.
-    private func bodyKey(_ exchange: RecordedExchange) -> [UInt8] {
+    private func bodyKey(_ exchange: RecordedExchange, _ secrets: [String]) -> [UInt8] {
         guard !exchange.requestBody.isEmpty else { return [] }
         if contentTypeIsForm(exchange) {
             let fields = FormURLEncoding.decode(String(decoding: exchange.requestBody, as: UTF8.self))
-            return Array(fields.map { "\($0.name)=\(options.isRedacted(parameter: $0.name) ? "*" : $0.value ?? "")" }.joined(separator: "&").utf8)
+            return Array(fields.map { "\($0.name)=\(hides($0.name, $0.value ?? "", secrets) ? "*" : $0.value ?? "")" }.joined(separator: "&").utf8)
         }
         if let json = try? JSONValue.parse(exchange.requestBody), json.objectValue != nil || json.arrayValue != nil {
-            return Array(redactedJSON(json).serialized.utf8)
+            return Array(redactedJSON(json, secrets).serialized.utf8)
         }
+        if let text = String(validating: exchange.requestBody, as: UTF8.self) { return Array(Self.scrub(text, secrets).utf8) }
         return exchange.requestBody
     }
 
-    private func bodyMatch(_ exchange: RecordedExchange) -> [(String, JSONValue)] {
+    private func bodyMatch(_ exchange: RecordedExchange, _ secrets: [String]) -> [(String, JSONValue)] {
         guard !exchange.requestBody.isEmpty else { return [] }
         if contentTypeIsForm(exchange) {
             let fields = FormURLEncoding.decode(String(decoding: exchange.requestBody, as: UTF8.self))
             let patterns = orderedNames(fields.map(\.name)).map { name in
-                (name, valuesPattern(name, fields.filter { $0.name == name }.map { $0.value ?? "" }))
+                (name, valuesPattern(name, fields.filter { $0.name == name }.map { $0.value ?? "" }, secrets))
             }
             return [("formParameters", .object(patterns))]
         }
         if let json = try? JSONValue.parse(exchange.requestBody), json.objectValue != nil || json.arrayValue != nil {
-            return [("bodyPatterns", .array([.object([("equalToJson", redactedJSON(json))])]))]
+            return [("bodyPatterns", .array([.object([("equalToJson", redactedJSON(json, secrets))])]))]
         }
         if let text = String(validating: exchange.requestBody, as: UTF8.self) {
-            return [("bodyPatterns", .array([.object([("equalTo", .string(text))])]))]
+            return [("bodyPatterns", .array([Self.textPattern(text, secrets, exact: "equalTo")]))]
         }
         return [("bodyPatterns", .array([.object([("binaryEqualTo", .string(Data(exchange.requestBody).base64EncodedString()))])]))]
     }
 
-    /// JSON with the values of redacted fields replaced by JsonUnit's "any string" placeholder.
-    private func redactedJSON(_ json: JSONValue) -> JSONValue {
+    /// JSON with the values of redacted fields, and strings holding a secret, replaced by
+    /// JsonUnit's "any string" placeholder.
+    private func redactedJSON(_ json: JSONValue, _ secrets: [String]) -> JSONValue {
         switch json {
         case .object(let members):
             .object(members.map { name, value in
-                (name, options.isRedacted(parameter: name) ? .string("${json-unit.any-string}") : redactedJSON(value))
+                (name, options.isRedacted(parameter: name) ? .string("${json-unit.any-string}") : redactedJSON(value, secrets))
             })
-        case .array(let items): .array(items.map(redactedJSON))
+        case .array(let items): .array(items.map { redactedJSON($0, secrets) })
+        case .string(let text) where secrets.contains(where: { text.contains($0) }): .string("${json-unit.any-string}")
         default: json
         }
     }
@@ -208,13 +244,53 @@ struct MappingRecipe: Sendable {
         for field in exchange.requestHeaders.fields where options.isRedacted(header: field.name) {
             // "Bearer abc", "Basic abc", "a=1; b=2": the credential is what follows a space or "=".
             values += field.value.split { $0 == " " || $0 == ";" }.map { $0.split(separator: "=", maxSplits: 1).last.map(String.init) ?? "" }
+            values += Self.basicCredentials(field.value)
         }
         for cookie in exchange.responseHeaders.values(for: "Set-Cookie") {
             let pair = cookie.prefix { $0 != ";" }
             if let equals = pair.firstIndex(of: "=") { values.append(String(pair[pair.index(after: equals)...])) }
         }
-        let secrets = Set(values.filter { $0.count >= Self.shortestSecret })
-        return secrets.sorted { $0.count > $1.count }
+        // An upstream may echo a secret encoded (a query value in a Location, a cookie value it
+        // decoded): each is hidden as sent, decoded and percent-encoded.
+        var secrets = Set<String>()
+        for value in values where value.count >= Self.shortestSecret {
+            secrets.insert(value)
+            secrets.insert(PercentDecoding.decode(value, plusAsSpace: false))
+            secrets.insert(Self.percentEncoded(value))
+        }
+        return secrets.filter { $0.count >= Self.shortestSecret }.sorted { $0.count > $1.count }
+    }
+
+    /// `user:password` and the password of a Basic credential (`Basic dXNlcjpwYXNzd29yZA==`):
+    /// the header's value is base64, but an upstream greeting the user echoes them decoded.
+    static func basicCredentials(_ value: String) -> [String] {
+        let parts = value.split(separator: " ", omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "basic", let data = Data(base64Encoded: String(parts[1])),
+              let pair = String(validating: Array(data), as: UTF8.self), let colon = pair.firstIndex(of: ":") else { return [] }
+        return [pair, String(pair[pair.index(after: colon)...])]
+    }
+
+    /// RFC 3986's unreserved characters kept, every other byte as %XX.
+    static func percentEncoded(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                out += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            }
+        }
+        return out
+    }
+
+    /// The recorded-from URL without `user:password@`, which a target URL may carry.
+    static func withoutUserInfo(_ url: String) -> String {
+        guard let scheme = url.range(of: "://") else { return url }
+        let authorityEnd = url[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
+        guard let at = url[scheme.upperBound..<authorityEnd].lastIndex(of: "@") else { return url }
+        return String(url[..<scheme.upperBound]) + String(url[url.index(after: at)...])
     }
 
     private func redactedStrings(_ json: JSONValue) -> [String] {

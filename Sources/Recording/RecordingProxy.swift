@@ -58,6 +58,9 @@ public final class RecordingProxy: Backend {
     private let timeout: Duration
     private let tls: TLSClientSettings
     private let logger: Logger
+    /// A large answer kept in memory because its temporary file failed is said once, not per
+    /// request: a full disk stays full.
+    private let spillFailureLogged = Atomic<Bool>(false)
 
     public init(name: String = "recorder", tier: BackendTier = .recordings, timeout: Duration = .seconds(30),
                 tls: TLSClientSettings = TLSClientSettings(), logger: Logger = Logger(label: "understudy")) {
@@ -114,6 +117,10 @@ public final class RecordingProxy: Backend {
                                        headers: Self.forwardedHeaders(request.headers), body: request.body, timeout: timeout)
         outbound.tls = tls
         outbound.largeBodyThreshold = store.options.largeBodyThreshold
+        outbound.onSpillFailure = { [self] reason in
+            guard !spillFailureLogged.exchange(true, ordering: .relaxed) else { return }
+            logger.warning("\(name): large answers are held in memory: \(reason)")
+        }
         return .deferred { [self] reply in
             reply.loop.send(outbound) { result in
                 switch result {

@@ -29,8 +29,13 @@ public indirect enum ContentPattern: Sendable {
             expression = try NSRegularExpression(pattern: "^(?:" + source + ")$", options: [.dotMatchesLineSeparators])
         }
 
-        func matches(_ text: String) -> Bool {
-            expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        /// nil when the match was given up (too slow to say): neither `matches` nor `doesNotMatch` holds.
+        func matches(_ text: String) -> Bool? {
+            switch expression.firstMatch(in: text) {
+            case .matched: true
+            case .noMatch: false
+            case .gaveUp: nil
+            }
         }
     }
 
@@ -42,7 +47,7 @@ public indirect enum ContentPattern: Sendable {
         case .and(let all): return all.allSatisfy { $0.matches(value) }
         case .or(let any): return any.contains { $0.matches(value) }
         case .doesNotContain(let part): return value.map { !$0.contains(part) } ?? true
-        case .doesNotMatch(let regex): return value.map { !regex.matches($0) } ?? true
+        case .doesNotMatch(let regex): return value.map { regex.matches($0) == false } ?? true
         default: break
         }
         guard let value else { return false }
@@ -50,7 +55,7 @@ public indirect enum ContentPattern: Sendable {
         case .equalTo(let expected, let caseInsensitive):
             return caseInsensitive ? value.caseInsensitiveCompare(expected) == .orderedSame : value == expected
         case .contains(let part): return value.contains(part)
-        case .matches(let regex): return regex.matches(value)
+        case .matches(let regex): return regex.matches(value) == true
         case .binaryEqualTo(let bytes): return Array(value.utf8) == bytes
         case .equalToJson(let expected, let ignoreOrder, let ignoreExtra):
             guard let actual = try? JSONValue.parse(value) else { return false }

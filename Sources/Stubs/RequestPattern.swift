@@ -123,8 +123,8 @@ public struct RequestPattern: Sendable {
             } else {
                 result.check(false, "path \(rawPath) does not fit \(template.source)")
             }
-        case .urlPattern(let regex): result.check(regex.matches(request.target), "URL \(request.target) does not match \(regex.source)")
-        case .urlPathPattern(let regex): result.check(regex.matches(rawPath), "path \(rawPath) does not match \(regex.source)")
+        case .urlPattern(let regex): result.check(regex.matches(request.target) == true, "URL \(request.target) does not match \(regex.source)")
+        case .urlPathPattern(let regex): result.check(regex.matches(rawPath) == true, "path \(rawPath) does not match \(regex.source)")
         }
         for (name, pattern) in queryParameters {
             let values = request.queryItems.filter { $0.name == name }.map { $0.value ?? "" }

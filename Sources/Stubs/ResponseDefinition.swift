@@ -160,9 +160,14 @@ public struct ResponseDefinition: Sendable {
 /// The `__files` directory that `bodyFileName` reads from; a name that leads outside it is refused.
 public struct BodyFiles: Sendable {
     public let root: URL
+    /// `root` in messages, relative to the stubs folder (e.g. `__files`): they reach clients (a
+    /// 404 for a body file the request names, a 422 from the admin API), which must not learn
+    /// the server's paths.
+    public let shownAs: String
 
-    public init(root: URL) {
+    public init(root: URL, shownAs: String = "__files") {
         self.root = root.standardizedFileURL.resolvingSymlinksInPath()
+        self.shownAs = shownAs
     }
 
     /// Files larger than this are sent from the file, held open, instead of read into memory
@@ -174,7 +179,7 @@ public struct BodyFiles: Sendable {
         let file = try path(name, field: field)
         if let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int, size > Self.largeFile {
             let descriptor = open(file.path, O_RDONLY)
-            guard descriptor >= 0 else { throw StubError(field: field, message: "cannot open '\(name)' in \(root.path)") }
+            guard descriptor >= 0 else { throw StubError(field: field, message: "cannot open '\(name)' in \(shownAs)") }
             return ResponseBody(file: FileBody(descriptor: descriptor, count: size))
         }
         return ResponseBody(shared: SharedBytes(try bytes(name, field: field)))
@@ -183,7 +188,7 @@ public struct BodyFiles: Sendable {
     private func path(_ name: String, field: String) throws(StubError) -> URL {
         let file = root.appendingPathComponent(name).standardizedFileURL.resolvingSymlinksInPath()
         guard file.path.hasPrefix(root.path + "/") else {
-            throw StubError(field: field, message: "'\(name)' leads outside \(root.path)")
+            throw StubError(field: field, message: "'\(name)' leads outside \(shownAs)")
         }
         return file
     }
@@ -191,7 +196,7 @@ public struct BodyFiles: Sendable {
     func bytes(_ name: String, field: String) throws(StubError) -> Data {
         let file = try path(name, field: field)
         guard let data = FileManager.default.contents(atPath: file.path) else {
-            throw StubError(field: field, message: "no file '\(name)' in \(root.path)")
+            throw StubError(field: field, message: "no file '\(name)' in \(shownAs)")
         }
         return data
     }

@@ -97,7 +97,8 @@ public final class StubAdminAPI: Backend {
             _ = try engine.save()
             return nil
         } catch {
-            return .text("Could not write to \(engine.directory.mappings.path): \(error.localizedDescription)\n", status: 500)
+            // The folder as the stubs folder names it: the admin API may be reached from elsewhere.
+            return .text("Could not write to mappings/: \(MappingFiles.reason(error))\n", status: 500)
         }
     }
 

@@ -12,18 +12,21 @@ public struct StubDirectory: Sendable {
     public let globalTemplating: Bool
     let helpers: TemplateHelpers
 
-    /// `root/mappings` and `root/__files`.
-    public init(root: URL, globalTemplating: Bool = false) {
+    /// `root/mappings` and `root/__files`. `shownAs` is `root` as messages that clients may see
+    /// name it, relative to the stubs folder (`""` for the stubs folder itself, else a pack's
+    /// folder name): a client never learns where the server's files are.
+    public init(root: URL, globalTemplating: Bool = false, shownAs: String = "") {
         self.root = root
         mappings = root.appendingPathComponent("mappings")
-        files = BodyFiles(root: root.appendingPathComponent("__files"))
+        files = BodyFiles(root: root.appendingPathComponent("__files"), shownAs: shownAs.isEmpty ? "__files" : shownAs + "/__files")
         self.globalTemplating = globalTemplating
-        helpers = ResponseTemplating.helpers(fixtures: BodyFiles(root: root))
+        helpers = ResponseTemplating.helpers(fixtures: BodyFiles(root: root, shownAs: shownAs.isEmpty ? "the stubs folder" : shownAs))
     }
 
     /// `stubs/` itself and each folder under it that has a `mappings/` folder (a stub pack).
     public static func all(in stubs: URL, globalTemplating: Bool = false) throws(StubError) -> [StubDirectory] {
-        ([stubs] + (try packRoots(in: stubs))).map { StubDirectory(root: $0, globalTemplating: globalTemplating) }
+        [StubDirectory(root: stubs, globalTemplating: globalTemplating)]
+            + (try packRoots(in: stubs)).map { StubDirectory(root: $0, globalTemplating: globalTemplating, shownAs: $0.lastPathComponent) }
     }
 
     /// The stub packs' folders, in path order. `recorded` holds recordings, replayed by an engine

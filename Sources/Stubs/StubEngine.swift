@@ -49,7 +49,9 @@ public final class StubEngine: Backend {
 
     /// `stubs/` itself and each stub pack under it, as they are now.
     public func directories() throws(StubError) -> [StubDirectory] {
-        [directory] + (try StubDirectory.packRoots(in: directory.root)).map { StubDirectory(root: $0, globalTemplating: directory.globalTemplating) }
+        [directory] + (try StubDirectory.packRoots(in: directory.root)).map {
+            StubDirectory(root: $0, globalTemplating: directory.globalTemplating, shownAs: $0.lastPathComponent)
+        }
     }
 
     /// The folders whose files decide what the engine serves: every `mappings/` and `__files/`.

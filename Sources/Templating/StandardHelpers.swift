@@ -200,15 +200,15 @@ func compare(_ a: TemplateValue, _ b: TemplateValue) -> ComparisonResult {
 struct TemplateRegex {
     let expression: NSRegularExpression
 
+    /// A match that takes longer than the regex budget counts as none.
     func wholeMatch(_ text: String) -> String? {
-        let range = NSRange(text.startIndex..., in: text)
-        guard let match = expression.firstMatch(in: text, options: [.anchored], range: range), match.range == range else { return nil }
+        guard case .matched(let range) = expression.firstMatch(in: text, options: [.anchored]),
+              range == NSRange(text.startIndex..., in: text) else { return nil }
         return text
     }
 
     func firstMatch(_ text: String) -> String? {
-        guard let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-              let range = Range(match.range, in: text) else { return nil }
+        guard case .matched(let match) = expression.firstMatch(in: text), let range = Range(match, in: text) else { return nil }
         return String(text[range])
     }
 }

@@ -1,4 +1,4 @@
-import CLibxml2
+internal import CLibxml2
 
 /// One element of an `XMLTree`; it keeps its tree alive.
 public struct XMLElementView {

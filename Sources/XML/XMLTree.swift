@@ -1,4 +1,4 @@
-import CLibxml2
+internal import CLibxml2
 
 /// A document parsed from untrusted bytes with libxml2: no network, no external DTDs or entities
 /// (documents that declare entities are refused), libxml2's depth and text-size limits, and the

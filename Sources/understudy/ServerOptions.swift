@@ -23,6 +23,9 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Largest request body accepted, in bytes (larger ones get 413).")
     var maxBody: Int = 16 * 1024 * 1024
 
+    @Option(help: "Bytes of answers that may wait for clients that do not read them (larger answers past it get 503).")
+    var maxUnsentBytes: Int = 256 * 1024 * 1024
+
     @Option(help: "Close connections idle this many seconds.")
     var idleTimeout: Int = 60
 
@@ -46,6 +49,10 @@ struct ServerOptions: ParsableArguments {
                                valueName: "name"))
     var adminHost: [String] = []
 
+    @Option(help: ArgumentHelp("An origin whose web pages may call the admin API, e.g. a browser test harness's http://localhost:3000 (repeatable).",
+                               valueName: "origin"))
+    var adminOrigin: [String] = []
+
     @Flag(help: "Log one line per request.")
     var verbose = false
 
@@ -53,6 +60,7 @@ struct ServerOptions: ParsableArguments {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535, not \(port)") }
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1, not \(threads)") }
         guard maxBody >= 0 else { throw ValidationError("--max-body must not be negative") }
+        guard maxUnsentBytes >= 0 else { throw ValidationError("--max-unsent-bytes must not be negative") }
         guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be at least 1 second") }
         guard journalSize >= 1 else { throw ValidationError("--journal-size must be at least 1") }
         guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-certificate and --tls-key go together") }
@@ -84,6 +92,7 @@ struct ServerOptions: ParsableArguments {
         configuration.port = port
         configuration.threads = threads
         configuration.maxBodySize = maxBody
+        configuration.maxUnsentBytes = maxUnsentBytes
         configuration.idleTimeout = .seconds(idleTimeout)
         if let tlsCertificate, let tlsKey {
             configuration.tls = TLSServerSettings(certificateFile: tlsCertificate, privateKeyFile: tlsKey)
@@ -117,7 +126,7 @@ struct ServerOptions: ParsableArguments {
             logger.warning("--bind \(bind) is beyond loopback: the admin API needs 'Authorization: Bearer \(made)' (set your own with --admin-token)")
             token = made
         }
-        return AdminGuard(token: token, allowedHosts: adminHost)
+        return AdminGuard(token: token, allowedHosts: adminHost, allowedOrigins: adminOrigin)
     }
 
     static func isLoopback(_ address: String) -> Bool {

@@ -85,4 +85,37 @@ import UnderstudyTesting
         try agreeing.send("POST /a HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\nabc")
         #expect(try agreeing.readResponse().bodyText.contains("body: abc\n"))
     }
+
+    /// Clients that never read: the large answers waiting for them are capped across the server;
+    /// past the cap a large answer is 503, and the room comes back when those clients go.
+    @Test func unreadAnswersAreCappedAndReleased() throws {
+        let big = [UInt8](repeating: 0x61, count: 16 << 20)
+        let server = try TestServer.start(handler: ClosureHandler { _, responder in responder.send(Response(body: ResponseBody(big))) },
+                                          configure: { $0.maxUnsentBytes = 40 << 20; $0.threads = 1 })
+        defer { server.stop() }
+        var stalled: [RawHTTPConnection] = []
+        for _ in 0..<4 {
+            let connection = try RawHTTPConnection(host: "127.0.0.1", port: server.port, receiveBuffer: 4096)
+            try connection.send("GET /big HTTP/1.1\r\nHost: t\r\n\r\n")
+            stalled.append(connection)
+        }
+        let reader = try server.connect()
+        var status = 0
+        for _ in 0..<50 where status != 503 {
+            try reader.send("GET /big HTTP/1.1\r\nHost: t\r\n\r\n")
+            let response = try reader.readResponse()
+            status = response.status
+            if status == 503 { #expect(response.header("Retry-After") == "1") }
+        }
+        #expect(status == 503, "with gigabytes' worth of clients that do not read")
+        stalled.removeAll()
+        var recovered = false
+        for _ in 0..<100 where !recovered {
+            Thread.sleep(forTimeInterval: 0.05)
+            try reader.send("GET /big HTTP/1.1\r\nHost: t\r\n\r\n")
+            let response = try reader.readResponse()
+            recovered = response.status == 200 && response.body.count == big.count
+        }
+        #expect(recovered, "closed connections give their room back")
+    }
 }

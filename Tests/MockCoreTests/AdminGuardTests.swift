@@ -42,6 +42,16 @@ import UnderstudyTesting
         #expect(try send(server, "GET", "/elsewhere", [("Host", "attacker.example"), ("Origin", "http://other.example")]).status == 404)
     }
 
+    @Test func anAllowedOriginMayCallIt() throws {
+        let server = try TestServer.start(backends: [], adminGuard: AdminGuard(allowedOrigins: ["http://localhost:3000/"]))
+        defer { server.stop() }
+        let headers = [("Host", "127.0.0.1"), ("Origin", "http://localhost:3000"), ("Sec-Fetch-Site", "cross-site")]
+        #expect(try send(server, "POST", "/__admin/reset", headers).status == 200)
+        let other = try send(server, "POST", "/__admin/reset", [("Host", "127.0.0.1"), ("Origin", "http://localhost:3001")])
+        #expect(other.status == 403)
+        #expect(other.bodyText.contains("--admin-origin http://localhost:3001"))
+    }
+
     @Test func adminBodiesComeAsJSON() throws {
         let server = try TestServer.start(backends: [])
         defer { server.stop() }

@@ -18,6 +18,20 @@ import Testing
         #expect(none.response(for: "k") == nil)
     }
 
+    @Test func bodiesAreKeptUnderTheByteCap() {
+        let cache = ResponseCache(capacity: 100, maxBytes: 1_000)
+        let body = String(repeating: "x", count: 200)
+        for index in 0..<5 { cache.store(response(body), for: "k\(index)") }
+        #expect(cache.bytes == 1_000)
+        cache.store(response(body), for: "k0")
+        #expect(cache.bytes == 1_000, "a replaced answer's bytes are not counted twice")
+        cache.store(response(body), for: "k5")
+        #expect(cache.bytes == 200, "past the cap it starts over")
+        #expect(cache.response(for: "k1") == nil && cache.response(for: "k5") != nil)
+        cache.store(response(String(repeating: "y", count: 251)), for: "big")
+        #expect(cache.response(for: "big") == nil, "an answer over a quarter of the cap is not kept")
+    }
+
     @Test func aNewGenerationForgetsTheOldOneAndAnOldOneIsNotStored() {
         let cache = ResponseCache(capacity: 10)
         cache.store(response("old"), for: "k", generation: 1)

@@ -20,11 +20,13 @@ let understudyBinary: URL = {
     return URL(fileURLWithPath: "understudy")
 }()
 
-/// A running `understudy` process with its output captured.
+/// A running `understudy` process with its output captured. Standard error is read as it comes
+/// (a server whose log filled an unread pipe would block on its next line).
 final class UnderstudyProcess {
     let process = Process()
     private let stdout = Pipe()
     private let stderr = Pipe()
+    private let errors = OutputCollector()
 
     init(_ arguments: [String]) throws {
         process.executableURL = understudyBinary
@@ -32,6 +34,11 @@ final class UnderstudyProcess {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
+        let (reading, errors) = (stderr.fileHandleForReading, errors)
+        Thread.detachNewThread {
+            while case let chunk = reading.availableData, !chunk.isEmpty { errors.append(chunk) }
+            errors.end()
+        }
     }
 
     /// The first line printed on standard output.
@@ -45,29 +52,53 @@ final class UnderstudyProcess {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The next line printed on standard error that contains `text` (or "" at its end).
-    func errorLine(containing text: String) -> String {
-        while true {
-            var bytes: [UInt8] = []
-            while true {
-                let byte = stderr.fileHandleForReading.readData(ofLength: 1)
-                if byte.isEmpty { return "" }
-                if byte.first == 10 { break }
-                bytes += byte
-            }
-            let line = String(decoding: bytes, as: UTF8.self)
-            if line.contains(text) { return line }
-        }
-    }
+    /// The first line printed on standard error that contains `text` (or "" if none ever does).
+    func errorLine(containing text: String) -> String { errors.firstLine(containing: text) }
 
     /// Waits for exit; the status and everything printed on standard error.
     func finish() -> (status: Int32, stderr: String) {
-        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
+        let text = errors.all()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: errors, as: UTF8.self))
+        return (process.terminationStatus, text)
     }
 
     func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
+}
+
+/// Text a process writes, gathered by a reading thread; readers wait for what they need.
+final class OutputCollector: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var text = ""
+    private var ended = false
+
+    func append(_ data: Data) {
+        condition.withLock { text += String(decoding: data, as: UTF8.self) }
+        condition.broadcast()
+    }
+
+    func end() {
+        condition.withLock { ended = true }
+        condition.broadcast()
+    }
+
+    func firstLine(containing part: String) -> String {
+        condition.withLock {
+            while true {
+                let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+                if let line = lines.dropLast().first(where: { $0.contains(part) }) { return String(line) }
+                if ended { return "" }
+                condition.wait()
+            }
+        }
+    }
+
+    /// Everything, once the process has closed its end.
+    func all() -> String {
+        condition.withLock {
+            while !ended { condition.wait() }
+            return text
+        }
+    }
 }
 
 @Suite(.serialized) struct ServeCommandTests {

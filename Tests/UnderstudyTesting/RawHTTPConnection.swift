@@ -63,6 +63,11 @@ public final class RawHTTPConnection {
         }
     }
 
+    /// Closes the sending side: a server waiting for more of a request sees its end at once.
+    public func finishSending() {
+        shutdown(fd, Int32(SHUT_WR))
+    }
+
     /// Reads more bytes; false at end of stream. Throws on timeout.
     private func fill() throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)

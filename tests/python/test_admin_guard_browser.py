@@ -10,7 +10,6 @@ import urllib.request
 import pytest
 from selenium.webdriver.support.ui import WebDriverWait
 
-from test_commerce_browser import browser  # noqa: F401 (the fixture)
 from understudy_server import serve
 
 PAGE = """<!doctype html><title>loading</title><script>
@@ -18,8 +17,9 @@ const target = new URLSearchParams(location.search).get('target');
 const type = new URLSearchParams(location.search).get('type');
 const mode = new URLSearchParams(location.search).get('mode');
 const mapping = {request: {method: 'GET', url: '/planted'}, response: {status: 200, body: 'planted'}};
-fetch(target + '/__admin/mappings', {method: 'POST', mode: mode, headers: {'Content-Type': type},
-                                     body: JSON.stringify(mapping)})
+const post = (path) => fetch(target + path, {method: 'POST', mode: mode, headers: {'Content-Type': type},
+                                              body: JSON.stringify(mapping)});
+post('/__admin/mappings').then(() => post('/probe'))
   .then(() => { document.title = 'sent'; }, () => { document.title = 'failed'; });
 </script>"""
 
@@ -42,12 +42,12 @@ def planted(base):
         return False
 
 
-def open_page(browser, origin, target, content_type, mode="no-cors"):  # noqa: F811
+def open_page(browser, origin, target, content_type, mode="no-cors"):
     browser.get("%s/page.html?target=%s&type=%s&mode=%s" % (origin, target, content_type, mode))
     WebDriverWait(browser, 15).until(lambda b: b.title in ("sent", "failed"))
 
 
-def test_a_page_of_another_origin_cannot_create_a_mapping(base, browser):  # noqa: F811
+def test_a_page_of_another_origin_cannot_create_a_mapping(base, browser):
     port = base.rsplit(":", 1)[1]
     other_origin = "http://localhost:%s" % port  # another origin: the host differs
     open_page(browser, other_origin, base, "text/plain")
@@ -55,9 +55,14 @@ def test_a_page_of_another_origin_cannot_create_a_mapping(base, browser):  # noq
     assert not planted(base)
     mappings = json.load(urllib.request.urlopen(base + "/__admin/mappings"))
     assert mappings["meta"]["total"] == 0
+    # The browser did send its requests: the same POST to an ordinary path arrived, from that origin.
+    journal = json.load(urllib.request.urlopen(base + "/__admin/requests"))["requests"]
+    probes = [r["request"] for r in journal if r["request"]["url"] == "/probe"]
+    assert len(probes) == 2
+    assert all(p["headers"].get("Origin") == other_origin for p in probes)
 
 
-def test_the_servers_own_origin_can(base, browser):  # noqa: F811
+def test_the_servers_own_origin_can(base, browser):
     open_page(browser, base, base, "application/json", mode="same-origin")
     assert planted(base)
     urllib.request.urlopen(urllib.request.Request(base + "/__admin/mappings", method="DELETE"))

@@ -4,81 +4,27 @@ page offers a madisons:// link it reads the link and calls the JavaScript callba
 as the app's WebViewController does. Screenshots go to .build/commerce-screenshots/."""
 import os
 import re
-import shutil
-import signal
-import subprocess
-import tempfile
-import time
-import urllib.request
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BINARY = os.environ.get("UNDERSTUDY_BINARY", os.path.join(ROOT, ".build", "debug", "understudy"))
+from understudy_server import ROOT, serve
+
 SCREENSHOTS = os.path.join(ROOT, ".build", "commerce-screenshots")
-IPHONE_HYBRID = ("Mozilla/5.0 (iPhone; CPU iPhone OS 5_0 like Mac OS X) AppleWebKit/534.46 "
-                 "(KHTML, like Gecko) Mobile/9A334")
 SERVLET = "/webapp/wcs/stores/servlet/"
-
-
-def browser_binaries():
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver = shutil.which("chromedriver")
-    return chromium, driver
 
 
 @pytest.fixture(scope="module")
 def base():
     """The shipped stubs (storefront and geocoder) on a free port."""
-    with tempfile.TemporaryDirectory() as scratch:
-        port_file = os.path.join(scratch, "port")
-        process = subprocess.Popen([BINARY, "serve", "--port", "0", "--port-file", port_file,
-                                    "--stubs", os.path.join(ROOT, "stubs")],
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            deadline = time.time() + 60
-            url = None
-            while True:
-                assert process.poll() is None, "understudy exited before it was ready"
-                assert time.time() < deadline, "understudy was not ready in time"
-                if url is None and os.path.exists(port_file):
-                    url = "http://127.0.0.1:%s" % open(port_file).read().strip()
-                if url is not None:
-                    try:
-                        if urllib.request.urlopen(url + "/__admin/health").status == 200:
-                            break
-                    except OSError:
-                        pass
-                time.sleep(0.05)
-            yield url
-        finally:
-            process.send_signal(signal.SIGTERM)
-            assert process.wait(timeout=30) == 0
-
-
-@pytest.fixture(scope="module")
-def browser():
-    chromium, driver = browser_binaries()
-    if not chromium or not driver:
-        pytest.fail("chromium and chromedriver are needed (make test installs Debian's chromium and chromium-driver)")
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--window-size=390,844", "--user-agent=" + IPHONE_HYBRID]:
-        options.add_argument(argument)
-    session = webdriver.Chrome(service=Service(executable_path=driver), options=options)
-    session.set_page_load_timeout(30)
-    os.makedirs(SCREENSHOTS, exist_ok=True)
-    yield session
-    session.quit()
+    with serve(os.path.join(ROOT, "stubs")) as url:
+        yield url
 
 
 def shot(browser, name):
+    os.makedirs(SCREENSHOTS, exist_ok=True)
     browser.save_screenshot(os.path.join(SCREENSHOTS, name + ".png"))
 
 

@@ -2,19 +2,15 @@
 Google's own `googlemaps` client (keys, Premier signatures, statuses), pointed at a real server."""
 import json
 import os
-import signal
-import subprocess
 import tempfile
-import time
-import urllib.request
 
 import googlemaps
 import pytest
 from geopy.exc import GeocoderQueryError, GeocoderQuotaExceeded
 from geopy.geocoders import GoogleV3
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BINARY = os.environ.get("UNDERSTUDY_BINARY", os.path.join(ROOT, ".build", "debug", "understudy"))
+from understudy_server import ROOT, serve
+
 GAZETTEER = os.path.join(ROOT, "stubs", "geocoder")
 KEY = "AIzaUnderstudyTestKey"
 CLIENT_ID, CLIENT_SECRET = "gme-understudy", "vNIXE0xscrmjlyV-12Nj_BvUPaw="
@@ -32,28 +28,8 @@ def base():
         with open(os.path.join(geocoder, "config.json"), "w") as config:
             json.dump({"keys": {KEY: "OK", "AIzaNoBilling": "OVER_DAILY_LIMIT"},
                        "rateLimit": {"perDay": 1000}, "clients": {CLIENT_ID: CLIENT_SECRET}}, config)
-        port_file = os.path.join(stubs, "port")
-        process = subprocess.Popen([BINARY, "serve", "--port", "0", "--port-file", port_file, "--stubs", stubs],
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            deadline = time.time() + 60
-            base = None
-            while True:
-                assert process.poll() is None, "understudy exited before it was ready"
-                assert time.time() < deadline, "understudy was not ready in time"
-                if base is None and os.path.exists(port_file):
-                    base = "http://127.0.0.1:%s" % open(port_file).read().strip()
-                if base is not None:
-                    try:
-                        if urllib.request.urlopen(base + "/__admin/health").status == 200:
-                            break
-                    except OSError:
-                        pass  # 503 while the gazetteer loads
-                time.sleep(0.05)
-            yield base
-        finally:
-            process.send_signal(signal.SIGTERM)
-            assert process.wait(timeout=30) == 0
+        with serve(stubs) as url:
+            yield url
 
 
 def geopy(base, key=KEY):

@@ -1,9 +1,5 @@
 """The official Python WireMock client (PyPI `wiremock`), unchanged, against a real Understudy."""
-import os
-import signal
-import subprocess
 import tempfile
-import time
 
 import pytest
 import requests
@@ -13,28 +9,15 @@ from wiremock.resources.mappings.resource import Mappings
 from wiremock.resources.near_misses import NearMissMatchPatternRequest
 from wiremock.resources.requests.resource import Requests
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BINARY = os.environ.get("UNDERSTUDY_BINARY", os.path.join(ROOT, ".build", "debug", "understudy"))
+from understudy_server import serve
 
 
 @pytest.fixture
 def server():
     with tempfile.TemporaryDirectory() as stubs:
-        port_file = os.path.join(stubs, "port")
-        process = subprocess.Popen([BINARY, "serve", "--port", "0", "--port-file", port_file, "--stubs", stubs],
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            deadline = time.time() + 30
-            while not os.path.exists(port_file):
-                assert process.poll() is None, "understudy exited before listening"
-                assert time.time() < deadline, "understudy did not start"
-                time.sleep(0.05)
-            base = "http://127.0.0.1:%s" % open(port_file).read().strip()
+        with serve(stubs) as base:
             Config.base_url = base + "/__admin"
             yield base
-        finally:
-            process.send_signal(signal.SIGTERM)
-            assert process.wait(timeout=30) == 0
 
 
 def test_create_fetch_count_and_reset(server):

@@ -1,0 +1,35 @@
+import Foundation
+import HTTPServer
+
+/// Regular expressions from stub authors run on every request (and on the 404 path, which scores
+/// every stub): a pattern like `(a|aa)+b` backtracks for seconds on a long value. A match is
+/// given up after a time budget; ICU reports progress during long matches, which is where the
+/// budget is checked.
+public enum RegexOutcome: Equatable {
+    case matched(NSRange)
+    case noMatch
+    /// The budget ran out before the regex could say.
+    case gaveUp
+}
+
+extension NSRegularExpression {
+    /// How long one match may run on an event loop.
+    public static let matchBudgetNanoseconds: UInt64 = 25_000_000
+
+    /// The first match in `text`, or `.gaveUp` once `budget` has passed.
+    public func firstMatch(in text: String, options: NSRegularExpression.MatchingOptions = [],
+                           budgetNanoseconds budget: UInt64 = matchBudgetNanoseconds) -> RegexOutcome {
+        let start = MonotonicClock.nanoseconds()
+        var outcome = RegexOutcome.noMatch
+        enumerateMatches(in: text, options: options.union(.reportProgress), range: NSRange(text.startIndex..., in: text)) { result, _, stop in
+            if let result {
+                outcome = .matched(result.range)
+                stop.pointee = true
+            } else if MonotonicClock.nanoseconds() &- start > budget {
+                outcome = .gaveUp
+                stop.pointee = true
+            }
+        }
+        return outcome
+    }
+}

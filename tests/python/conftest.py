@@ -1,0 +1,26 @@
+"""What the browser tests share: headless Chromium, as the iPhone hybrid app's web view."""
+import shutil
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+IPHONE_HYBRID = ("Mozilla/5.0 (iPhone; CPU iPhone OS 5_0 like Mac OS X) AppleWebKit/534.46 "
+                 "(KHTML, like Gecko) Mobile/9A334")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    if not chromium or not driver:
+        pytest.fail("chromium and chromedriver are needed (make test installs Debian's chromium and chromium-driver)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--window-size=390,844", "--user-agent=" + IPHONE_HYBRID]:
+        options.add_argument(argument)
+    session = webdriver.Chrome(service=Service(executable_path=driver), options=options)
+    session.set_page_load_timeout(30)
+    yield session
+    session.quit()
