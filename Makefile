@@ -1,5 +1,6 @@
 # Understudy: `make run` serves the shipped stubs, `make test` runs every test, `make bench`
-# measures the server against a minimal C libevent server. Each installs what it needs first.
+# measures the server against a minimal C libevent server, `make fuzz` runs the libFuzzer targets in
+# fuzz/ (docs/fuzzing.md). Each installs what it needs first.
 SWIFT ?= swift
 PORT ?= 8080
 BIND ?= 127.0.0.1
@@ -7,7 +8,7 @@ STUBS ?= stubs
 BASELINE := .build/bench/c-baseline
 VENV := .build/venv
 
-.PHONY: run test test-tsan soak bench build release deps bench-deps clean
+.PHONY: run test test-tsan soak bench build release deps bench-deps clean fuzz fuzz-build fuzz-smoke
 
 deps:
 	@tools/install-deps.sh build
@@ -25,11 +26,13 @@ run: release
 	.build/release/understudy serve --port $(PORT) --bind $(BIND) --stubs $(STUBS)
 
 # Python clients (the official WireMock client, geopy, googlemaps) and the storefront in headless Chromium
-# (Selenium) against the built server, then the Swift suite.
+# (Selenium) against the built server, then the Swift suite, then a short pass of every fuzz target
+# over its committed corpus (fuzz-smoke, about 2 minutes with its build).
 test: deps $(VENV)/ok
 	$(SWIFT) build --product understudy
 	$(VENV)/bin/python -m pytest -q tests/python
 	$(SWIFT) test
+	$(MAKE) fuzz-smoke
 
 # The Swift suite under ThreadSanitizer, in a build folder of its own (it rebuilds everything).
 test-tsan: deps
@@ -52,5 +55,46 @@ bench: bench-deps release $(BASELINE)
 soak: bench-deps release
 	python3 bench/soak.py $(SOAK_ARGS)
 
+# Fuzzing (Linux): one libFuzzer binary per parser of client bytes, built with -sanitize=fuzzer,address
+# in a scratch path of its own. `make fuzz` runs each for FUZZ_SECONDS, growing a corpus under
+# $(FUZZ_BUILD) from the committed seeds in fuzz/corpus/; crashing inputs land in
+# $(FUZZ_BUILD)/artifacts/. `make fuzz-smoke` replays every committed input and fuzzes each target
+# for FUZZ_SMOKE_SECONDS: a regression fails the build. FUZZ_TARGETS picks targets.
+FUZZ_BUILD := .build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 5
+# Leak detection is off: Swift keeps enum tags in the spare bits of pointers, which LeakSanitizer
+# cannot follow, so values held in globals are reported as leaked.
+FUZZ_FLAGS ?= -timeout=10 -rss_limit_mb=2048 -detect_leaks=0
+# Swift's own crash backtracer is off while fuzzing: next to ASan it can hang; libFuzzer prints
+# the stack of a trap (deadly signal) itself.
+FUZZ_TARGETS ?= $(sort $(notdir $(wildcard fuzz/Sources/fuzz-*)))
+
+fuzz-build: deps
+	cd fuzz && $(SWIFT) build -c release --scratch-path ../$(FUZZ_BUILD) \
+		-Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing
+
+fuzz: fuzz-build
+	@mkdir -p $(FUZZ_BUILD)/artifacts
+	@set -e; bin=$$(cd fuzz && $(SWIFT) build -c release --scratch-path ../$(FUZZ_BUILD) --show-bin-path); \
+	for target in $(FUZZ_TARGETS); do \
+		echo "== $$target: $(FUZZ_SECONDS)s"; mkdir -p $(FUZZ_BUILD)/corpus/$$target; \
+		SWIFT_BACKTRACE=enable=no $$bin/$$target $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
+			-artifact_prefix=$(FUZZ_BUILD)/artifacts/$$target- \
+			$(FUZZ_BUILD)/corpus/$$target fuzz/corpus/$$target; \
+	done
+
+fuzz-smoke: fuzz-build
+	@mkdir -p $(FUZZ_BUILD)/artifacts
+	@set -e; bin=$$(cd fuzz && $(SWIFT) build -c release --scratch-path ../$(FUZZ_BUILD) --show-bin-path); \
+	for target in $(FUZZ_TARGETS); do \
+		echo "== $$target: the committed corpus, then $(FUZZ_SMOKE_SECONDS)s"; \
+		scratch=$$(mktemp -d); \
+		SWIFT_BACKTRACE=enable=no $$bin/$$target $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SMOKE_SECONDS) \
+			-artifact_prefix=$(FUZZ_BUILD)/artifacts/$$target- $$scratch fuzz/corpus/$$target \
+			|| { rm -rf $$scratch; echo "fuzz-smoke: $$target failed; the input is in $(FUZZ_BUILD)/artifacts/"; exit 1; }; \
+		rm -rf $$scratch; \
+	done
+
 clean:
-	rm -rf .build .build-tsan
+	rm -rf .build .build-tsan $(FUZZ_BUILD)

@@ -6,6 +6,14 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "understudy", targets: ["understudy"]),
+        // Libraries for the fuzz package in fuzz/ (docs/fuzzing.md); the server is the executable.
+        .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .library(name: "XML", targets: ["XML"]),
+        .library(name: "MockCore", targets: ["MockCore"]),
+        .library(name: "Templating", targets: ["Templating"]),
+        .library(name: "Stubs", targets: ["Stubs"]),
+        .library(name: "Informix", targets: ["Informix"]),
+        .library(name: "Recording", targets: ["Recording"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -123,13 +123,20 @@ public struct JSONPath: Sendable {
 
     /// Every value the path selects in `document`.
     public func evaluate(_ document: JSONValue) -> [JSONValue] {
-        Self.apply(steps[...], to: [document])
+        var budget = Self.selectionBudget
+        return Self.apply(steps[...], to: [document], budget: &budget)
     }
 
-    private static func apply(_ steps: ArraySlice<Step>, to values: [JSONValue]) -> [JSONValue] {
+    /// How many values one evaluation may select along the way. Each `..` selects every value
+    /// below each one selected so far, so a client's `$......` grows exponentially with its steps;
+    /// past the budget it selects nothing.
+    static let selectionBudget = 100_000
+
+    private static func apply(_ steps: ArraySlice<Step>, to values: [JSONValue], budget: inout Int) -> [JSONValue] {
         guard let step = steps.first else { return values }
         var next: [JSONValue] = []
         for value in values {
+            guard next.count < budget else { return [] }
             switch step {
             case .key(let name):
                 if let found = value[name] { next.append(found) }
@@ -144,7 +151,7 @@ public struct JSONPath: Sendable {
                 next += descendants(of: value).compactMap { candidate in name.map { candidate[$0] } ?? candidate }
             case .filter(let path, let comparison):
                 for child in children(of: value) {
-                    let selected = apply(path[...], to: [child])
+                    let selected = apply(path[...], to: [child], budget: &budget)
                     guard let (op, literal) = comparison else {
                         if !selected.isEmpty { next.append(child) }
                         continue
@@ -153,7 +160,8 @@ public struct JSONPath: Sendable {
                 }
             }
         }
-        return apply(steps.dropFirst(), to: next)
+        budget -= next.count
+        return apply(steps.dropFirst(), to: next, budget: &budget)
     }
 
     private static func children(of value: JSONValue) -> [JSONValue] {

@@ -35,7 +35,10 @@ public struct ResponseDefinition: Sendable {
                 let normal = (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
                 milliseconds = min(median * exp(sigma * normal), maxValue ?? .infinity)
             }
-            return .microseconds(Int64(milliseconds * 1000))
+            // The parameters come from clients' mappings: a draw can be out of Int64's range.
+            let microseconds = milliseconds * 1000
+            if microseconds.isNaN { return .zero }
+            return .microseconds(microseconds < 0x1p63 ? Int64(max(0, microseconds)) : .max)
         }
     }
 
@@ -139,12 +142,12 @@ public struct ResponseDefinition: Sendable {
     private static func parseDistribution(_ json: JSONValue, field: String) throws(StubError) -> DelayDistribution {
         switch json["type"]?.stringValue {
         case "uniform":
-            guard let lower = json["lower"]?.doubleValue, let upper = json["upper"]?.doubleValue, lower >= 0, upper >= lower else {
+            guard let lower = json["lower"]?.doubleValue, let upper = json["upper"]?.doubleValue, lower >= 0, upper >= lower, upper.isFinite else {
                 throw StubError(field: field, message: "uniform needs lower ≤ upper, in milliseconds")
             }
             return .uniform(lower: lower, upper: upper)
         case "lognormal":
-            guard let median = json["median"]?.doubleValue, let sigma = json["sigma"]?.doubleValue, median >= 0, sigma >= 0 else {
+            guard let median = json["median"]?.doubleValue, let sigma = json["sigma"]?.doubleValue, median >= 0, sigma >= 0, median.isFinite, sigma.isFinite else {
                 throw StubError(field: field, message: "lognormal needs median and sigma ≥ 0")
             }
             return .lognormal(median: median, sigma: sigma, maxValue: json["maxValue"]?.doubleValue)

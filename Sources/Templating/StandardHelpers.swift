@@ -91,8 +91,8 @@ extension TemplateHelpers {
         },
         "substring": { call throws(HelperError) in
             let characters = Array(call.param(0).text)
-            let start = max(0, min(characters.count, Int(call.param(1).numberValue ?? 0)))
-            let end = max(start, min(characters.count, call.params.count > 2 ? Int(call.param(2).numberValue ?? 0) : characters.count))
+            let start = max(0, min(characters.count, saturatingInt(call.param(1).numberValue ?? 0)))
+            let end = max(start, min(characters.count, call.params.count > 2 ? saturatingInt(call.param(2).numberValue ?? 0) : characters.count))
             return .string(String(characters[start..<end]))
         },
         "defaultIfEmpty": { call throws(HelperError) in call.param(0).isTruthy ? call.param(0) : call.param(1) },
@@ -162,7 +162,7 @@ extension TemplateHelpers {
         "randomValue": { call throws(HelperError) in
             let type = call.hash["type"]?.text.uppercased() ?? "ALPHANUMERIC"
             if type == "UUID" { return .string(UUID().uuidString.lowercased()) }
-            let length = Int(call.hash["length"]?.numberValue ?? 36)
+            let length = saturatingInt(call.hash["length"]?.numberValue ?? 36)
             guard (0...100_000).contains(length) else { throw HelperError("randomValue: length must be 0…100000") }
             let alphabet: String
             switch type {
@@ -178,8 +178,8 @@ extension TemplateHelpers {
             return .string(call.hash["uppercase"]?.isTruthy == true ? value.uppercased() : value)
         },
         "randomInt": { call throws(HelperError) in
-            let lower = Int(call.hash["lower"]?.numberValue ?? Double(Int32.min))
-            let upper = Int(call.hash["upper"]?.numberValue ?? Double(Int32.max))
+            let lower = saturatingInt(call.hash["lower"]?.numberValue ?? Double(Int32.min))
+            let upper = saturatingInt(call.hash["upper"]?.numberValue ?? Double(Int32.max))
             guard lower <= upper else { throw HelperError("randomInt: lower is above upper") }
             return .number(Double(Int.random(in: lower...upper)))
         },
@@ -219,4 +219,13 @@ func regex(_ pattern: String) throws(HelperError) -> TemplateRegex {
     } catch {
         throw HelperError("'\(pattern)' is not a valid regular expression")
     }
+}
+
+/// A number from a template as an Int: saturating at Int's bounds, NaN as 0 (`Int(_:)` traps on
+/// both, and the numbers come from clients' templates and request data).
+private func saturatingInt(_ value: Double) -> Int {
+    if value.isNaN { return 0 }
+    if value >= 0x1p63 { return Int.max }
+    if value <= -0x1p63 { return Int.min }
+    return Int(value)
 }

@@ -359,6 +359,8 @@ private struct ExpressionLexer {
     }
 
     private mutating func operand() throws(HelperError) -> TemplateOperand {
+        // `{{helper key=}}`: the tag can end where a value is due.
+        guard position < bytes.count else { throw HelperError("a value is missing at the end") }
         let byte = bytes[position]
         if byte == UInt8(ascii: "(") {
             position += 1

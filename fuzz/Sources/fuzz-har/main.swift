@@ -1,0 +1,21 @@
+// HAR import (`understudy import-har`): the file's bytes read into exchanges, and each exchange
+// made into a mapping as the recorder does (matching, naming, redaction, body decoding).
+@testable import Recording
+import FuzzSupport
+
+private let recipe = MappingRecipe(options: RecordingOptions())
+
+runFuzzer(fuzzOne)
+
+/// libFuzzer's main, linked in with its runtime, wants this symbol even though it is not used.
+@_cdecl("LLVMFuzzerTestOneInput")
+func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard let (exchanges, skipped) = try? HARImport.exchanges(FuzzInput(data, size).bytes) else { return 0 }
+    _ = skipped.map(\.description)
+    for exchange in exchanges {
+        let key = recipe.key(exchange)
+        let name = recipe.name(exchange, key: key)
+        _ = recipe.mapping(exchange, name: name, scenario: (name: "s", required: "Started", next: "2"))
+    }
+    return 0
+}

@@ -1,0 +1,23 @@
+// MockCore's JSON parser on arbitrary bytes (admin API bodies, mapping files, JSON body
+// patterns), then what is done with a parsed value: serializing it and reading it back.
+import FuzzSupport
+import MockCore
+
+runFuzzer(fuzzOne)
+
+/// libFuzzer's main, linked in with its runtime, wants this symbol even though it is not used.
+@_cdecl("LLVMFuzzerTestOneInput")
+func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let input = FuzzInput(data, size)
+    guard let value = try? JSONValue.parse(input.bytes) else { return 0 }
+    let serialized = value.serialized
+    guard let again = try? JSONValue.parse(serialized) else {
+        fatalError("serialized JSON does not parse again: \(serialized)")
+    }
+    _ = again.serialized
+    _ = value.prettyPrinted()
+    _ = value.intValue
+    _ = value.doubleValue
+    _ = value.objectValue?.first.map { value[$0.0] }
+    return 0
+}

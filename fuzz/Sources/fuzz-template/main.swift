@@ -1,0 +1,22 @@
+// The Handlebars engine: a template source from client bytes (stub responses posted to the admin
+// API), parsed and rendered with the standard helpers over a JSON model. Input: the template,
+// NUL, the model as JSON (a fixed model when missing or not JSON).
+import FuzzSupport
+import MockCore
+import Templating
+
+private let defaultModel = TemplateValue(
+    (try? JSONValue.parse(#"{"a":1,"b":"two","c":[1,2,{"d":null}],"e":{"f":true,"g":-1.5},"h":"2024-02-29T12:00:00Z"}"#)) ?? .null)
+
+runFuzzer(fuzzOne)
+
+/// libFuzzer's main, linked in with its runtime, wants this symbol even though it is not used.
+@_cdecl("LLVMFuzzerTestOneInput")
+func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let (source, model) = FuzzInput(data, size).halves
+    guard let template = try? Template(source.text) else { return 0 }
+    let context = (try? JSONValue.parse(model)).map(TemplateValue.init) ?? defaultModel
+    _ = template.isConstant
+    _ = template.render(context)
+    return 0
+}
