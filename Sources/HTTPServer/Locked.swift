@@ -8,8 +8,8 @@ import Darwin
 /// `Mutex`: that one waits on a futex inside a library built without ThreadSanitizer, which then
 /// cannot see the lock and reports every access it guards as a race (`make test-tsan`).
 public final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    @usableFromInline var value: Value
+    @usableFromInline let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
     public init(_ value: Value) {
         self.value = value
@@ -21,8 +21,9 @@ public final class Locked<Value>: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Runs `body` with the value, no other thread holding it meanwhile.
-    @inline(__always)
+    /// Runs `body` with the value, no other thread holding it meanwhile. Inlinable, so callers get
+    /// it specialised for their value and closure (it runs on every request).
+    @inlinable
     public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }

@@ -29,8 +29,8 @@ public final class Responder {
         guard let request else { return }
         self.request = nil
         var response = response
-        if case .bytes(let bytes) = response.body.storage, bytes.count >= UnsentBytes.trackedSize,
-           !isHead, Response.statusAllowsBody(response.status), !UnsentBytes.reserve(bytes.count, cap: loop.maxUnsentBytes) {
+        if response.body.count >= UnsentBytes.trackedSize, response.body.file == nil, case .bytes = response.body.storage,
+           !isHead, Response.statusAllowsBody(response.status), !UnsentBytes.reserve(response.body.count, cap: loop.maxUnsentBytes) {
             response = .text("The server holds as many unread answers as it may (\(loop.maxUnsentBytes >> 20) MiB): try again when "
                 + "clients have read theirs.\n", status: 503)
             response.headers.set("Retry-After", "1")

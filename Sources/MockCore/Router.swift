@@ -27,6 +27,8 @@ public final class Router: HTTPHandler {
     private let logger: Logger
     private let logsRequests: Bool
     private let adminGuard: AdminGuard
+    /// The bit of the built-in admin API's route in `mountsHolding`.
+    private let adminMountBit: UInt64
 
     /// `backends` are mounted beside the built-in admin API (`/__admin/health`, `/__admin/reset`,
     /// `/__admin/requests`); `shutdown` is what `POST /__admin/shutdown` calls; `adminGuard`
@@ -56,13 +58,19 @@ public final class Router: HTTPHandler {
         self.logger = logger
         self.logsRequests = logger.logLevel <= .debug
         self.adminGuard = adminGuard
+        // The admin tier sorts first, so this index is far below 64.
+        let adminIndex = routes.firstIndex { $0.backend === admin } ?? 0
+        adminMountBit = adminIndex < 64 ? 1 << UInt64(adminIndex) : 0
     }
 
     public func handle(_ request: consuming Request, responder: Responder) {
         let context = RequestContext(scope: .shared)
         // Admin calls are not the app's requests: WireMock does not journal them either, so counts
         // and verifications see only what the app sent.
-        let isAdmin = Self.path(request.path, isUnder: "/__admin")
+        let mounted = mountsHolding(request.path)
+        // The built-in admin API's mount is among the first routes (its tier comes first), so the
+        // prefix test is already in `mounted`.
+        let isAdmin = mounted & adminMountBit != 0
         if isAdmin, let refusal = adminGuard.refusal(for: request) {
             // Not journaled (the journal is what the app under test sent) and logged only with
             // --verbose: the client is told why, and a hostile page could flood the log.
@@ -70,7 +78,6 @@ public final class Router: HTTPHandler {
             responder.send(refusal)
             return
         }
-        let mounted = mountsHolding(request.path)
         for index in routes.indices where index >= 64 ? Self.path(request.path, isUnder: routes[index].prefix)
                                                       : mounted & (1 << index) != 0 {
             let backend = routes[index].backend
