@@ -29,7 +29,7 @@ public final class Responder {
         guard let request else { return }
         self.request = nil
         var response = response
-        if response.body.count >= UnsentBytes.trackedSize, response.body.file == nil, case .bytes = response.body.storage,
+        if response.body.count >= UnsentBytes.trackedSize, case .bytes = response.body.storage,
            !isHead, Response.statusAllowsBody(response.status), !UnsentBytes.reserve(response.body.count, cap: loop.maxUnsentBytes) {
             response = .text("The server holds as many unread answers as it may (\(loop.maxUnsentBytes >> 20) MiB): try again when "
                 + "clients have read theirs.\n", status: 503)

@@ -21,7 +21,4 @@ enum UnsentBytes {
     static func release(_ count: Int) {
         total.subtract(count, ordering: .relaxed)
     }
-
-    /// Bytes counted now.
-    static var current: Int { total.load(ordering: .relaxed) }
 }
