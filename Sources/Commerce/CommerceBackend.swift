@@ -20,8 +20,8 @@ public final class CommerceBackend: Backend {
     let pages: StorePages
     let settings: CommerceSettings
     let assets: StoreAssets
-    private let shoppers: [Shopper]
-    private let scopes = Locked<[StateScope: ShoppingState]>([:])
+    /// Each scope's shoppers, sessions, carts, wish lists and orders.
+    private let shopping: ScopeKey<ScopedValue<ShoppingState>>
     /// Catalog pages as rendered for a shopper's cart count (they depend on nothing else that
     /// changes): browsing is answered from memory. Set-Cookie is added per request.
     private let pageCache: ResponseCache
@@ -43,7 +43,8 @@ public final class CommerceBackend: Backend {
         settings = loaded.settings
         catalog = loaded.catalog
         physicalStores = loaded.stores
-        shoppers = loaded.shoppers
+        let fixtureShoppers = loaded.shoppers
+        shopping = ScopeKey { _ in ScopedValue { ShoppingState(shoppers: fixtureShoppers) } measure: { $0.estimatedBytes } }
         pages = loaded.pages
         assets = StoreAssets(directory: directory.appendingPathComponent("assets"))
         self.logger = logger
@@ -67,18 +68,9 @@ public final class CommerceBackend: Backend {
         load(directory).1
     }
 
-    public func reset(scope: StateScope?) {
-        scopes.withLock { scopes in
-            if let scope { scopes[scope] = nil } else { scopes.removeAll() }
-        }
-    }
-
     /// Runs `body` on the scope's state, made from the fixtures on first use.
     func withState<T>(_ scope: StateScope, _ body: (inout ShoppingState) -> T) -> T {
-        scopes.withLock { scopes in
-            if scopes[scope] == nil { scopes[scope] = ShoppingState(shoppers: shoppers) }
-            return body(&scopes[scope]!)
-        }
+        scope[shopping].withValue(body)
     }
 
     // MARK: Requests
@@ -86,8 +78,9 @@ public final class CommerceBackend: Backend {
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
         let path = request.path
         if path.hasPrefix("/wcsstore/") { return .response(assets.response(for: path, catalog: catalog)) }
-        if path.hasPrefix("/search/resources/") { return .response(searchResource(request)) }
+        if path.hasPrefix("/search/resources/") { return .response(searchResource(request, basePath: context.basePath)) }
         var store = StoreRequest(request)
+        store.basePath = context.basePath
         let presented = store.sessionCookies
         if !presented.isEmpty {
             let known = withState(context.scope) { state in presented.map { state.sessions[$0.userId] } }
@@ -107,7 +100,7 @@ public final class CommerceBackend: Backend {
             parameters.append(contentsOf: seo.parameters)
             return respond(seo.view, StoreRequest(request, parameters: parameters, from: store), context)
         } else {
-            return .response(errorPage(store, message: pages.label("errorPageNotFound", store.language), status: 404))
+            return .response(errorPage(store, message: pages.label("errorPageNotFound", store.language), status: 404, scope: context.scope))
         }
         return respond(name, store, context)
     }
@@ -115,19 +108,22 @@ public final class CommerceBackend: Backend {
     private func respond(_ name: String, _ store: StoreRequest, _ context: RequestContext) -> Reply {
         if let command = command(name) {
             guard store.request.method == .post || store.request.method == .get else {
-                return .response(errorPage(store, message: "\(name) takes GET or POST", status: 405))
+                return .response(errorPage(store, message: "\(name) takes GET or POST", status: 405, scope: context.scope))
             }
             return command(store, context)
         }
         if name == "mStoreLocatorSearchView" || name == "mStoreLocatorResultView" { return storeLocatorSearch(store, context) }
         guard let view = view(name) else {
-            return .response(withSessionCookies(errorPage(store, message: pages.label("errorPageNotFound", store.language) + " (\(name))", status: 404), store))
+            return .response(withSessionCookies(errorPage(store, message: pages.label("errorPageNotFound", store.language) + " (\(name))", status: 404, scope: context.scope), store))
         }
         guard Self.catalogViews.contains(name), store.request.method == .get || store.request.method == .head else {
             return .response(withSessionCookies(view(store, context), store))
         }
         let cartCount = store.session.map { session in withState(context.scope) { $0.carts[session.userId]?.itemCount ?? 0 } } ?? 0
-        let key = "\(store.device.name) \(store.language.rawValue) \(store.session?.logonId ?? "-") \(cartCount) \(store.request.target)"
+        // Shared by the scopes: a shopper's name is the scope's own (registered in it), links
+        // carry the scope's path prefix.
+        let shopper = store.session?.logonId.map { context.scope.name + "/" + $0 } ?? "-"
+        let key = "\(store.device.name) \(store.language.rawValue) \(shopper) \(cartCount) \(store.basePath)\(store.request.target)"
         if let cached = pageCache.response(for: key) { return .response(withSessionCookies(cached, store)) }
         var rendered = view(store, context)
         rendered.body = ResponseBody(shared: SharedBytes(rendered.body.bytes))
@@ -188,7 +184,7 @@ public final class CommerceBackend: Backend {
             ("lang", .string(store.language.code)),
             // Inserted raw ({{{base}}}) into href attributes: already escaped for HTML.
             ("base", .string(baseQuery(store.language).replacingOccurrences(of: "&", with: "&amp;"))),
-            ("servlet", .string(Self.servlet)),
+            ("servlet", .string(store.basePath + Self.servlet)),
             ("storeName", .string(catalog.store.name)),
             ("device", .string(store.device.name)),
             ("pageSet", .string(store.device.pageSet.rawValue)),
@@ -217,7 +213,7 @@ public final class CommerceBackend: Backend {
     }
 
     /// The store's error page (`GenericApplicationError`), never a stack trace.
-    func errorPage(_ store: StoreRequest, message: String, status: Int = 200, scope: StateScope = .shared) -> Response {
+    func errorPage(_ store: StoreRequest, message: String, status: Int = 200, scope: StateScope) -> Response {
         page("GenericError", store, scope: scope, title: pages.label("errorTitle", store.language), status: status, [("message", .string(message))])
     }
 
@@ -229,7 +225,7 @@ public final class CommerceBackend: Backend {
         if !target.hasPrefix("/") && !RedirectTarget.isAbsolute(target) {
             var query = baseQuery(store.language)
             for item in extra { query += "&\(item.name)=\(item.value?.percentEncoded ?? "")" }
-            target = Self.servlet + (target.contains("?") ? target + "&" + query : target + "?" + query)
+            target = store.basePath + Self.servlet + (target.contains("?") ? target + "&" + query : target + "?" + query)
         }
         var headers: HTTPHeaders = ["Location": target, "Content-Type": "text/html; charset=UTF-8"]
         for cookie in cookies { headers.add("Set-Cookie", cookie) }
@@ -245,6 +241,7 @@ extension StoreRequest {
         self.init(copy)
         session = original.session
         staleUserIds = original.staleUserIds
+        basePath = original.basePath
     }
 }
 

@@ -9,7 +9,8 @@ import MockCore
 /// as strings, `recordSet*` counts as numbers. Paging (`pageSize`, `pageNumber`) and the error
 /// document's shape are unverified.
 extension CommerceBackend {
-    func searchResource(_ request: Request) -> Response {
+    /// `basePath`: the scope prefix the request came under, kept in the links it answers.
+    func searchResource(_ request: Request, basePath: String) -> Response {
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map { PercentDecoding.decode($0, plusAsSpace: false) }
         // search, resources, store, {storeId}, {resource}, …
         guard parts.count >= 5, parts[2] == "store" else { return restError(404, "_ERR_RESOURCE_NOT_FOUND", "No resource at \(request.path).") }
@@ -21,8 +22,8 @@ extension CommerceBackend {
         }
         let language = StoreLanguage(langId: request.query("langId"))
         let host = request.headers["Host"] ?? "localhost"
-        let base = "http://\(host)/search/resources/store/\(catalog.store.storeId)/"
-        let resourceId = "http://\(host)\(request.rawPath)"
+        let base = "http://\(host)\(basePath)/search/resources/store/\(catalog.store.storeId)/"
+        let resourceId = "http://\(host)\(basePath)\(request.rawPath)"
         switch (parts[4], parts.count > 5 ? parts[5] : nil, parts.count > 6 ? parts[6] : nil) {
         case ("productview", "bySearchTerm", let term?):
             return productList(catalog.search(term, language: language), request, language, base: base, resourceId: resourceId)

@@ -52,6 +52,12 @@ struct ShoppingState: Sendable {
     var nextOrderId = 50001
     var nextOrderItemId = 70001
 
+    /// Rough bytes held, for the scope list: a few hundred per account, session, line and order.
+    var estimatedBytes: Int {
+        (accounts.count + sessions.count) * 256 + (carts.values.reduce(0) { $0 + $1.count } + wishlists.values.reduce(0) { $0 + $1.count }) * 128
+            + orders.values.reduce(0) { $0 + 512 + $1.reduce(0) { $0 + $1.lines.count * 128 } }
+    }
+
     init(shoppers: [Shopper]) {
         for (offset, shopper) in shoppers.enumerated() {
             let key = shopper.logonId.lowercased()

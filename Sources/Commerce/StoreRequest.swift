@@ -15,6 +15,8 @@ struct StoreRequest {
     var sessionExpired: Bool { session == nil && !staleUserIds.isEmpty }
     /// Users whose session cookies are no longer valid: cleared when a new session is set.
     var staleUserIds: [Int] = []
+    /// `/__scope/NAME` when the request came under that prefix: links and redirects keep it.
+    var basePath = ""
 
     init(_ request: Request) {
         self.request = request

@@ -104,9 +104,10 @@ public final class GeocoderBackend: Backend {
         editable.withLock { $0 = copy }
     }
 
-    public func reset(scope: StateScope?) {
-        rateLimiter.reset(scope)
-        if let gazetteer = loaded.load() { reloadEditable(gazetteer) }
+    /// Resetting `default` reads the editable files again (they are shared by every scope); each
+    /// scope's rate-limit counters are reset with the scope's state.
+    public func reset(scope: StateScope) {
+        if scope.isDefault, let gazetteer = loaded.load() { reloadEditable(gazetteer) }
     }
 
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {

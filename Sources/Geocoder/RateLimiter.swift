@@ -3,7 +3,7 @@ import MockCore
 
 /// Requests per second and per day for each caller, to answer `OVER_QUERY_LIMIT` as Google does
 /// when an app goes too fast. The per-second count is a one-second window; the per-day count runs
-/// from start or the last `POST /__admin/reset`. Thread-safe.
+/// from start or the last `POST /__admin/reset`; both per scope. Thread-safe.
 final class RateLimiter: Sendable {
     private struct Counters: Sendable {
         var windows: [String: (second: UInt64, count: Int)] = [:]
@@ -16,12 +16,12 @@ final class RateLimiter: Sendable {
         case overDailyQuota
     }
 
-    private let counters = ScopedState { Counters() }
+    private let counters = ScopeKey { _ in ScopedValue { Counters() } measure: { $0.days.count * 96 } }
 
     func admit(_ caller: String, perSecond: Int?, perDay: Int?, scope: StateScope,
                now: UInt64 = MonotonicClock.nanoseconds()) -> Verdict {
         guard perSecond != nil || perDay != nil else { return .allowed }
-        return counters.withValue(in: scope) { counters in
+        return scope[counters].withValue { counters in
             if let perDay {
                 guard counters.days[caller, default: 0] < perDay else { return .overDailyQuota }
             }
@@ -36,9 +36,5 @@ final class RateLimiter: Sendable {
             counters.days[caller, default: 0] += 1
             return .allowed
         }
-    }
-
-    func reset(_ scope: StateScope?) {
-        counters.reset(scope)
     }
 }

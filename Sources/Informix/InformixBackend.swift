@@ -21,11 +21,10 @@ public final class InformixBackend: Backend {
     private let scripts: PHPScripts
     private let services: [String: PHPScripts.Service]
     private let logger: Logger
-    /// Where databases are kept between runs (`--data-dir`); nil: in memory.
-    private let dataDirectory: URL?
     /// The fixture database every scope starts from, once loaded.
     private let template = AtomicLazyReference<TemplateDatabase>()
-    private let scopes = Locked<[StateScope: ScopeDatabase]>([:])
+    /// Each scope's database and queue.
+    private let databases: ScopeKey<ScopeDatabase>
     /// Answers of read-only requests, of every scope, under one byte cap.
     private let cache: InformixResponseCache
 
@@ -39,9 +38,12 @@ public final class InformixBackend: Backend {
             logger.warning("informix: \(error)")
         }
         self.settings = settings
-        cache = InformixResponseCache(maxEntries: settings.responseCache, maxBytes: settings.responseCacheBytes)
+        let cache = InformixResponseCache(maxEntries: settings.responseCache, maxBytes: settings.responseCacheBytes)
+        self.cache = cache
         self.logger = logger
-        self.dataDirectory = dataDirectory
+        databases = ScopeKey { scope in
+            ScopeDatabase(scope: scope.name, cache: cache, file: dataDirectory?.appendingPathComponent("informix-\(scope.name).sqlite"))
+        }
         scripts = PHPScripts(runtime: settings.runtime, columnCase: settings.columnCase, dateOutput: settings.dateOutput,
                              rootElement: settings.rootElement)
         services = Dictionary(settings.services.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
@@ -103,15 +105,15 @@ public final class InformixBackend: Backend {
         let isForm = request.headers["Content-Type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") ?? false
         let post = request.method == .post && isForm ? PHPForm.parse(request.body, runtime: settings.runtime) : [:]
         let path = request.path
-        let scope = context.scope
+        let holder = context.scope[databases]
         let work: @Sendable () -> Response = { [self] in
-            withDatabase(scope) { database in respond(service, path, post, scope, database) }
+            withDatabase(holder) { database in respond(service, path, post, holder.scope, database) }
         }
         guard isReady else {
             // The fixture is still loading: wait on the loop's timers, not on a worker thread.
-            return .deferred { reply in self.whenLoaded(reply) { reply.compute(on: self.queue(for: scope), work) } }
+            return .deferred { reply in self.whenLoaded(reply) { reply.compute(on: holder.queue, work) } }
         }
-        return .computed(on: queue(for: scope), work)
+        return .computed(on: holder.queue, work)
     }
 
     private func whenLoaded(_ reply: DeferredReply, _ then: @escaping () -> Void) {
@@ -123,65 +125,43 @@ public final class InformixBackend: Backend {
     }
 
     /// Runs the script, or answers from the scope's cache when the same request met the same data.
-    private func respond(_ service: PHPScripts.Service, _ path: String, _ post: [String: String], _ scope: StateScope,
+    private func respond(_ service: PHPScripts.Service, _ path: String, _ post: [String: String], _ scope: String,
                          _ database: InformixDatabase) -> Response {
         let key = "\(path)\u{0}\(post["sql_stmt"] ?? "\u{1}")\u{0}\(post["tableName"] ?? "\u{1}")"
-        if let cached = cache.response(scope: scope.id, key: key, generation: database.changeCount) { return cached }
+        if let cached = cache.response(scope: scope, key: key, generation: database.changeCount) { return cached }
         let before = database.changeCount
         let page = scripts.run(service, path: path, post: post, database: database)
         if let error = page.loggedError { logger.warning("informix: \(error)") }
         let response = Response(status: page.status, headers: ["Content-Type": page.contentType, "X-Powered-By": settings.runtime.poweredBy],
                                 body: ResponseBody(shared: SharedBytes(page.body)))
         if database.changeCount == before, PHPScripts.isRepeatable(post) {
-            cache.store(response, bodyBytes: page.body.count, scope: scope.id, key: key, generation: before)
+            cache.store(response, bodyBytes: page.body.count, scope: scope, key: key, generation: before)
         }
         return response
     }
 
-    public func reset(scope: StateScope?) {
-        let reset = scopes.withLock { scopes -> [ScopeDatabase] in
-            if let scope { return scopes[scope].map { [$0] } ?? [] }
-            return Array(scopes.values)
-        }
-        for database in reset {
-            // Queued before any request that comes after the reset's answer.
-            database.queue.async { database.needsRestore = true }
-        }
-    }
-
-    private func scopeDatabase(_ scope: StateScope) -> ScopeDatabase {
-        scopes.withLock { scopes in
-            if let existing = scopes[scope] { return existing }
-            let created = ScopeDatabase(label: "understudy.informix.\(scope.id)")
-            scopes[scope] = created
-            return created
-        }
-    }
-
-    private func queue(for scope: StateScope) -> DispatchQueue { scopeDatabase(scope).queue }
-
     /// Runs `body` on the scope's database (on its queue), opening or restoring it first.
-    private func withDatabase<T>(_ scope: StateScope, _ body: (InformixDatabase) -> T) -> T {
-        let holder = scopeDatabase(scope)
+    private func withDatabase<T>(_ holder: ScopeDatabase, _ body: (InformixDatabase) -> T) -> T {
         // Requests are handed here only once the fixture has loaded.
         guard let template = template.load()?.database else { preconditionFailure("informix: a request ran before the fixture loaded") }
         if holder.database == nil || holder.needsRestore {
-            holder.database = open(scope, from: template, restore: holder.database != nil || holder.needsRestore)
+            holder.database = open(holder, from: template, restore: holder.database != nil || holder.needsRestore)
             holder.needsRestore = false
             // A new database counts its changes from 0 again: answers of the old one must go.
-            cache.forget(scope: scope.id)
+            cache.forget(scope: holder.scope)
         }
         guard let database = holder.database else { preconditionFailure("informix: the scope's database was just opened") }
+        let before = database.changeCount
+        defer { if database.changeCount != before || holder.bytes.load(ordering: .relaxed) == 0 { holder.measure(database) } }
         return body(database)
     }
 
     /// The scope's database: in memory, or a file of the data directory (kept between runs
     /// unless `restore`), made a copy of the fixture when new.
-    private func open(_ scope: StateScope, from template: InformixDatabase, restore: Bool) -> InformixDatabase {
+    private func open(_ holder: ScopeDatabase, from template: InformixDatabase, restore: Bool) -> InformixDatabase {
         do {
-            if let dataDirectory {
-                try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
-                let file = dataDirectory.appendingPathComponent("informix-\(scope.id).sqlite")
+            if let file = holder.file {
+                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
                 let existed = FileManager.default.fileExists(atPath: file.path)
                 let database = try InformixDatabase(settings: settings.database, path: file.path)
                 if existed && !restore { try database.reloadDefinitions() } else { try database.restore(from: template) }
@@ -191,7 +171,7 @@ public final class InformixBackend: Backend {
             try database.restore(from: template)
             return database
         } catch {
-            logger.warning("informix: cannot open the database of scope \(scope): \(error); using memory")
+            logger.warning("informix: cannot open the database of scope \(holder.scope): \(error); using memory")
             let database = try? InformixDatabase(settings: settings.database, path: ":memory:")
             try? database?.restore(from: template)
             return database ?? template
@@ -206,14 +186,45 @@ private final class TemplateDatabase: @unchecked Sendable {
 }
 
 /// One scope's database and the serial queue that owns it: the database is only touched on
-/// that queue.
-private final class ScopeDatabase: @unchecked Sendable {
+/// that queue. Made on the scope's first request; the database is opened (copied from the
+/// fixture, or read from the data directory) by the first statement.
+private final class ScopeDatabase: ScopeState, @unchecked Sendable {
+    /// The scope's name.
+    let scope: String
     let queue: DispatchQueue
+    /// In the data directory, when there is one.
+    let file: URL?
+    private let cache: InformixResponseCache
+    /// The database's size after its last change, for the scope list.
+    let bytes = Atomic<Int>(0)
     var database: InformixDatabase?
     var needsRestore = false
 
-    init(label: String) {
-        queue = DispatchQueue(label: label)
+    init(scope: String, cache: InformixResponseCache, file: URL?) {
+        self.scope = scope
+        self.cache = cache
+        self.file = file
+        queue = DispatchQueue(label: "understudy.informix.\(scope)")
+    }
+
+    /// Back to the fixture: queued before any request that comes after the reset's answer.
+    func reset() {
+        queue.async { self.needsRestore = true }
+    }
+
+    /// The scope is gone: its database closes, its cached answers and its file go.
+    func discard() {
+        queue.async { [self] in
+            database = nil
+            cache.forget(scope: scope)
+            if let file { try? FileManager.default.removeItem(at: file) }
+        }
+    }
+
+    var estimatedBytes: Int { bytes.load(ordering: .relaxed) }
+
+    func measure(_ database: InformixDatabase) {
+        bytes.store(database.byteSize, ordering: .relaxed)
     }
 }
 

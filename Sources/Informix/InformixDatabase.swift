@@ -123,6 +123,13 @@ final class InformixDatabase {
         try reloadDefinitions()
     }
 
+    /// The database's size: its pages times their size (0 when SQLite cannot say).
+    var byteSize: Int {
+        let pages = try? asEmulator { try connection.rows("SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()") }
+        if case .integer(let bytes)? = pages?.first?.first { return Int(bytes) }
+        return 0
+    }
+
     func reloadDefinitions() throws(InformixError) {
         forgetStatements()
         let rows = try asEmulator { try connection.rows("SELECT definition FROM understudy_tables") }

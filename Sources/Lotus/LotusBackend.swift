@@ -16,8 +16,8 @@ public final class LotusBackend: Backend {
 
     private let settings: LotusSettings
     private let directory: LotusDirectory
-    /// Each scope's writes and cache (a plain map: this runs for every request).
-    private let scopes = Locked<[StateScope: LotusScope]>([:])
+    /// Each scope's writes and cache.
+    private let scopes: ScopeKey<LotusScope>
     private let logger: Logger
     /// Mount prefixes with their trailing slash, longest first.
     private let prefixes: [String]
@@ -39,6 +39,8 @@ public final class LotusBackend: Backend {
         self.settings = settings
         self.logger = logger
         self.directory = LotusDirectory(fixtures)
+        let (cacheCapacity, cacheBytes) = (settings.responseCache, settings.responseCacheBytes)
+        scopes = ScopeKey { _ in LotusScope(cacheCapacity: cacheCapacity, cacheBytes: cacheBytes) }
         prefixes = settings.prefixes.sorted { $0.count > $1.count }.map { $0 + "/" }
         mounts = ([""] + settings.prefixes).flatMap { prefix in Self.components.map { prefix + $0 } }
     }
@@ -54,33 +56,18 @@ public final class LotusBackend: Backend {
         return problems + LotusFixtures.load(directory).1
     }
 
-    public func reset(scope: StateScope?) {
-        scopes.withLock { scopes in
-            if let scope { scopes[scope] = nil } else { scopes.removeAll() }
-        }
-    }
-
-    private func scope(_ id: StateScope) -> LotusScope {
-        scopes.withLock { scopes in
-            if let scope = scopes[id] { return scope }
-            let scope = LotusScope(cacheCapacity: settings.responseCache, cacheBytes: settings.responseCacheBytes)
-            scopes[id] = scope
-            return scope
-        }
-    }
-
     // MARK: Requests
 
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
-        let scope = scope(context.scope)
+        let scope = context.scope[scopes]
         let headers = LotusHeaders(request.headers)
         // A repeated read is answered before anything else is worked out: its key is what the
         // answer depends on (target, host, credentials, languages), as sent.
         let isRead = request.method == .get || request.method == .head
         var key = ""
         if isRead {
-            key = request.target + "\u{0}" + (headers.host ?? "") + "\u{0}" + (headers.authorization ?? "") + "\u{0}" + (headers.acceptLanguage ?? "")
-            if let cached = scope.cache.response(for: key, generation: scope.version) {
+            key = context.basePath + request.target + "\u{0}" + (headers.host ?? "") + "\u{0}" + (headers.authorization ?? "") + "\u{0}" + (headers.acceptLanguage ?? "")
+            if let cached = scope.cache.response(for: key, generation: scope.generation) {
                 return .response(ConditionalGET.answer(headers, cached))
             }
         }
@@ -99,10 +86,10 @@ public final class LotusBackend: Backend {
         // Credentials, when sent, must be right; a protected resource then asks for them.
         var user: Person?
         if let authorization = headers.authorization {
-            guard let person = basicUser(authorization) else { return .response(challenge(request)) }
+            guard let person = basicUser(authorization) else { return .response(challenge(request, basePath: context.basePath)) }
             user = person
         }
-        let view = View(request: request, headers: headers, base: "http://" + host + prefix, path: path, user: user, labels: labels)
+        let view = View(request: request, headers: headers, basePath: context.basePath, base: "http://" + host + context.basePath + prefix, path: path, user: user, labels: labels)
         switch request.method {
         case .get, .head:
             return .response(read(view, scope, key: key))
@@ -117,6 +104,9 @@ public final class LotusBackend: Backend {
     private struct View {
         let request: Request
         let headers: LotusHeaders
+        /// The scope's path prefix the request came under, or "".
+        let basePath: String
+        /// Where links start: `http://host` with the scope prefix and the mount prefix.
         let base: String
         let path: String
         let user: Person?
@@ -131,15 +121,15 @@ public final class LotusBackend: Backend {
     /// answered 304 when the client's copy is current.
     private func read(_ view: View, _ scope: LotusScope, key: String) -> Response {
         let snapshot = scope.snapshot()
-        let lotus = view.with(LotusContent(directory: directory, state: snapshot), now: AtomDate.now(fixed: settings.now))
+        let lotus = view.with(LotusContent(directory: directory, state: snapshot.state), now: AtomDate.now(fixed: settings.now))
         let response: Response
         do {
             response = respond(try route(lotus), lotus.labels)
         } catch {
-            if error.status == 401 { return challenge(view.request) }
+            if error.status == 401 { return challenge(view.request, basePath: view.basePath) }
             return self.error(error, lotus.labels)
         }
-        if response.status == 200 { scope.cache.store(response, for: key, generation: snapshot.version) }
+        if response.status == 200 { scope.cache.store(response, for: key, generation: snapshot.generation) }
         return ConditionalGET.answer(view.headers, response)
     }
 
@@ -177,7 +167,7 @@ public final class LotusBackend: Backend {
             }
             return respond(rendered, view.labels)
         } catch {
-            if error.status == 401 { return challenge(view.request) }
+            if error.status == 401 { return challenge(view.request, basePath: view.basePath) }
             return self.error(error, view.labels)
         }
     }
@@ -190,10 +180,10 @@ public final class LotusBackend: Backend {
     }
 
     /// 401 with a Basic challenge (after a redirect to HTTPS when configured, as 2.5 does).
-    private func challenge(_ request: Request) -> Response {
+    private func challenge(_ request: Request, basePath: String) -> Response {
         if settings.httpsRedirect {
             let host = request.headers["Host"] ?? "localhost"
-            return Response(status: 302, headers: ["Location": "https://\(host)\(request.target)"])
+            return Response(status: 302, headers: ["Location": "https://\(host)\(basePath)\(request.target)"])
         }
         var response = error(.unauthorized, .english)
         response.headers.add("WWW-Authenticate", "Basic realm=\"\(settings.realm)\"")

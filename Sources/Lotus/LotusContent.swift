@@ -130,10 +130,10 @@ final class LotusDirectory: Sendable {
     }
 }
 
-/// One scope's writes, its version and its cache of answers. Reads that hit the cache take no
-/// lock on the data; a miss copies the data (its arrays are shared, not duplicated).
-final class LotusScope: Sendable {
-    private let data = Locked(LotusState())
+/// One scope's writes, their generation and its cache of answers. Reads that hit the cache take
+/// no lock on the data; a miss copies the data (its arrays are shared, not duplicated).
+final class LotusScope: ScopeState {
+    private let data = Locked((state: LotusState(), generation: 0))
     private let counter = Atomic<Int>(0)
     let cache: ResponseCache
 
@@ -141,25 +141,45 @@ final class LotusScope: Sendable {
         cache = ResponseCache(capacity: cacheCapacity, maxBytes: cacheBytes)
     }
 
-    /// Goes up with every write: answers cached for one version never serve another.
-    var version: Int { counter.load(ordering: .acquiring) }
+    /// Goes up with every write and reset, never down: answers cached for one generation never
+    /// serve another.
+    var generation: Int { counter.load(ordering: .acquiring) }
 
-    func snapshot() -> LotusState { data.withLock { $0 } }
+    /// The data and the generation it is of.
+    func snapshot() -> (state: LotusState, generation: Int) { data.withLock { $0 } }
 
-    /// Changes the data under its lock; the version goes up when `body` succeeds.
+    /// Changes the data under its lock; the generation goes up when `body` succeeds.
     func write<T>(_ body: (inout LotusState) throws(LotusError) -> T) throws(LotusError) -> T {
-        try data.withLock { state throws(LotusError) -> T in
-            let result = try body(&state)
-            state.version += 1
-            counter.store(state.version, ordering: .releasing)
+        try data.withLock { data throws(LotusError) -> T in
+            let result = try body(&data.state)
+            data.state.version += 1
+            advance(&data)
             return result
         }
+    }
+
+    /// Back to the fixtures (`POST /__admin/reset` in the scope).
+    func reset() {
+        data.withLock { data in
+            data.state = LotusState()
+            advance(&data)
+        }
+    }
+
+    private func advance(_ data: inout (state: LotusState, generation: Int)) {
+        data.generation += 1
+        counter.store(data.generation, ordering: .releasing)
+    }
+
+    var estimatedBytes: Int {
+        let state = data.withLock { $0.state }
+        return cache.bytes + (state.stories.count + state.boardMessages.count + state.comments.count + state.blogEntries.count) * 512
     }
 }
 
 /// What clients wrote in one scope, undone by `POST /__admin/reset`.
 struct LotusState: Sendable {
-    /// How many writes made this state.
+    /// How many writes made this state (a part of posted items' ids).
     var version = 0
     /// Each person's latest status, when posted here.
     var statuses: [String: Person.Status] = [:]

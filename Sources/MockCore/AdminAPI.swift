@@ -5,7 +5,8 @@ import HTTPServer
 /// `GET /health`, `GET /version`, `POST /reset`, `GET /requests` and `DELETE /requests` (also
 /// `POST /requests/reset`, deprecated in WireMock but still what its Python client sends),
 /// `GET`/`DELETE /requests/{id}`, `GET /requests/unmatched` and `/requests/unmatched/near-misses`,
-/// `POST /shutdown`. The stub engine adds its own admin backends beside it.
+/// `POST /shutdown`, and the state scopes (`ScopesAdmin`). Calls act in the request's scope; the
+/// journal's `?scope=*` shows every scope. The stub engine adds its own admin backends beside it.
 final class AdminAPI: Backend {
     let name = "admin"
     let mounts = ["/__admin"]
@@ -13,13 +14,15 @@ final class AdminAPI: Backend {
 
     let backends: [any Backend]
     let journal: RequestJournal
+    let scopes: ScopesAdmin
     let startedAt = MonotonicClock.nanoseconds()
     /// Stops the server (`POST /__admin/shutdown`); nil where there is nothing to stop.
     let shutdown: (@Sendable () -> Void)?
 
-    init(backends: [any Backend], journal: RequestJournal, shutdown: (@Sendable () -> Void)?) {
+    init(backends: [any Backend], journal: RequestJournal, scopes: StateScopes, shutdown: (@Sendable () -> Void)?) {
         self.backends = backends
         self.journal = journal
+        self.scopes = ScopesAdmin(scopes: scopes, backends: backends, journal: journal)
         self.shutdown = shutdown
     }
 
@@ -29,17 +32,19 @@ final class AdminAPI: Backend {
         case (.get, "/health"), (.head, "/health"): return .response(health())
         case (.get, "/version"): return .response(.json(JSONValue.object([("version", .string(UnderstudyVersion.current))]).serialized))
         case (.post, "/reset"):
-            for backend in backends { backend.reset(scope: nil) }
-            journal.clear()
+            scopes.reset(context.scope)
             return .response(Response(status: 200))
-        case (.get, "/requests"): return .response(requests(limit: request.query("limit").flatMap(Int.init)))
+        case (_, "/scopes"), (_, _) where path.hasPrefix("/scopes/"):
+            return scopes.handle(request.method, path.dropFirst("/scopes".count))
+        case (.get, "/requests"): return .response(requests(in: context.journalScope(for: request), limit: request.query("limit").flatMap(Int.init)))
         case (.delete, "/requests"), (.post, "/requests/reset"):
-            journal.clear()
+            journal.clear(context.journalScope(for: request))
             return .response(Response(status: 200))
         case (.get, "/requests/unmatched"):
-            let requests = journal.entries.filter { $0.backend == nil }.map { $0.serveEventJSON(runID: journal.runID)["request"] ?? .null }
+            let requests = journal.entries(in: context.journalScope(for: request)).filter { $0.backend == nil }
+                .map { $0.serveEventJSON(runID: journal.runID)["request"] ?? .null }
             return .response(.json(JSONValue.object([("requests", .array(requests))]).serialized))
-        case (.get, "/requests/unmatched/near-misses"): return .response(unmatchedNearMisses())
+        case (.get, "/requests/unmatched/near-misses"): return .response(unmatchedNearMisses(in: context.journalScope(for: request)))
         case (.get, _) where path.hasPrefix("/requests/"):
             let id = String(path.dropFirst("/requests/".count))
             guard let entry = journal.entries.first(where: { $0.id(runID: journal.runID) == id }) else { return .response(noRequest(id)) }
@@ -65,11 +70,11 @@ final class AdminAPI: Backend {
 
     /// WireMock's shape: `{"nearMisses": [{"request", "stubMapping", "matchResult": {"distance"}}]}`,
     /// up to three per unmatched request, closest first.
-    private func unmatchedNearMisses() -> Response {
+    private func unmatchedNearMisses(in scope: StateScope?) -> Response {
         var items: [JSONValue] = []
-        for entry in journal.entries where entry.backend == nil {
+        for entry in journal.entries(in: scope) where entry.backend == nil {
             let logged = entry.serveEventJSON(runID: journal.runID)["request"] ?? .null
-            for miss in NearMiss.closest(backends.flatMap { $0.nearMisses(for: entry.request) }) {
+            for miss in NearMiss.closest(backends.flatMap { $0.nearMisses(for: entry.request, in: entry.scope) }) {
                 items.append(.object([
                     ("request", logged), ("stubMapping", miss.stub),
                     ("matchResult", .object([("distance", .double(miss.distance))])), ("misses", .array(miss.misses.map(JSONValue.string))),
@@ -93,8 +98,8 @@ final class AdminAPI: Backend {
     }
 
     /// `{"requests": [...], "meta": {"total": n}, "requestJournalDisabled": false}`, newest first.
-    private func requests(limit: Int?) -> Response {
-        let entries = journal.entries
+    private func requests(in scope: StateScope?, limit: Int?) -> Response {
+        let entries = journal.entries(in: scope)
         let shown = entries.reversed().prefix(limit ?? entries.count)
         let body: JSONValue = .object([
             ("requests", .array(shown.map { $0.serveEventJSON(runID: journal.runID) })),
@@ -138,9 +143,18 @@ extension JournalEntry {
             ])),
             ("responseDefinition", .object([("status", .int(status))])),
             ("wasMatched", .bool(backend != nil)),
+            ("scope", .string(scope.name)),
             ("servedBy", backend.map(JSONValue.string) ?? .null),
             ("timing", .object([("totalTime", .int(Int(durationNanos / 1_000_000)))])),
         ])
+    }
+}
+
+extension RequestContext {
+    /// Whose journal entries an admin call reads or removes: the request's scope, or every
+    /// scope's for `?scope=*`.
+    public func journalScope(for request: Request) -> StateScope? {
+        request.rawQuery != nil && request.query("scope") == "*" ? nil : scope
     }
 }
 

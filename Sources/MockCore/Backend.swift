@@ -18,18 +18,18 @@ public protocol Backend: AnyObject, Sendable {
     /// False while the backend is still loading; `/__admin/health` waits for all.
     var isReady: Bool { get }
     func handle(_ request: Request, _ context: RequestContext) -> Reply
-    /// Undo every mutation made through requests in `scope`, or in every scope when nil
-    /// (POST /__admin/reset).
-    func reset(scope: StateScope?)
-    /// For a request nothing answered: what of this backend came closest, and why it missed.
-    func nearMisses(for request: Request) -> [NearMiss]
+    /// For state a backend keeps outside the scopes' stores (the stub engine's shared mappings):
+    /// called by `POST /__admin/reset` in `scope` after the scope's own state was reset.
+    func reset(scope: StateScope)
+    /// For a request nothing answered (in `scope`): what of this backend came closest, and why it missed.
+    func nearMisses(for request: Request, in scope: StateScope) -> [NearMiss]
 }
 
 extension Backend {
     public var tier: BackendTier { .emulator }
     public var isReady: Bool { true }
-    public func reset(scope: StateScope?) {}
-    public func nearMisses(for request: Request) -> [NearMiss] { [] }
+    public func reset(scope: StateScope) {}
+    public func nearMisses(for request: Request, in scope: StateScope) -> [NearMiss] { [] }
 }
 
 /// Something that almost answered a request, for the 404 page and the near-miss admin API.
@@ -85,8 +85,13 @@ public enum Reply {
 public struct RequestContext: Sendable {
     /// Whose state the request reads and changes.
     public var scope: StateScope
+    /// `/__scope/NAME` when the client reached the server under that prefix (already taken off
+    /// the request's path), else "". Links and redirects in an answer start with it, so a client
+    /// that follows them stays in its scope.
+    public var basePath: String
 
-    public init(scope: StateScope = .shared) {
+    public init(scope: StateScope, basePath: String = "") {
         self.scope = scope
+        self.basePath = basePath
     }
 }

@@ -7,6 +7,8 @@ public final class JournalEntry: Sendable {
     /// Increases by one per request over the server's life.
     public let sequence: UInt64
     public let request: Request
+    /// The scope the request named (`default` when none).
+    public let scope: StateScope
     /// The backend that answered, nil when nothing matched (404).
     public let backend: String?
     public let status: Int
@@ -15,9 +17,10 @@ public final class JournalEntry: Sendable {
     /// From the request's arrival to its reply being handed to the server.
     public let durationNanos: UInt64
 
-    init(sequence: UInt64, request: consuming Request, backend: String?, status: Int, loggedAt: Double, durationNanos: UInt64) {
+    init(sequence: UInt64, request: consuming Request, scope: StateScope, backend: String?, status: Int, loggedAt: Double, durationNanos: UInt64) {
         self.sequence = sequence
         self.request = request
+        self.scope = scope
         self.backend = backend
         self.status = status
         self.loggedAt = loggedAt
@@ -62,11 +65,11 @@ public final class RequestJournal: Sendable {
     private let wallAtStart = MonotonicClock.wallSeconds()
     private let monotonicAtStart = MonotonicClock.nanoseconds()
 
-    public func record(_ request: consuming Request, backend: String?, status: Int, atMonotonicNanos now: UInt64, durationNanos: UInt64) {
+    public func record(_ request: consuming Request, scope: StateScope, backend: String?, status: Int, atMonotonicNanos now: UInt64, durationNanos: UInt64) {
         let loggedAt = wallAtStart + Double(Int64(bitPattern: now &- monotonicAtStart)) / 1e9
         // The entry is made outside the lock; under it only references move.
         let entry = JournalEntry(sequence: nextSequence.add(1, ordering: .relaxed).oldValue, request: request,
-                                 backend: backend, status: status, loggedAt: loggedAt, durationNanos: durationNanos)
+                                 scope: scope, backend: backend, status: status, loggedAt: loggedAt, durationNanos: durationNanos)
         let evicted = ring.withLock { ring -> JournalEntry? in
             let evicted = ring.count == capacity ? Self.dropOldest(&ring) : nil
             ring.slots[(ring.start + ring.count) % capacity] = entry
@@ -98,6 +101,20 @@ public final class RequestJournal: Sendable {
     }
 
     public var count: Int { ring.withLock { $0.count } }
+
+    /// The entries of `scope` (of every scope when nil), oldest first.
+    public func entries(in scope: StateScope?) -> [JournalEntry] {
+        guard let scope else { return entries }
+        return ring.withLock { ring in
+            (0..<ring.count).compactMap { index in ring.slots[(ring.start + index) % capacity].flatMap { $0.scope === scope ? $0 : nil } }
+        }
+    }
+
+    /// Forgets the entries of `scope` (every entry when nil).
+    public func clear(_ scope: StateScope?) {
+        guard let scope else { return clear() }
+        remove { $0.scope === scope }
+    }
 
     /// Removes the entries `predicate` picks and returns them.
     @discardableResult

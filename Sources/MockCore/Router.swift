@@ -18,6 +18,8 @@ public final class Router: HTTPHandler {
     /// Every mount, in the order requests try them.
     public let routes: [Route]
     public let journal: RequestJournal
+    /// Every live state scope; each request names one (or gets `default`).
+    public let scopes: StateScopes
     /// Each backend once (a backend may have several mounts).
     private let backends: [any Backend]
     /// Every route's prefix bytes back to back, so one pass per request tests them all without
@@ -31,11 +33,12 @@ public final class Router: HTTPHandler {
     private let adminMountBit: UInt64
 
     /// `backends` are mounted beside the built-in admin API (`/__admin/health`, `/__admin/reset`,
-    /// `/__admin/requests`); `shutdown` is what `POST /__admin/shutdown` calls; `adminGuard`
-    /// decides who may reach anything under `/__admin`.
-    public init(backends: [any Backend], journal: RequestJournal = RequestJournal(), logger: Logger = Logger(label: "understudy"),
-                adminGuard: AdminGuard = AdminGuard(), shutdown: (@Sendable () -> Void)? = nil) {
-        let admin = AdminAPI(backends: backends, journal: journal, shutdown: shutdown)
+    /// `/__admin/requests`, `/__admin/scopes`); `shutdown` is what `POST /__admin/shutdown` calls;
+    /// `adminGuard` decides who may reach anything under `/__admin`.
+    public init(backends: [any Backend], journal: RequestJournal = RequestJournal(), scopes: StateScopes? = nil,
+                logger: Logger = Logger(label: "understudy"), adminGuard: AdminGuard = AdminGuard(), shutdown: (@Sendable () -> Void)? = nil) {
+        let scopes = scopes ?? StateScopes(logger: logger)
+        let admin = AdminAPI(backends: backends, journal: journal, scopes: scopes, shutdown: shutdown)
         let all: [any Backend] = [admin] + backends
         routes = all.flatMap { backend in backend.mounts.map { Route(prefix: Self.normalized($0), backend: backend) } }
             .enumerated()
@@ -55,6 +58,7 @@ public final class Router: HTTPHandler {
         prefixBytes = bytes
         prefixRanges = ranges
         self.journal = journal
+        self.scopes = scopes
         self.logger = logger
         self.logsRequests = logger.logLevel <= .debug
         self.adminGuard = adminGuard
@@ -64,7 +68,14 @@ public final class Router: HTTPHandler {
     }
 
     public func handle(_ request: consuming Request, responder: Responder) {
-        let context = RequestContext(scope: .shared)
+        // The scope's path prefix comes off before anything looks at the path.
+        let named: ScopeSelection.Named
+        do throws(ScopeRefusal) {
+            named = try ScopeSelection.read(&request)
+        } catch {
+            responder.send(error.response)
+            return
+        }
         // Admin calls are not the app's requests: WireMock does not journal them either, so counts
         // and verifications see only what the app sent.
         let mounted = mountsHolding(request.path)
@@ -78,6 +89,17 @@ public final class Router: HTTPHandler {
             responder.send(refusal)
             return
         }
+        let scope: StateScope
+        do throws(ScopeRefusal) {
+            let name = isAdmin ? try ScopeSelection.adminQueryName(request, given: named.name) : named.name
+            scope = name.map { scopes.scope(named: $0, now: request.receivedAtNanos) } ?? scopes.default
+        } catch {
+            responder.send(error.response)
+            return
+        }
+        scope.noteUse(at: request.receivedAtNanos, countsRequest: !isAdmin)
+        scopes.sweepIfDue(now: request.receivedAtNanos)
+        let context = RequestContext(scope: scope, basePath: named.basePath)
         for index in routes.indices where index >= 64 ? Self.path(request.path, isUnder: routes[index].prefix)
                                                       : mounted & (1 << index) != 0 {
             let backend = routes[index].backend
@@ -87,7 +109,7 @@ public final class Router: HTTPHandler {
             case .response(let response):
                 // Journaled before it is sent: a client that verifies right after its answer
                 // must find its request.
-                if !isAdmin { record(request, response, backend: backend.name) }
+                if !isAdmin { record(request, response, backend: backend.name, scope: scope) }
                 responder.send(response)
                 return
             case .deferred(let start):
@@ -98,24 +120,25 @@ public final class Router: HTTPHandler {
                 let name = backend.name
                 let pending = copy request
                 start(DeferredReply(responder: responder) { [self] response in
-                    record(pending, response, backend: name)
+                    record(pending, response, backend: name, scope: scope)
                 })
                 return
             }
         }
-        let nearMisses = NearMiss.closest(backends.flatMap { $0.nearMisses(for: request) })
+        let nearMisses = NearMiss.closest(backends.flatMap { $0.nearMisses(for: request, in: scope) })
         let response = NotFoundPage.response(for: request, routes: routes, nearMisses: nearMisses)
-        if !isAdmin { record(request, response, backend: nil) }
+        if !isAdmin { record(request, response, backend: nil, scope: scope) }
         responder.send(response)
     }
 
-    private func record(_ request: consuming Request, _ response: Response, backend: String?) {
+    private func record(_ request: consuming Request, _ response: Response, backend: String?, scope: StateScope) {
         let now = MonotonicClock.nanoseconds()
         let duration = now &- request.receivedAtNanos
         if logsRequests {
-            logger.debug("\(request.method.rawValue) \(request.target) → \(response.status) \(backend ?? "no match") \(Double(duration / 1000) / 1000) ms")
+            let inScope = scope.isDefault ? "" : " [scope \(scope.name)]"
+            logger.debug("\(request.method.rawValue) \(request.target) → \(response.status) \(backend ?? "no match") \(Double(duration / 1000) / 1000) ms\(inScope)")
         }
-        journal.record(request, backend: backend, status: response.status, atMonotonicNanos: now, durationNanos: duration)
+        journal.record(request, scope: scope, backend: backend, status: response.status, atMonotonicNanos: now, durationNanos: duration)
     }
 
     /// Bit i set when route i's prefix holds `path` (for the first 64 routes).

@@ -4,7 +4,9 @@ import MockCore
 /// The stub engine's part of the admin API, in WireMock's paths and shapes: mappings (list, create,
 /// read, replace, delete, reset to files, save, import, find or remove by metadata), scenarios,
 /// and counting, finding or removing journaled requests by a request pattern. What it does not handle under these prefixes falls through to
-/// the built-in admin API.
+/// the built-in admin API. Every call acts in the request's scope: in a named scope, mappings
+/// made, changed or removed are the scope's own (shared ones are changed without a scope), and
+/// scenarios and the journal are the scope's.
 public final class StubAdminAPI: Backend {
     public let name = "stubs-admin"
     public let mounts = ["/__admin/mappings", "/__admin/scenarios", "/__admin/requests"]
@@ -24,45 +26,46 @@ public final class StubAdminAPI: Backend {
 
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
         let parts = request.path.dropFirst("/__admin/".count).split(separator: "/").map(String.init)
+        let scope = context.scope
         switch (request.method, parts.count, parts.first) {
-        case (.get, 1, "mappings"): return .response(listMappings(request))
-        case (.post, 1, "mappings"): return .response(createMapping(request))
+        case (.get, 1, "mappings"): return .response(listMappings(request, scope))
+        case (.post, 1, "mappings"): return .response(createMapping(request, scope))
         case (.delete, 1, "mappings"):
-            engine.removeAll()
+            engine.removeAll(in: scope)
             return .response(Response(status: 200))
         case (.post, 2, "mappings") where parts[1] == "reset":
-            engine.restoreFromFiles()
-            journal.clear()
+            engine.resetMappings(in: scope)
+            journal.clear(scope)
             return .response(Response(status: 200))
-        case (.post, 2, "mappings") where parts[1] == "import": return .response(importMappings(request))
-        case (.post, 2, "mappings") where parts[1] == "save": return .response(saveMappings())
-        case (.post, 2, "mappings") where parts[1] == "find-by-metadata": return .response(byMetadata(request, remove: false))
-        case (.post, 2, "mappings") where parts[1] == "remove-by-metadata": return .response(byMetadata(request, remove: true))
+        case (.post, 2, "mappings") where parts[1] == "import": return .response(importMappings(request, scope))
+        case (.post, 2, "mappings") where parts[1] == "save": return .response(scope.isDefault ? saveMappings() : sharedOnly("mappings/save"))
+        case (.post, 2, "mappings") where parts[1] == "find-by-metadata": return .response(byMetadata(request, scope, remove: false))
+        case (.post, 2, "mappings") where parts[1] == "remove-by-metadata": return .response(byMetadata(request, scope, remove: true))
         case (.get, 2, "mappings"):
-            guard let mapping = engine.mapping(id: parts[1]) else { return .response(notFound(parts[1])) }
+            guard let mapping = engine.mapping(id: parts[1], in: scope) else { return .response(notFound(parts[1], ownOf: nil)) }
             return .response(.json(mapping.json.serialized))
-        case (.put, 2, "mappings"): return .response(replaceMapping(id: parts[1], request))
+        case (.put, 2, "mappings"): return .response(replaceMapping(id: parts[1], request, scope))
         case (.delete, 2, "mappings"):
-            return .response(engine.remove(id: parts[1]) ? Response(status: 200) : notFound(parts[1]))
-        case (.get, 1, "scenarios"): return .response(listScenarios())
+            return .response(engine.remove(id: parts[1], in: scope) ? Response(status: 200) : notFound(parts[1], ownOf: scope))
+        case (.get, 1, "scenarios"): return .response(listScenarios(scope))
         case (.post, 2, "scenarios") where parts[1] == "reset":
-            for engine in scenarioEngines { engine.scenarios.reset(nil) }
+            for engine in scenarioEngines { engine.resetScenarios(in: scope) }
             return .response(Response(status: 200))
         case (.put, 3, "scenarios") where parts[2] == "state":
             let state = (try? JSONValue.parse(request.body))?["state"]?.stringValue
             // Not short-circuited: a scenario of the same name in both engines moves in both.
-            let found = scenarioEngines.map { $0.setScenario(parts[1], to: state) }.contains(true)
+            let found = scenarioEngines.map { $0.setScenario(parts[1], to: state, in: scope) }.contains(true)
             return .response(found ? Response(status: 200)
                              : .json(JSONValue.object([("message", .string("Scenario \(parts[1]) does not exist"))]).serialized, status: 404))
-        case (.post, 2, "requests") where parts[1] == "count": return .response(findRequests(request, .count))
-        case (.post, 2, "requests") where parts[1] == "find": return .response(findRequests(request, .find))
-        case (.post, 2, "requests") where parts[1] == "remove": return .response(findRequests(request, .remove))
+        case (.post, 2, "requests") where parts[1] == "count": return .response(findRequests(request, context, .count))
+        case (.post, 2, "requests") where parts[1] == "find": return .response(findRequests(request, context, .find))
+        case (.post, 2, "requests") where parts[1] == "remove": return .response(findRequests(request, context, .remove))
         default: return .decline
         }
     }
 
-    private func listMappings(_ request: Request) -> Response {
-        let all = engine.mappings
+    private func listMappings(_ request: Request, _ scope: StateScope) -> Response {
+        let all = engine.mappings(in: scope)
         let offset = max(0, request.query("offset").flatMap(Int.init) ?? 0)
         let limit = max(0, request.query("limit").flatMap(Int.init) ?? all.count)
         let page = all.dropFirst(offset).prefix(limit)
@@ -80,10 +83,13 @@ public final class StubAdminAPI: Backend {
         }
     }
 
-    private func createMapping(_ request: Request) -> Response {
+    private func createMapping(_ request: Request, _ scope: StateScope) -> Response {
         do throws(StubError) {
             let mapping = try StubMapping.parse(try parseBody(request), in: engine.directory)
-            engine.add(mapping)
+            if mapping.persistent && !scope.isDefault {
+                throw StubError(field: "persistent", message: "a persistent mapping is written to mappings/ and shared by every scope: add it without a scope (this one is in \"\(scope.name)\")")
+            }
+            engine.add(mapping, in: scope)
             if mapping.persistent, let failure = save() { return failure }
             return .json(mapping.json.serialized, status: 201)
         } catch {
@@ -106,32 +112,38 @@ public final class StubAdminAPI: Backend {
         save() ?? Response(status: 200)
     }
 
+    /// A call that changes the shared mappings, made in a named scope.
+    private func sharedOnly(_ call: String) -> Response {
+        .json(JSONValue.object([("message", .string("\(call) writes the shared mappings to files: send it without a scope"))]).serialized, status: 400)
+    }
+
     /// Mappings whose `metadata` satisfies a content pattern (e.g. `matchesJsonPath`).
-    private func byMetadata(_ request: Request, remove: Bool) -> Response {
+    private func byMetadata(_ request: Request, _ scope: StateScope, remove: Bool) -> Response {
         let pattern: ContentPattern
         do throws(StubError) {
             pattern = try ContentPattern.parse(try parseBody(request), field: "")
         } catch {
             return invalid(error)
         }
-        let found = engine.mappings.filter { mapping in
+        let found = engine.mappings(in: scope).filter { mapping in
             mapping.json["metadata"].map { pattern.matches($0.serialized) } ?? false
         }
         if remove {
-            found.forEach { engine.remove(id: $0.id) }
+            found.forEach { engine.remove(id: $0.id, in: scope) }
             return Response(status: 200)
         }
         return .json(JSONValue.object([("mappings", .array(found.map(\.json))), ("meta", .object([("total", .int(found.count))]))]).serialized)
     }
 
-    private func replaceMapping(id: String, _ request: Request) -> Response {
-        guard engine.mapping(id: id) != nil else { return notFound(id) }
+    /// In a named scope, replacing a shared mapping makes the scope its own version of it.
+    private func replaceMapping(id: String, _ request: Request, _ scope: StateScope) -> Response {
+        guard engine.mapping(id: id, in: scope) != nil else { return notFound(id, ownOf: nil) }
         do throws(StubError) {
             // The path's id wins over any in the body.
             let body = try parseBody(request)
             let json = JSONValue.object([("id", .string(id.lowercased()))] + (body.objectValue ?? []).filter { $0.0 != "id" && $0.0 != "uuid" })
             let mapping = try StubMapping.parse(json, in: engine.directory)
-            engine.add(mapping)
+            engine.add(mapping, in: scope)
             return .json(mapping.json.serialized)
         } catch {
             return invalid(error)
@@ -139,7 +151,7 @@ public final class StubAdminAPI: Backend {
     }
 
     /// All or nothing: every mapping is checked before any is added.
-    private func importMappings(_ request: Request) -> Response {
+    private func importMappings(_ request: Request, _ scope: StateScope) -> Response {
         do throws(StubError) {
             guard let items = try parseBody(request)["mappings"]?.arrayValue else {
                 throw StubError(field: "mappings", message: "expected {\"mappings\": [...]}")
@@ -154,15 +166,15 @@ public final class StubAdminAPI: Backend {
                     throw located
                 }
             }
-            mappings.forEach(engine.add)
+            mappings.forEach { engine.add($0, in: scope) }
             return Response(status: 200)
         } catch {
             return invalid(error)
         }
     }
 
-    private func listScenarios() -> Response {
-        .json(JSONValue.object([("scenarios", .array(scenarioEngines.flatMap(\.scenarioSummaries).map { summary in
+    private func listScenarios(_ scope: StateScope) -> Response {
+        .json(JSONValue.object([("scenarios", .array(scenarioEngines.flatMap { $0.scenarioSummaries(in: scope) }.map { summary in
             .object([
                 ("id", .string(summary.name)), ("name", .string(summary.name)), ("state", .string(summary.state)),
                 ("possibleStates", .array(summary.possibleStates.map(JSONValue.string))),
@@ -172,15 +184,17 @@ public final class StubAdminAPI: Backend {
 
     private enum JournalQuery { case count, find, remove }
 
-    private func findRequests(_ request: Request, _ query: JournalQuery) -> Response {
+    private func findRequests(_ request: Request, _ context: RequestContext, _ query: JournalQuery) -> Response {
         let pattern: RequestPattern
         do throws(StubError) {
             pattern = try RequestPattern.parse(try parseBody(request))
         } catch {
             return invalid(error)
         }
-        let matching = query == .remove ? journal.remove { pattern.evaluate($0.request).matched }
-                                        : journal.entries.filter { pattern.evaluate($0.request).matched }
+        let scope = context.journalScope(for: request)
+        let inScope = { (entry: JournalEntry) in scope == nil || entry.scope === scope }
+        let matching = query == .remove ? journal.remove { inScope($0) && pattern.evaluate($0.request).matched }
+                                        : journal.entries(in: scope).filter { pattern.evaluate($0.request).matched }
         if query == .count {
             return .json(JSONValue.object([("count", .int(matching.count)), ("requestJournalDisabled", false)]).serialized)
         }
@@ -189,8 +203,10 @@ public final class StubAdminAPI: Backend {
         ]).serialized)
     }
 
-    private func notFound(_ id: String) -> Response {
-        .json(JSONValue.object([("message", .string("No stub mapping with id \(id)"))]).serialized, status: 404)
+    /// `ownOf`: the named scope whose own mappings a change looked among.
+    private func notFound(_ id: String, ownOf scope: StateScope?) -> Response {
+        let among = scope.map { $0.isDefault ? "" : " among the own mappings of scope \($0.name) (shared ones are changed without a scope)" } ?? ""
+        return .json(JSONValue.object([("message", .string("No stub mapping with id \(id)\(among)"))]).serialized, status: 404)
     }
 
     /// WireMock's 422 shape: `{"errors": [{"code": 10, "source": {"pointer": …}, "title": …}]}`.

@@ -8,6 +8,10 @@ import Synchronization
 /// (`stubs/<pack>/mappings/`, bodies from `stubs/<pack>/__files/`), and those added through the
 /// admin API; matched in priority order (1 first; among equals the newest first). Requests are
 /// tested only against mappings that fix their exact path or fix none.
+///
+/// Scopes: the files' mappings and those the admin API adds in the `default` scope are shared by
+/// every scope; a named scope's admin calls add mappings of its own, tried before the shared ones
+/// (and hiding a shared mapping of the same id). Scenario states are per scope.
 public final class StubEngine: Backend {
     public let name: String
     public let mounts = ["/"]
@@ -35,7 +39,8 @@ public final class StubEngine: Backend {
     private let state = Locked(State())
     /// Lets a request skip the lock when there are no mappings at all (emulator-only setups).
     private let mappingCount = Atomic(0)
-    let scenarios = ScopedState<[String: String]> { [:] }
+    /// Each scope's scenario states and own mappings.
+    private let scopeKey = ScopeKey { _ in StubScope() }
 
     /// Loads the mappings of `stubsDirectory` and its packs; bad files are logged.
     public init(stubsDirectory: URL, globalTemplating: Bool = false, name: String = "stubs", tier: BackendTier = .userStubs,
@@ -141,10 +146,64 @@ public final class StubEngine: Backend {
         return reloadFiles()
     }
 
-    /// `POST /__admin/reset`: mappings back to the files, scenarios restart.
-    public func reset(scope: StateScope?) {
-        if scope == nil { restoreFromFiles() }
-        scenarios.reset(scope)
+    /// `POST /__admin/reset` in `default`: the shared mappings back to the files (a named scope's
+    /// own mappings and every scope's scenarios went with the scope's state).
+    public func reset(scope: StateScope) {
+        if scope.isDefault { restoreFromFiles() }
+    }
+
+    // MARK: A scope's mappings
+
+    /// The mappings requests in `scope` try, in order: the scope's own, then the shared ones.
+    public func mappings(in scope: StateScope) -> [StubMapping] {
+        guard let own = ownMappings(scope) else { return mappings }
+        return own.set.ordered + mappings.filter { !own.ids.contains($0.id) }
+    }
+
+    public func mapping(id: String, in scope: StateScope) -> StubMapping? {
+        mappings(in: scope).first { $0.id == id.lowercased() }
+    }
+
+    /// Adds `mapping` where `scope`'s admin calls add: the shared set for `default`, else the
+    /// scope's own.
+    public func add(_ mapping: StubMapping, in scope: StateScope) {
+        guard !scope.isDefault else { return add(mapping) }
+        var added = mapping
+        added.file = nil
+        scope[scopeKey].changeOwn { $0 = $0.filter { $0.id != mapping.id } + [added] }
+    }
+
+    /// Removes the mapping `id` from what `scope` may change (a named scope: its own only).
+    @discardableResult
+    public func remove(id: String, in scope: StateScope) -> Bool {
+        guard !scope.isDefault else { return remove(id: id) }
+        let id = id.lowercased()
+        var removed = false
+        scope[scopeKey].changeOwn { own in
+            removed = own.contains { $0.id == id }
+            own.removeAll { $0.id == id }
+        }
+        return removed
+    }
+
+    /// Removes every mapping `scope` may change.
+    public func removeAll(in scope: StateScope) {
+        guard !scope.isDefault else { return removeAll() }
+        scope[scopeKey].changeOwn { $0 = [] }
+    }
+
+    /// `POST /__admin/mappings/reset`: the shared mappings back to the files (`default`), or the
+    /// scope's own mappings gone.
+    public func resetMappings(in scope: StateScope) {
+        if scope.isDefault {
+            restoreFromFiles()
+        } else {
+            scope[scopeKey].changeOwn { $0 = [] }
+        }
+    }
+
+    private func ownMappings(_ scope: StateScope) -> (set: StubSet, ids: Set<String>)? {
+        scope.isDefault ? nil : scope[scopeKey].own
     }
 
     /// Writes the admin API's mappings to `stubs/mappings/` (WireMock's `mappings/save`), each to
@@ -185,13 +244,22 @@ public final class StubEngine: Backend {
     // MARK: Serving
 
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
-        guard mappingCount.load(ordering: .relaxed) > 0 else { return .decline }
+        let scope = context.scope
+        let own = ownMappings(scope)
+        guard own != nil || mappingCount.load(ordering: .relaxed) > 0 else { return .decline }
         let current = state.withLock { $0.current }
+        let path = String(request.rawPath)
         var found: StubMapping?
-        current.forEachCandidate(forPath: String(request.rawPath)) { mapping in
-            guard mapping.request.evaluate(request).matched, enterScenario(mapping, scope: context.scope) else { return true }
+        let visit = { (mapping: StubMapping) -> Bool in
+            guard mapping.request.evaluate(request).matched, self.enterScenario(mapping, scope: scope) else { return true }
             found = mapping
             return false
+        }
+        if let own {
+            own.set.forEachCandidate(forPath: path, visit)
+            if found == nil { current.forEachCandidate(forPath: path) { own.ids.contains($0.id) || visit($0) } }
+        } else {
+            current.forEachCandidate(forPath: path, visit)
         }
         guard let found else { return .decline }
         return StubReply.reply(found, to: request)
@@ -200,7 +268,7 @@ public final class StubEngine: Backend {
     /// Checks the mapping's required scenario state and moves to its new state, atomically.
     private func enterScenario(_ mapping: StubMapping, scope: StateScope) -> Bool {
         guard let scenario = mapping.scenarioName else { return true }
-        return scenarios.withValue(in: scope) { states in
+        return scope[scopeKey].withScenarios { states in
             if let required = mapping.requiredScenarioState, states[scenario, default: Self.startedState] != required {
                 return false
             }
@@ -212,8 +280,8 @@ public final class StubEngine: Backend {
     public static let startedState = "Started"
 
     /// The closest mappings to a request nothing answered, and why each missed.
-    public func nearMisses(for request: Request) -> [NearMiss] {
-        mappings
+    public func nearMisses(for request: Request, in scope: StateScope) -> [NearMiss] {
+        mappings(in: scope)
             .map { ($0, $0.request.evaluate(request)) }
             .sorted { $0.1.distance < $1.1.distance }
             .prefix(NearMiss.reportedCount)
@@ -225,11 +293,11 @@ public final class StubEngine: Backend {
 
     // MARK: Scenarios
 
-    /// Scenario names with their current state (default scope) and the states mappings name.
-    public var scenarioSummaries: [(name: String, state: String, possibleStates: [String])] {
-        let all = mappings
+    /// Scenario names with their current state in `scope` and the states mappings name.
+    public func scenarioSummaries(in scope: StateScope) -> [(name: String, state: String, possibleStates: [String])] {
+        let all = mappings(in: scope)
         let names = Array(Set(all.compactMap(\.scenarioName))).sorted()
-        let states = scenarios.withValue(in: .shared) { $0 }
+        let states = scope[scopeKey].withScenarios { $0 }
         return names.map { name in
             let named = all.filter { $0.scenarioName == name }
             var possible = [Self.startedState]
@@ -240,11 +308,56 @@ public final class StubEngine: Backend {
         }
     }
 
-    /// Sets a scenario's state; nil puts it back to `Started`. False when no mapping names it.
-    public func setScenario(_ name: String, to state: String?) -> Bool {
-        guard mappings.contains(where: { $0.scenarioName == name }) else { return false }
-        scenarios.withValue(in: .shared) { $0[name] = state }
+    /// Sets a scenario's state in `scope`; nil puts it back to `Started`. False when no mapping
+    /// the scope sees names it.
+    public func setScenario(_ name: String, to state: String?, in scope: StateScope) -> Bool {
+        guard mappings(in: scope).contains(where: { $0.scenarioName == name }) else { return false }
+        scope[scopeKey].withScenarios { $0[name] = state }
         return true
+    }
+
+    /// Every scenario of `scope` back to `Started`.
+    public func resetScenarios(in scope: StateScope) {
+        scope[scopeKey].withScenarios { $0 = [:] }
+    }
+}
+
+/// The engine's part of one scope: its scenario states, and (in a named scope) the mappings its
+/// admin calls added.
+private final class StubScope: ScopeState {
+    private struct Contents {
+        var scenarios: [String: String] = [:]
+        /// Oldest first; `set` and `ids` are made from it.
+        var own: [StubMapping] = []
+        var set = StubSet(mappings: [])
+        var ids: Set<String> = []
+    }
+
+    private let contents = Locked(Contents())
+
+    /// The scope's own mappings in match order, and their ids (which hide shared ones); nil when none.
+    var own: (set: StubSet, ids: Set<String>)? {
+        contents.withLock { $0.own.isEmpty ? nil : ($0.set, $0.ids) }
+    }
+
+    func changeOwn(_ change: (inout [StubMapping]) -> Void) {
+        contents.withLock { contents in
+            change(&contents.own)
+            contents.set = StubSet(mappings: contents.own)
+            contents.ids = Set(contents.own.map(\.id))
+        }
+    }
+
+    func withScenarios<Result>(_ body: (inout [String: String]) -> Result) -> Result {
+        contents.withLock { body(&$0.scenarios) }
+    }
+
+    func reset() { contents.withLock { $0 = Contents() } }
+
+    var estimatedBytes: Int {
+        contents.withLock { contents in
+            contents.own.reduce(0) { $0 + 1024 + $1.response.response.body.count } + contents.scenarios.count * 64
+        }
     }
 }
 

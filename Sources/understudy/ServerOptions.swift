@@ -35,6 +35,12 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Requests kept in the journal (GET /__admin/requests).")
     var journalSize: Int = 10_000
 
+    @Option(help: "Named state scopes (X-Understudy-Scope, /__scope/NAME/) alive at once; past it the least recently used goes.")
+    var maxScopes: Int = 100
+
+    @Option(help: "Drop a named state scope unused this many seconds.")
+    var scopeIdleTimeout: Int = 600
+
     @Option(help: "Serve https:// with this PEM certificate (chain); needs --tls-key.")
     var tlsCertificate: String?
 
@@ -63,6 +69,8 @@ struct ServerOptions: ParsableArguments {
         guard maxUnsentBytes >= 0 else { throw ValidationError("--max-unsent-bytes must not be negative") }
         guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be at least 1 second") }
         guard journalSize >= 1 else { throw ValidationError("--journal-size must be at least 1") }
+        guard maxScopes >= 1 else { throw ValidationError("--max-scopes must be at least 1") }
+        guard scopeIdleTimeout >= 1 else { throw ValidationError("--scope-idle-timeout must be at least 1 second") }
         guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-certificate and --tls-key go together") }
     }
 
@@ -83,7 +91,8 @@ struct ServerOptions: ParsableArguments {
     func run(journal: RequestJournal, logger: Logger, stopped: () -> Void = {}, makeBackends: () throws -> [any Backend]) throws {
         let signals = ShutdownSignals()
         let backends = try makeBackends()
-        let router = Router(backends: backends, journal: journal, logger: logger, adminGuard: makeAdminGuard(logger: logger)) {
+        let scopes = StateScopes(limits: .init(maxScopes: maxScopes, idleSeconds: scopeIdleTimeout), logger: logger)
+        let router = Router(backends: backends, journal: journal, scopes: scopes, logger: logger, adminGuard: makeAdminGuard(logger: logger)) {
             logger.info("shutdown requested through POST /__admin/shutdown")
             kill(getpid(), SIGTERM)
         }

@@ -178,7 +178,7 @@ import UnderstudyTesting
     }
 
     @Test func logonLogoffAndExpiredSessions() throws {
-        let (server, commerce) = try Self.start()
+        let (server, _) = try Self.start()
         defer { server.stop() }
         let browser = StoreBrowser(server)
         // A guest's cart is kept when they sign in.
@@ -196,7 +196,7 @@ import UnderstudyTesting
         #expect(try browser.get(Self.view("mMyAccountDisplay")).form("logonForm") != nil)
         // A session the server no longer knows (reset): the error page, not someone's account.
         _ = try browser.submit(form, form: "logonForm", [("logonId", "jane.doe@example.com"), ("logonPassword", "passw0rd")])
-        commerce.reset(scope: nil)
+        try #require(server.router).scopes.default.reset()
         let expired = try browser.get(Self.view("mMyAccountDisplay"))
         #expect(expired.text(id: "errorMessage") == "Your session has timed out. Sign in again to continue.")
     }

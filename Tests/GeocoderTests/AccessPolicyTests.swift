@@ -72,12 +72,13 @@ import UnderstudyTesting
 
     @Test func theRateWindowOpensAgainEachSecond() {
         let limiter = RateLimiter()
+        let scope = StateScopes().default
         let second: UInt64 = 1_000_000_000
-        #expect(limiter.admit("k", perSecond: 2, perDay: nil, scope: .shared, now: 5 * second) == .allowed)
-        #expect(limiter.admit("k", perSecond: 2, perDay: nil, scope: .shared, now: 5 * second + 10) == .allowed)
-        #expect(limiter.admit("k", perSecond: 2, perDay: nil, scope: .shared, now: 5 * second + 20) == .overRate)
-        #expect(limiter.admit("other", perSecond: 2, perDay: nil, scope: .shared, now: 5 * second + 30) == .allowed)
-        #expect(limiter.admit("k", perSecond: 2, perDay: nil, scope: .shared, now: 6 * second) == .allowed)
+        #expect(limiter.admit("k", perSecond: 2, perDay: nil, scope: scope, now: 5 * second) == .allowed)
+        #expect(limiter.admit("k", perSecond: 2, perDay: nil, scope: scope, now: 5 * second + 10) == .allowed)
+        #expect(limiter.admit("k", perSecond: 2, perDay: nil, scope: scope, now: 5 * second + 20) == .overRate)
+        #expect(limiter.admit("other", perSecond: 2, perDay: nil, scope: scope, now: 5 * second + 30) == .allowed)
+        #expect(limiter.admit("k", perSecond: 2, perDay: nil, scope: scope, now: 6 * second) == .allowed)
     }
 
     @Test func premierClientsMustSignTheirRequests() async throws {

@@ -52,14 +52,14 @@ func json(_ data: Data) throws -> [String: Any] {
     @Test func resetResetsEveryBackendAndClearsTheJournal() async throws {
         let resets = Locked<[String]>([])
         let server = try TestServer.start(backends: [
-            ClosureBackend(name: "a", mounts: ["/a"], onReset: { scope in resets.withLock { $0.append("a:\(scope?.id ?? "all")") } }) { _ in .decline },
+            ClosureBackend(name: "a", mounts: ["/a"], onReset: { scope in resets.withLock { $0.append("a:\(scope.name)") } }) { _ in .decline },
             ClosureBackend(name: "b", mounts: ["/b"], onReset: { _ in resets.withLock { $0.append("b") } }) { _ in .decline },
         ])
         defer { server.stop() }
         _ = try await server.send("GET", "/a")
         let (_, response) = try await server.send("POST", "/__admin/reset")
         #expect(response.statusCode == 200)
-        #expect(resets.withLock { $0 } == ["a:all", "b"])
+        #expect(resets.withLock { $0 } == ["a:default", "b"])
         // Admin calls are not journaled (as WireMock): the journal is empty after a reset.
         #expect(server.router?.journal.entries.isEmpty == true)
     }

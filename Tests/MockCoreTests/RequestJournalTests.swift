@@ -3,8 +3,10 @@ import HTTPServer
 @testable import MockCore
 
 @Suite struct RequestJournalTests {
+    let scope = StateScopes().default
+
     func record(_ journal: RequestJournal, _ path: String, body: Int = 0) {
-        journal.record(Request(method: .get, target: path, body: [UInt8](repeating: 1, count: body)),
+        journal.record(Request(method: .get, target: path, body: [UInt8](repeating: 1, count: body)), scope: scope,
                        backend: "t", status: 200, atMonotonicNanos: MonotonicClock.nanoseconds(), durationNanos: 5)
     }
 

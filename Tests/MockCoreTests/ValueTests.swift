@@ -10,20 +10,6 @@ import Testing
         #expect(value.serialized == #"{"z":1,"a":"quote \" slash \\ / newline \n tab \t bell \u0007 é","list":[true,null,0.5,3]}"#)
     }
 
-    @Test func scopedStateIsolatesScopesAndResets() {
-        let state = ScopedState<[String]> { ["initial"] }
-        let ci = StateScope("ci-job-1")
-        state.withValue(in: .shared) { $0.append("shared") }
-        state.withValue(in: ci) { $0.append("ci") }
-        #expect(state.withValue(in: .shared) { $0 } == ["initial", "shared"])
-        #expect(state.withValue(in: ci) { $0 } == ["initial", "ci"])
-        state.reset(ci)
-        #expect(state.withValue(in: ci) { $0 } == ["initial"])
-        #expect(state.withValue(in: .shared) { $0 } == ["initial", "shared"])
-        state.reset(nil)
-        #expect(state.withValue(in: .shared) { $0 } == ["initial"])
-    }
-
     @Test func pathTableFindsExactPathsOnly() {
         var pairs: [String: Int] = [:]
         for index in 0..<500 { pairs["/path/\(index)"] = index }

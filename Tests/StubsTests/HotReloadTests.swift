@@ -83,7 +83,7 @@ import UnderstudyTesting
         engine.reloadFiles()
         #expect(text(try await server.send("GET", "/a").body) == "edited", "an admin edit wins over the file until reset")
         #expect(engine.mappings.count == 1)
-        engine.reset(scope: nil)
+        engine.resetMappings(in: try #require(server.router?.scopes.default))
         #expect(text(try await server.send("GET", "/a").body) == "file")
     }
 }

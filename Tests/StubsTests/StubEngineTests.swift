@@ -73,8 +73,9 @@ import UnderstudyTesting
         #expect(text(try await server.send("GET", "/cart").body) == "empty")
         #expect(try await server.send("POST", "/cart").response.statusCode == 201)
         #expect(text(try await server.send("GET", "/cart").body) == "one item")
-        #expect(engine.scenarioSummaries.first?.state == "added")
-        #expect(engine.scenarioSummaries.first?.possibleStates == ["Started", "added"])
+        let scope = try #require(server.router?.scopes.default)
+        #expect(engine.scenarioSummaries(in: scope).first?.state == "added")
+        #expect(engine.scenarioSummaries(in: scope).first?.possibleStates == ["Started", "added"])
         _ = try await server.send("POST", "/__admin/reset")
         #expect(text(try await server.send("GET", "/cart").body) == "empty")
     }

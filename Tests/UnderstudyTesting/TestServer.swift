@@ -16,11 +16,11 @@ public final class TestServer: Sendable {
 
     /// Starts the MockCore router over `backends` (the admin API is always mounted).
     public static func start(
-        backends: [any Backend], journal: RequestJournal = RequestJournal(),
+        backends: [any Backend], journal: RequestJournal = RequestJournal(), scopes: StateScopes? = nil,
         logger: Logger = Logger(label: "understudy-test"), adminGuard: AdminGuard = AdminGuard(),
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) throws -> TestServer {
-        let router = Router(backends: backends, journal: journal, logger: logger, adminGuard: adminGuard)
+        let router = Router(backends: backends, journal: journal, scopes: scopes, logger: logger, adminGuard: adminGuard)
         return try TestServer(handler: router, router: router, configure: configure)
     }
 
@@ -96,10 +96,10 @@ public final class ClosureBackend: Backend {
     public let mounts: [String]
     public let tier: BackendTier
     private let body: @Sendable (Request) -> Reply
-    private let onReset: @Sendable (StateScope?) -> Void
+    private let onReset: @Sendable (StateScope) -> Void
 
     public init(name: String, mounts: [String], tier: BackendTier = .emulator,
-                onReset: @escaping @Sendable (StateScope?) -> Void = { _ in },
+                onReset: @escaping @Sendable (StateScope) -> Void = { _ in },
                 _ body: @escaping @Sendable (Request) -> Reply) {
         self.name = name
         self.mounts = mounts
@@ -109,5 +109,5 @@ public final class ClosureBackend: Backend {
     }
 
     public func handle(_ request: Request, _ context: RequestContext) -> Reply { body(request) }
-    public func reset(scope: StateScope?) { onReset(scope) }
+    public func reset(scope: StateScope) { onReset(scope) }
 }

@@ -1,0 +1,77 @@
+import HTTPServer
+
+/// The admin API's scopes: `GET /__admin/scopes` (each live scope: name, created, last used,
+/// requests, estimated bytes), `GET /__admin/scopes/NAME`, `POST /__admin/scopes/NAME/reset`,
+/// `DELETE /__admin/scopes/NAME` and `DELETE /__admin/scopes` (every named scope). Resetting a
+/// scope resets every backend's state in it and forgets its journal entries, as
+/// `POST /__admin/reset` does for the scope a request names.
+struct ScopesAdmin: Sendable {
+    let scopes: StateScopes
+    let backends: [any Backend]
+    let journal: RequestJournal
+
+    /// `rest` is the path after `/__admin/scopes`.
+    func handle(_ method: HTTPMethod, _ rest: Substring) -> Reply {
+        let parts = rest.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        switch (method, parts.count) {
+        case (.get, 0):
+            let all = scopes.all
+            return .response(.json(JSONValue.object([
+                ("scopes", .array(all.map(describe))),
+                ("meta", .object([("total", .int(all.count)), ("maxScopes", .int(scopes.limits.maxScopes)),
+                                  ("idleSeconds", .int(scopes.limits.idleSeconds))])),
+            ]).serialized))
+        case (.delete, 0):
+            for scope in scopes.all where !scope.isDefault { delete(scope) }
+            return .response(Response(status: 200))
+        case (.get, 1):
+            guard let scope = scopes.existing(parts[0]) else { return .response(noScope(parts[0])) }
+            return .response(.json(describe(scope).serialized))
+        case (.post, 2) where parts[1] == "reset":
+            // A scope not made yet has nothing to reset: it starts fresh anyway.
+            if let scope = scopes.existing(parts[0]) { reset(scope) }
+            return .response(Response(status: 200))
+        case (.delete, 1):
+            guard parts[0] != StateScope.defaultName else {
+                return .response(.json(JSONValue.object([("message", .string("The default scope cannot be deleted; POST /__admin/scopes/default/reset resets it"))]).serialized, status: 400))
+            }
+            guard let scope = scopes.existing(parts[0]) else { return .response(noScope(parts[0])) }
+            delete(scope)
+            return .response(Response(status: 200))
+        default:
+            return .decline
+        }
+    }
+
+    /// Every backend's state in `scope` back to its start, and the scope's journal entries gone.
+    func reset(_ scope: StateScope) {
+        scope.reset()
+        for backend in backends { backend.reset(scope: scope) }
+        journal.clear(scope)
+    }
+
+    private func delete(_ scope: StateScope) {
+        scopes.delete(scope.name)
+        journal.clear(scope)
+    }
+
+    private func describe(_ scope: StateScope) -> JSONValue {
+        let entries = journal.entries(in: scope)
+        // An entry's fixed part is small next to its strings; its body is counted as it is.
+        let journalBytes = entries.reduce(0) { $0 + 512 + $1.request.target.utf8.count + $1.request.body.count }
+        let now = MonotonicClock.nanoseconds(), wallNow = MonotonicClock.wallSeconds()
+        let lastUsed = wallNow - Double(now &- min(now, scope.lastUsed)) / 1e9
+        return .object([
+            ("name", .string(scope.name)),
+            ("created", .string(Timestamp.iso8601(scope.createdAt))),
+            ("lastUsed", .string(Timestamp.iso8601(lastUsed))),
+            ("requests", .int(scope.requests)),
+            ("journalEntries", .int(entries.count)),
+            ("estimatedBytes", .int(scope.estimatedBytes + journalBytes)),
+        ])
+    }
+
+    private func noScope(_ name: String) -> Response {
+        .json(JSONValue.object([("message", .string("No live scope named \(name)"))]).serialized, status: 404)
+    }
+}

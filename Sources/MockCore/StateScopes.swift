@@ -1,0 +1,99 @@
+import HTTPServer
+import Logging
+import Synchronization
+
+/// Every live scope: `default` (always there) and the named ones requests made. Named scopes are
+/// capped in number (the least recently used goes when a new one would pass the cap) and expire
+/// when idle, so a long CI run that names a scope per test cannot grow memory without bound; what
+/// goes is logged. Thread-safe.
+public final class StateScopes: Sendable {
+    public struct Limits: Sendable {
+        /// Most named scopes alive at once (`default` not counted).
+        public var maxScopes: Int
+        /// A named scope unused this long is dropped.
+        public var idleSeconds: Int
+
+        public init(maxScopes: Int = 100, idleSeconds: Int = 600) {
+            self.maxScopes = max(1, maxScopes)
+            self.idleSeconds = max(1, idleSeconds)
+        }
+    }
+
+    public let `default`: StateScope
+    public let limits: Limits
+    private let named = Locked<[String: StateScope]>([:])
+    /// Monotonic nanoseconds after which idle scopes are looked for again.
+    private let nextSweep: Atomic<UInt64>
+    private let logger: Logger
+
+    public init(limits: Limits = Limits(), logger: Logger = Logger(label: "understudy")) {
+        self.limits = limits
+        self.logger = logger
+        self.default = StateScope(name: StateScope.defaultName)
+        nextSweep = Atomic(MonotonicClock.nanoseconds() &+ Self.sweepInterval)
+    }
+
+    private static let sweepInterval: UInt64 = 1_000_000_000
+
+    /// The scope called `name` (a valid name), made now when there is none.
+    public func scope(named name: String, now: UInt64 = MonotonicClock.nanoseconds()) -> StateScope {
+        if name == StateScope.defaultName { return self.default }
+        let (scope, evicted) = named.withLock { named -> (StateScope, StateScope?) in
+            if let existing = named[name] { return (existing, nil) }
+            var evicted: StateScope?
+            if named.count >= limits.maxScopes, let oldest = named.values.min(by: { $0.lastUsed < $1.lastUsed }) {
+                named[oldest.name] = nil
+                evicted = oldest
+            }
+            let made = StateScope(name: name, now: now)
+            named[name] = made
+            return (made, evicted)
+        }
+        if let evicted {
+            let idle = (now &- evicted.lastUsed) / 1_000_000_000
+            logger.warning("scope \"\(evicted.name)\" evicted (idle \(idle) s, \(evicted.requests) requests) to make room for \"\(name)\": \(limits.maxScopes) named scopes is the cap (--max-scopes)")
+            evicted.discard()
+        }
+        return scope
+    }
+
+    /// The scope called `name` if it is alive.
+    public func existing(_ name: String) -> StateScope? {
+        name == StateScope.defaultName ? self.default : named.withLock { $0[name] }
+    }
+
+    /// `default` first, then the named scopes by name.
+    public var all: [StateScope] {
+        sweepIdle()
+        return [self.default] + named.withLock { Array($0.values) }.sorted { $0.name < $1.name }
+    }
+
+    /// Drops the named scope `name` and its state; false when there is none.
+    @discardableResult
+    public func delete(_ name: String) -> Bool {
+        guard let removed = named.withLock({ $0.removeValue(forKey: name) }) else { return false }
+        removed.discard()
+        return true
+    }
+
+    /// Drops every named scope that has been idle longer than the limit; cheap to call on every
+    /// request (it looks at most once a second).
+    public func sweepIfDue(now: UInt64) {
+        let due = nextSweep.load(ordering: .relaxed)
+        guard now >= due, nextSweep.compareExchange(expected: due, desired: now &+ Self.sweepInterval, ordering: .relaxed).exchanged else { return }
+        sweepIdle(now: now)
+    }
+
+    private func sweepIdle(now: UInt64 = MonotonicClock.nanoseconds()) {
+        let limit = UInt64(limits.idleSeconds) * 1_000_000_000
+        let expired = named.withLock { named -> [StateScope] in
+            let idle = named.values.filter { now > $0.lastUsed && now - $0.lastUsed > limit }
+            for scope in idle { named[scope.name] = nil }
+            return idle
+        }
+        for scope in expired {
+            logger.info("scope \"\(scope.name)\" expired after \(limits.idleSeconds) s idle (\(scope.requests) requests)")
+            scope.discard()
+        }
+    }
+}
