@@ -35,6 +35,8 @@ SAME_BYTES = "same-bytes"
 # emulator scenarios are compared with the C server's fixed-body rate, as their issues ask.
 SCENARIOS = {
     "fixed-body": ("/fixed.txt", BENCH_STUBS, FIXED_BODY),
+    # The same, each request in one of 100 state scopes (X-Understudy-Scope), as parallel CI workers.
+    "fixed-body-100-scopes": ("/fixed.txt", BENCH_STUBS, FIXED_BODY),
     "stubbed-1k": ("/api/items/500", None, None),
     "geocode-zip": ("/maps/api/geocode/xml?address=94086&sensor=true", "geocoder", FIXED_BODY),
     "geocode-reverse": ("/maps/api/geocode/json?latlng=37.3764,-122.0238&sensor=false", "geocoder", FIXED_BODY),
@@ -64,6 +66,8 @@ POST_BODIES = {
     "informix-customers": "sql_stmt=SELECT+*+FROM+customer&tableName=customer",
     "informix-customers-uncached": "sql_stmt=SELECT+*+FROM+customer&tableName=customer",
 }
+# Scenarios whose requests go round this many state scopes.
+SCOPED = {"fixed-body-100-scopes": 100}
 STUBBED_MAPPINGS = 1000
 
 
@@ -130,6 +134,16 @@ def wrk_post_script(workdir, body):
         script.write('wrk.method = "POST"\n')
         script.write(f"wrk.body = {json.dumps(body)}\n")
         script.write('wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"\n')
+    return path
+
+
+def wrk_scope_script(workdir, scopes):
+    """A wrk Lua script that names one of `scopes` state scopes per request, in turn."""
+    path = os.path.join(workdir, f"scopes-{scopes}.lua")
+    with open(path, "w") as script:
+        script.write("local n = 0\n")
+        script.write("request = function()\n  n = n + 1\n")
+        script.write(f'  return wrk.format(nil, nil, {{["X-Understudy-Scope"] = "ci-" .. (n % {scopes})}})\nend\n')
     return path
 
 
@@ -247,10 +261,12 @@ def load_rounds(scenario, setup, args, script=None):
     return results, ratios
 
 
-def send_requests(port, path, count, body=None):
+def send_requests(port, path, count, body=None, scopes=0):
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     headers = {"Content-Type": "application/x-www-form-urlencoded"} if body else {}
-    for _ in range(count):
+    for n in range(count):
+        if scopes:
+            headers["X-Understudy-Scope"] = f"ci-{n % scopes}"
         connection.request("POST" if body else "GET", path, body=body, headers=headers)
         response = connection.getresponse()
         response.read()
@@ -259,7 +275,7 @@ def send_requests(port, path, count, body=None):
     connection.close()
 
 
-def callgrind_total(kind, setup, count, workdir, body=None):
+def callgrind_total(kind, setup, count, workdir, body=None, scopes=0):
     path = setup[0]
     out_file = os.path.join(workdir, f"callgrind.{kind}.{count}")
     prefix = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}"]
@@ -267,7 +283,7 @@ def callgrind_total(kind, setup, count, workdir, body=None):
     # every request also evicts the oldest journal entry, and both end with a full journal.
     process, port = start(kind, 1, setup, prefix, extra=("--journal-size", str(JOURNAL_SIZE_UNDER_CALLGRIND)))
     try:
-        send_requests(port, path, count, body)
+        send_requests(port, path, count, body, scopes)
     finally:
         stop(process)
     with open(out_file) as profile:
@@ -280,11 +296,12 @@ def callgrind_total(kind, setup, count, workdir, body=None):
 JOURNAL_SIZE_UNDER_CALLGRIND = 1000
 
 
-def instructions_per_request(kind, setup, args, workdir, body=None):
+def instructions_per_request(kind, setup, args, workdir, body=None, scopes=0):
     low, high = args.callgrind_requests // 6, args.callgrind_requests
     if low <= JOURNAL_SIZE_UNDER_CALLGRIND:
         sys.exit(f"--callgrind-requests must be over {6 * JOURNAL_SIZE_UNDER_CALLGRIND}")
-    return (callgrind_total(kind, setup, high, workdir, body) - callgrind_total(kind, setup, low, workdir, body)) / (high - low)
+    return (callgrind_total(kind, setup, high, workdir, body, scopes)
+            - callgrind_total(kind, setup, low, workdir, body, scopes)) / (high - low)
 
 
 def startup_times(stubs, runs=5):
@@ -354,6 +371,7 @@ def main():
     parser.add_argument("--scenario", action="append", choices=sorted(SCENARIOS), help="default: all")
     parser.add_argument("--no-startup", action="store_true", help="skip the start-up time measurement")
     parser.add_argument("--no-proxy", action="store_true", help="skip the recording proxy's added latency")
+    parser.add_argument("--no-scopes", action="store_true", help="skip the cost of state scopes (making one, memory per scope)")
     args = parser.parse_args()
 
     for tool, path in (("wrk", shutil.which("wrk")), ("understudy", UNDERSTUDY), ("c-baseline", C_BASELINE)):
@@ -371,6 +389,9 @@ def main():
             print(f"start-up {label:18}: listening after {listening * 1000:.0f} ms, healthy after {healthy * 1000:.0f} ms (median of 5)")
     if not args.no_proxy and args.rounds > 0:
         proxy_latency(args, generated.name)
+    if not args.no_scopes:
+        import scopes
+        scopes.report()
     for scenario in args.scenario or SCENARIOS:
         path, stubs, body_file = SCENARIOS[scenario]
         if stubs is None:
@@ -381,6 +402,8 @@ def main():
             stubs = make_emulator_stubs(generated.name, emulator, cache=not uncached)
         body = POST_BODIES.get(scenario)
         script = wrk_post_script(generated.name, body) if body else None
+        if scenario in SCOPED:
+            script = wrk_scope_script(generated.name, SCOPED[scenario])
         if body_file == SAME_BYTES:
             body_file = capture_answer(path, stubs, body, generated.name)
         setup = (path, stubs, body_file)
@@ -392,7 +415,8 @@ def main():
                 row[kind] = tuple(statistics.median(r[i] for r in results[kind]) for i in range(3))
         if not args.no_callgrind and shutil.which("valgrind"):
             with tempfile.TemporaryDirectory() as workdir:
-                row["ir"] = {kind: instructions_per_request(kind, setup, args, workdir, body) for kind in ("understudy", "c")}
+                row["ir"] = {kind: instructions_per_request(kind, setup, args, workdir, body, SCOPED.get(scenario, 0))
+                             for kind in ("understudy", "c")}
         summary.append(row)
 
     print("\nscenario                 server      req/s (median)  p50 ms  p99 ms   ratio U/C   instructions/request")

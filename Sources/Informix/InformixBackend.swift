@@ -195,7 +195,7 @@ private final class ScopeDatabase: ScopeState, @unchecked Sendable {
     /// In the data directory, when there is one.
     let file: URL?
     private let cache: InformixResponseCache
-    /// The database's size after its last change, for the scope list.
+    /// The database's memory after its last change, for the scope list.
     let bytes = Atomic<Int>(0)
     var database: InformixDatabase?
     var needsRestore = false
@@ -224,7 +224,7 @@ private final class ScopeDatabase: ScopeState, @unchecked Sendable {
     var estimatedBytes: Int { bytes.load(ordering: .relaxed) }
 
     func measure(_ database: InformixDatabase) {
-        bytes.store(database.byteSize, ordering: .relaxed)
+        bytes.store(database.memoryUsed, ordering: .relaxed)
     }
 }
 

@@ -120,15 +120,14 @@ final class InformixDatabase {
         }
         // The copy brings the source's pages and page size: the cap is counted again.
         try asEmulator { try SQLSandbox.limitSize(of: connection, to: settings.maxDatabaseBytes) }
-        try reloadDefinitions()
+        // The same tables as the source's: its definitions, not decoded again (a new scope's
+        // database is made this way, and every reset).
+        forgetStatements()
+        definitions = source.definitions
     }
 
-    /// The database's size: its pages times their size (0 when SQLite cannot say).
-    var byteSize: Int {
-        let pages = try? asEmulator { try connection.rows("SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()") }
-        if case .integer(let bytes)? = pages?.first?.first { return Int(bytes) }
-        return 0
-    }
+    /// Bytes the database holds in memory (a file database: its cached pages), for the scope list.
+    var memoryUsed: Int { connection.memoryUsed }
 
     func reloadDefinitions() throws(InformixError) {
         forgetStatements()

@@ -52,6 +52,15 @@ final class SQLiteConnection {
         sqlite3_close_v2(handle)
     }
 
+    /// Heap bytes the connection holds: its page cache (all of an in-memory database), schema
+    /// and prepared statements.
+    var memoryUsed: Int {
+        [SQLITE_DBSTATUS_CACHE_USED, SQLITE_DBSTATUS_SCHEMA_USED, SQLITE_DBSTATUS_STMT_USED].reduce(0) { total, counter in
+            var current: Int32 = 0, highest: Int32 = 0
+            return sqlite3_db_status(handle, counter, &current, &highest, 0) == SQLITE_OK ? total + Int(current) : total
+        }
+    }
+
     /// Runs statements that return no rows (schema set-up, pragmas, transaction control).
     func execute(_ sql: String) throws(SQLiteError) {
         var message: UnsafeMutablePointer<CChar>?

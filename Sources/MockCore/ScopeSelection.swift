@@ -41,7 +41,9 @@ enum ScopeSelection {
     /// Throws the reason when a name is bad or two disagree.
     static func read(_ request: inout Request) throws(ScopeRefusal) -> Named {
         var named = Named()
-        if request.path.utf8.starts(with: pathPrefix.utf8) {
+        // Most paths differ at their second byte: tested first, without a generic comparison.
+        let path = request.path.utf8
+        if path.count >= pathPrefix.utf8.count, path[path.index(after: path.startIndex)] == UInt8(ascii: "_"), path.starts(with: pathPrefix.utf8) {
             let rest = request.path.utf8.dropFirst(pathPrefix.utf8.count)
             let nameEnd = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
             let name = String(Substring(request.path.utf8[rest.startIndex..<nameEnd]))
@@ -49,7 +51,7 @@ enum ScopeSelection {
             named = Named(name: name, basePath: pathPrefix + name)
             strip(named.basePath, from: &request)
         }
-        if let header = request.headers[header] {
+        if let header = headerValue(request.headers) {
             if let problem = problem(with: header) { throw ScopeRefusal("\(problem) (in the \(Self.header) header)") }
             if let fromPath = named.name, fromPath != header {
                 throw ScopeRefusal("the path names the scope \"\(fromPath)\" and the \(Self.header) header \"\(header)\": name one")
@@ -58,6 +60,18 @@ enum ScopeSelection {
         }
         return named
     }
+
+    /// The header's first value. Runs for every request: names of another length are passed over
+    /// without a call.
+    private static func headerValue(_ headers: HTTPHeaders) -> String? {
+        let fields = headers.fields
+        for index in fields.indices where fields[index].name.utf8.count == headerLength && HTTPHeaders.namesEqual(fields[index].name, header) {
+            return fields[index].value
+        }
+        return nil
+    }
+
+    private static let headerLength = header.utf8.count
 
     /// The admin API's `?scope=NAME` (`*` means every scope and names none), checked against the
     /// name the request already gave.

@@ -8,6 +8,8 @@ import Synchronization
 /// of scopes of its own. Thread-safe: requests on every worker loop use it.
 public final class StateScope: Sendable, CustomStringConvertible {
     public let name: String
+    /// Whether this is `default`, the scope of requests that name none.
+    public let isDefault: Bool
     /// Wall-clock seconds since the Unix epoch at which the scope was made.
     public let createdAt: Double
     private let lastUsedNanos: Atomic<UInt64>
@@ -19,11 +21,11 @@ public final class StateScope: Sendable, CustomStringConvertible {
 
     init(name: String, now: UInt64 = MonotonicClock.nanoseconds()) {
         self.name = name
+        isDefault = name == Self.defaultName
         createdAt = MonotonicClock.wallSeconds()
         lastUsedNanos = Atomic(now)
     }
 
-    public var isDefault: Bool { name == Self.defaultName }
     public var description: String { name }
 
     /// This scope's state for `key`, made by the key on first use. The key's `make` runs under

@@ -245,24 +245,28 @@ public final class StubEngine: Backend {
 
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
         let scope = context.scope
-        let own = ownMappings(scope)
-        guard own != nil || mappingCount.load(ordering: .relaxed) > 0 else { return .decline }
-        let current = state.withLock { $0.current }
-        let path = String(request.rawPath)
+        if !scope.isDefault, let own = scope[scopeKey].own {
+            if let found = firstMatch(in: own.set, request, scope) { return StubReply.reply(found, to: request) }
+            return firstMatch(in: state.withLock { $0.current }, request, scope, hiding: own.ids).map { StubReply.reply($0, to: request) } ?? .decline
+        }
+        guard mappingCount.load(ordering: .relaxed) > 0 else { return .decline }
+        guard let found = firstMatch(in: state.withLock({ $0.current }), request, scope) else { return .decline }
+        return StubReply.reply(found, to: request)
+    }
+
+    /// The first mapping of `set` that matches and may enter its scenario, leaving out the ids
+    /// `hiding` names (shared mappings a scope has its own version of). Inlined: a mapping is a
+    /// large value, and returned from a call it is copied (this runs for every request).
+    @inline(__always)
+    private func firstMatch(in set: StubSet, _ request: Request, _ scope: StateScope, hiding: Set<String>? = nil) -> StubMapping? {
         var found: StubMapping?
-        let visit = { (mapping: StubMapping) -> Bool in
-            guard mapping.request.evaluate(request).matched, self.enterScenario(mapping, scope: scope) else { return true }
+        set.forEachCandidate(forPath: String(request.rawPath)) { mapping in
+            if let hiding, hiding.contains(mapping.id) { return true }
+            guard mapping.request.evaluate(request).matched, enterScenario(mapping, scope: scope) else { return true }
             found = mapping
             return false
         }
-        if let own {
-            own.set.forEachCandidate(forPath: path, visit)
-            if found == nil { current.forEachCandidate(forPath: path) { own.ids.contains($0.id) || visit($0) } }
-        } else {
-            current.forEachCandidate(forPath: path, visit)
-        }
-        guard let found else { return .decline }
-        return StubReply.reply(found, to: request)
+        return found
     }
 
     /// Checks the mapping's required scenario state and moves to its new state, atomically.
