@@ -40,7 +40,10 @@ public final class StubEngine: Backend {
     /// Lets a request skip the lock when there are no mappings at all (emulator-only setups).
     private let mappingCount = Atomic(0)
     /// Each scope's scenario states and own mappings.
-    private let scopeKey = ScopeKey { _ in StubScope() }
+    private let scopeKey: ScopeKey<StubScope>
+    /// How many scopes have mappings of their own: while none has, requests in named scopes skip
+    /// looking for them.
+    private let scopesWithOwnMappings: ScopeCounter
 
     /// Loads the mappings of `stubsDirectory` and its packs; bad files are logged.
     public init(stubsDirectory: URL, globalTemplating: Bool = false, name: String = "stubs", tier: BackendTier = .userStubs,
@@ -49,6 +52,9 @@ public final class StubEngine: Backend {
         self.name = name
         self.tier = tier
         self.logger = logger
+        let counter = ScopeCounter()
+        scopesWithOwnMappings = counter
+        scopeKey = ScopeKey { _ in StubScope(counting: counter) }
         reloadFiles()
     }
 
@@ -245,7 +251,7 @@ public final class StubEngine: Backend {
 
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
         let scope = context.scope
-        if !scope.isDefault, let own = scope[scopeKey].own {
+        if !scope.isDefault, scopesWithOwnMappings.value.load(ordering: .relaxed) > 0, let own = scope[scopeKey].own {
             if let found = firstMatch(in: own.set, request, scope) { return StubReply.reply(found, to: request) }
             return firstMatch(in: state.withLock { $0.current }, request, scope, hiding: own.ids).map { StubReply.reply($0, to: request) } ?? .decline
         }
@@ -328,6 +334,11 @@ public final class StubEngine: Backend {
 
 /// The engine's part of one scope: its scenario states, and (in a named scope) the mappings its
 /// admin calls added.
+/// A count shared by the engine and its scopes' states.
+private final class ScopeCounter: Sendable {
+    let value = Atomic<Int>(0)
+}
+
 private final class StubScope: ScopeState {
     private struct Contents {
         var scenarios: [String: String] = [:]
@@ -338,6 +349,12 @@ private final class StubScope: ScopeState {
     }
 
     private let contents = Locked(Contents())
+    /// The engine's count of scopes with mappings of their own, kept as `own` fills and empties.
+    private let counter: ScopeCounter
+
+    init(counting counter: ScopeCounter) {
+        self.counter = counter
+    }
 
     /// The scope's own mappings in match order, and their ids (which hide shared ones); nil when none.
     var own: (set: StubSet, ids: Set<String>)? {
@@ -346,17 +363,30 @@ private final class StubScope: ScopeState {
 
     func changeOwn(_ change: (inout [StubMapping]) -> Void) {
         contents.withLock { contents in
+            let had = !contents.own.isEmpty
             change(&contents.own)
             contents.set = StubSet(mappings: contents.own)
             contents.ids = Set(contents.own.map(\.id))
+            count(had: had, has: !contents.own.isEmpty)
         }
+    }
+
+    private func count(had: Bool, has: Bool) {
+        if had != has { counter.value.add(has ? 1 : -1, ordering: .relaxed) }
     }
 
     func withScenarios<Result>(_ body: (inout [String: String]) -> Result) -> Result {
         contents.withLock { body(&$0.scenarios) }
     }
 
-    func reset() { contents.withLock { $0 = Contents() } }
+    func reset() {
+        contents.withLock { contents in
+            count(had: !contents.own.isEmpty, has: false)
+            contents = Contents()
+        }
+    }
+
+    func discard() { reset() }
 
     var estimatedBytes: Int {
         contents.withLock { contents in
