@@ -34,6 +34,8 @@ public final class EventLoop: @unchecked Sendable {
     private var dnsBase: OpaquePointer?
     /// Kept-alive connections of outbound requests.
     let outboundPool = OutboundPool()
+    /// CONNECT tunnels in progress, ended when the loop drains.
+    var openTunnels: [ObjectIdentifier: Tunnel] = [:]
     private var thread: pthread_t?
 
     // Cross-thread wake-up: closures queued under a lock, and a pipe byte to wake the loop. Once
@@ -53,7 +55,7 @@ public final class EventLoop: @unchecked Sendable {
         self.localPort = localPort
         self.localAuthority = localAuthority
         maxUnsentBytes = configuration.maxUnsentBytes
-        decoder.initialize(to: RequestDecoder(localPort: localPort))
+        decoder.initialize(to: RequestDecoder(localPort: localPort, isSecure: configuration.tls != nil))
         date.initialize(to: HTTPDate())
 
         guard let config = event_config_new() else { throw ServerError.libevent(operation: "event_config_new") }
@@ -141,6 +143,7 @@ public final class EventLoop: @unchecked Sendable {
         AcceptBackoff.unregister(http: http)
         for timer in timers.values { timer.release() }
         timers.removeAll()
+        for tunnel in openTunnels.values { tunnel.end() }
         if let mailboxEvent { event_free(mailboxEvent) }
         mailboxEvent = nil
         outboundPool.close()
@@ -216,6 +219,7 @@ public final class EventLoop: @unchecked Sendable {
     func beginDraining(gracePeriod: Duration) {
         guard !isDraining else { return }
         isDraining = true
+        for tunnel in openTunnels.values { tunnel.end() }
         if let boundSocket { evhttp_del_accept_socket(http, boundSocket) }
         boundSocket = nil
         if unfinishedRequests == 0 {

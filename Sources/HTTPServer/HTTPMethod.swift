@@ -42,10 +42,9 @@ public enum HTTPMethod: String, Sendable, CaseIterable, Hashable {
         }
     }
 
-    /// The evhttp mask of methods a mock server should accept: everything but CONNECT, which
-    /// would make it look like a forward proxy.
+    /// The evhttp mask of methods the server accepts: all of them, CONNECT included (the
+    /// handler answers it with a tunnel or a refusal).
     static var serverMask: UInt16 {
-        HTTPMethod.allCases.filter { $0 != .connect }
-            .reduce(UInt16(0)) { $0 | UInt16($1.command.rawValue) }
+        HTTPMethod.allCases.reduce(UInt16(0)) { $0 | UInt16($1.command.rawValue) }
     }
 }

@@ -31,6 +31,11 @@ public struct Request: Sendable {
     public var localPort: Int
     /// Monotonic nanoseconds at which the request was handed to the handler.
     public var receivedAtNanos: UInt64
+    /// Came over TLS: an `https://` listener, or a CONNECT tunnel whose TLS the server ended.
+    public var isSecure = false
+    /// For a request that came through a CONNECT tunnel: the host the client asked to reach
+    /// (lower case, no port).
+    public var tunnelHost: String?
 
     public init(
         method: HTTPMethod, target: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
@@ -50,6 +55,13 @@ public struct Request: Sendable {
         self.localPort = localPort
         self.receivedAtNanos = receivedAtNanos
     }
+
+    /// The request was meant for another server, through this one as its proxy: an absolute-form
+    /// target (`GET http://host/path`) or a tunnelled request.
+    public var isProxied: Bool { tunnelHost != nil || (target.utf8.first != UInt8(ascii: "/") && target != "*") }
+
+    /// `http` or `https`.
+    public var scheme: String { isSecure ? "https" : "http" }
 
     /// The path as sent (not decoded): the target up to `?`.
     public var rawPath: Substring {

@@ -11,6 +11,9 @@ import Darwin
 /// `strcmp` costs a fraction of making and validating a new String.
 struct RequestDecoder {
     let localPort: Int
+    /// The listener speaks TLS: its requests are `https`, and those a tunnel relays in carry the
+    /// tunnel's client and host.
+    let isSecure: Bool
     /// Per common header name, the last value seen (C bytes and the String made of them).
     private var recentValues: [(cValue: [CChar], value: String)?]
     private var recentAddress: (cValue: [CChar], value: String)?
@@ -21,8 +24,9 @@ struct RequestDecoder {
         "Content-Length", "Cookie", "Authorization", "Cache-Control", "Origin", "Referer", "X-Requested-With",
     ].map { (Array($0.utf8CString), $0) }
 
-    init(localPort: Int) {
+    init(localPort: Int, isSecure: Bool = false) {
         self.localPort = localPort
+        self.isSecure = isSecure
         recentValues = Array(repeating: nil, count: Self.commonNames.count)
     }
 
@@ -37,11 +41,20 @@ struct RequestDecoder {
         }
         let remoteAddress = address.map { Self.reuse(&recentAddress, $0) } ?? ""
 
-        return Request(
+        var decoded = Request(
             method: method, target: target, headers: headers(evhttp_request_get_input_headers(request)),
             body: [UInt8](evbuffer: evhttp_request_get_input_buffer(request)),
             remoteAddress: remoteAddress, remotePort: Int(port), localPort: localPort,
             receivedAtNanos: MonotonicClock.nanoseconds())
+        if isSecure {
+            decoded.isSecure = true
+            if remoteAddress == "127.0.0.1", let origin = TunnelRegistry.origin(ofRelayPort: Int(port)) {
+                decoded.remoteAddress = origin.clientAddress
+                decoded.remotePort = origin.clientPort
+                decoded.tunnelHost = origin.host
+            }
+        }
+        return decoded
     }
 
     /// Why the request's framing is ambiguous, where libevent lets it through (RFC 9112): a space

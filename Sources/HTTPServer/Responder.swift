@@ -88,6 +88,43 @@ public final class Responder {
         loop.schedule(after: .zero) { fault.apply(to: request, loop: loop) }
     }
 
+    /// Answers a `CONNECT` with a tunnel: the client's connection is taken from evhttp and
+    /// relayed to `destination`; the tunnel sends the `200` once its destination is reached (or a
+    /// `502`). `clientAddress`/`clientPort` are the client's, for the requests served inside.
+    public func openTunnel(to destination: TunnelDestination, clientAddress: String, clientPort: Int) {
+        guard let request else { return }
+        self.request = nil
+        let loop = self.loop
+        guard let connection = evhttp_request_get_connection(request), let events = evhttp_connection_get_bufferevent(connection) else {
+            loop.requestCompleted()
+            evhttp_request_free(request)
+            return
+        }
+        // evhttp must not read what the client sends once it has its 200. Its events leave the
+        // loop's poller on the next turn, while the socket is still the client's; only then is
+        // the socket taken.
+        bufferevent_disable(events, Int16(EV_READ | EV_WRITE))
+        let host: String
+        switch destination {
+        case .intercept(let name, _, _), .passThrough(let name, _): host = name
+        }
+        let origin = TunnelRegistry.Origin(clientAddress: clientAddress, clientPort: clientPort, host: host)
+        loop.schedule(after: .zero) {
+            defer { loop.requestCompleted() }
+            let socket = bufferevent_getfd(events)
+            let owned = socket >= 0 ? dup(socket) : -1
+            // evhttp shuts its socket down and closes it when freed: it gets a stand-in under
+            // the same number, and the client's socket lives on in `owned`.
+            let standIn = StandInSocket.make()
+            if socket >= 0, standIn >= 0 {
+                dup2(standIn, socket)
+            }
+            if standIn >= 0 { close(standIn) }
+            evhttp_connection_free(connection)
+            if owned >= 0 { Tunnel.start(loop: loop, socket: owned, origin: origin, destination: destination) }
+        }
+    }
+
     private func writeHeaders(of response: Response, to request: OpaquePointer, contentLength: String?) {
         let headers = evhttp_request_get_output_headers(request)
         var hasDate = false
@@ -199,7 +236,7 @@ public enum ConnectionFault: String, Sendable, CaseIterable {
             // number to shut down and close.
             var option = linger(l_onoff: 1, l_linger: 0)
             setsockopt(socket, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
-            let standIn = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let standIn = StandInSocket.make()
             if standIn >= 0 {
                 dup2(standIn, socket)
                 close(standIn)
@@ -214,6 +251,6 @@ public enum ConnectionFault: String, Sendable, CaseIterable {
     }
 
     private static func write(_ bytes: [UInt8], to socket: Int32) {
-        _ = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        _ = bytes.withUnsafeBytes { StandInSocket.send(socket, $0) }
     }
 }

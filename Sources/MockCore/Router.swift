@@ -20,6 +20,8 @@ public final class Router: HTTPHandler {
     public let journal: RequestJournal
     /// Every live state scope; each request names one (or gets `default`).
     public let scopes: StateScopes
+    /// Proxy duty for devices (CONNECT, hosts.json); nil: requests are routed by path alone.
+    public let deviceMode: DeviceMode?
     /// Each backend once (a backend may have several mounts).
     private let backends: [any Backend]
     /// Every route's prefix bytes back to back, so one pass per request tests them all without
@@ -36,7 +38,8 @@ public final class Router: HTTPHandler {
     /// `/__admin/requests`, `/__admin/scopes`); `shutdown` is what `POST /__admin/shutdown` calls;
     /// `adminGuard` decides who may reach anything under `/__admin`.
     public init(backends: [any Backend], journal: RequestJournal = RequestJournal(), scopes: StateScopes? = nil,
-                logger: Logger = Logger(label: "understudy"), adminGuard: AdminGuard = AdminGuard(), shutdown: (@Sendable () -> Void)? = nil) {
+                deviceMode: DeviceMode? = nil, logger: Logger = Logger(label: "understudy"), adminGuard: AdminGuard = AdminGuard(),
+                shutdown: (@Sendable () -> Void)? = nil) {
         let scopes = scopes ?? StateScopes(logger: logger)
         let admin = AdminAPI(backends: backends, journal: journal, scopes: scopes, shutdown: shutdown)
         let all: [any Backend] = [admin] + backends
@@ -59,6 +62,7 @@ public final class Router: HTTPHandler {
         prefixRanges = ranges
         self.journal = journal
         self.scopes = scopes
+        self.deviceMode = deviceMode
         self.logger = logger
         self.logsRequests = logger.logLevel <= .debug
         self.adminGuard = adminGuard
@@ -68,6 +72,12 @@ public final class Router: HTTPHandler {
     }
 
     public func handle(_ request: consuming Request, responder: Responder) {
+        if request.method == .connect {
+            guard let deviceMode else {
+                return responder.send(.text("CONNECT is for proxies: this server is not one (device mode is off).\n", status: 501))
+            }
+            return deviceMode.answerConnect(request, responder)
+        }
         // The scope's path prefix comes off before anything looks at the path.
         let named: ScopeSelection.Named
         do throws(ScopeRefusal) {
@@ -100,35 +110,47 @@ public final class Router: HTTPHandler {
         scope.noteUse(at: request.receivedAtNanos, countsRequest: !isAdmin)
         scopes.sweepIfDue(now: request.receivedAtNanos)
         let context = RequestContext(scope: scope, basePath: named.basePath)
-        for index in routes.indices where index >= 64 ? Self.path(request.path, isUnder: routes[index].prefix)
-                                                      : mounted & (1 << index) != 0 {
-            let backend = routes[index].backend
-            switch backend.handle(request, context) {
-            case .decline:
-                continue
-            case .response(let response):
-                // Journaled before it is sent: a client that verifies right after its answer
-                // must find its request.
-                if !isAdmin { record(request, response, backend: backend.name, scope: scope) }
-                responder.send(response)
-                return
-            case .deferred(let start):
-                guard !isAdmin else {
-                    start(DeferredReply(responder: responder) { _ in })
-                    return
-                }
-                let name = backend.name
-                let pending = copy request
-                start(DeferredReply(responder: responder) { [self] response in
-                    record(pending, response, backend: name, scope: scope)
-                })
-                return
+        // A device's request for a real host: only what hosts.json names for it answers, and
+        // nothing for a host it does not name.
+        var answered: (reply: Reply, backend: String)?
+        var onlyEmulator: String?? = .none
+        if !isAdmin, let deviceMode {
+            switch deviceMode.gate(for: request) {
+            case .ordinary: break
+            case .mapped(let target): onlyEmulator = .some(HostMap.backend(for: request.path, in: target))
+            case .offline(let host): answered = (deviceMode.offlineReply(request, host: host), "proxy")
             }
         }
-        let nearMisses = NearMiss.closest(backends.flatMap { $0.nearMisses(for: request, in: scope) })
-        let response = NotFoundPage.response(for: request, routes: routes, nearMisses: nearMisses)
-        if !isAdmin { record(request, response, backend: nil, scope: scope) }
-        responder.send(response)
+        if answered == nil {
+            for index in routes.indices where index >= 64 ? Self.path(request.path, isUnder: routes[index].prefix)
+                                                          : mounted & (1 << index) != 0 {
+                let backend = routes[index].backend
+                // Stubs and recordings answer any host (a mapping says when it is for one host only).
+                if case .some(let allowed) = onlyEmulator, backend.tier >= .emulator, backend.name != allowed { continue }
+                let reply = backend.handle(request, context)
+                if case .decline = reply { continue }
+                answered = (reply, backend.name)
+                break
+            }
+        }
+        switch answered {
+        case .some((.response(let response), let name)):
+            // Journaled before it is sent: a client that verifies right after its answer
+            // must find its request.
+            if !isAdmin { record(request, response, backend: name, scope: scope) }
+            responder.send(response)
+        case .some((.deferred(let start), let name)):
+            guard !isAdmin else { return start(DeferredReply(responder: responder) { _ in }) }
+            let pending = copy request
+            start(DeferredReply(responder: responder) { [self] response in
+                record(pending, response, backend: name, scope: scope)
+            })
+        case .some((.decline, _)), .none:
+            let nearMisses = NearMiss.closest(backends.flatMap { $0.nearMisses(for: request, in: scope) })
+            let response = NotFoundPage.response(for: request, routes: routes, nearMisses: nearMisses)
+            if !isAdmin { record(request, response, backend: nil, scope: scope) }
+            responder.send(response)
+        }
     }
 
     private func record(_ request: consuming Request, _ response: Response, backend: String?, scope: StateScope) {

@@ -1,0 +1,172 @@
+import Foundation
+import HTTPServer
+import Logging
+import Synchronization
+
+/// Understudy as a device's HTTP proxy, so apps run unchanged against their real host names:
+/// absolute-form requests (`GET http://host/…`) and `CONNECT host:443` tunnels, whose TLS is ended
+/// here with a certificate from the local CA when the host is answered here. `stubs/hosts.json`
+/// (`HostMap`) says which hosts those are and what answers each. A host it does not name is
+/// offline: a 502 page that says how to map it, and nothing leaves the machine — unless
+/// `passThrough`, which lets such hosts reach the real server untouched.
+public final class DeviceMode: Sendable {
+    public let hostsFile: URL
+    public let passThrough: Bool
+    private let backendNames: Set<String>
+    private let map: Locked<HostMap>
+    /// The port of the TLS listener tunnels are relayed into; 0 until it listens.
+    private let interceptPort = Atomic<Int>(0)
+    private let logger: Logger
+
+    /// `backends`: the names `hosts.json` may use.
+    public init(hostsFile: URL, backends: Set<String>, passThrough: Bool = false, logger: Logger = Logger(label: "understudy")) {
+        self.hostsFile = hostsFile
+        self.passThrough = passThrough
+        backendNames = backends
+        self.logger = logger
+        map = Locked(HostMap())
+        if let problem = reload() { logger.warning("device mode: \(problem); no host is mapped") }
+    }
+
+    /// Reads `hosts.json` again; a file with a problem keeps the map in use.
+    @discardableResult
+    public func reload() -> FixtureError? {
+        do {
+            let loaded = try HostMap.load(hostsFile, backends: backendNames)
+            map.withLock { $0 = loaded }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    public var hostMap: HostMap { map.withLock { $0 } }
+
+    /// Tunnels go to the TLS listener on `port` (on loopback) from now on.
+    public func intercept(onPort port: Int) { interceptPort.store(port, ordering: .releasing) }
+
+    // MARK: What a request may reach
+
+    enum Gate {
+        /// Not for a mapped host, and not proxied: routed as always.
+        case ordinary
+        /// For a mapped host: only what the entry names (and stubs, recordings) answer.
+        case mapped(HostMap.Target)
+        /// Proxied for a host that is not mapped.
+        case offline(String)
+    }
+
+    func gate(for request: Request) -> Gate {
+        let proxied = request.isProxied
+        guard let host = Self.host(of: request) else { return .ordinary }
+        // Requests to this server itself by address or as localhost: the common case, no look-up.
+        if !proxied, let first = host.utf8.first, first == UInt8(ascii: "l") && host == "localhost" || (first >= 0x30 && first <= 0x39) || first == UInt8(ascii: ":") {
+            return .ordinary
+        }
+        if let target = map.withLock({ $0.isEmpty ? nil : $0.target(for: host) }) { return .mapped(target) }
+        return proxied ? .offline(host) : .ordinary
+    }
+
+    /// The host a request is for: the tunnel's, an absolute-form target's, or `Host`'s (lower
+    /// case, no port).
+    static func host(of request: Request) -> String? {
+        if let tunnelHost = request.tunnelHost { return tunnelHost }
+        if request.target.utf8.first != UInt8(ascii: "/"), let schemeEnd = request.target.range(of: "://") {
+            let rest = request.target[schemeEnd.upperBound...]
+            return HostName.of(authority: rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" })?.host
+        }
+        return request.headers["Host"].flatMap { HostName.of(authority: Substring($0))?.host }
+    }
+
+    // MARK: CONNECT
+
+    /// Answers `CONNECT host:port`: a tunnel into the TLS listener (a mapped host, or any other
+    /// host name while offline, so its 502 page can be read), a tunnel to the real host with
+    /// `passThrough`, or a refusal that says why.
+    func answerConnect(_ request: Request, _ responder: Responder) {
+        guard let (host, port) = HostName.of(authority: Substring(request.target)), let port else {
+            return refuse(request, responder, 400, "CONNECT needs host:port with a host name or an IP address, not '\(request.target.prefix(300))'")
+        }
+        let mapped = map.withLock { $0.target(for: host) } != nil
+        if !mapped && passThrough {
+            logger.debug("device mode: tunnel to \(host):\(port) passed through for \(request.remoteAddress)")
+            return responder.openTunnel(to: .passThrough(host: host, port: port), clientAddress: request.remoteAddress, clientPort: request.remotePort)
+        }
+        if !mapped && HostName.isIPAddress(host) {
+            return refuse(request, responder, 403, "no entry of \(hostsFile.lastPathComponent) names the address \(host); map it there, or start with --pass-through to let it through")
+        }
+        let listener = interceptPort.load(ordering: .acquiring)
+        guard listener > 0 else {
+            return refuse(request, responder, 501, "this server does not end TLS for tunnels (device mode is off)")
+        }
+        responder.openTunnel(to: .intercept(host: host, port: port, localPort: listener), clientAddress: request.remoteAddress, clientPort: request.remotePort)
+    }
+
+    private func refuse(_ request: Request, _ responder: Responder, _ status: Int, _ reason: String) {
+        logger.info("device mode: CONNECT \(request.target.prefix(300)) from \(request.remoteAddress) refused (\(status)): \(reason)")
+        var response = Response.text("CONNECT refused: \(reason).\n", status: status)
+        response.headers.set("Connection", "close")
+        responder.send(response)
+    }
+
+    // MARK: Hosts that are not mapped
+
+    /// A proxied request for a host `hosts.json` does not name: forwarded with `passThrough`
+    /// (plain HTTP; HTTPS ones were tunnelled untouched), else the page that says how to map it.
+    func offlineReply(_ request: Request, host: String) -> Reply {
+        guard passThrough, !request.isSecure else { return .response(offlinePage(host: host)) }
+        let outbound = OutboundRequest(method: request.method, url: request.target, headers: Self.forwarded(request.headers), body: request.body)
+        return .deferred { reply in
+            reply.loop.send(outbound) { result in
+                switch result {
+                case .success(let response): reply.send(response)
+                case .failure(let error): reply.send(.text("Understudy could not reach \(host): \(error).\n", status: 502))
+                }
+            }
+        }
+    }
+
+    /// The request's headers without the hop-by-hop ones a proxy consumes (RFC 9110 §7.6.1).
+    static func forwarded(_ headers: HTTPHeaders) -> HTTPHeaders {
+        var kept = headers
+        for name in ["Proxy-Connection", "Proxy-Authorization", "Connection", "Keep-Alive", "TE", "Trailer", "Upgrade"] { kept.remove(name) }
+        return kept
+    }
+
+    func offlinePage(host: String) -> Response {
+        let file = hostsFile.lastPathComponent
+        let text = """
+            502 Bad Gateway: Understudy does not answer for \(host).
+
+            Understudy is this device's proxy, and \(host) is not in \(hostsFile.path), so the request
+            went nowhere: nothing leaves this machine. To answer it here, map the host to a backend
+            in \(file), e.g.
+
+                "\(host)": "stubs"
+
+            (or "geocoder", "informix", "lotus", "commerce", or path prefixes: {"/api": "stubs"}).
+            To let unmapped hosts reach the real servers instead, start Understudy with --pass-through.
+
+            """
+        return .text(text, status: 502)
+    }
+
+    // MARK: PAC
+
+    /// A proxy auto-config file that sends the mapped hosts to `proxy` (`host:port` of this
+    /// server as the device reaches it) and everything else direct.
+    func pacFile(proxy: String) -> Response {
+        let hosts = hostMap.hosts
+        var lines = ["// Understudy: the hosts of \(hostsFile.lastPathComponent) go through the proxy, the rest goes direct.",
+                     "function FindProxyForURL(url, host) {",
+                     "  host = host.toLowerCase();"]
+        for host in hosts {
+            let condition = host.hasPrefix("*.") ? "dnsDomainIs(host, \"\(host.dropFirst(1))\")" : "host == \"\(host)\""
+            lines.append("  if (\(condition)) return \"PROXY \(proxy)\";")
+        }
+        lines += ["  return \"DIRECT\";", "}", ""]
+        var response = Response(status: 200, body: ResponseBody(lines.joined(separator: "\n")))
+        response.headers.set("Content-Type", "application/x-ns-proxy-autoconfig")
+        return response
+    }
+}
