@@ -41,4 +41,11 @@ static inline int understudy_ssl_set_server_name(SSL *ssl, const char *name) {
     return (int)SSL_set_tlsext_host_name(ssl, name);
 }
 
+/// SSL_CTX_set_tlsext_servername_callback and its argument are macros: the callback that picks
+/// the certificate for the host a client names.
+static inline void understudy_ssl_ctx_set_servername_callback(SSL_CTX *context, int (*callback)(SSL *, int *, void *), void *arg) {
+    SSL_CTX_set_tlsext_servername_callback(context, callback);
+    SSL_CTX_set_tlsext_servername_arg(context, arg);
+}
+
 #endif

@@ -38,6 +38,15 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
         return status == 0 ? address : nil
     }
 
+    /// The address a connected socket's other end has.
+    static func peer(of fd: Int32) -> SocketAddress? {
+        var address = SocketAddress(storage: sockaddr_storage(), length: socklen_t(MemoryLayout<sockaddr_storage>.size))
+        let status = withUnsafeMutablePointer(to: &address.storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &address.length) }
+        }
+        return status == 0 ? address : nil
+    }
+
     var family: Int32 { Int32(storage.ss_family) }
     public var isIPv6: Bool { family == AF_INET6 }
 

@@ -13,14 +13,24 @@ public struct TLSClientSettings: Sendable, Hashable {
     }
 }
 
-/// The certificate chain and private key a listener serves `https://` with (PEM files).
-public struct TLSServerSettings: Sendable, Hashable {
-    public var certificateFile: String
-    public var privateKeyFile: String
+/// What a listener serves `https://` with: a certificate chain and key (PEM files), or
+/// certificates the local CA issues for whichever host each client asks for.
+public struct TLSServerSettings: Sendable {
+    enum Source: Sendable {
+        case files(certificate: String, privateKey: String)
+        case authority(LocalCA)
+    }
+
+    let source: Source
 
     public init(certificateFile: String, privateKeyFile: String) {
-        self.certificateFile = certificateFile
-        self.privateKeyFile = privateKeyFile
+        source = .files(certificate: certificateFile, privateKey: privateKeyFile)
+    }
+
+    /// A certificate for the host the client names (SNI); without a name, for the host of the
+    /// CONNECT tunnel the connection came through, else for `localhost`.
+    public init(authority: LocalCA) {
+        source = .authority(authority)
     }
 }
 
@@ -49,18 +59,53 @@ enum TLSContexts {
     }
 
     static func server(_ settings: TLSServerSettings) throws(ServerError) -> OpaquePointer {
-        guard let context = SSL_CTX_new(TLS_server_method()) else { throw .tls("cannot make a TLS context") }
-        guard SSL_CTX_use_certificate_chain_file(context, settings.certificateFile) == 1 else {
-            SSL_CTX_free(context)
-            throw .tls("cannot read the certificate \(settings.certificateFile): \(lastError())")
+        switch settings.source {
+        case .files(let certificate, let privateKey): return try server(certificate: certificate, privateKey: privateKey)
+        case .authority(let authority): return try server(authority)
         }
-        guard SSL_CTX_use_PrivateKey_file(context, settings.privateKeyFile, SSL_FILETYPE_PEM) == 1,
+    }
+
+    private static func server(certificate: String, privateKey: String) throws(ServerError) -> OpaquePointer {
+        guard let context = SSL_CTX_new(TLS_server_method()) else { throw .tls("cannot make a TLS context") }
+        guard SSL_CTX_use_certificate_chain_file(context, certificate) == 1 else {
+            SSL_CTX_free(context)
+            throw .tls("cannot read the certificate \(certificate): \(lastError())")
+        }
+        guard SSL_CTX_use_PrivateKey_file(context, privateKey, SSL_FILETYPE_PEM) == 1,
               SSL_CTX_check_private_key(context) == 1 else {
             SSL_CTX_free(context)
-            throw .tls("cannot use the private key \(settings.privateKeyFile): \(lastError())")
+            throw .tls("cannot use the private key \(privateKey): \(lastError())")
         }
         return context
     }
+
+    /// The `localhost` context of `authority`, switching each connection to the context of the
+    /// host it names.
+    private static func server(_ authority: LocalCA) throws(ServerError) -> OpaquePointer {
+        guard let context = authority.serverContext(for: "localhost") else { throw .tls("the local CA cannot issue a certificate for localhost") }
+        // The CA lives as long as the process, as the listener's context does.
+        let retained = Unmanaged.passRetained(authority).toOpaque()
+        understudy_ssl_ctx_set_servername_callback(context, onServerName, retained)
+        return context
+    }
+}
+
+/// Picks the certificate for the host the client names: by SNI, or for a connection a tunnel
+/// relays in without one, by the tunnel's CONNECT host. Unknown or invalid names keep `localhost`.
+private func onServerName(_ ssl: OpaquePointer?, _ alert: UnsafeMutablePointer<Int32>?, _ arg: UnsafeMutableRawPointer?) -> Int32 {
+    guard let ssl, let arg else { return SSL_TLSEXT_ERR_NOACK }
+    let authority = Unmanaged<LocalCA>.fromOpaque(arg).takeUnretainedValue()
+    var host: String?
+    if let name = SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name) {
+        host = String(cString: name).lowercased()
+    } else if let peer = SocketAddress.peer(of: SSL_get_fd(ssl)), peer.host == "127.0.0.1" {
+        host = TunnelRegistry.origin(ofRelayPort: peer.port)?.host
+    }
+    if let host, let context = authority.serverContext(for: host) { SSL_set_SSL_CTX(ssl, context) }
+    return SSL_TLSEXT_ERR_OK
+}
+
+extension TLSContexts {
 
     /// The oldest error on OpenSSL's queue, as text.
     static func lastError(_ code: UInt = ERR_get_error()) -> String {

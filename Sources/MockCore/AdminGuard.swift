@@ -33,8 +33,10 @@ public struct AdminGuard: Sendable {
         if !allowedOrigin, request.headers["Sec-Fetch-Site"]?.lowercased() == "cross-site" {
             return refuse(403, "a cross-site browser request may not call the admin API")
         }
-        let isHealth = request.path == "/__admin/health" && (request.method == .get || request.method == .head)
-        if let token, !isHealth {
+        // Health, and the local CA's certificate (public by nature: phones download it from Safari).
+        let isPublic = (request.method == .get || request.method == .head)
+            && (request.path == "/__admin/health" || DeviceModeAPI.publicPaths.contains(request.path))
+        if let token, !isPublic {
             guard let presented = Self.presentedToken(request.headers["Authorization"]), Self.constantTimeEqual(presented, token) else {
                 return refuse(401, "the admin API needs its token: send 'Authorization: Bearer TOKEN' (the token given with --admin-token)")
             }

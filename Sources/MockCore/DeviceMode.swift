@@ -58,24 +58,13 @@ public final class DeviceMode: Sendable {
 
     func gate(for request: Request) -> Gate {
         let proxied = request.isProxied
-        guard let host = Self.host(of: request) else { return .ordinary }
+        guard let host = request.requestedHost?.host else { return .ordinary }
         // Requests to this server itself by address or as localhost: the common case, no look-up.
         if !proxied, let first = host.utf8.first, first == UInt8(ascii: "l") && host == "localhost" || (first >= 0x30 && first <= 0x39) || first == UInt8(ascii: ":") {
             return .ordinary
         }
         if let target = map.withLock({ $0.isEmpty ? nil : $0.target(for: host) }) { return .mapped(target) }
         return proxied ? .offline(host) : .ordinary
-    }
-
-    /// The host a request is for: the tunnel's, an absolute-form target's, or `Host`'s (lower
-    /// case, no port).
-    static func host(of request: Request) -> String? {
-        if let tunnelHost = request.tunnelHost { return tunnelHost }
-        if request.target.utf8.first != UInt8(ascii: "/"), let schemeEnd = request.target.range(of: "://") {
-            let rest = request.target[schemeEnd.upperBound...]
-            return HostName.of(authority: rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" })?.host
-        }
-        return request.headers["Host"].flatMap { HostName.of(authority: Substring($0))?.host }
     }
 
     // MARK: CONNECT
@@ -168,5 +157,26 @@ public final class DeviceMode: Sendable {
         var response = Response(status: 200, body: ResponseBody(lines.joined(separator: "\n")))
         response.headers.set("Content-Type", "application/x-ns-proxy-autoconfig")
         return response
+    }
+}
+
+extension Request {
+    /// The host (lower case, no port) and port a request is for: the tunnel's, an absolute-form
+    /// target's, or `Host`'s; the port is the scheme's default when none is given.
+    public var requestedHost: (host: String, port: Int)? {
+        let defaultPort = isSecure ? 443 : 80
+        if let tunnelHost {
+            let port = headers["Host"].flatMap { HostName.of(authority: Substring($0))?.port }
+            return (tunnelHost, port ?? defaultPort)
+        }
+        let authority: Substring
+        if target.utf8.first != UInt8(ascii: "/"), let schemeEnd = target.range(of: "://") {
+            authority = target[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        } else if let host = headers["Host"] {
+            authority = Substring(host)
+        } else {
+            return nil
+        }
+        return HostName.of(authority: authority).map { ($0.host, $0.port ?? defaultPort) }
     }
 }

@@ -46,6 +46,11 @@ public struct RequestPattern: Sendable {
     }
 
     var method: HTTPMethod?
+    /// WireMock 3's `scheme`, `host` and `port`: for stubs that answer one real host only (a
+    /// device's proxied requests carry it).
+    var scheme: String?
+    var host: ContentPattern?
+    var port: Int?
     var url: URLMatch = .any
     var queryParameters: [(String, ValuesPattern)] = []
     var headers: [(String, ValuesPattern)] = []
@@ -105,6 +110,12 @@ public struct RequestPattern: Sendable {
         if let method {
             result.check(request.method == method || (method == .get && request.method == .head),
                          "method is \(request.method.rawValue), not \(method.rawValue)")
+        }
+        if let scheme { result.check(request.scheme == scheme, "scheme is \(request.scheme), not \(scheme)") }
+        if host != nil || port != nil {
+            let requested = request.requestedHost
+            if let host { result.check(host.matches(requested?.host), "host is \(requested?.host ?? "absent"), expected \(host.expectation)") }
+            if let port { result.check(requested?.port == port, "port is \(requested.map { String($0.port) } ?? "absent"), not \(port)") }
         }
         let rawPath = String(request.rawPath)
         switch url {
@@ -198,6 +209,20 @@ extension RequestPattern {
                 }
                 pattern.method = known
             }
+        }
+        if let scheme = json["scheme"] {
+            guard let name = scheme.stringValue?.lowercased(), name == "http" || name == "https" else {
+                throw StubError(field: "\(field).scheme", message: "expected \"http\" or \"https\"")
+            }
+            pattern.scheme = name
+        }
+        if let host = json["host"] {
+            // WireMock takes a plain string as equalTo.
+            pattern.host = try ContentPattern.parse(host.stringValue.map { .object([("equalTo", .string($0)), ("caseInsensitive", true)]) } ?? host, field: "\(field).host")
+        }
+        if let port = json["port"] {
+            guard let number = port.intValue, (1...65535).contains(number) else { throw StubError(field: "\(field).port", message: "expected a port number") }
+            pattern.port = number
         }
         let urlKeys = ["url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate"].filter { json[$0] != nil }
         guard urlKeys.count <= 1 else {

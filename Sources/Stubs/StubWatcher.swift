@@ -10,17 +10,18 @@ public final class StubWatcher: Sendable {
     nonisolated(unsafe) private let timer: DispatchSourceTimer
 
     /// Starts watching; stops when `stop()` is called or the watcher is released. `onChange` runs
-    /// after each reload (e.g. to reload the static `__files` too).
+    /// after each reload (e.g. to reload the static `__files` too); `files` are watched beside the
+    /// engine's folders (e.g. `hosts.json`).
     public init(engine: StubEngine, every interval: Duration = .milliseconds(250), logger: Logger = Logger(label: "understudy"),
-                onChange: @escaping @Sendable () -> Void = {}) {
+                files: [URL] = [], onChange: @escaping @Sendable () -> Void = {}) {
         let queue = DispatchQueue(label: "understudy.stub-watcher")
         timer = DispatchSource.makeTimerSource(queue: queue)
-        nonisolated(unsafe) var last = Self.fingerprint(engine)
+        nonisolated(unsafe) var last = Self.fingerprint(engine, files)
         let milliseconds = Int(interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
         timer.schedule(deadline: .now() + .milliseconds(milliseconds), repeating: .milliseconds(milliseconds))
         timer.setEventHandler { [weak engine] in
             guard let engine else { return }
-            let now = Self.fingerprint(engine)
+            let now = Self.fingerprint(engine, files)
             guard now != last else { return }
             last = now
             let errors = engine.reloadFiles()
@@ -39,8 +40,12 @@ public final class StubWatcher: Sendable {
     }
 
     /// Path, size and modification time of every file that can change what the engine serves.
-    static func fingerprint(_ engine: StubEngine) -> [String: String] {
+    static func fingerprint(_ engine: StubEngine, _ files: [URL] = []) -> [String: String] {
         var seen: [String: String] = [:]
+        for file in files {
+            let values = try? file.resourceValues(forKeys: [.contentModificationDateKey, .fileSizeKey])
+            seen[file.path] = "\(values?.fileSize ?? -1)@\(values?.contentModificationDate?.timeIntervalSince1970 ?? 0)"
+        }
         for folder in engine.watchedFolders {
             let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.contentModificationDateKey, .fileSizeKey])
             while let file = files?.nextObject() as? URL {

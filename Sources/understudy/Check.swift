@@ -4,6 +4,7 @@ import Geocoder
 import Informix
 import Lotus
 import Commerce
+import MockCore
 import Stubs
 
 /// `understudy check`: validates stub files without serving them.
@@ -28,9 +29,17 @@ struct Check: ParsableCommand {
         let lotusProblems = FileManager.default.fileExists(atPath: lotus.path) ? LotusBackend.check(directory: lotus) : []
         let commerce = root.appendingPathComponent("commerce")
         let commerceProblems = FileManager.default.fileExists(atPath: commerce.path) ? CommerceBackend.check(directory: commerce) : []
+        // hosts.json may name the emulators whose folders are here, and what every server has.
+        let emulators = ["geocoder", "informix", "lotus", "commerce"].filter { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) }
+        var hostProblems: [FixtureError] = []
+        do {
+            _ = try HostMap.load(root.appendingPathComponent("hosts.json"), backends: Set(emulators + ["stubs", "recordings", "files"]))
+        } catch {
+            hostProblems.append(error)
+        }
         let problems = report.problems.map(String.init(describing:)) + geocoderProblems.map(String.init(describing:))
             + informixProblems.map(String.init(describing:)) + lotusProblems.map(String.init(describing:))
-            + commerceProblems.map(String.init(describing:))
+            + commerceProblems.map(String.init(describing:)) + hostProblems.map(String.init(describing:))
         for problem in problems {
             FileHandle.standardError.write(Data("\(problem)\n".utf8))
         }

@@ -16,6 +16,7 @@ struct Serve: ParsableCommand {
 
     @OptionGroup var server: ServerOptions
     @OptionGroup var upstream: UpstreamOptions
+    @OptionGroup var device: DeviceOptions
 
     @Option(help: "The stubs directory: __files/, mappings/, recorded/ and one folder per emulator.")
     var stubs: String = "./stubs"
@@ -50,7 +51,11 @@ struct Serve: ParsableCommand {
         }
         let journal = RequestJournal(capacity: server.journalSize)
         var watchers: [StubWatcher] = []
-        try server.run(journal: journal, logger: logger, stopped: { watchers.forEach { $0.stop() } }) {
+        let hostsFile = stubsURL.appendingPathComponent("hosts.json")
+        // hosts.json reloads with the stub files; device mode is made after the backends.
+        let deviceMode = Locked<DeviceMode?>(nil)
+        try server.run(journal: journal, logger: logger, device: (device, hostsFile, { made in deviceMode.withLock { $0 = made } }),
+                       stopped: { watchers.forEach { $0.stop() } }) {
             let stubs = StubEngine(stubsDirectory: stubsURL, globalTemplating: globalTemplating, logger: logger)
             let staticFiles = StaticFiles(root: stubsURL.appendingPathComponent("__files"), logger: logger)
             let recordedURL = stubsURL.appendingPathComponent("recorded")
@@ -70,7 +75,13 @@ struct Serve: ParsableCommand {
                 core.append(fallback)
             }
             if watch {
-                watchers = [StubWatcher(engine: stubs, logger: logger, onChange: staticFiles.reload), StubWatcher(engine: recordings, logger: logger)]
+                watchers = [
+                    StubWatcher(engine: stubs, logger: logger, files: [hostsFile]) {
+                        staticFiles.reload()
+                        if let problem = deviceMode.withLock({ $0 })?.reload() { logger.warning("device mode: \(problem); the hosts in use stay") }
+                    },
+                    StubWatcher(engine: recordings, logger: logger),
+                ]
             }
             return core + (replayOnly ? [] : emulators(stubsURL, logger))
         }

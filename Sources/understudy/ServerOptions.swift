@@ -88,14 +88,58 @@ struct ServerOptions: ParsableArguments {
     /// Serves what `makeBackends` makes until SIGINT or SIGTERM; `stopped` runs after the
     /// server has stopped. The signals are blocked first: threads the backends start (loaders,
     /// queues) inherit the mask, so only the main thread's sigwait ever sees them.
-    func run(journal: RequestJournal, logger: Logger, stopped: () -> Void = {}, makeBackends: () throws -> [any Backend]) throws {
+    /// `device`: device mode's options, the `hosts.json` it reads, and who wants its `DeviceMode`
+    /// once made (nil: no device mode).
+    func run(journal: RequestJournal, logger: Logger, device: (options: DeviceOptions, hostsFile: URL, made: (DeviceMode) -> Void)? = nil,
+             stopped: () -> Void = {},
+             makeBackends: () throws -> [any Backend]) throws {
         let signals = ShutdownSignals()
-        let backends = try makeBackends()
+        var backends = try makeBackends()
         let scopes = StateScopes(limits: .init(maxScopes: maxScopes, idleSeconds: scopeIdleTimeout), logger: logger)
-        let router = Router(backends: backends, journal: journal, scopes: scopes, logger: logger, adminGuard: makeAdminGuard(logger: logger)) {
+        let running = device.map { device in device.options.start(hostsFile: device.hostsFile, backends: backends, logger: logger) }
+        if let running {
+            backends.append(DeviceModeAPI(deviceMode: running.mode, authority: running.authority))
+            device?.made(running.mode)
+        }
+        let device = running
+        let router = Router(backends: backends, journal: journal, scopes: scopes, deviceMode: device?.mode, logger: logger,
+                            adminGuard: makeAdminGuard(logger: logger)) {
             logger.info("shutdown requested through POST /__admin/shutdown")
             kill(getpid(), SIGTERM)
         }
+        var configuration = serverConfiguration
+        // With an https port of its own, the certificate files are that port's.
+        if let tlsCertificate, let tlsKey, device?.httpsPort == nil {
+            configuration.tls = TLSServerSettings(certificateFile: tlsCertificate, privateKeyFile: tlsKey)
+        }
+
+        var servers: [HTTPServer] = []
+        do {
+            servers.append(try HTTPServer.start(configuration: configuration, handler: router))
+            if let device {
+                servers += try device.startHTTPS(configuration, tlsFiles: tlsCertificate.flatMap { c in tlsKey.map { (c, $0) } }, handler: router)
+            }
+        } catch {
+            servers.forEach { $0.shutdown(gracePeriod: .zero) }
+            throw ValidationError("\(error)")
+        }
+        // The port file first: whoever waits for the line may read the file at once.
+        if let portFile { try writePortFile(portFile, port: servers[0].address.port) }
+        FileHandle.standardOutput.write(Data("listening on \(servers[0].baseURL)\n".utf8))
+        if device?.httpsPort != nil {
+            FileHandle.standardOutput.write(Data("listening on \(servers[1].baseURL)\n".utf8))
+        }
+
+        let signal = signals.wait()
+        logger.info("received \(signal), stopping: in-flight requests get \(shutdownGrace) s")
+        for server in servers { server.shutdown(gracePeriod: .seconds(shutdownGrace)) }
+        for server in servers { server.wait() }
+        stopped()
+        logger.info("stopped")
+    }
+
+    /// The main listener's settings (plain HTTP unless the TLS files apply to it).
+    var serverConfiguration: ServerConfiguration {
         var configuration = ServerConfiguration()
         configuration.host = bind
         configuration.port = port
@@ -103,26 +147,7 @@ struct ServerOptions: ParsableArguments {
         configuration.maxBodySize = maxBody
         configuration.maxUnsentBytes = maxUnsentBytes
         configuration.idleTimeout = .seconds(idleTimeout)
-        if let tlsCertificate, let tlsKey {
-            configuration.tls = TLSServerSettings(certificateFile: tlsCertificate, privateKeyFile: tlsKey)
-        }
-
-        let server: HTTPServer
-        do {
-            server = try HTTPServer.start(configuration: configuration, handler: router)
-        } catch {
-            throw ValidationError("\(error)")
-        }
-        // The port file first: whoever waits for the line may read the file at once.
-        if let portFile { try writePortFile(portFile, port: server.address.port) }
-        FileHandle.standardOutput.write(Data("listening on \(server.baseURL)\n".utf8))
-
-        let signal = signals.wait()
-        logger.info("received \(signal), stopping: in-flight requests get \(shutdownGrace) s")
-        server.shutdown(gracePeriod: .seconds(shutdownGrace))
-        server.wait()
-        stopped()
-        logger.info("stopped")
+        return configuration
     }
 
     /// The admin API's guard. Listening beyond loopback exposes it to other hosts, so it then

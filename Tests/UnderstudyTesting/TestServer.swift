@@ -16,11 +16,11 @@ public final class TestServer: Sendable {
 
     /// Starts the MockCore router over `backends` (the admin API is always mounted).
     public static func start(
-        backends: [any Backend], journal: RequestJournal = RequestJournal(), scopes: StateScopes? = nil,
+        backends: [any Backend], journal: RequestJournal = RequestJournal(), scopes: StateScopes? = nil, deviceMode: DeviceMode? = nil,
         logger: Logger = Logger(label: "understudy-test"), adminGuard: AdminGuard = AdminGuard(),
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) throws -> TestServer {
-        let router = Router(backends: backends, journal: journal, scopes: scopes, logger: logger, adminGuard: adminGuard)
+        let router = Router(backends: backends, journal: journal, scopes: scopes, deviceMode: deviceMode, logger: logger, adminGuard: adminGuard)
         return try TestServer(handler: router, router: router, configure: configure)
     }
 

@@ -1,0 +1,107 @@
+import HTTPServer
+
+/// What a device needs to use Understudy as its proxy: the local CA's certificate to trust
+/// (`GET /__admin/ca.pem`, `.crt` — the same PEM, which phones open as a certificate — and `.der`),
+/// a page that says how to trust it on each kind of device (`GET /__admin/ca`), and a proxy
+/// auto-config file (`GET /proxy.pac`) that sends only the mapped hosts here.
+public final class DeviceModeAPI: Backend {
+    public let name = "device-mode"
+    public let tier = BackendTier.admin
+    public let mounts = ["/__admin/ca", "/__admin/ca.pem", "/__admin/ca.crt", "/__admin/ca.der", "/proxy.pac"]
+
+    private let deviceMode: DeviceMode
+    private let authority: LocalCA?
+
+    public init(deviceMode: DeviceMode, authority: LocalCA?) {
+        self.deviceMode = deviceMode
+        self.authority = authority
+    }
+
+    /// The paths that serve nothing secret: the admin guard lets them through without a token.
+    public static let publicPaths: Set<String> = ["/__admin/ca", "/__admin/ca.pem", "/__admin/ca.crt", "/__admin/ca.der"]
+
+    public func handle(_ request: Request, _ context: RequestContext) -> Reply {
+        guard request.method == .get || request.method == .head else { return .decline }
+        if request.path == "/proxy.pac" {
+            // As the device reached this server: its PAC file points back the same way.
+            let proxy = request.headers["Host"] ?? "127.0.0.1:\(request.localPort)"
+            return .response(deviceMode.pacFile(proxy: proxy))
+        }
+        guard let authority else {
+            return .response(.text("This server has no local CA (device mode could not make or read one; see its log at start).\n", status: 404))
+        }
+        switch request.path {
+        case "/__admin/ca.pem":
+            return .response(Self.certificate(authority.certificatePEM, type: "application/x-pem-file", file: "understudy-ca.pem"))
+        case "/__admin/ca.crt":
+            return .response(Self.certificate(authority.certificatePEM, type: "application/x-x509-ca-cert", file: "understudy-ca.crt"))
+        case "/__admin/ca.der":
+            var response = Response(status: 200, body: ResponseBody(authority.certificateDER))
+            response.headers.set("Content-Type", "application/x-x509-ca-cert")
+            response.headers.set("Content-Disposition", "attachment; filename=\"understudy-ca.der\"")
+            return .response(response)
+        case "/__admin/ca":
+            return .response(page(authority, proxy: request.headers["Host"] ?? "127.0.0.1:\(request.localPort)"))
+        default:
+            return .decline
+        }
+    }
+
+    private static func certificate(_ pem: String, type: String, file: String) -> Response {
+        var response = Response(status: 200, body: ResponseBody(pem))
+        response.headers.set("Content-Type", type)
+        response.headers.set("Content-Disposition", "attachment; filename=\"\(file)\"")
+        return response
+    }
+
+    /// How to trust the CA, per device, with this server's own address in the commands.
+    private func page(_ authority: LocalCA, proxy: String) -> Response {
+        let base = "http://\(HTMLText.escape(proxy))"
+        let hosts = deviceMode.hostMap.hosts.map { "<li><code>\(HTMLText.escape($0))</code></li>" }.joined()
+        let html = """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>Understudy's local CA</title>
+            <style>body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem}code,pre{background:#f3f3f3;border-radius:4px}pre{padding:.6rem;overflow-x:auto}h2{margin-top:2rem}</style>
+            </head><body>
+            <h1>Understudy's local CA</h1>
+            <p>With this server as a device's proxy, apps reach their real host names and get answers from here. For
+            <code>https://</code> hosts, Understudy presents certificates issued by its own certificate authority,
+            <strong>\(HTMLText.escape(authority.commonName))</strong> (SHA-256 <code>\(HTMLText.escape(authority.fingerprint))</code>),
+            which the device must trust. Trust it on development devices only: its key, on this machine in
+            <code>\(HTMLText.escape(authority.directory.path))</code>, could sign a certificate for any site.</p>
+            <p>Download: <a href="/__admin/ca.pem">ca.pem</a> · <a href="/__admin/ca.crt">ca.crt</a> (phones) ·
+            <a href="/__admin/ca.der">ca.der</a> (DER). Proxy: <code>\(HTMLText.escape(proxy))</code>, or the auto-config URL
+            <a href="/proxy.pac"><code>\(base)/proxy.pac</code></a>, which sends only these hosts here:</p>
+            <ul>\(hosts.isEmpty ? "<li>none yet: map hosts in <code>\(HTMLText.escape(deviceMode.hostsFile.path))</code></li>" : hosts)</ul>
+            <h2>iOS Simulator</h2>
+            <pre>curl -o understudy-ca.pem \(base)/__admin/ca.pem
+            xcrun simctl keychain booted add-root-cert understudy-ca.pem</pre>
+            <p>Then set the Mac's HTTP and HTTPS proxy (System Settings → Network → Details → Proxies) to
+            <code>\(HTMLText.escape(proxy))</code>, or the auto-config URL above: the Simulator uses the Mac's.</p>
+            <h2>iPhone or iPad</h2>
+            <ol><li>Settings → Wi-Fi → (i) of the network → Configure Proxy → Manual: this machine's address and port, or Automatic with the auto-config URL.</li>
+            <li>In Safari, open <code>\(base)/__admin/ca.crt</code> and allow the download of the profile.</li>
+            <li>Settings → General → VPN &amp; Device Management → the Understudy profile → Install.</li>
+            <li>Settings → General → About → Certificate Trust Settings → turn on full trust for the Understudy CA.</li></ol>
+            <h2>Android emulator</h2>
+            <pre>emulator -avd NAME -http-proxy \(HTMLText.escape(proxy))
+            adb push understudy-ca.crt /sdcard/Download/</pre>
+            <p>Settings → Security → Encryption &amp; credentials → Install a certificate → CA certificate. Apps trust user CAs
+            only when their <code>network_security_config</code> says so (debug builds: <code>&lt;debug-overrides&gt;</code>).</p>
+            <h2>Chrome, Chromium and Firefox on Linux (NSS)</h2>
+            <pre>certutil -d sql:$HOME/.pki/nssdb -A -t "C,," -n understudy -i understudy-ca.pem
+            chromium --proxy-server=\(HTMLText.escape(proxy))</pre>
+            <h2>curl</h2>
+            <pre>curl --proxy \(base) --cacert understudy-ca.pem https://www.ibm.com/developerworks/mydeveloperworks/news/atom/stories/public</pre>
+            <h2>Python</h2>
+            <pre>requests.get(url, proxies={"http": "\(base)", "https": "\(base)"}, verify="understudy-ca.pem")</pre>
+            <p>The same file from the command line: <code>understudy ca --export understudy-ca.pem</code>.</p>
+            </body></html>
+
+            """
+        var response = Response(status: 200, body: ResponseBody(html))
+        response.headers.set("Content-Type", "text/html; charset=utf-8")
+        return response
+    }
+}
