@@ -125,16 +125,18 @@ extension JournalEntry {
             queryParams.append((item.name, .object([("key", .string(item.name)), ("values", .array(values))])))
         }
         let host = request.headers["Host"] ?? "localhost:\(request.localPort)"
+        // A proxied request's target is absolute already (a tunnelled one's is not: it has the scheme).
+        let absoluteURL = request.target.hasPrefix("/") ? "\(request.scheme)://\(host)\(request.target)" : request.target
         return .object([
             ("id", .string(id(runID: runID))),
             ("request", .object([
                 ("url", .string(request.target)),
-                ("absoluteUrl", .string("http://\(host)\(request.target)")),
+                ("absoluteUrl", .string(absoluteURL)),
                 ("method", .string(request.method.rawValue)),
                 ("clientIp", .string(request.remoteAddress)),
                 ("headers", .object(headers)),
                 ("cookies", .object(request.cookies.map { ($0.name, .string($0.value)) })),
-                ("browserProxyRequest", false),
+                ("browserProxyRequest", .bool(request.isProxied)),
                 ("loggedDate", .int(Int(loggedAt * 1000))),
                 ("bodyAsBase64", .string(Data(request.body).base64EncodedString())),
                 ("body", .string(request.bodyText)),

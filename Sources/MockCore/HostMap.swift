@@ -57,7 +57,13 @@ public struct HostMap: Sendable {
     /// Reads `file` (absent: an empty map). `backends` are the names a value may use; a problem
     /// names the file and the entry.
     public static func load(_ file: URL, backends: Set<String>) throws(FixtureError) -> HostMap {
-        guard let json = try FixtureError.configuration(at: file), let entries = json.objectValue else { return HostMap() }
+        guard let json = try FixtureError.configuration(at: file) else { return HostMap() }
+        return try parse(json, file: file, backends: backends)
+    }
+
+    /// The map in `json` (an object); `file` is for messages.
+    public static func parse(_ json: JSONValue, file: URL, backends: Set<String>) throws(FixtureError) -> HostMap {
+        guard let entries = json.objectValue else { throw FixtureError.field(file, "(top level)", "must be an object") }
         var map = HostMap()
         for (key, value) in entries {
             let host = key.lowercased()
