@@ -97,7 +97,7 @@ let package = Package(
         .testTarget(name: "LotusTests", dependencies: ["Lotus", "UnderstudyTesting"]),
         .testTarget(name: "CommerceTests", dependencies: ["Commerce", "Geocoder", "UnderstudyTesting"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Stubs", "UnderstudyTesting"]),
-        .testTarget(name: "ClientDesignTests", dependencies: ["Stubs", "Geocoder", "Informix", "Lotus", "Commerce", "MockCore", "UnderstudyTesting"]),
+        .testTarget(name: "ClientDesignTests", dependencies: ["Stubs", "Geocoder", "Informix", "Lotus", "Commerce", "MockCore", "HTTPServer", "UnderstudyTesting"]),
         .testTarget(name: "UnderstudyCLITests", dependencies: ["understudy", "UnderstudyTesting"]),
     ]
 )

@@ -18,8 +18,10 @@ else
   pkg-config --exists openssl 2>/dev/null || need+=(libssl-dev)
   pkg-config --exists zlib 2>/dev/null || need+=(zlib1g-dev)
   pkg-config --exists libxml-2.0 2>/dev/null || need+=(libxml2-dev)
-  # Tests make self-signed certificates with the openssl command.
+  # Tests make self-signed certificates with the openssl command, and fetch through the device
+  # proxy with curl.
   command -v openssl >/dev/null || need+=(openssl)
+  command -v curl >/dev/null || need+=(curl)
 fi
 if [ "${1:-build}" = bench ]; then
   command -v wrk >/dev/null || need+=(wrk)

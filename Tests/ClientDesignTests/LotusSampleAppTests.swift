@@ -5,6 +5,7 @@ import FoundationNetworking
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import HTTPServer
 import Lotus
 import MockCore
 import Testing
@@ -84,5 +85,49 @@ import UnderstudyTesting
         #expect(parser.parse())
         #expect(atom.items == ["Nick Poore updated their status."])
         #expect(String(decoding: data, as: UTF8.self).contains("Reading feeds on my iPhone"))
+    }
+}
+
+/// Seed 004 unchanged: its real URL (`https://www.ibm.com/…`) through Understudy as the device's
+/// proxy — CONNECT, TLS ended with a certificate from the local CA — fetched by curl (URLSession on
+/// Linux cannot be told to trust another CA) and read by the app's own AtomParser.
+@Suite struct LotusSampleAppThroughTheProxyTests {
+    @Test func theRealURLThroughTheProxyGivesTheSameThirtyTitles() async throws {
+        let root = try makeTemporaryDirectory(["hosts.json": #"{"www.ibm.com": {"/developerworks/mydeveloperworks": "lotus"}}"#])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let authority = try LocalCA.loadOrCreate(directory: root.appendingPathComponent("ca"))
+        let deviceMode = DeviceMode(hostsFile: root.appendingPathComponent("hosts.json"), backends: ["lotus"])
+        let server = try TestServer.start(backends: [LotusBackend(directory: LotusSampleAppTests.stubs)], deviceMode: deviceMode)
+        defer { server.stop() }
+        var tls = ServerConfiguration()
+        tls.port = 0
+        tls.threads = 1
+        tls.tls = TLSServerSettings(authority: authority)
+        let tunnels = try HTTPServer.start(configuration: tls, handler: try #require(server.router))
+        defer { tunnels.shutdown(); tunnels.wait() }
+        deviceMode.intercept(onPort: tunnels.address.port)
+        let caFile = root.appendingPathComponent("ca.pem")
+        try Data(authority.certificatePEM.utf8).write(to: caFile)
+
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        curl.arguments = ["curl", "--silent", "--show-error", "--fail", "--proxy", "http://127.0.0.1:\(server.port)", "--cacert", caFile.path,
+                          "https://www.ibm.com/developerworks/mydeveloperworks/news/atom/stories/public?source=blogs&ps=30"]
+        let output = Pipe(), errors = Pipe()
+        curl.standardOutput = output
+        curl.standardError = errors
+        try curl.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        curl.waitUntilExit()
+        #expect(curl.terminationStatus == 0, "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+
+        let parser = XMLParser(data: data)
+        let atom = LotusSampleAppTests.AtomParser()
+        parser.delegate = atom
+        #expect(parser.parse())
+        #expect(atom.items.count == 30 && atom.items.allSatisfy { $0.contains(" blog entry ") })
+        // The journal has it as the device sent it.
+        let entry = try #require(server.router?.journal.entries.last)
+        #expect(entry.request.tunnelHost == "www.ibm.com" && entry.request.isSecure && entry.backend == "lotus")
     }
 }
