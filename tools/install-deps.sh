@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the system packages Understudy needs, when they are missing.
 #   tools/install-deps.sh build   libevent, SQLite, OpenSSL, zlib and libxml2 (headers + pkg-config) to build and test
-#   tools/install-deps.sh python  python3 with venv, and Chromium with its WebDriver, for the
-#                                 Python clients and the browser test of `make test`
+#   tools/install-deps.sh python  python3 with venv, Chromium with its WebDriver and NSS's certutil,
+#                                 for the Python clients and the browser tests of `make test`
 #   tools/install-deps.sh bench   also wrk, valgrind and a C compiler, for `make bench`
 # On Debian/Ubuntu it runs apt-get (as root, or through sudo); elsewhere it prints what to install.
 set -euo pipefail
@@ -12,6 +12,8 @@ if [ "${1:-build}" = python ]; then
   python3 -c 'import venv, ensurepip' 2>/dev/null || need+=(python3 python3-venv)
   { command -v chromium >/dev/null || command -v chromium-browser >/dev/null; } || need+=(chromium)
   command -v chromedriver >/dev/null || need+=(chromium-driver)
+  # The device-mode browser test trusts Understudy's local CA in an NSS database with certutil.
+  command -v certutil >/dev/null || need+=(libnss3-tools)
 else
   pkg-config --exists libevent 2>/dev/null || need+=(libevent-dev pkg-config)
   pkg-config --exists sqlite3 2>/dev/null || need+=(libsqlite3-dev)
@@ -43,6 +45,6 @@ fi
 cat >&2 <<HELP
 Install them, then run make again:
   Debian/Ubuntu:  sudo apt-get install ${need[*]}
-  macOS:          brew install libevent sqlite openssl zlib libxml2 pkg-config wrk valgrind python chromium chromedriver
+  macOS:          brew install libevent sqlite openssl zlib libxml2 pkg-config wrk valgrind python chromium chromedriver nss
 HELP
 exit 1

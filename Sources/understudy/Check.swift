@@ -10,7 +10,7 @@ import Stubs
 /// `understudy check`: validates stub files without serving them.
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check the stub files (mappings, body files, templates, NPI configurations, geocoder data, the Informix database, the Lotus and Commerce fixtures and page templates); exit 1 on any problem.")
+        abstract: "Check the stub files (mappings, body files, templates, NPI configurations, geocoder data, the Informix database, the Lotus and Commerce fixtures and page templates, hosts.json); exit 1 on any problem.")
 
     @Option(help: "The stubs directory to check.")
     var stubs: String = "./stubs"
