@@ -23,6 +23,8 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The servers' local CA (device mode) in a scratch folder, not in the home directory.
+os.environ.setdefault("UNDERSTUDY_CA_DIR", tempfile.mkdtemp(prefix="understudy-bench-ca-"))
 UNDERSTUDY = os.path.join(ROOT, ".build", "release", "understudy")
 C_BASELINE = os.path.join(ROOT, ".build", "bench", "c-baseline")
 BENCH_STUBS = os.path.join(ROOT, "bench", "stubs")
@@ -372,6 +374,7 @@ def main():
     parser.add_argument("--no-startup", action="store_true", help="skip the start-up time measurement")
     parser.add_argument("--no-proxy", action="store_true", help="skip the recording proxy's added latency")
     parser.add_argument("--no-scopes", action="store_true", help="skip the cost of state scopes (making one, memory per scope)")
+    parser.add_argument("--no-device", action="store_true", help="skip device mode (HTTPS through the proxy, certificate issuance)")
     args = parser.parse_args()
 
     for tool, path in (("wrk", shutil.which("wrk")), ("understudy", UNDERSTUDY), ("c-baseline", C_BASELINE)):
@@ -392,6 +395,9 @@ def main():
     if not args.no_scopes:
         import scopes
         scopes.report()
+    if not args.no_device:
+        import device
+        device.report()
     for scenario in args.scenario or SCENARIOS:
         path, stubs, body_file = SCENARIOS[scenario]
         if stubs is None:

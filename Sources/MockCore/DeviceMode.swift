@@ -58,11 +58,15 @@ public final class DeviceMode: Sendable {
 
     func gate(for request: Request) -> Gate {
         let proxied = request.isProxied
-        guard let host = request.requestedHost?.host else { return .ordinary }
-        // Requests to this server itself by address or as localhost: the common case, no look-up.
-        if !proxied, let first = host.utf8.first, first == UInt8(ascii: "l") && host == "localhost" || (first >= 0x30 && first <= 0x39) || first == UInt8(ascii: ":") {
-            return .ordinary
+        if !proxied {
+            // Requests to this server itself, by address or as localhost: the common case, decided
+            // on the Host header's first byte, with no parsing or look-up.
+            guard let host = request.headers["Host"], let first = host.utf8.first else { return .ordinary }
+            if (first >= 0x30 && first <= 0x39) || first == UInt8(ascii: "[") || (first | 0x20 == UInt8(ascii: "l") && host.lowercased().hasPrefix("localhost")) {
+                return .ordinary
+            }
         }
+        guard let host = request.requestedHost?.host else { return .ordinary }
         if let target = map.withLock({ $0.isEmpty ? nil : $0.target(for: host) }) { return .mapped(target) }
         return proxied ? .offline(host) : .ordinary
     }

@@ -6,8 +6,11 @@ import Testing
 import MockCore
 import UnderstudyTesting
 
-/// The built `understudy` executable, beside the test bundle.
+/// The built `understudy` executable, beside the test bundle. The servers it starts keep device
+/// mode's local CA in a folder of the test run's, not in the home directory.
 let understudyBinary: URL = {
+    let caDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-tests-ca-\(getpid())")
+    setenv("UNDERSTUDY_CA_DIR", caDirectory.path, 0)
     let candidates = [CommandLine.arguments.first, Bundle.main.executablePath, Bundle.main.bundlePath].compactMap { $0 }
     for candidate in candidates {
         var directory = URL(fileURLWithPath: candidate).deletingLastPathComponent()

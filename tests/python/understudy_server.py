@@ -16,8 +16,10 @@ def serve(stubs, *arguments, timeout=60):
     """Yields the server's base URL once /__admin/health answers 200; stops it with SIGTERM after."""
     with tempfile.TemporaryDirectory() as scratch:
         port_file = os.path.join(scratch, "port")
+        # Device mode's local CA in the scratch folder, not in the home directory (unless a test names one).
+        environment = dict(os.environ, UNDERSTUDY_CA_DIR=os.environ.get("UNDERSTUDY_CA_DIR", os.path.join(scratch, "ca")))
         process = subprocess.Popen([BINARY, "serve", "--port", "0", "--port-file", port_file, "--stubs", stubs] + list(arguments),
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=environment)
         try:
             deadline = time.time() + timeout
             url = None
