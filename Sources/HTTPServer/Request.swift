@@ -33,9 +33,23 @@ public struct Request: Sendable {
     public var receivedAtNanos: UInt64
     /// Came over TLS: an `https://` listener, or a CONNECT tunnel whose TLS the server ended.
     public var isSecure = false
+    /// How a request meant for another server came through this one; nil for most. One reference:
+    /// requests are moved and copied several times each, and most have none of it.
+    private var proxied: ProxiedRequest?
+
     /// For a request that came through a CONNECT tunnel: the host the client asked to reach
     /// (lower case, no port).
-    public var tunnelHost: String?
+    public var tunnelHost: String? {
+        get { proxied?.tunnelHost }
+        set {
+            let authority = proxiedAuthority
+            proxied = newValue == nil && authority == nil ? nil : ProxiedRequest(authority: authority, tunnelHost: newValue)
+        }
+    }
+
+    /// For a request sent to this server as a proxy in absolute form (`GET http://host:port/path`):
+    /// `host:port` as sent. `target` is then the origin form (`/path`), as for any other request.
+    public var proxiedAuthority: String? { proxied?.authority }
 
     public init(
         method: HTTPMethod, target: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
@@ -43,8 +57,13 @@ public struct Request: Sendable {
         receivedAtNanos: UInt64 = MonotonicClock.nanoseconds()
     ) {
         self.method = method
-        self.target = target
         let parts = RequestTarget(target)
+        if let originForm = parts.originForm {
+            self.target = originForm
+            proxied = ProxiedRequest(authority: parts.authority, tunnelHost: nil)
+        } else {
+            self.target = target
+        }
         self.path = parts.path
         self.rawQuery = parts.rawQuery
         self.queryItems = parts.rawQuery.map(FormURLEncoding.decode) ?? []
@@ -58,7 +77,7 @@ public struct Request: Sendable {
 
     /// The request was meant for another server, through this one as its proxy: an absolute-form
     /// target (`GET http://host/path`) or a tunnelled request.
-    public var isProxied: Bool { tunnelHost != nil || (target.utf8.first != UInt8(ascii: "/") && target != "*") }
+    public var isProxied: Bool { proxied != nil }
 
     /// `http` or `https`.
     public var scheme: String { isSecure ? "https" : "http" }
@@ -97,16 +116,31 @@ public struct Request: Sendable {
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
 }
 
+/// The part of a request that only proxied requests have.
+final class ProxiedRequest: Sendable {
+    let authority: String?
+    let tunnelHost: String?
+
+    init(authority: String?, tunnelHost: String?) {
+        self.authority = authority
+        self.tunnelHost = tunnelHost
+    }
+}
+
 /// Splits a request target into its decoded path and raw query. Works on the UTF-8 bytes: this
 /// runs for every request.
 struct RequestTarget {
     var path: String
     var rawQuery: String?
+    /// For an absolute-form target: its `host:port`, and the target in origin form.
+    var authority: String?
+    var originForm: String?
 
     init(_ target: String) {
         var target = target
         var pathStart = 0, pathEnd = 0, end = 0
         var needsDecoding = false
+        var authorityStart = 0
         target.withUTF8 { bytes in
             end = bytes.count
             pathEnd = -1
@@ -125,8 +159,14 @@ struct RequestTarget {
             if end > 0 && bytes[0] != UInt8(ascii: "/"),
                let colon = bytes[..<pathEnd].firstIndex(of: UInt8(ascii: ":")),
                colon + 2 < pathEnd, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") {
+                authorityStart = colon + 3
                 pathStart = bytes[(colon + 3)..<pathEnd].firstIndex(of: UInt8(ascii: "/")) ?? pathEnd
             }
+        }
+        if authorityStart > 0 {
+            authority = Self.slice(&target, authorityStart, pathStart)
+            let rest = Self.slice(&target, pathStart, target.utf8.count)
+            originForm = rest.hasPrefix("/") ? rest : "/" + rest
         }
         if pathStart == 0 && pathEnd == target.utf8.count && !needsDecoding {
             path = target

@@ -41,20 +41,29 @@ struct RequestDecoder {
         }
         let remoteAddress = address.map { Self.reuse(&recentAddress, $0) } ?? ""
 
-        var decoded = Request(
+        guard isSecure else {
+            return Request(
+                method: method, target: target, headers: headers(evhttp_request_get_input_headers(request)),
+                body: [UInt8](evbuffer: evhttp_request_get_input_buffer(request)),
+                remoteAddress: remoteAddress, remotePort: Int(port), localPort: localPort,
+                receivedAtNanos: MonotonicClock.nanoseconds())
+        }
+        return secured(Request(
             method: method, target: target, headers: headers(evhttp_request_get_input_headers(request)),
             body: [UInt8](evbuffer: evhttp_request_get_input_buffer(request)),
             remoteAddress: remoteAddress, remotePort: Int(port), localPort: localPort,
-            receivedAtNanos: MonotonicClock.nanoseconds())
-        if isSecure {
-            decoded.isSecure = true
-            if remoteAddress == "127.0.0.1", let origin = TunnelRegistry.origin(ofRelayPort: Int(port)) {
-                decoded.remoteAddress = origin.clientAddress
-                decoded.remotePort = origin.clientPort
-                decoded.tunnelHost = origin.host
-            }
+            receivedAtNanos: MonotonicClock.nanoseconds()))
+    }
+
+    /// A request of a TLS listener: `https`, and one a tunnel relayed in gets its client and host.
+    private func secured(_ request: consuming Request) -> Request {
+        request.isSecure = true
+        if request.remoteAddress == "127.0.0.1", let origin = TunnelRegistry.origin(ofRelayPort: request.remotePort) {
+            request.remoteAddress = origin.clientAddress
+            request.remotePort = origin.clientPort
+            request.tunnelHost = origin.host
         }
-        return decoded
+        return request
     }
 
     /// Why the request's framing is ambiguous, where libevent lets it through (RFC 9112): a space

@@ -41,7 +41,7 @@ final class AdminAPI: Backend {
             journal.clear(context.journalScope(for: request))
             return .response(Response(status: 200))
         case (.get, "/requests/unmatched"):
-            let requests = journal.entries(in: context.journalScope(for: request)).filter { $0.backend == nil }
+            let requests = journal.entriesOf(context.journalScope(for: request)).filter { $0.backend == nil }
                 .map { $0.serveEventJSON(runID: journal.runID)["request"] ?? .null }
             return .response(.json(JSONValue.object([("requests", .array(requests))]).serialized))
         case (.get, "/requests/unmatched/near-misses"): return .response(unmatchedNearMisses(in: context.journalScope(for: request)))
@@ -72,7 +72,7 @@ final class AdminAPI: Backend {
     /// up to three per unmatched request, closest first.
     private func unmatchedNearMisses(in scope: StateScope?) -> Response {
         var items: [JSONValue] = []
-        for entry in journal.entries(in: scope) where entry.backend == nil {
+        for entry in journal.entriesOf(scope) where entry.backend == nil {
             let logged = entry.serveEventJSON(runID: journal.runID)["request"] ?? .null
             for miss in NearMiss.closest(backends.flatMap { $0.nearMisses(for: entry.request, in: entry.scope) }) {
                 items.append(.object([
@@ -99,7 +99,7 @@ final class AdminAPI: Backend {
 
     /// `{"requests": [...], "meta": {"total": n}, "requestJournalDisabled": false}`, newest first.
     private func requests(in scope: StateScope?, limit: Int?) -> Response {
-        let entries = journal.entries(in: scope)
+        let entries = journal.entriesOf(scope)
         let shown = entries.reversed().prefix(limit ?? entries.count)
         let body: JSONValue = .object([
             ("requests", .array(shown.map { $0.serveEventJSON(runID: journal.runID) })),
@@ -124,9 +124,9 @@ extension JournalEntry {
             let values = request.queryItems.filter { $0.name == item.name }.map { JSONValue.string($0.value ?? "") }
             queryParams.append((item.name, .object([("key", .string(item.name)), ("values", .array(values))])))
         }
-        let host = request.headers["Host"] ?? "localhost:\(request.localPort)"
-        // A proxied request's target is absolute already (a tunnelled one's is not: it has the scheme).
-        let absoluteURL = request.target.hasPrefix("/") ? "\(request.scheme)://\(host)\(request.target)" : request.target
+        // A request sent to a proxy in absolute form names its server in the target; others in Host.
+        let host = request.proxiedAuthority ?? request.headers["Host"] ?? "localhost:\(request.localPort)"
+        let absoluteURL = "\(request.scheme)://\(host)\(request.target)"
         return .object([
             ("id", .string(id(runID: runID))),
             ("request", .object([

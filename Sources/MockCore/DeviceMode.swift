@@ -14,6 +14,8 @@ public final class DeviceMode: Sendable {
     public let passThrough: Bool
     private let backendNames: Set<String>
     private let map: Locked<HostMap>
+    /// Whether the map has any host: while not, requests to this server skip the gate unread.
+    private let mapsAnyHost = Atomic<Bool>(false)
     /// The port of the TLS listener tunnels are relayed into; 0 until it listens.
     private let interceptPort = Atomic<Int>(0)
     private let logger: Logger
@@ -34,6 +36,7 @@ public final class DeviceMode: Sendable {
         do {
             let loaded = try HostMap.load(hostsFile, backends: backendNames)
             map.withLock { $0 = loaded }
+            mapsAnyHost.store(!loaded.isEmpty, ordering: .releasing)
             return nil
         } catch {
             return error
@@ -59,6 +62,7 @@ public final class DeviceMode: Sendable {
     func gate(for request: Request) -> Gate {
         let proxied = request.isProxied
         if !proxied {
+            guard mapsAnyHost.load(ordering: .acquiring) else { return .ordinary }
             // Requests to this server itself, by address or as localhost: the common case, decided
             // on the Host header's first byte, with no parsing or look-up.
             guard let host = request.headers["Host"], let first = host.utf8.first else { return .ordinary }
@@ -108,7 +112,8 @@ public final class DeviceMode: Sendable {
     /// (plain HTTP; HTTPS ones were tunnelled untouched), else the page that says how to map it.
     func offlineReply(_ request: Request, host: String) -> Reply {
         guard passThrough, !request.isSecure else { return .response(offlinePage(host: host)) }
-        let outbound = OutboundRequest(method: request.method, url: request.target, headers: Self.forwarded(request.headers), body: request.body)
+        let url = "http://\(request.proxiedAuthority ?? host)\(request.target)"
+        let outbound = OutboundRequest(method: request.method, url: url, headers: Self.forwarded(request.headers), body: request.body)
         return .deferred { reply in
             reply.loop.send(outbound) { result in
                 switch result {
@@ -174,8 +179,8 @@ extension Request {
             return (tunnelHost, port ?? defaultPort)
         }
         let authority: Substring
-        if target.utf8.first != UInt8(ascii: "/"), let schemeEnd = target.range(of: "://") {
-            authority = target[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let proxiedAuthority {
+            authority = Substring(proxiedAuthority)
         } else if let host = headers["Host"] {
             authority = Substring(host)
         } else {

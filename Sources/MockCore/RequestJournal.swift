@@ -103,7 +103,7 @@ public final class RequestJournal: Sendable {
     public var count: Int { ring.withLock { $0.count } }
 
     /// The entries of `scope` (of every scope when nil), oldest first.
-    public func entries(in scope: StateScope?) -> [JournalEntry] {
+    public func entriesOf(_ scope: StateScope?) -> [JournalEntry] {
         guard let scope else { return entries }
         return ring.withLock { ring in
             (0..<ring.count).compactMap { index in ring.slots[(ring.start + index) % capacity].flatMap { $0.scope === scope ? $0 : nil } }

@@ -112,44 +112,47 @@ public final class Router: HTTPHandler {
         let context = RequestContext(scope: scope, basePath: named.basePath)
         // A device's request for a real host: only what hosts.json names for it answers, and
         // nothing for a host it does not name.
-        var answered: (reply: Reply, backend: String)?
         var onlyEmulator: String?? = .none
         if !isAdmin, let deviceMode {
             switch deviceMode.gate(for: request) {
             case .ordinary: break
             case .mapped(let target): onlyEmulator = .some(HostMap.backend(for: request.path, in: target))
-            case .offline(let host): answered = (deviceMode.offlineReply(request, host: host), "proxy")
+            case .offline(let host): return finish(deviceMode.offlineReply(request, host: host), from: "proxy", request, responder, isAdmin: false, scope: scope)
             }
         }
-        if answered == nil {
-            for index in routes.indices where index >= 64 ? Self.path(request.path, isUnder: routes[index].prefix)
-                                                          : mounted & (1 << index) != 0 {
-                let backend = routes[index].backend
-                // Stubs and recordings answer any host (a mapping says when it is for one host only).
-                if case .some(let allowed) = onlyEmulator, backend.tier >= .emulator, backend.name != allowed { continue }
-                let reply = backend.handle(request, context)
-                if case .decline = reply { continue }
-                answered = (reply, backend.name)
-                break
-            }
+        for index in routes.indices where index >= 64 ? Self.path(request.path, isUnder: routes[index].prefix)
+                                                      : mounted & (1 << index) != 0 {
+            let backend = routes[index].backend
+            // Stubs and recordings answer any host (a mapping says when it is for one host only).
+            if case .some(let allowed) = onlyEmulator, backend.tier >= .emulator, backend.name != allowed { continue }
+            let reply = backend.handle(request, context)
+            if case .decline = reply { continue }
+            return finish(reply, from: backend.name, request, responder, isAdmin: isAdmin, scope: scope)
         }
-        switch answered {
-        case .some((.response(let response), let name)):
+        let nearMisses = NearMiss.closest(backends.flatMap { $0.nearMisses(for: request, in: scope) })
+        let response = NotFoundPage.response(for: request, routes: routes, nearMisses: nearMisses)
+        if !isAdmin { record(request, response, backend: nil, scope: scope) }
+        responder.send(response)
+    }
+
+    /// Sends a backend's reply (now or when it comes), journaled unless an admin call.
+    @inline(__always)
+    private func finish(_ reply: consuming Reply, from backend: String, _ request: consuming Request, _ responder: Responder,
+                        isAdmin: Bool, scope: StateScope) {
+        switch consume reply {
+        case .response(let response):
             // Journaled before it is sent: a client that verifies right after its answer
             // must find its request.
-            if !isAdmin { record(request, response, backend: name, scope: scope) }
+            if !isAdmin { record(request, response, backend: backend, scope: scope) }
             responder.send(response)
-        case .some((.deferred(let start), let name)):
+        case .deferred(let start):
             guard !isAdmin else { return start(DeferredReply(responder: responder) { _ in }) }
             let pending = copy request
             start(DeferredReply(responder: responder) { [self] response in
-                record(pending, response, backend: name, scope: scope)
+                record(pending, response, backend: backend, scope: scope)
             })
-        case .some((.decline, _)), .none:
-            let nearMisses = NearMiss.closest(backends.flatMap { $0.nearMisses(for: request, in: scope) })
-            let response = NotFoundPage.response(for: request, routes: routes, nearMisses: nearMisses)
-            if !isAdmin { record(request, response, backend: nil, scope: scope) }
-            responder.send(response)
+        case .decline:
+            break
         }
     }
 

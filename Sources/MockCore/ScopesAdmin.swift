@@ -56,7 +56,7 @@ struct ScopesAdmin: Sendable {
     }
 
     private func describe(_ scope: StateScope) -> JSONValue {
-        let entries = journal.entries(in: scope)
+        let entries = journal.entriesOf(scope)
         // An entry's fixed part is small next to its strings; its body is counted as it is.
         let journalBytes = entries.reduce(0) { $0 + 512 + $1.request.target.utf8.count + $1.request.body.count }
         let now = MonotonicClock.nanoseconds(), wallNow = MonotonicClock.wallSeconds()

@@ -194,7 +194,7 @@ public final class StubAdminAPI: Backend {
         let scope = context.journalScope(for: request)
         let inScope = { (entry: JournalEntry) in scope == nil || entry.scope === scope }
         let matching = query == .remove ? journal.remove { inScope($0) && pattern.evaluate($0.request).matched }
-                                        : journal.entries(in: scope).filter { pattern.evaluate($0.request).matched }
+                                        : journal.entriesOf(scope).filter { pattern.evaluate($0.request).matched }
         if query == .count {
             return .json(JSONValue.object([("count", .int(matching.count)), ("requestJournalDisabled", false)]).serialized)
         }

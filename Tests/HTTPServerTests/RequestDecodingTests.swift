@@ -35,7 +35,13 @@ import Testing
         let request = Request(method: .get, target: "http://example.com:8080/shop/en?x=1")
         #expect(request.path == "/shop/en")
         #expect(request.query("x") == "1")
-        #expect(Request(method: .get, target: "http://example.com").path == "/")
+        // Matched and journaled in origin form, as any other request; the server it named is kept.
+        #expect(request.target == "/shop/en?x=1" && request.rawPath == "/shop/en")
+        #expect(request.proxiedAuthority == "example.com:8080" && request.isProxied)
+        let bare = Request(method: .get, target: "http://example.com")
+        #expect(bare.path == "/" && bare.target == "/" && bare.proxiedAuthority == "example.com")
+        #expect(Request(method: .get, target: "http://example.com?q=1").target == "/?q=1")
+        #expect(!Request(method: .get, target: "/shop").isProxied)
     }
 
     @Test func headersKeepRepeatsAndMatchNamesCaseInsensitively() {

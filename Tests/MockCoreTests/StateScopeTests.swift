@@ -98,10 +98,10 @@ final class NotingState: ScopeState {
         #expect(try await server.send("POST", "/__admin/reset", headers: a).response.statusCode == 200)
         #expect(text(try await server.send("GET", "/x", headers: a)) == "a 1 /x /x ")
         #expect(text(try await server.send("GET", "/x", headers: b)) == "b 2 /x /x ")
-        #expect(server.router?.journal.entries(in: nil).map(\.request.path) == ["/three", "/x", "/x"])
+        #expect(server.router?.journal.entriesOf(nil).map(\.request.path) == ["/three", "/x", "/x"])
         // DELETE /__admin/requests in b forgets b's entries only.
         _ = try await server.send("DELETE", "/__admin/requests", headers: b)
-        #expect(server.router?.journal.entries(in: nil).map(\.request.path) == ["/x"])
+        #expect(server.router?.journal.entriesOf(nil).map(\.request.path) == ["/x"])
     }
 
     @Test func scopesAreListedResetAndDeleted() async throws {
@@ -128,7 +128,7 @@ final class NotingState: ScopeState {
         #expect(server.router?.scopes.all.map(\.name) == ["default", "ci-1"])
         #expect(try await server.send("DELETE", "/__admin/scopes").response.statusCode == 200)
         #expect(server.router?.scopes.all.map(\.name) == ["default"])
-        #expect(server.router?.journal.entries(in: nil).isEmpty == true, "a deleted scope's journal entries go with it")
+        #expect(server.router?.journal.entriesOf(nil).isEmpty == true, "a deleted scope's journal entries go with it")
     }
 
     @Test func theLeastRecentlyUsedScopeMakesRoomAndItsStateIsDiscarded() {
