@@ -89,6 +89,9 @@ public struct RequestContext: Sendable {
     /// the request's path), else "". Links and redirects in an answer start with it, so a client
     /// that follows them stays in its scope.
     public var basePath: String
+    /// A device's request for a host `hosts.json` does not map: only what names that host (a stub
+    /// mapping's `host` condition, a recording of it) may answer.
+    public var forUnmappedHost = false
 
     public init(scope: StateScope, basePath: String = "") {
         self.scope = scope

@@ -109,15 +109,20 @@ public final class Router: HTTPHandler {
         }
         scope.noteUse(at: request.receivedAtNanos, countsRequest: !isAdmin)
         scopes.sweepIfDue(now: request.receivedAtNanos)
-        let context = RequestContext(scope: scope, basePath: named.basePath)
+        var context = RequestContext(scope: scope, basePath: named.basePath)
         // A device's request for a real host: only what hosts.json names for it answers, and
         // nothing for a host it does not name.
         var onlyEmulator: String?? = .none
+        var offlineHost: String?
         if !isAdmin, let deviceMode {
             switch deviceMode.gate(for: request) {
             case .ordinary: break
             case .mapped(let target): onlyEmulator = .some(HostMap.backend(for: request.path, in: target))
-            case .offline(let host): return finish(deviceMode.offlineReply(request, host: host), from: "proxy", request, responder, isAdmin: false, scope: scope)
+            case .offline(let host):
+                // Stubs and recordings may still answer it (a mapping for that host); no emulator does.
+                onlyEmulator = .some(nil)
+                offlineHost = host
+                context.forUnmappedHost = true
             }
         }
         for index in routes.indices where index >= 64 ? Self.path(request.path, isUnder: routes[index].prefix)
@@ -128,6 +133,9 @@ public final class Router: HTTPHandler {
             let reply = backend.handle(request, context)
             if case .decline = reply { continue }
             return finish(reply, from: backend.name, request, responder, isAdmin: isAdmin, scope: scope)
+        }
+        if let offlineHost, let deviceMode {
+            return finish(deviceMode.offlineReply(request, host: offlineHost), from: "proxy", request, responder, isAdmin: false, scope: scope)
         }
         let nearMisses = NearMiss.closest(backends.flatMap { $0.nearMisses(for: request, in: scope) })
         let response = NotFoundPage.response(for: request, routes: routes, nearMisses: nearMisses)

@@ -19,7 +19,7 @@ struct MappingRecipe: Sendable {
     /// What makes two requests the same call: the parts a mapping matches on.
     func key(_ exchange: RecordedExchange) -> String {
         let secrets = self.secrets(exchange)
-        var parts = [exchange.method.uppercased(), Self.scrub(exchange.path, secrets)]
+        var parts = [exchange.method.uppercased(), exchange.host ?? "", Self.scrub(exchange.path, secrets)]
         for item in exchange.query where !isIgnored(item.name) {
             parts.append("q:\(item.name)=\(hides(item.name, item.value ?? "", secrets) ? "*" : item.value ?? "")")
         }
@@ -59,7 +59,9 @@ struct MappingRecipe: Sendable {
 
     private func request(_ exchange: RecordedExchange) -> JSONValue {
         let secrets = self.secrets(exchange)
-        var request: [(String, JSONValue)] = [("method", .string(exchange.method.uppercased())), Self.pathMatch(exchange.path, secrets)]
+        var request: [(String, JSONValue)] = [("method", .string(exchange.method.uppercased()))]
+        if let host = exchange.host { request.append(("host", .object([("equalTo", .string(host))]))) }
+        request.append(Self.pathMatch(exchange.path, secrets))
         var query: [(String, JSONValue)] = []
         for name in orderedNames(exchange.query.map(\.name)) where !isIgnored(name) {
             let values = exchange.query.filter { $0.name == name }.map { $0.value ?? "" }

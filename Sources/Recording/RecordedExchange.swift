@@ -17,6 +17,8 @@ public struct RecordedExchange: Sendable {
     public var responseFile: FileBody?
     /// Where it was recorded from (the target's base URL), kept in the mapping's metadata.
     public var source: String
+    /// The real host a device's proxied request was for: the mapping then answers that host only.
+    public var host: String?
 
     public init(method: String, path: String, query: [QueryItem], requestHeaders: HTTPHeaders, requestBody: [UInt8],
                 status: Int, responseHeaders: HTTPHeaders, responseBody: [UInt8], responseFile: FileBody? = nil, source: String) {
@@ -38,6 +40,7 @@ public struct RecordedExchange: Sendable {
                   requestHeaders: request.headers, requestBody: request.body, status: response.status,
                   responseHeaders: response.headers, responseBody: response.body.file == nil ? response.body.bytes : [],
                   responseFile: response.body.file, source: source)
+        if request.isProxied { host = request.requestedHost?.host }
     }
 }
 

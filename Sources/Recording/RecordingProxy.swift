@@ -13,8 +13,11 @@ import Synchronization
 public struct RecordingTarget: Sendable, Equatable {
     /// `""` for every path, else e.g. `/geo` (forwarded without it).
     public var prefix: String
-    /// `http://host[:port][/base]`.
+    /// `http://host[:port][/base]`; empty for `requestedHost`.
     public var baseURL: String
+
+    /// Each proxied request to the real host it was for (`record --proxy`: a device's session).
+    public static let requestedHost = RecordingTarget(prefix: "", baseURL: "")
 
     public init(prefix: String = "", baseURL: String) {
         self.prefix = prefix
@@ -107,13 +110,23 @@ public final class RecordingProxy: Backend {
         guard recording.load(ordering: .acquiring) else { return .decline }
         guard let (target, store) = session.withLock({ session -> (RecordingTarget, RecordingStore)? in
             guard let session, session.active else { return nil }
-            guard let target = session.targets.first(where: { $0.prefix.isEmpty || request.path == $0.prefix || request.path.hasPrefix($0.prefix + "/") })
+            // A device's request for a real host goes there when that is recorded; others by prefix.
+            if request.isProxied, session.targets.contains(.requestedHost) { return (.requestedHost, session.store) }
+            guard let target = session.targets.first(where: { $0 != .requestedHost && ($0.prefix.isEmpty || request.path == $0.prefix || request.path.hasPrefix($0.prefix + "/")) })
             else { return nil }
             return (target, session.store)
         }) else { return .decline }
 
+        var baseURL = target.baseURL
+        if target == .requestedHost {
+            guard let (host, port) = request.requestedHost else { return .decline }
+            let defaultPort = request.isSecure ? 443 : 80
+            let authority = (host.contains(":") ? "[\(host)]" : host) + (port == defaultPort ? "" : ":\(port)")
+            baseURL = "\(request.scheme)://\(authority)"
+        }
+        let source = baseURL
         let forwardedTarget = String(request.target.dropFirst(target.prefix.count))
-        var outbound = OutboundRequest(method: request.method, url: target.baseURL + (forwardedTarget.hasPrefix("/") ? "" : "/") + forwardedTarget,
+        var outbound = OutboundRequest(method: request.method, url: baseURL + (forwardedTarget.hasPrefix("/") ? "" : "/") + forwardedTarget,
                                        headers: Self.forwardedHeaders(request.headers), body: request.body, timeout: timeout)
         outbound.tls = tls
         outbound.largeBodyThreshold = store.options.largeBodyThreshold
@@ -129,7 +142,7 @@ public final class RecordingProxy: Backend {
                     let status = if case .timedOut = error { 504 } else { 502 }
                     reply.send(.text("Understudy could not record \(request.method.rawValue) \(request.target): \(error). Nothing was saved.\n", status: status))
                 case .success(let response):
-                    let exchange = RecordedExchange(request, response, source: target.baseURL)
+                    let exchange = RecordedExchange(request, response, source: source)
                     let answer = Self.returned(response)
                     if store.hasRecorded(exchange) { return reply.send(answer) }
                     // Saved before the answer goes back: a client that replays at once finds it.

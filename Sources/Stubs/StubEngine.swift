@@ -251,12 +251,14 @@ public final class StubEngine: Backend {
 
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
         let scope = context.scope
+        let hostOnly = context.forUnmappedHost
         if !scope.isDefault, scopesWithOwnMappings.value.load(ordering: .relaxed) > 0, let own = scope[scopeKey].own {
-            if let found = firstMatch(in: own.set, request, scope) { return StubReply.reply(found, to: request) }
-            return firstMatch(in: state.withLock { $0.current }, request, scope, hiding: own.ids).map { StubReply.reply($0, to: request) } ?? .decline
+            if let found = firstMatch(in: own.set, request, scope, hostOnly: hostOnly) { return StubReply.reply(found, to: request) }
+            return firstMatch(in: state.withLock { $0.current }, request, scope, hiding: own.ids, hostOnly: hostOnly)
+                .map { StubReply.reply($0, to: request) } ?? .decline
         }
         guard mappingCount.load(ordering: .relaxed) > 0 else { return .decline }
-        guard let found = firstMatch(in: state.withLock({ $0.current }), request, scope) else { return .decline }
+        guard let found = firstMatch(in: state.withLock({ $0.current }), request, scope, hostOnly: hostOnly) else { return .decline }
         return StubReply.reply(found, to: request)
     }
 
@@ -264,10 +266,12 @@ public final class StubEngine: Backend {
     /// `hiding` names (shared mappings a scope has its own version of). Inlined: a mapping is a
     /// large value, and returned from a call it is copied (this runs for every request).
     @inline(__always)
-    private func firstMatch(in set: StubSet, _ request: Request, _ scope: StateScope, hiding: Set<String>? = nil) -> StubMapping? {
+    /// `hostOnly`: only mappings with a `host` condition (for a host hosts.json does not map).
+    private func firstMatch(in set: StubSet, _ request: Request, _ scope: StateScope, hiding: Set<String>? = nil, hostOnly: Bool) -> StubMapping? {
         var found: StubMapping?
         set.forEachCandidate(forPath: String(request.rawPath)) { mapping in
             if let hiding, hiding.contains(mapping.id) { return true }
+            if hostOnly && mapping.request.host == nil { return true }
             guard mapping.request.evaluate(request).matched, enterScenario(mapping, scope: scope) else { return true }
             found = mapping
             return false

@@ -15,13 +15,18 @@ struct Record: ParsableCommand {
     @Option(name: .customLong("target"), help: "The backend to record: URL, or /prefix=URL for the paths under /prefix (repeatable).")
     var targets: [String] = []
 
+    @Flag(help: "Be a device's proxy and record the real hosts it asks for (HTTPS through the local CA): a device session becomes a stub pack.")
+    var proxy = false
+
+    @OptionGroup var device: DeviceOptions
+
     @Option(help: "Where the recording goes (a stub pack: mappings/ and __files/), e.g. stubs/recorded/staging.")
     var out: String
 
     @OptionGroup var rules: RecordingRules
 
     func validate() throws {
-        guard !targets.isEmpty else { throw ValidationError("give at least one --target URL") }
+        guard !targets.isEmpty || proxy else { throw ValidationError("give at least one --target URL, or --proxy") }
         for target in targets where RecordingTarget(argument: target) == nil {
             throw ValidationError("--target \(target): not an http:// or https:// URL (or /prefix=URL)")
         }
@@ -32,13 +37,15 @@ struct Record: ParsableCommand {
         let directory = URL(fileURLWithPath: out)
         let journal = RequestJournal(capacity: server.journalSize)
         let store = RecordingStore(directory: directory, options: rules.options)
-        try server.run(journal: journal, logger: logger, stopped: {
+        // As a device's proxy no host is mapped: every one it asks for is forwarded and recorded.
+        let asDeviceProxy = proxy ? (device, directory.appendingPathComponent("hosts.json"), { (_: DeviceMode) in }) : nil
+        try server.run(journal: journal, logger: logger, device: asDeviceProxy, stopped: {
             logger.info("recorded \(store.mappings.count) mappings into \(directory.path)")
         }) {
-            let proxy = RecordingProxy(timeout: .seconds(upstream.upstreamTimeout), tls: upstream.tls, logger: logger)
-            proxy.start(targets: targets.compactMap(RecordingTarget.init(argument:)), store: store)
-            logger.info("recording \(targets.joined(separator: ", ")) into \(directory.path)")
-            return [RecordingAdminAPI(proxy: proxy, recordedDirectory: directory.deletingLastPathComponent(), replay: nil), proxy]
+            let recorder = RecordingProxy(timeout: .seconds(upstream.upstreamTimeout), tls: upstream.tls, logger: logger)
+            recorder.start(targets: targets.compactMap(RecordingTarget.init(argument:)) + (proxy ? [.requestedHost] : []), store: store)
+            logger.info("recording \((targets + (proxy ? ["the hosts a device asks for"] : [])).joined(separator: ", ")) into \(directory.path)")
+            return [RecordingAdminAPI(proxy: recorder, recordedDirectory: directory.deletingLastPathComponent(), replay: nil), recorder]
         }
     }
 }

@@ -46,7 +46,9 @@ import UnderstudyTesting
         // Wildcards; stubs answer every mapped host.
         #expect(try proxied(server, "http://api.example.com/only-stubbed").bodyText == "stub")
         #expect(try proxied(server, "http://www.ibm.com/only-stubbed").bodyText == "stub")
-        #expect(try proxied(server, "http://example.com/only-stubbed").status == 502, "*.example.com is for names under example.com")
+        // *.example.com is for names under example.com: example.com itself is not mapped, so no
+        // emulator answers it (HostConditionTests has what stubs do for such a host).
+        #expect(try proxied(server, "http://example.com/anything").status == 502)
         // Host names are compared without case; direct requests route by path as always.
         #expect(try proxied(server, "http://MAPS.googleapis.com/x").bodyText == "geo")
         #expect(try server.connect().request("GET /news HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").bodyText == "lotus")

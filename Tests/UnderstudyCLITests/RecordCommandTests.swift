@@ -54,6 +54,58 @@ import UnderstudyTesting
         #expect(missed.status == 404 && missed.body.contains("get-hello-"), "near-misses name the recorded mapping")
     }
 
+    /// A request a device sends its proxy: absolute form, for a real host.
+    static func proxied(_ proxyPort: Int, _ url: String) throws -> RawHTTPConnection.Response {
+        let connection = try RawHTTPConnection(host: "127.0.0.1", port: proxyPort)
+        let authority = URL(string: url).map { "\($0.host ?? ""):\($0.port ?? 80)" } ?? ""
+        try connection.send("GET \(url) HTTP/1.1\r\nHost: \(authority)\r\n\r\n")
+        return try connection.readResponse()
+    }
+
+    @Test func aDeviceSessionThroughTheProxyBecomesAStubPackForItsHost() async throws {
+        let upstreamStubs = try makeTemporaryDirectory([
+            "mappings/hello.json": #"{"request": {"urlPath": "/hello"}, "response": {"status": 200, "body": "hello from the real host"}}"#,
+        ])
+        let replayStubs = try makeTemporaryDirectory([:])
+        defer {
+            try? FileManager.default.removeItem(at: upstreamStubs)
+            try? FileManager.default.removeItem(at: replayStubs)
+        }
+        let upstream = try UnderstudyProcess(["serve", "--port", "0", "--stubs", upstreamStubs.path, "--threads", "1"])
+        let upstreamPort = try Self.port(of: upstream)
+        let pack = replayStubs.appendingPathComponent("recorded/device")
+        let recorder = try UnderstudyProcess(["record", "--port", "0", "--threads", "1", "--proxy", "--out", pack.path])
+        let recorderPort = try Self.port(of: recorder)
+        // "localhost" stands for a real host name: the device asks for it through its proxy.
+        let live = try Self.proxied(recorderPort, "http://localhost:\(upstreamPort)/hello?name=ann")
+        #expect(live.status == 200 && live.bodyText == "hello from the real host")
+        // Only what a device meant for a real host is recorded.
+        let direct = try RawHTTPConnection(host: "127.0.0.1", port: recorderPort)
+        try direct.send("GET /hello HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        #expect(try direct.readResponse().status == 404)
+        recorder.signal(SIGTERM)
+        #expect(recorder.finish().status == 0)
+        upstream.signal(SIGTERM)
+        _ = upstream.finish()
+        let files = try FileManager.default.contentsOfDirectory(atPath: pack.appendingPathComponent("mappings").path)
+        #expect(files.count == 1)
+        let mapping = try JSONSerialization.jsonObject(with: Data(contentsOf: pack.appendingPathComponent("mappings/\(try #require(files.first))")))
+        let host = ((mapping as? [String: Any])?["request"] as? [String: Any])?["host"] as? [String: String]
+        #expect(host == ["equalTo": "localhost"], "the mapping answers the host it was recorded from")
+
+        // Replayed for that host only, with the real host gone.
+        let replayer = try UnderstudyProcess(["serve", "--port", "0", "--stubs", replayStubs.path, "--replay-only", "--threads", "1"])
+        let replayPort = try Self.port(of: replayer)
+        defer {
+            replayer.signal(SIGTERM)
+            _ = replayer.finish()
+        }
+        let replayed = try Self.proxied(replayPort, "http://localhost:\(upstreamPort)/hello?name=ann")
+        #expect(replayed.status == 200 && replayed.bodyText == live.bodyText)
+        let otherHost = try Self.proxied(replayPort, "http://otherhost.test:\(upstreamPort)/hello?name=ann")
+        #expect(otherHost.status == 502 && otherHost.bodyText.contains("does not answer for otherhost.test"))
+    }
+
     @Test func theFallbackProxyRecordsWhatNothingElseAnswers() async throws {
         let upstreamStubs = try makeTemporaryDirectory([
             "mappings/live.json": #"{"request": {"url": "/live"}, "response": {"body": "from the backend"}}"#,
