@@ -81,6 +81,7 @@ public final class CommerceBackend: Backend {
         if path.hasPrefix("/search/resources/") { return .response(searchResource(request, basePath: context.basePath)) }
         var store = StoreRequest(request)
         store.basePath = context.basePath
+        store.secureOrigin = context.secureOrigin(of: request)
         let presented = store.sessionCookies
         if !presented.isEmpty {
             let known = withState(context.scope) { state in presented.map { state.sessions[$0.userId] } }
@@ -123,7 +124,7 @@ public final class CommerceBackend: Backend {
         // Shared by the scopes: a shopper's name is the scope's own (registered in it), links
         // carry the scope's path prefix.
         let shopper = store.session?.logonId.map { context.scope.name + "/" + $0 } ?? "-"
-        let key = "\(store.device.name) \(store.language.rawValue) \(shopper) \(cartCount) \(store.basePath)\(store.request.target)"
+        let key = "\(store.device.name) \(store.language.rawValue) \(shopper) \(cartCount) \(store.secureOrigin ?? "-") \(store.basePath)\(store.request.target)"
         if let cached = pageCache.response(for: key) { return .response(withSessionCookies(cached, store)) }
         var rendered = view(store, context)
         rendered.body = ResponseBody(shared: SharedBytes(rendered.body.bytes))
@@ -185,6 +186,9 @@ public final class CommerceBackend: Backend {
             // Inserted raw ({{{base}}}) into href attributes: already escaped for HTML.
             ("base", .string(baseQuery(store.language).replacingOccurrences(of: "&", with: "&amp;"))),
             ("servlet", .string(store.basePath + Self.servlet)),
+            // Sign-in and checkout go over TLS when the store can be reached that way, as a real
+            // store's SSL-only commands do.
+            ("secureServlet", .string((store.secureOrigin ?? "") + store.basePath + Self.servlet)),
             ("storeName", .string(catalog.store.name)),
             ("device", .string(store.device.name)),
             ("pageSet", .string(store.device.pageSet.rawValue)),
@@ -242,6 +246,7 @@ extension StoreRequest {
         session = original.session
         staleUserIds = original.staleUserIds
         basePath = original.basePath
+        secureOrigin = original.secureOrigin
     }
 }
 

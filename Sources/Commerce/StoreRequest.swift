@@ -17,6 +17,8 @@ struct StoreRequest {
     var staleUserIds: [Int] = []
     /// `/__scope/NAME` when the request came under that prefix: links and redirects keep it.
     var basePath = ""
+    /// `https://host[:port]` of this store over TLS ("" when already on it; nil: no TLS).
+    var secureOrigin: String?
 
     init(_ request: Request) {
         self.request = request

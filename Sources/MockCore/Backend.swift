@@ -92,9 +92,28 @@ public struct RequestContext: Sendable {
     /// A device's request for a host `hosts.json` does not map: only what names that host (a stub
     /// mapping's `host` condition, a recording of it) may answer.
     public var forUnmappedHost = false
+    /// The port this server also serves `https://` on (`--https-port`), if any.
+    public var httpsPort: Int?
+    /// Whether a device's `https://` requests through this server (as its proxy) are answered here.
+    public var interceptsTLS = false
 
     public init(scope: StateScope, basePath: String = "") {
         self.scope = scope
         self.basePath = basePath
+    }
+}
+
+extension RequestContext {
+    /// Where the request's host is reached over `https://` for pages a real server serves only
+    /// over TLS (sign-in, checkout): "" when the request already came over TLS (links stay on it),
+    /// `https://host` for a device's request through this server as its proxy, `https://host:port`
+    /// with an https port; nil when there is no way to TLS.
+    public func secureOrigin(of request: Request) -> String? {
+        if request.isSecure { return "" }
+        guard let (host, _) = request.requestedHost else { return nil }
+        let name = host.contains(":") ? "[\(host)]" : host
+        if request.isProxied && interceptsTLS { return "https://\(name)" }
+        guard let httpsPort else { return nil }
+        return "https://\(name):\(httpsPort)"
     }
 }

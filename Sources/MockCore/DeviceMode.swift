@@ -48,6 +48,17 @@ public final class DeviceMode: Sendable {
     /// Tunnels go to the TLS listener on `port` (on loopback) from now on.
     public func intercept(onPort port: Int) { interceptPort.store(port, ordering: .releasing) }
 
+    /// `--https-port`: pages that real servers serve over TLS link there.
+    private let httpsPortValue = Atomic<Int>(0)
+    public func servesHTTPS(onPort port: Int) { httpsPortValue.store(port, ordering: .releasing) }
+
+    /// What requests learn of the ways to TLS (`RequestContext.secureOrigin`).
+    func describeTLS(to context: inout RequestContext) {
+        let port = httpsPortValue.load(ordering: .relaxed)
+        context.httpsPort = port > 0 ? port : nil
+        context.interceptsTLS = interceptPort.load(ordering: .relaxed) > 0
+    }
+
     // MARK: What a request may reach
 
     enum Gate {

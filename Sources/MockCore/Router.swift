@@ -115,6 +115,7 @@ public final class Router: HTTPHandler {
         var onlyEmulator: String?? = .none
         var offlineHost: String?
         if !isAdmin, let deviceMode {
+            deviceMode.describeTLS(to: &context)
             switch deviceMode.gate(for: request) {
             case .ordinary: break
             case .mapped(let target): onlyEmulator = .some(HostMap.backend(for: request.path, in: target))

@@ -72,6 +72,7 @@ struct RunningDevice {
             }
             let https = try HTTPServer.start(configuration: configuration, handler: handler)
             servers.append(https)
+            mode.servesHTTPS(onPort: https.address.port)
             if tlsFiles == nil, ["127.0.0.1", "0.0.0.0", "localhost"].contains(main.host) { interception = https }
         }
         if interception == nil, let authority {
