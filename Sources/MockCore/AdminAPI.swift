@@ -34,7 +34,7 @@ final class AdminAPI: Backend {
         case (.post, "/reset"):
             scopes.reset(context.scope)
             return .response(Response(status: 200))
-        case (_, "/scopes"), (_, _) where path.hasPrefix("/scopes/"):
+        case (_, _) where path == "/scopes" || path.hasPrefix("/scopes/"):
             return scopes.handle(request.method, path.dropFirst("/scopes".count))
         case (.get, "/requests"): return .response(requests(in: context.journalScope(for: request), limit: request.query("limit").flatMap(Int.init)))
         case (.delete, "/requests"), (.post, "/requests/reset"):
