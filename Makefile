@@ -30,7 +30,7 @@ run: release
 # over its committed corpus (fuzz-smoke, about 2 minutes with its build).
 test: deps $(VENV)/ok
 	$(SWIFT) build --product understudy
-	$(VENV)/bin/python -m pytest -q tests/python
+	$(VENV)/bin/python -m pytest -q Tests/python
 	$(SWIFT) test
 	@if [ "$$(uname)" = Linux ]; then $(MAKE) fuzz-smoke; \
 	else echo "fuzz-smoke skipped: libFuzzer ships with the Swift toolchain on Linux only"; fi

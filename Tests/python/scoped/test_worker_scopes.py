@@ -21,7 +21,7 @@ URL = os.environ.get("UNDERSTUDY_URL")
 STUBS = os.environ.get("UNDERSTUDY_STUBS")
 SCRATCH = os.environ.get("UNDERSTUDY_SCRATCH")
 if not (URL and STUBS and SCRATCH):
-    pytest.skip("run by tests/python/test_scopes_parallel.py, which sets UNDERSTUDY_URL, "
+    pytest.skip("run by Tests/python/test_scopes_parallel.py, which sets UNDERSTUDY_URL, "
                 "UNDERSTUDY_STUBS and UNDERSTUDY_SCRATCH", allow_module_level=True)
 
 WORKERS = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))

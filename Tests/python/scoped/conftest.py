@@ -13,7 +13,7 @@ import requests
 def understudy_url():
     url = os.environ.get("UNDERSTUDY_URL")
     if not url:
-        pytest.skip("UNDERSTUDY_URL is not set (tests/python/test_scopes_parallel.py sets it)")
+        pytest.skip("UNDERSTUDY_URL is not set (Tests/python/test_scopes_parallel.py sets it)")
     return url
 
 

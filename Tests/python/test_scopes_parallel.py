@@ -1,6 +1,6 @@
 """State scopes under parallel load: one Understudy, eight pytest-xdist workers, a scope each.
 
-Starts the server on the shipped stubs and runs tests/python/scoped/ with `pytest -n 8` against
+Starts the server on the shipped stubs and runs Tests/python/scoped/ with `pytest -n 8` against
 it; what each worker checks is in scoped/test_worker_scopes.py.
 """
 import os
@@ -23,7 +23,7 @@ def test_eight_workers_in_eight_scopes():
         environment = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST_")}
         environment.update(UNDERSTUDY_URL=url, UNDERSTUDY_STUBS=stubs, UNDERSTUDY_SCRATCH=scratch)
         run = subprocess.run([sys.executable, "-m", "pytest", "-n", str(WORKERS), "-p", "no:cacheprovider", "-q",
-                              os.path.join("tests", "python", "scoped")],
+                              os.path.join("Tests", "python", "scoped")],
                              cwd=ROOT, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              text=True, timeout=120)
         assert run.returncode == 0, run.stdout
