@@ -1,6 +1,8 @@
 import CLibevent
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The way back to the client for one request. Reply exactly once with `send`, on the loop that
@@ -251,6 +253,6 @@ public enum ConnectionFault: String, Sendable, CaseIterable {
     }
 
     private static func write(_ bytes: [UInt8], to socket: Int32) {
-        _ = bytes.withUnsafeBytes { StandInSocket.send(socket, $0) }
+        _ = bytes.withUnsafeBytes { PortableSocket.send(socket, $0) }
     }
 }

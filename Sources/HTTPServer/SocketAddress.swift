@@ -14,7 +14,7 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
     static func resolve(host: String, port: Int) throws -> SocketAddress {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = PortableSocket.streamType
         hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
         var result: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &result)
@@ -121,7 +121,7 @@ enum ListeningSocket {
     /// Throws `socketFailed(operation: "SO_REUSEPORT", …)` when the platform lacks the option, so
     /// the caller can fall back to one shared socket.
     static func open(_ address: SocketAddress, reusePort: Bool) throws -> Int32 {
-        let fd = socket(address.family, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(address.family, PortableSocket.streamType, 0)
         guard fd >= 0 else { throw ServerError.socketFailed(operation: "socket", reason: errnoText()) }
         do {
             try setOption(fd, SOL_SOCKET, SO_REUSEADDR, "SO_REUSEADDR")
@@ -161,3 +161,24 @@ enum ListeningSocket {
 }
 
 func errnoText() -> String { String(cString: strerror(errno)) }
+
+/// Socket calls whose spelling differs between Glibc and Darwin.
+public enum PortableSocket {
+    /// `SOCK_STREAM` as `socket()` takes it: an enum case on Glibc, a plain number on Darwin.
+    public static let streamType: Int32 = {
+        #if canImport(Glibc)
+        Int32(SOCK_STREAM.rawValue)
+        #else
+        SOCK_STREAM
+        #endif
+    }()
+
+    /// `send` without SIGPIPE on Linux (Darwin has no MSG_NOSIGNAL: the server ignores SIGPIPE).
+    public static func send(_ socket: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+        #if canImport(Glibc)
+        Glibc.send(socket, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+        #else
+        Darwin.send(socket, bytes.baseAddress, bytes.count, 0)
+        #endif
+    }
+}

@@ -216,21 +216,9 @@ private func onUpstreamEvent(_ bev: OpaquePointer?, _ what: Int16, _ arg: Unsafe
 }
 
 /// A socket of nobody's, for evhttp to shut down and close under the number of a socket taken
-/// from it; and a portable `send` without SIGPIPE.
+/// from it.
 enum StandInSocket {
     static func make() -> Int32 {
-        #if canImport(Glibc)
-        Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        Darwin.socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-    }
-
-    static func send(_ socket: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
-        #if canImport(Glibc)
-        Glibc.send(socket, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
-        #else
-        Darwin.send(socket, bytes.baseAddress, bytes.count, 0)
-        #endif
+        socket(AF_INET, PortableSocket.streamType, 0)
     }
 }

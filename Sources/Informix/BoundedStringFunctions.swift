@@ -1,5 +1,9 @@
 import CSQLite
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// SQLite's LIKE, GLOB (Informix's MATCHES), instr(), replace() and trim()/ltrim()/rtrim()
 /// with a character set, replaced by versions whose work a client cannot blow up.

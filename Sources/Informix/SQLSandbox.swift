@@ -1,5 +1,9 @@
 import CSQLite
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What the functions, the authorizer and the progress handler of one connection share. Used
 /// only from the thread that runs the connection.

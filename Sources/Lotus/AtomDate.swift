@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// An instant as Atom writes it (RFC 3339, `2010-10-08T09:00:00.000Z`), kept as milliseconds
 /// since 1970 so feeds sort and filter without Foundation on the request path.

@@ -1,7 +1,10 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
+import HTTPServer
 
 /// A blocking TCP client speaking HTTP/1.1 by hand: malformed requests, pipelining, HEAD framing
 /// and connection state, which URLSession cannot produce or hides.
@@ -27,17 +30,17 @@ public final class RawHTTPConnection {
     /// flight on the server's side until it is read.
     public init(host: String, port: Int, timeout: TimeInterval = 10, receiveBuffer: Int32? = nil) throws {
         var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = PortableSocket.streamType
         var result: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, String(port), &hints, &result) == 0, let info = result else {
             throw Failure.connect("cannot resolve \(host)")
         }
         defer { freeaddrinfo(result) }
-        fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue), 0)
+        fd = socket(info.pointee.ai_family, PortableSocket.streamType, 0)
         if var size = receiveBuffer {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
-        guard fd >= 0, Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
+        guard fd >= 0, connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
             let reason = String(cString: strerror(errno))
             if fd >= 0 { close(fd) }
             throw Failure.connect(reason)
@@ -57,7 +60,7 @@ public final class RawHTTPConnection {
     public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let written = bytes[offset...].withUnsafeBytes { PortableSocket.send(fd, $0) }
             guard written > 0 else { throw Failure.closed }
             offset += written
         }
