@@ -279,6 +279,7 @@ private func onRequestComplete(_ request: OpaquePointer?, _ arg: UnsafeMutableRa
 
 private func onTLSConnection(_ base: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) -> OpaquePointer? {
     guard let arg, let ssl = SSL_new(OpaquePointer(arg)) else { return nil }
+    TLSFailures.watch(ssl)
     return bufferevent_openssl_socket_new(base, -1, ssl, BUFFEREVENT_SSL_ACCEPTING, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue))
 }
 
