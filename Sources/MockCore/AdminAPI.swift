@@ -15,13 +15,15 @@ final class AdminAPI: Backend {
     let backends: [any Backend]
     let journal: RequestJournal
     let scopes: ScopesAdmin
+    let metrics: ServerMetrics
     let startedAt = MonotonicClock.nanoseconds()
     /// Stops the server (`POST /__admin/shutdown`); nil where there is nothing to stop.
     let shutdown: (@Sendable () -> Void)?
 
-    init(backends: [any Backend], journal: RequestJournal, scopes: StateScopes, shutdown: (@Sendable () -> Void)?) {
+    init(backends: [any Backend], journal: RequestJournal, scopes: StateScopes, metrics: ServerMetrics, shutdown: (@Sendable () -> Void)?) {
         self.backends = backends
         self.journal = journal
+        self.metrics = metrics
         self.scopes = ScopesAdmin(scopes: scopes, backends: backends, journal: journal)
         self.shutdown = shutdown
     }
@@ -30,6 +32,10 @@ final class AdminAPI: Backend {
         let path = request.path.dropFirst("/__admin".count)
         switch (request.method, path) {
         case (.get, "/health"), (.head, "/health"): return .response(health())
+        case (.get, "/metrics"):
+            var response = Response(status: 200, body: ResponseBody(metrics.text(journal: journal, scopes: scopes.scopes)))
+            response.headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+            return .response(response)
         case (.get, "/version"): return .response(.json(JSONValue.object([("version", .string(UnderstudyVersion.current))]).serialized))
         case (.post, "/reset"):
             scopes.reset(context.scope)

@@ -24,6 +24,10 @@ public final class Router: HTTPHandler {
     public let deviceMode: DeviceMode?
     /// Each backend once (a backend may have several mounts).
     private let backends: [any Backend]
+    /// Counters for `/__admin/metrics`, and each route's backend number in them.
+    let metrics: ServerMetrics
+    private let routeMetricSlots: [Int]
+    private var proxyMetricSlot: Int { backends.count }
     /// Every route's prefix bytes back to back, so one pass per request tests them all without
     /// touching reference counts.
     private let prefixBytes: [UInt8]
@@ -41,7 +45,8 @@ public final class Router: HTTPHandler {
                 deviceMode: DeviceMode? = nil, logger: Logger = Logger(label: "understudy"), adminGuard: AdminGuard = AdminGuard(),
                 shutdown: (@Sendable () -> Void)? = nil) {
         let scopes = scopes ?? StateScopes(logger: logger)
-        let admin = AdminAPI(backends: backends, journal: journal, scopes: scopes, shutdown: shutdown)
+        let metrics = ServerMetrics(backends: backends.map(\.name) + ["proxy"])
+        let admin = AdminAPI(backends: backends, journal: journal, scopes: scopes, metrics: metrics, shutdown: shutdown)
         let all: [any Backend] = [admin] + backends
         routes = all.flatMap { backend in backend.mounts.map { Route(prefix: Self.normalized($0), backend: backend) } }
             .enumerated()
@@ -58,6 +63,8 @@ public final class Router: HTTPHandler {
             bytes += route.prefix.utf8
         }
         self.backends = backends
+        self.metrics = metrics
+        routeMetricSlots = routes.map { route in backends.firstIndex { $0 === route.backend } ?? backends.count }
         prefixBytes = bytes
         prefixRanges = ranges
         self.journal = journal
@@ -133,45 +140,46 @@ public final class Router: HTTPHandler {
             if case .some(let allowed) = onlyEmulator, backend.tier >= .emulator, backend.name != allowed { continue }
             let reply = backend.handle(request, context)
             if case .decline = reply { continue }
-            return finish(reply, from: backend.name, request, responder, isAdmin: isAdmin, scope: scope)
+            return finish(reply, from: backend.name, slot: routeMetricSlots[index], request, responder, isAdmin: isAdmin, scope: scope)
         }
         if let offlineHost, let deviceMode {
-            return finish(deviceMode.offlineReply(request, host: offlineHost), from: "proxy", request, responder, isAdmin: false, scope: scope)
+            return finish(deviceMode.offlineReply(request, host: offlineHost), from: "proxy", slot: proxyMetricSlot, request, responder, isAdmin: false, scope: scope)
         }
         let nearMisses = NearMiss.closest(backends.flatMap { $0.nearMisses(for: request, in: scope) })
         let response = NotFoundPage.response(for: request, routes: routes, nearMisses: nearMisses)
-        if !isAdmin { record(request, response, backend: nil, scope: scope) }
+        if !isAdmin { record(request, response, backend: nil, slot: nil, scope: scope) }
         responder.send(response)
     }
 
     /// Sends a backend's reply (now or when it comes), journaled unless an admin call.
     @inline(__always)
-    private func finish(_ reply: consuming Reply, from backend: String, _ request: consuming Request, _ responder: Responder,
+    private func finish(_ reply: consuming Reply, from backend: String, slot: Int, _ request: consuming Request, _ responder: Responder,
                         isAdmin: Bool, scope: StateScope) {
         switch consume reply {
         case .response(let response):
             // Journaled before it is sent: a client that verifies right after its answer
             // must find its request.
-            if !isAdmin { record(request, response, backend: backend, scope: scope) }
+            if !isAdmin { record(request, response, backend: backend, slot: slot, scope: scope) }
             responder.send(response)
         case .deferred(let start):
             guard !isAdmin else { return start(DeferredReply(responder: responder) { _ in }) }
             let pending = copy request
             start(DeferredReply(responder: responder) { [self] response in
-                record(pending, response, backend: backend, scope: scope)
+                record(pending, response, backend: backend, slot: slot, scope: scope)
             })
         case .decline:
             break
         }
     }
 
-    private func record(_ request: consuming Request, _ response: Response, backend: String?, scope: StateScope) {
+    private func record(_ request: consuming Request, _ response: Response, backend: String?, slot: Int?, scope: StateScope) {
         let now = MonotonicClock.nanoseconds()
         let duration = now &- request.receivedAtNanos
         if logsRequests {
             let inScope = scope.isDefault ? "" : " [scope \(scope.name)]"
             logger.debug("\(request.method.rawValue) \(request.target) → \(response.status) \(backend ?? "no match") \(Double(duration / 1000) / 1000) ms\(inScope)")
         }
+        metrics.record(backend: slot, status: response.status, durationNanos: duration)
         journal.record(request, scope: scope, backend: backend, status: response.status, atMonotonicNanos: now, durationNanos: duration)
     }
 

@@ -101,3 +101,34 @@ func json(_ data: Data) throws -> [String: Any] {
         #expect(server.router?.journal.count == 0, "nor are unknown admin paths journaled")
     }
 }
+
+@Suite struct MetricsTests {
+    @Test func requestsByBackendAndStatusClassLatencyAndGaugesInPrometheusText() async throws {
+        let server = try TestServer.start(backends: [
+            ClosureBackend(name: "one", mounts: ["/one"], answering("1")),
+            ClosureBackend(name: "broken", mounts: ["/broken"]) { _ in .response(.text("no", status: 503)) },
+        ])
+        defer { server.stop() }
+        for _ in 0..<3 { _ = try await server.send("GET", "/one") }
+        _ = try await server.send("GET", "/broken")
+        _ = try await server.send("GET", "/nothing-here")
+        _ = try await server.send("GET", "/one", headers: ["X-Understudy-Scope": "ci-1"])
+        let (body, response) = try await server.send("GET", "/__admin/metrics")
+        #expect(response.statusCode == 200)
+        #expect(response.value(forHTTPHeaderField: "Content-Type") == "text/plain; version=0.0.4; charset=utf-8")
+        let text = String(decoding: body, as: UTF8.self)
+        let lines = Set(text.split(separator: "\n").map(String.init))
+        #expect(lines.contains(#"understudy_http_requests_total{backend="one",code="2xx"} 4"#))
+        #expect(lines.contains(#"understudy_http_requests_total{backend="broken",code="5xx"} 1"#))
+        #expect(lines.contains(#"understudy_http_requests_total{backend="none",code="4xx"} 1"#))
+        #expect(lines.contains("understudy_unmatched_requests_total 1"))
+        #expect(lines.contains(#"understudy_http_request_duration_seconds_bucket{le="+Inf"} 6"#), "admin calls are not counted")
+        #expect(lines.contains("understudy_http_request_duration_seconds_count 6"))
+        #expect(lines.contains("understudy_journal_entries 6") && lines.contains("understudy_scopes 2"))
+        #expect(lines.contains("# TYPE understudy_http_request_duration_seconds histogram"))
+        // Buckets only grow with their bound.
+        let buckets = text.split(separator: "\n").filter { $0.hasPrefix("understudy_http_request_duration_seconds_bucket") }
+            .compactMap { Int($0.split(separator: " ").last ?? "") }
+        #expect(buckets.count == 14 && buckets == buckets.sorted())
+    }
+}

@@ -1,0 +1,88 @@
+import HTTPServer
+import Synchronization
+
+/// What `GET /__admin/metrics` reports, in Prometheus' text format: requests by backend and
+/// status class, their latency as a histogram, unmatched requests, the journal, the scopes.
+/// Counted as the journal records each exchange: one array index and two relaxed atomic adds.
+public final class ServerMetrics: Sendable {
+    /// One counter per backend (as the router numbers them; the last: no backend) and status class.
+    private let requests: [Counter]
+    private let backendNames: [String]
+    /// Upper bounds of the latency buckets, in nanoseconds, and their counters (+Inf last).
+    private static let bucketBounds: [UInt64] = [250_000, 500_000, 1_000_000, 2_500_000, 5_000_000, 10_000_000, 25_000_000,
+                                                 50_000_000, 100_000_000, 250_000_000, 500_000_000, 1_000_000_000, 2_500_000_000]
+    private let buckets: [Counter]
+    private let durationSum = Counter()
+    private let startedAt = MonotonicClock.nanoseconds()
+
+    private final class Counter: Sendable {
+        let value = Atomic<Int>(0)
+    }
+
+    /// `backends`: the names requests are answered by, in the router's numbering.
+    init(backends: [String]) {
+        backendNames = backends + [""]
+        requests = (0..<(backendNames.count * Self.classes.count)).map { _ in Counter() }
+        buckets = (0...Self.bucketBounds.count).map { _ in Counter() }
+    }
+
+    /// `1xx` … `5xx`, and `none` for a connection broken on purpose (a fault, status 0).
+    private static let classes = ["none", "1xx", "2xx", "3xx", "4xx", "5xx"]
+
+    /// Counts one exchange answered by backend number `backend` (nil: no backend).
+    func record(backend: Int?, status: Int, durationNanos: UInt64) {
+        let statusClass = (1...5).contains(status / 100) ? status / 100 : 0
+        requests[(backend ?? backendNames.count - 1) * Self.classes.count + statusClass].value.add(1, ordering: .relaxed)
+        var bucket = 0
+        while bucket < Self.bucketBounds.count && durationNanos > Self.bucketBounds[bucket] { bucket += 1 }
+        buckets[bucket].value.add(1, ordering: .relaxed)
+        durationSum.value.add(Int(truncatingIfNeeded: durationNanos / 1_000), ordering: .relaxed)
+    }
+
+    /// The exposition text (format 0.0.4).
+    func text(journal: RequestJournal, scopes: StateScopes) -> String {
+        var lines: [String] = []
+        func family(_ name: String, _ type: String, _ help: String) {
+            lines.append("# HELP \(name) \(help)")
+            lines.append("# TYPE \(name) \(type)")
+        }
+        family("understudy_http_requests_total", "counter", "Requests answered (admin calls excepted), by backend and status class.")
+        var unmatched = 0
+        for (index, name) in backendNames.enumerated() {
+            for (offset, statusClass) in Self.classes.enumerated() {
+                let count = requests[index * Self.classes.count + offset].value.load(ordering: .relaxed)
+                guard count > 0 else { continue }
+                if name.isEmpty { unmatched += count }
+                lines.append("understudy_http_requests_total{backend=\"\(name.isEmpty ? "none" : name)\",code=\"\(statusClass)\"} \(count)")
+            }
+        }
+        family("understudy_unmatched_requests_total", "counter", "Requests no backend or stub answered (404 with near misses).")
+        lines.append("understudy_unmatched_requests_total \(unmatched)")
+        family("understudy_http_request_duration_seconds", "histogram", "From a request's arrival to its answer being handed to the server.")
+        var cumulative = 0
+        for (index, bound) in Self.bucketBounds.enumerated() {
+            cumulative += buckets[index].value.load(ordering: .relaxed)
+            lines.append("understudy_http_request_duration_seconds_bucket{le=\"\(Self.seconds(bound))\"} \(cumulative)")
+        }
+        cumulative += buckets[Self.bucketBounds.count].value.load(ordering: .relaxed)
+        lines.append("understudy_http_request_duration_seconds_bucket{le=\"+Inf\"} \(cumulative)")
+        lines.append("understudy_http_request_duration_seconds_sum \(Double(durationSum.value.load(ordering: .relaxed)) / 1e6)")
+        lines.append("understudy_http_request_duration_seconds_count \(cumulative)")
+        family("understudy_journal_entries", "gauge", "Requests the journal holds now.")
+        lines.append("understudy_journal_entries \(journal.count)")
+        family("understudy_journal_capacity", "gauge", "Most requests the journal holds (--journal-size).")
+        lines.append("understudy_journal_capacity \(journal.capacity)")
+        family("understudy_scopes", "gauge", "Live state scopes, default included.")
+        lines.append("understudy_scopes \(scopes.all.count)")
+        family("understudy_uptime_seconds", "gauge", "Seconds since the server started.")
+        lines.append("understudy_uptime_seconds \((MonotonicClock.nanoseconds() - startedAt) / 1_000_000_000)")
+        family("understudy_build_info", "gauge", "The running version.")
+        lines.append("understudy_build_info{version=\"\(UnderstudyVersion.current)\"} 1")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func seconds(_ nanos: UInt64) -> String {
+        let value = Double(nanos) / 1e9
+        return value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}
