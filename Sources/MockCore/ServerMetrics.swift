@@ -5,25 +5,23 @@ import Synchronization
 /// status class, their latency as a histogram, unmatched requests, the journal, the scopes.
 /// Counted as the journal records each exchange: one array index and two relaxed atomic adds.
 public final class ServerMetrics: Sendable {
-    /// One counter per backend (as the router numbers them; the last: no backend) and status class.
-    private let requests: [Counter]
     private let backendNames: [String]
-    /// Upper bounds of the latency buckets, in nanoseconds, and their counters (+Inf last).
+    /// Upper bounds of the latency buckets, in nanoseconds (+Inf after the last).
     private static let bucketBounds: [UInt64] = [250_000, 500_000, 1_000_000, 2_500_000, 5_000_000, 10_000_000, 25_000_000,
                                                  50_000_000, 100_000_000, 250_000_000, 500_000_000, 1_000_000_000, 2_500_000_000]
-    private let buckets: [Counter]
-    private let durationSum = Counter()
+    /// Every counter in one block, counted without references: per backend (the router's
+    /// numbering; the last: no backend) and status class, then the buckets, then the duration sum.
+    private let counters: Counters
+    private let bucketBase: Int
+    private let sumIndex: Int
     private let startedAt = MonotonicClock.nanoseconds()
-
-    private final class Counter: Sendable {
-        let value = Atomic<Int>(0)
-    }
 
     /// `backends`: the names requests are answered by, in the router's numbering.
     init(backends: [String]) {
         backendNames = backends + [""]
-        requests = (0..<(backendNames.count * Self.classes.count)).map { _ in Counter() }
-        buckets = (0...Self.bucketBounds.count).map { _ in Counter() }
+        bucketBase = backendNames.count * Self.classes.count
+        sumIndex = bucketBase + Self.bucketBounds.count + 1
+        counters = Counters(count: sumIndex + 1)
     }
 
     /// `1xx` … `5xx`, and `none` for a connection broken on purpose (a fault, status 0).
@@ -31,12 +29,18 @@ public final class ServerMetrics: Sendable {
 
     /// Counts one exchange answered by backend number `backend` (nil: no backend).
     func record(backend: Int?, status: Int, durationNanos: UInt64) {
-        let statusClass = (1...5).contains(status / 100) ? status / 100 : 0
-        requests[(backend ?? backendNames.count - 1) * Self.classes.count + statusClass].value.add(1, ordering: .relaxed)
-        var bucket = 0
-        while bucket < Self.bucketBounds.count && durationNanos > Self.bucketBounds[bucket] { bucket += 1 }
-        buckets[bucket].value.add(1, ordering: .relaxed)
-        durationSum.value.add(Int(truncatingIfNeeded: durationNanos / 1_000), ordering: .relaxed)
+        let statusClass = status >= 100 && status < 600 ? status / 100 : 0
+        counters.add(1, at: (backend ?? backendNames.count - 1) * Self.classes.count + statusClass)
+        counters.add(1, at: bucketBase + Self.bucket(of: durationNanos))
+        counters.add(Int(truncatingIfNeeded: durationNanos / 1_000), at: sumIndex)
+    }
+
+    /// The first bucket whose bound holds `nanos`; most requests take well under the first.
+    private static func bucket(of nanos: UInt64) -> Int {
+        guard nanos > 250_000 else { return 0 }
+        var bucket = 1
+        while bucket < bucketBounds.count && nanos > bucketBounds[bucket] { bucket += 1 }
+        return bucket
     }
 
     /// The exposition text (format 0.0.4).
@@ -50,7 +54,7 @@ public final class ServerMetrics: Sendable {
         var unmatched = 0
         for (index, name) in backendNames.enumerated() {
             for (offset, statusClass) in Self.classes.enumerated() {
-                let count = requests[index * Self.classes.count + offset].value.load(ordering: .relaxed)
+                let count = counters.load(index * Self.classes.count + offset)
                 guard count > 0 else { continue }
                 if name.isEmpty { unmatched += count }
                 lines.append("understudy_http_requests_total{backend=\"\(name.isEmpty ? "none" : name)\",code=\"\(statusClass)\"} \(count)")
@@ -61,12 +65,12 @@ public final class ServerMetrics: Sendable {
         family("understudy_http_request_duration_seconds", "histogram", "From a request's arrival to its answer being handed to the server.")
         var cumulative = 0
         for (index, bound) in Self.bucketBounds.enumerated() {
-            cumulative += buckets[index].value.load(ordering: .relaxed)
+            cumulative += counters.load(bucketBase + index)
             lines.append("understudy_http_request_duration_seconds_bucket{le=\"\(Self.seconds(bound))\"} \(cumulative)")
         }
-        cumulative += buckets[Self.bucketBounds.count].value.load(ordering: .relaxed)
+        cumulative += counters.load(bucketBase + Self.bucketBounds.count)
         lines.append("understudy_http_request_duration_seconds_bucket{le=\"+Inf\"} \(cumulative)")
-        lines.append("understudy_http_request_duration_seconds_sum \(Double(durationSum.value.load(ordering: .relaxed)) / 1e6)")
+        lines.append("understudy_http_request_duration_seconds_sum \(Double(counters.load(sumIndex)) / 1e6)")
         lines.append("understudy_http_request_duration_seconds_count \(cumulative)")
         family("understudy_journal_entries", "gauge", "Requests the journal holds now.")
         lines.append("understudy_journal_entries \(journal.count)")
@@ -85,4 +89,26 @@ public final class ServerMetrics: Sendable {
         let value = Double(nanos) / 1e9
         return value == value.rounded() ? String(Int(value)) : String(value)
     }
+}
+
+/// A fixed block of atomic counters, for the request path: no references to retain.
+private final class Counters: @unchecked Sendable {
+    private let values: UnsafeMutablePointer<Atomic<Int>>
+    private let count: Int
+
+    init(count: Int) {
+        self.count = count
+        values = .allocate(capacity: count)
+        for index in 0..<count { (values + index).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        values.deinitialize(count: count)
+        values.deallocate()
+    }
+
+    @inline(__always)
+    func add(_ amount: Int, at index: Int) { values[index].add(amount, ordering: .relaxed) }
+
+    func load(_ index: Int) -> Int { values[index].load(ordering: .relaxed) }
 }
