@@ -7,9 +7,9 @@ import re
 
 import pytest
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+from browser_support import replaced
 from understudy_server import ROOT, serve
 
 SCREENSHOTS = os.path.join(ROOT, ".build", "commerce-screenshots")
@@ -32,7 +32,7 @@ def navigate(browser, action):
     """Runs `action` (a click, a callback) and waits until the page it leads to has replaced this one."""
     old = browser.find_element(By.TAG_NAME, "html")
     action()
-    WebDriverWait(browser, 15).until(expected_conditions.staleness_of(old))
+    WebDriverWait(browser, 15).until(replaced(old))
 
 
 def click(browser, by, value):

@@ -512,8 +512,9 @@ def cart_count(browser):
 
 def test_chromium_shops_over_https_and_http_through_the_proxy(device):
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    from browser_support import replaced
 
     with chromium_through(device, trust_ca=True) as browser:
         home = "https://" + STOREFRONT + "StoreView?" + STORE_QUERY
@@ -529,7 +530,7 @@ def test_chromium_shops_over_https_and_http_through_the_proxy(device):
         Select(browser.find_element(By.NAME, "attrValue_Size")).select_by_visible_text("M")
         old = browser.find_element(By.TAG_NAME, "html")
         browser.find_element(By.ID, "addToCart").click()
-        WebDriverWait(browser, 15).until(expected_conditions.staleness_of(old))
+        WebDriverWait(browser, 15).until(replaced(old))
         assert browser.current_url.startswith("https://" + STOREFRONT + "mOrderItemDisplay"), browser.current_url
         assert cart_count(browser) == "1"
         https_cookies = {cookie["name"]: cookie["value"] for cookie in browser.get_cookies()}
