@@ -18,6 +18,8 @@ public final class EventLoop: @unchecked Sendable {
     public let localAuthority: String
     /// `ServerConfiguration.maxUnsentBytes`.
     let maxUnsentBytes: Int
+    /// `ServerConfiguration.idleTimeout`: also how long a CONNECT tunnel may sit idle.
+    let idleTimeout: Duration
     private var boundSocket: OpaquePointer?
 
     // Loop-thread state.
@@ -55,6 +57,7 @@ public final class EventLoop: @unchecked Sendable {
         self.localPort = localPort
         self.localAuthority = localAuthority
         maxUnsentBytes = configuration.maxUnsentBytes
+        idleTimeout = configuration.idleTimeout
         decoder.initialize(to: RequestDecoder(localPort: localPort, isSecure: configuration.tls != nil))
         date.initialize(to: HTTPDate())
 

@@ -109,6 +109,10 @@ final class Tunnel {
         }
         let established = "HTTP/1.1 200 Connection established\r\n\r\n"
         _ = established.withCString { bufferevent_write(client, $0, strlen($0)) }
+        // Idle as long as a connection may be (--idle-timeout), then closed like one.
+        var idle = timeval(loop.idleTimeout)
+        bufferevent_set_timeouts(client, &idle, &idle)
+        bufferevent_set_timeouts(upstream, &idle, &idle)
         bufferevent_enable(client, Int16(EV_READ | EV_WRITE))
         bufferevent_enable(upstream, Int16(EV_READ | EV_WRITE))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HTTPServer
 import UnderstudyTesting
 
 /// The device proxy against clients that misbehave: bytes that are not TLS inside a tunnel,
@@ -43,5 +44,28 @@ import UnderstudyTesting
         let proxied = try RawHTTPConnection(host: "127.0.0.1", port: port)
         try proxied.send("GET http://www.ibm.com/ok HTTP/1.1\r\nHost: www.ibm.com\r\n\r\n")
         #expect(try proxied.readResponse().bodyText == "ok")
+    }
+
+    @Test func anIdleTunnelIsClosedAfterTheIdleTimeout() throws {
+        // The real host: a server that keeps an idle connection open for a minute.
+        let upstream = try TestServer.start(handler: ClosureHandler { _, responder in responder.send(.text("up")) }) {
+            $0.idleTimeout = .seconds(60)
+        }
+        defer { upstream.stop() }
+        let stubs = try makeTemporaryDirectory([:])
+        defer { try? FileManager.default.removeItem(at: stubs) }
+        let server = try UnderstudyProcess(["serve", "--port", "0", "--threads", "1", "--stubs", stubs.path, "--pass-through", "--idle-timeout", "1"])
+        let port = try #require(Int(server.firstLine().split(separator: ":").last ?? ""))
+        defer {
+            server.signal(SIGTERM)
+            _ = server.finish()
+        }
+        let tunnel = try RawHTTPConnection(host: "127.0.0.1", port: port)
+        try tunnel.send("CONNECT localhost:\(upstream.port) HTTP/1.1\r\nHost: localhost:\(upstream.port)\r\n\r\n")
+        #expect(try tunnel.readResponse(expectBody: false).status == 200)
+        // Through to the real host, then silence: the tunnel goes after --idle-timeout, not the upstream's minute.
+        try tunnel.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        #expect(try tunnel.readResponse().bodyText == "up")
+        #expect(tunnel.isClosedByPeer(within: 5))
     }
 }
