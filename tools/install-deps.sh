@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the system packages Understudy needs, when they are missing.
 #   tools/install-deps.sh build   libevent, SQLite, OpenSSL, zlib and libxml2 (headers + pkg-config) to build and test
-#   tools/install-deps.sh python  python3 with venv, Chromium with its WebDriver and NSS's certutil,
-#                                 for the Python clients and the browser tests of `make test`
+#   tools/install-deps.sh python  python3 with venv, Chromium with its WebDriver, NSS's certutil and a
+#                                 Java runtime, for the Python clients, the browser tests and the
+#                                 differential test against WireMock of `make test`
 #   tools/install-deps.sh bench   also wrk, valgrind and a C compiler, for `make bench`
 # On Debian/Ubuntu it runs apt-get (as root, or through sudo); elsewhere it prints what to install.
 set -euo pipefail
@@ -14,6 +15,8 @@ if [ "${1:-build}" = python ]; then
   command -v chromedriver >/dev/null || need+=(chromium-driver)
   # The device-mode browser test trusts Understudy's local CA in an NSS database with certutil.
   command -v certutil >/dev/null || need+=(libnss3-tools)
+  # The differential test runs the real WireMock (the jar of the `wiremock` PyPI package) on Java.
+  command -v java >/dev/null || need+=(default-jre-headless)
 else
   pkg-config --exists libevent 2>/dev/null || need+=(libevent-dev pkg-config)
   pkg-config --exists sqlite3 2>/dev/null || need+=(libsqlite3-dev)
