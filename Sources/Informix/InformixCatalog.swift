@@ -76,6 +76,10 @@ enum InformixCatalog {
                                    .integer(isTable ? 16 : 0), .integer(isTable ? 16 : 0), .integer(0), .text(""), .text("")]
         let rest: [SQLiteValue] = [.integer(0), .integer(0), .integer(isTable ? 2048 : 0), .null, .null, .text(""), .integer(0), .text("")]
         rows.append(insert("systables", identity + sizes + kind + rest))
+        // Informix scans systables in tabid order (a table's row keeps its place when the table
+        // changes), so a catalog query without ORDER BY lists `customer` first: the row's SQLite
+        // rowid is its tabid, not the order of the last rewrite.
+        rows.append("UPDATE systables SET rowid = \(tabid) WHERE tabid = \(tabid)")
         for (offset, column) in table.columns.enumerated() {
             rows.append(insert("syscolumns", [
                 .text(column.name), .integer(Int64(tabid)), .integer(Int64(offset + 1)), .integer(Int64(column.coltype)),

@@ -15,6 +15,19 @@ import Testing
                 == [["informix" + String(repeating: " ", count: 24)]])
     }
 
+    /// Without ORDER BY, Informix lists systables in tabid order (a table picker's first entry is
+    /// `customer`), and a table keeps its place when it is altered; a new table comes last.
+    @Test func tablesWithoutOrderByComeInTabidOrder() throws {
+        let database = try InformixFixture.database()
+        let listing = "SELECT tabname FROM systables WHERE tabid >= 100"
+        let fixture = ["customer", "orders", "manufact", "stock", "items", "state", "call_type", "cust_calls", "catalog",
+                       "log_record", "custview"]
+        #expect(try database.strings(listing).map { $0[0] } == fixture)
+        _ = try database.execute("ALTER TABLE log_record ADD (note CHAR(10))", call: .execDirect)
+        _ = try database.execute("CREATE TABLE aardvark (id SERIAL)", call: .execDirect)
+        #expect(try database.strings(listing).map { $0[0] } == fixture + ["aardvark"])
+    }
+
     @Test func columnTypesAndLengthsAreEncodedAsInformixDoes() throws {
         let database = try InformixFixture.database()
         let query = """
