@@ -20,7 +20,10 @@ import UnderstudyTesting
         let server = try serveShippedStubs()
         defer { server.stop() }
         let rally = try await configuration(server, "rally")
-        #expect(rally["ViewControllerClassName"] == "RallyConnector.LoginViewController")
+        // An Objective-C class (plug-ins are static libraries, which Swift could not be built
+        // into), so NSClassFromString finds it by this name; and the seed's own company_name.
+        #expect(rally["ViewControllerClassName"] == "RCLoginViewController")
+        #expect(rally["company_name"] == "MobileSmith")
         #expect(rally["FragmentClassName"] == "com.mobilesmith.rallyconnector.ui.LoginFragment")
         #expect(rally["iOSNavPreference"] == "never")
         #expect(rally["page_size"] == "20")

@@ -47,8 +47,11 @@ func links(in html: String) -> [URL] {
     @Test func theWebMapVariantLinksToWebViewsThatShowTheRoute() async throws {
         let server = try serveShippedStubs()
         defer { server.stop() }
-        let found = links(in: text(try await server.send("GET", "/bus?map=web").body))
+        // The launcher's tt://web/bus/web: the wrapper loads host + path, dropping any query.
+        let launcher = try #require(URL(string: "tt://web/bus/web"))
+        let found = links(in: text(try await server.send("GET", launcher.path).body))
         #expect(found.map(\.absoluteString) == routes.map { "os://bus/\($0.id)" })
+        #expect(links(in: text(try await server.send("GET", "/bus?map=web").body)) == found)
         for (link, route) in zip(found, routes) {
             // What the wrapper does with os://: host + path becomes the web path.
             let webPath = "/" + (link.host ?? "") + link.path
@@ -83,6 +86,8 @@ func links(in html: String) -> [URL] {
         let (rejected, rejectedResponse) = try await server.send("POST", "/bus/2/late", headers: ["Content-Type": "application/x-www-form-urlencoded"],
                                                                  body: Data("minutes=soon".utf8))
         #expect(rejectedResponse.statusCode == 400 && text(rejected).contains("minutes late as a number"))
+        // Its way back is a custom-scheme link: an http link would strand the user in the web view.
+        #expect(links(in: text(rejected)).map(\.absoluteString) == ["os://bus/2"])
 
         #expect(try await server.send("POST", "/__admin/reset").response.statusCode == 200)
         #expect(try await status()["late"] as? Bool == false)
