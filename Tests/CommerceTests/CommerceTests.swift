@@ -268,6 +268,10 @@ import UnderstudyTesting
         #expect(detail.text(id: "storeAddress")?.contains("Chicago, IL") == true)
         let map = try browser.get(#require(detail.link(containing: "mStoreMapView")))
         #expect(map.bridgeLinks.first?.hasPrefix("madisons://localhost/Map?latitude=") == true)
+        // The app reads the pin's title as NSURL decodes a custom-scheme query: %20, never '+', for a space.
+        let bridgeLink = try #require(map.bridgeLinks.first)
+        let pin = try #require(URLComponents(string: bridgeLink))
+        #expect(pin.queryItems?.first { $0.name == "title" }?.value == "Madisons Chicago")
         let empty = try browser.submit(locator, form: "storeLocatorForm", [("zipOrCity", "")])
         #expect(empty.text(id: "errorMessage") == "Type a ZIP code or a city.")
     }
