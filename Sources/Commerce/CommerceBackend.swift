@@ -9,11 +9,13 @@ import Logging
 import MockCore
 import Templating
 
-/// The storefront at `/webapp/wcs/stores/servlet/<View or Command>`, its SEO URLs under `/shop`,
-/// its assets under `/wcsstore`, and the search REST services under `/search/resources`.
+/// The storefront at `/webapp/wcs/stores/servlet/<View or Command>`, its SEO URLs under `/shop`
+/// (and under the servlet, without the web server's rewrite), its assets under `/wcsstore`, and the
+/// search REST services under `/search/resources` (and `/wcs/resources`, where feature packs
+/// before 7 served them).
 public final class CommerceBackend: Backend {
     public let name = "commerce"
-    public let mounts = ["/webapp/wcs/stores/servlet", "/shop", "/wcsstore", "/search/resources"]
+    public let mounts = ["/webapp/wcs/stores/servlet", "/shop", "/wcsstore", "/search/resources", "/wcs/resources"]
 
     let catalog: CommerceCatalog
     let physicalStores: PhysicalStores
@@ -78,7 +80,9 @@ public final class CommerceBackend: Backend {
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
         let path = request.path
         if path.hasPrefix("/wcsstore/") { return .response(assets.response(for: path, catalog: catalog)) }
-        if path.hasPrefix("/search/resources/") { return .response(searchResource(request, basePath: context.basePath)) }
+        if path.hasPrefix("/search/resources/") || path.hasPrefix("/wcs/resources/") {
+            return .response(searchResource(request, basePath: context.basePath))
+        }
         var store = StoreRequest(request)
         store.basePath = context.basePath
         store.secureOrigin = context.secureOrigin(of: request)
@@ -94,7 +98,7 @@ public final class CommerceBackend: Backend {
             }
         }
         let name: String
-        if path.hasPrefix(Self.servlet) {
+        if path.hasPrefix(Self.servlet), !path.dropFirst(Self.servlet.count).contains("/") {
             name = String(path.dropFirst(Self.servlet.count))
         } else if let seo = seoView(path) {
             var parameters = store.parameters
@@ -102,6 +106,11 @@ public final class CommerceBackend: Backend {
             return respond(seo.view, StoreRequest(request, parameters: parameters, from: store), context)
         } else {
             return .response(errorPage(store, message: pages.label("errorPageNotFound", store.language), status: 404, scope: context.scope))
+        }
+        // One store is emulated: another's id is a misconfigured client, not a page of this one.
+        if let storeId = store["storeId"], storeId != catalog.store.storeId {
+            return .response(errorPage(store, message: "The store \(storeId) is not available (this server has store \(catalog.store.storeId)).",
+                                       status: 404, scope: context.scope))
         }
         return respond(name, store, context)
     }
@@ -113,6 +122,7 @@ public final class CommerceBackend: Backend {
             }
             return command(store, context)
         }
+        let name = ViewNames.canonical(name)
         if name == "mStoreLocatorSearchView" || name == "mStoreLocatorResultView" { return storeLocatorSearch(store, context) }
         guard let view = view(name) else {
             return .response(withSessionCookies(errorPage(store, message: pages.label("errorPageNotFound", store.language) + " (\(name))", status: 404, scope: context.scope), store))
@@ -147,11 +157,15 @@ public final class CommerceBackend: Backend {
         return response
     }
 
-    /// `/shop/<lang>/<storeKeyword>[/<keyword>]`: the home page, a department or category by its
-    /// keyword, a product by its part number (lower-cased).
+    /// `/shop/<lang>/<storeKeyword>[/<keyword>]`, or the same under the servlet
+    /// (`/webapp/wcs/stores/servlet/<lang>/…`, the form without the web server's rewrite): the
+    /// home page, a department or category by its keyword, a product by its part number
+    /// (lower-cased).
     private func seoView(_ path: String) -> (view: String, parameters: [QueryItem])? {
-        let parts = path.split(separator: "/").map(String.init)
-        guard parts.count >= 3, parts[0] == "shop", parts[2].lowercased() == catalog.store.keyword.lowercased() else { return nil }
+        let rest = path.hasPrefix(Self.servlet) ? path.dropFirst(Self.servlet.count) : path.dropFirst("/shop/".count)
+        guard path.hasPrefix(Self.servlet) || path.hasPrefix("/shop/") else { return nil }
+        let parts = ["shop"] + rest.split(separator: "/").map(String.init)
+        guard parts.count >= 3, parts[2].lowercased() == catalog.store.keyword.lowercased() else { return nil }
         let langId = parts[1] == "fr" ? "-2" : "-1"
         guard parts.count > 3 else { return ("StoreView", [QueryItem(name: "langId", value: langId)]) }
         let keyword = parts[3].lowercased()

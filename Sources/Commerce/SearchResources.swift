@@ -3,7 +3,8 @@ import HTTPServer
 import MockCore
 
 /// The WebSphere Commerce search REST services a native search bar calls, under
-/// `/search/resources/store/{storeId}/`: `productview/bySearchTerm/{term}`, `…/byId/{id}`,
+/// `/search/resources/store/{storeId}/` (feature pack 7 on) or `/wcs/resources/store/{storeId}/`
+/// (the same resources before, on the Commerce server; their JSON there is unverified): `productview/bySearchTerm/{term}`, `…/byId/{id}`,
 /// `…/byCategory/{id}`, `…/{partNumber}`, `categoryview/@top`, `…/byParentCategory/{id}`,
 /// `…/byId/{id}`. JSON as the FEP7 samples have it: tab-indented, `\/` escaped, flags and prices
 /// as strings, `recordSet*` counts as numbers. Paging (`pageSize`, `pageNumber`) and the error
@@ -12,7 +13,7 @@ extension CommerceBackend {
     /// `basePath`: the scope prefix the request came under, kept in the links it answers.
     func searchResource(_ request: Request, basePath: String) -> Response {
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map { PercentDecoding.decode($0, plusAsSpace: false) }
-        // search, resources, store, {storeId}, {resource}, …
+        // search (or wcs), resources, store, {storeId}, {resource}, …
         guard parts.count >= 5, parts[2] == "store" else { return restError(404, "_ERR_RESOURCE_NOT_FOUND", "No resource at \(request.path).") }
         guard parts[3] == catalog.store.storeId else {
             return restError(404, "_ERR_INVALID_STOREID", "The store ID \(parts[3]) is not valid.")
@@ -22,7 +23,7 @@ extension CommerceBackend {
         }
         let language = StoreLanguage(langId: request.query("langId"))
         let host = request.headers["Host"] ?? "localhost"
-        let base = "http://\(host)\(basePath)/search/resources/store/\(catalog.store.storeId)/"
+        let base = "http://\(host)\(basePath)/\(parts[0])/resources/store/\(catalog.store.storeId)/"
         let resourceId = "http://\(host)\(basePath)\(request.rawPath)"
         switch (parts[4], parts.count > 5 ? parts[5] : nil, parts.count > 6 ? parts[6] : nil) {
         case ("productview", "bySearchTerm", let term?):

@@ -182,7 +182,7 @@ extension CommerceBackend {
 
     /// Where signing in leads when the form does not say: back to the page that asked for it.
     private static func afterLogon(_ path: String) -> String {
-        let view = path.hasPrefix(servlet) ? String(path.dropFirst(servlet.count)) : ""
+        let view = path.hasPrefix(servlet) ? ViewNames.canonical(String(path.dropFirst(servlet.count))) : ""
         switch view {
         case "mCheckoutLogon": return "mOrderBillingAddressSelection"
         case let asked where asked.hasPrefix("m"): return asked

@@ -120,6 +120,56 @@ import UnderstudyTesting
         #expect(try browser.get("/shop/en/madisonsesite/dresses").html.contains("Silk Wrap Dress"))
         #expect(try browser.get("/shop/en/madisonsesite/mad-app-dres-01").text(id: "offerPrice") == "$29.99")
         #expect(try browser.get("/shop/fr/madisonsesite").html.contains("Magasiner par rayon"))
+        // The same SEO URLs under the servlet, as a site without the web server's /shop rewrite has them.
+        #expect(try browser.get(Self.servlet + "en/madisonsesite/mad-app-dres-01").text(id: "offerPrice") == "$29.99")
+        #expect(try browser.get(Self.servlet + "en/madisonsesite/dresses").html.contains("Silk Wrap Dress"))
+        #expect(try browser.get(Self.servlet + "en/othersite/dresses").status == 404)
+    }
+
+    /// WebSphere Commerce's own names for the pages — store-wide commands, the smartphone (m20) and
+    /// tablet (t) starter stores' views, the seed's tablet address page — render the mobile view.
+    @Test func realViewNamesReachTheSamePages() throws {
+        let (server, _) = try Self.start()
+        defer { server.stop() }
+        let browser = StoreBrowser(server, userAgent: StoreBrowser.iPhoneHybrid)
+        let product = try browser.get(Self.view("mProductDisplayView", "productId=12601")).text(id: "offerPrice")
+        #expect(product != nil)
+        for name in ["ProductDisplay", "ProductDisplayView", "m20ProductDisplayView", "tProductDisplayView"] {
+            let page = try browser.get(Self.view(name, "productId=12601"))
+            #expect(page.status == 200 && page.text(id: "offerPrice") == product, "\(name)")
+        }
+        let pages: [(names: [String], canonical: String, query: String)] = [
+            (["CategoryDisplay", "m20CategoriesDisplayView"], "mCategoriesDisplayView", "categoryId=10002"),
+            (["TopCategoriesDisplayView", "m20TopCategoriesDisplayView", "tTopCategoriesDisplayView"], "mTopCategoriesDisplayView", ""),
+            (["CatalogSearchResultView", "m20CatalogSearchResultView"], "mCatalogSearchResultView", "searchTerm=dress"),
+            (["OrderItemDisplay", "OrderItemDisplayView", "AjaxOrderItemDisplayView"], "mOrderItemDisplay", ""),
+            (["LogonForm", "AjaxLogonForm"], "MobileLogonForm", ""),
+            (["UserRegistrationForm"], "MobileUserRegistrationAddForm", ""),
+            (["InterestItemDisplay"], "mInterestListDisplay", ""),
+            (["AjaxStoreLocatorDisplayView", "m20StoreLocatorView"], "mStoreLocatorView", ""),
+        ]
+        for (names, canonical, query) in pages {
+            let expected = try browser.get(Self.view(canonical, query))
+            #expect(expected.status == 200, "\(canonical)")
+            for name in names {
+                let page = try browser.get(Self.view(name, query))
+                #expect(page.status == 200 && page.html == expected.html, "\(name) renders \(canonical)")
+            }
+        }
+        // The seed's tablet address page: a guest is asked to sign in first, as for mAddressForm.
+        let tablet = StoreBrowser(server, userAgent: StoreBrowser.iPadHybrid)
+        #expect(try tablet.get(Self.view("MyAddressUpdateView")).html == tablet.get(Self.view("mAddressForm")).html)
+        #expect(try browser.get(Self.view("NoSuchView")).status == 404)
+    }
+
+    /// One store is emulated: a client configured with another store's id gets an error page that
+    /// says so, never store 10152's pages.
+    @Test func anotherStoresIdIsAnError() throws {
+        let (server, _) = try Self.start()
+        defer { server.stop() }
+        let page = try StoreBrowser(server, userAgent: StoreBrowser.mobileSafari).get(Self.servlet + "StoreView?storeId=10001&langId=-1")
+        #expect(page.status == 404)
+        #expect(page.html.contains("The store 10001 is not available"))
     }
 
     @Test func catalogPagesFromMemoryStillShowEachShoppersCart() throws {

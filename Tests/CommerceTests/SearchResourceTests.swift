@@ -33,6 +33,18 @@ import UnderstudyTesting
         #expect(text.contains(#""thumbnail": "\/wcsstore\/Madisons\/images\/catalog\/"#))
     }
 
+    /// Before feature pack 7 the same resources were served by the Commerce server under
+    /// /wcs/resources; links in the answer stay under the path the client used.
+    @Test func theOlderWcsResourcesPathServesTheSameResources() async throws {
+        let (server, _) = try CommerceTests.start()
+        defer { server.stop() }
+        let newer = try await json(server, Self.root + "productview/byId/12601")
+        let older = try await json(server, "/wcs/resources/store/10152/productview/byId/12601")
+        #expect(older.status == 200)
+        #expect(older.text == newer.text.replacingOccurrences(of: #"\/search\/resources\/"#, with: #"\/wcs\/resources\/"#))
+        #expect(try await json(server, "/wcs/resources/store/99/productview/byId/12601").status == 404)
+    }
+
     @Test func productsByIdAndCategory() async throws {
         let (server, commerce) = try CommerceTests.start()
         defer { server.stop() }
