@@ -5,6 +5,13 @@ import Foundation
 extension InformixDatabase {
     func apply(_ statement: InformixDDL.Statement) throws(InformixError) {
         forgetStatements()
+        // Rebuilding a table that others reference must not rewrite their foreign keys to the
+        // renamed copy (SQLite does while foreign keys are on, and dropping the copy would then
+        // fail): SQLite's procedure for a rebuild turns them off, which it allows only outside a
+        // transaction — ALTER TABLE inside BEGIN WORK is refused anyway.
+        let rebuildsTable = if case .alterTable = statement { !inUserTransaction } else { false }
+        if rebuildsTable { try sqlite("PRAGMA foreign_keys = OFF") }
+        defer { if rebuildsTable { try? sqlite("PRAGMA foreign_keys = ON") } }
         try atomically { () throws(InformixError) in
             switch statement {
             case .createTable(let spec):

@@ -23,7 +23,7 @@ import Testing
         let fixture = ["customer", "orders", "manufact", "stock", "items", "state", "call_type", "cust_calls", "catalog",
                        "log_record", "custview"]
         #expect(try database.strings(listing).map { $0[0] } == fixture)
-        _ = try database.execute("ALTER TABLE log_record ADD (note CHAR(10))", call: .execDirect)
+        _ = try database.execute("ALTER TABLE customer ADD (nickname CHAR(10))", call: .execDirect)
         _ = try database.execute("CREATE TABLE aardvark (id SERIAL)", call: .execDirect)
         #expect(try database.strings(listing).map { $0[0] } == fixture + ["aardvark"])
     }
