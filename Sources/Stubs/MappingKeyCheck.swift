@@ -40,6 +40,7 @@ enum MappingKeyCheck {
     static let basicAuth = Block(known: ["username", "password"])
     static let uniformDelay = Block(known: ["type", "lower", "upper"])
     static let lognormalDelay = Block(known: ["type", "median", "sigma", "maxValue"])
+    static let fixedDelay = Block(known: ["type", "milliseconds"])
     static let dribble = Block(known: ["numberOfChunks", "totalDuration"])
     static let multipart = Block(known: ["name", "fileName", "matchingType", "headers", "bodyPatterns"])
 
@@ -62,7 +63,8 @@ enum MappingKeyCheck {
         guard let response = json["response"] else { return }
         try check(response, self.response, field: "response", warnings: &warnings)
         if let distribution = response["delayDistribution"] {
-            let block = distribution["type"]?.stringValue == "lognormal" ? lognormalDelay : uniformDelay
+            let type = distribution["type"]?.stringValue
+            let block = type == "lognormal" ? lognormalDelay : type == "fixed" ? fixedDelay : uniformDelay
             try check(distribution, block, field: "response.delayDistribution", warnings: &warnings)
         }
         if let chunked = response["chunkedDribbleDelay"] {

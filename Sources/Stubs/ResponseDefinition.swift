@@ -180,8 +180,13 @@ public struct ResponseDefinition: Sendable {
                 throw StubError(field: field, message: "lognormal needs median and sigma ≥ 0")
             }
             return .lognormal(median: median, sigma: sigma, maxValue: json["maxValue"]?.doubleValue)
+        case "fixed":
+            guard let milliseconds = json["milliseconds"]?.doubleValue, milliseconds >= 0, milliseconds.isFinite else {
+                throw StubError(field: field, message: "fixed needs milliseconds ≥ 0")
+            }
+            return .uniform(lower: milliseconds, upper: milliseconds)
         default:
-            throw StubError(field: "\(field).type", message: "expected \"uniform\" or \"lognormal\"")
+            throw StubError(field: "\(field).type", message: "expected \"uniform\", \"lognormal\" or \"fixed\"")
         }
     }
 }

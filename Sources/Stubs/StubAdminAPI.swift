@@ -188,7 +188,11 @@ public final class StubAdminAPI: Backend {
     private func findRequests(_ request: Request, _ context: RequestContext, _ query: JournalQuery) -> Response {
         let pattern: RequestPattern
         do throws(StubError) {
-            pattern = try RequestPattern.parse(try parseBody(request))
+            // A misspelt key would count or find more than meant: refused, as WireMock does.
+            let json = try parseBody(request)
+            var warnings: [StubError] = []
+            try MappingKeyCheck.check(request: json, field: "request", warnings: &warnings)
+            pattern = try RequestPattern.parse(json)
         } catch {
             return invalid(error)
         }

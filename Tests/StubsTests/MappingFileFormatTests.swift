@@ -86,6 +86,12 @@ import UnderstudyTesting
         #expect((importError["source"] as? [String: String])?["pointer"] == "/mappings/1/request/queryParamters")
         #expect(engine.mappings.isEmpty, "an import is all or nothing")
 
+        // Journal queries too: a typo would count more than meant.
+        let count = #"{"urlPath": "/a", "headrs": {"X": {"equalTo": "1"}}}"#
+        let (counted, countResponse) = try await server.send("POST", "/__admin/requests/count", body: Data(count.utf8))
+        #expect(countResponse.statusCode == 422)
+        #expect(text(counted).contains("did you mean 'headers'?"))
+
         // Comments and single quotes, as WireMock's admin API takes them too.
         let lenient = "// a comment\n{'request': {'urlPath': '/lenient'}, /* x */ 'response': {'body': 'it\\'s'}}"
         #expect(try await server.send("POST", "/__admin/mappings", body: Data(lenient.utf8)).response.statusCode == 201)
@@ -104,10 +110,12 @@ import UnderstudyTesting
             "mappings/twobodies.json": #"{"request": {"urlPath": "/bodies"}, "response": {"jsonBody": {"a": 1}, "body": "body wins"}}"#,
             "mappings/missing.json": #"{"request": {"urlPath": "/missing"}, "response": {"bodyFileName": "gone.json"}}"#,
             "mappings/trailing.json": "{\"request\": {\"urlPath\": \"/trailing\"},\n \"response\": {},}",
+            "mappings/fixed.json": #"{"request": {"urlPath": "/fixed"}, "response": {"delayDistribution": {"type": "fixed", "milliseconds": 20}}}"#,
         ])
         defer { server.stop(); try? FileManager.default.removeItem(at: root) }
         let errors = engine.reloadFiles().map(\.description)
         #expect(errors.count == 1 && errors.first?.contains("trailing.json:2:") == true, "trailing commas stay refused, as in WireMock: \(errors)")
+        #expect(engine.mappings.first { $0.summary.hasSuffix("/fixed") }?.response.delay() == .milliseconds(20))
         #expect(text(try await server.send("GET", "/comments").body) == "c")
         #expect(text(try await server.send("GET", "/quotes").body) == #"say "hi""#)
         #expect(try await server.send("GET", "/status").response.statusCode == 201)
