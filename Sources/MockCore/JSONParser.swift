@@ -19,22 +19,35 @@ extension JSONValue {
         var parser = JSONParser(bytes: bytes)
         return try parser.parseDocument()
     }
+
+    /// Parses JSON as WireMock reads its mappings (Jackson with comments and single quotes
+    /// allowed): `//` and `/* */` comments, `'single-quoted'` strings and keys, and `\'` in
+    /// strings. Nothing else: no trailing commas, unquoted keys, NaN or leading zeros (WireMock
+    /// refuses those too). For stub mapping files and mapping bodies only; every other reader of
+    /// JSON stays strict.
+    public static func parseLenient(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes, lenient: true)
+        return try parser.parseDocument()
+    }
 }
 
 private struct JSONParser {
     let bytes: [UInt8]
+    /// Comments and single quotes allowed (see `parseLenient`).
+    let lenient: Bool
     var index = 0
     var depth = 0
 
-    init(bytes: [UInt8]) {
+    init(bytes: [UInt8], lenient: Bool = false) {
         // A UTF-8 byte order mark is allowed before the text.
         self.bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        self.lenient = lenient
     }
 
     mutating func parseDocument() throws(JSONParseError) -> JSONValue {
-        skipWhitespace()
+        try skipWhitespace()
         let value = try parseValue()
-        skipWhitespace()
+        try skipWhitespace()
         guard index == bytes.count else { throw error("unexpected text after the JSON value") }
         return value
     }
@@ -52,8 +65,38 @@ private struct JSONParser {
         return JSONParseError(line: line, column: column, message: message)
     }
 
-    mutating func skipWhitespace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+    mutating func skipWhitespace() throws(JSONParseError) {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            case UInt8(ascii: "/") where lenient: try skipComment()
+            default: return
+            }
+        }
+    }
+
+    /// `// to the end of the line` or `/* to the closing mark */`.
+    mutating func skipComment() throws(JSONParseError) {
+        let next = index + 1 < bytes.count ? bytes[index + 1] : 0
+        if next == UInt8(ascii: "/") {
+            while index < bytes.count, bytes[index] != 0x0A { index += 1 }
+        } else if next == UInt8(ascii: "*") {
+            let start = index
+            index += 2
+            while index + 1 < bytes.count, !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) { index += 1 }
+            guard index + 1 < bytes.count else {
+                index = start
+                throw error("unterminated /* comment")
+            }
+            index += 2
+        } else {
+            throw error("unexpected character '/' (a comment starts with // or /*)")
+        }
+    }
+
+    /// The quote a string may start with here.
+    func isQuote(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\"") || (lenient && byte == UInt8(ascii: "'"))
     }
 
     mutating func parseValue() throws(JSONParseError) -> JSONValue {
@@ -61,7 +104,7 @@ private struct JSONParser {
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
-        case UInt8(ascii: "\""): return .string(try parseString())
+        case let quote where isQuote(quote): return .string(try parseString())
         case UInt8(ascii: "t"): return try parseLiteral("true", .bool(true))
         case UInt8(ascii: "f"): return try parseLiteral("false", .bool(false))
         case UInt8(ascii: "n"): return try parseLiteral("null", .null)
@@ -87,26 +130,26 @@ private struct JSONParser {
         defer { depth -= 1 }
         index += 1
         var members: [(String, JSONValue)] = []
-        skipWhitespace()
+        try skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
             return .object(members)
         }
         while true {
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a \"key\"") }
+            try skipWhitespace()
+            guard index < bytes.count, isQuote(bytes[index]) else { throw error("expected a \"key\"") }
             let key = try parseString()
-            skipWhitespace()
+            try skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after key \"\(key)\"") }
             index += 1
-            skipWhitespace()
+            try skipWhitespace()
             let value = try parseValue()
             if let existing = members.firstIndex(where: { $0.0 == key }) {
                 members[existing].1 = value
             } else {
                 members.append((key, value))
             }
-            skipWhitespace()
+            try skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in an object") }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
@@ -123,15 +166,15 @@ private struct JSONParser {
         defer { depth -= 1 }
         index += 1
         var items: [JSONValue] = []
-        skipWhitespace()
+        try skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
             return .array(items)
         }
         while true {
-            skipWhitespace()
+            try skipWhitespace()
             items.append(try parseValue())
-            skipWhitespace()
+            try skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in an array") }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
@@ -144,12 +187,13 @@ private struct JSONParser {
     }
 
     mutating func parseString() throws(JSONParseError) -> String {
+        let quote = bytes[index]
         index += 1
         var out: [UInt8] = []
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
-            case UInt8(ascii: "\""):
+            case quote:
                 index += 1
                 return String(decoding: out, as: UTF8.self)
             case UInt8(ascii: "\\"):
@@ -159,6 +203,7 @@ private struct JSONParser {
                 index += 1
                 switch escape {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escape)
+                case UInt8(ascii: "'") where lenient: out.append(escape)
                 case UInt8(ascii: "b"): out.append(0x08)
                 case UInt8(ascii: "f"): out.append(0x0C)
                 case UInt8(ascii: "n"): out.append(0x0A)

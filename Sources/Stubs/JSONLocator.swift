@@ -1,5 +1,6 @@
 /// Finds the line of a field (`mappings[1].response.status`) in JSON text, so errors found
-/// after parsing still point at a line. The text is known to be valid JSON.
+/// after parsing still point at a line. The text is known to be valid JSON, or JSON with the
+/// comments and single quotes that mapping files may have (`JSONValue.parseLenient`).
 enum JSONLocator {
     /// The line where the value at `field` starts, or of the deepest part of it that exists.
     static func line(of field: String, in bytes: [UInt8]) -> Int? {
@@ -42,9 +43,24 @@ enum JSONLocator {
         }
 
         mutating func skipSpace() {
-            while position < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) {
-                if bytes[position] == 0x0A { line += 1 }
-                position += 1
+            while position < bytes.count {
+                let byte = bytes[position]
+                let next = position + 1 < bytes.count ? bytes[position + 1] : 0
+                if [0x20, 0x09, 0x0A, 0x0D].contains(byte) {
+                    if byte == 0x0A { line += 1 }
+                    position += 1
+                } else if byte == UInt8(ascii: "/"), next == UInt8(ascii: "/") {
+                    while position < bytes.count, bytes[position] != 0x0A { position += 1 }
+                } else if byte == UInt8(ascii: "/"), next == UInt8(ascii: "*") {
+                    position += 2
+                    while position < bytes.count, !(bytes[position] == UInt8(ascii: "*") && position + 1 < bytes.count && bytes[position + 1] == UInt8(ascii: "/")) {
+                        if bytes[position] == 0x0A { line += 1 }
+                        position += 1
+                    }
+                    position += 2
+                } else {
+                    return
+                }
             }
         }
 
@@ -77,7 +93,7 @@ enum JSONLocator {
                     value(path: path + ["[\(index)]"])
                     index += 1
                 }
-            case UInt8(ascii: "\""):
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
                 _ = string()
             default:
                 while position < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) {
@@ -86,16 +102,19 @@ enum JSONLocator {
             }
         }
 
-        /// Reads a string token (escapes kept as they are; keys rarely hold any).
+        /// Reads a string token, in double or single quotes (escapes kept as they are; keys
+        /// rarely hold any).
         mutating func string() -> String {
+            let quote = position < bytes.count ? bytes[position] : UInt8(ascii: "\"")
             position += 1
             let start = position
-            while position < bytes.count, bytes[position] != UInt8(ascii: "\"") {
+            while position < bytes.count, bytes[position] != quote {
                 if bytes[position] == UInt8(ascii: "\\") { position += 1 }
                 position += 1
             }
             defer { position += 1 }
-            return String(decoding: bytes[start..<min(position, bytes.count)], as: UTF8.self)
+            let end = min(position, bytes.count)
+            return String(decoding: bytes[min(start, end)..<end], as: UTF8.self)
         }
     }
 }

@@ -9,6 +9,8 @@ public enum MappingFiles {
         public var file: String
         public var mappings: [StubMapping] = []
         public var errors: [StubError] = []
+        /// The loaded mappings' warnings, with file and line.
+        public var warnings: [StubError] { mappings.flatMap(\.warnings) }
     }
 
     /// Every `*.json` under the directory's `mappings/`, in path order. Throws when a folder cannot
@@ -59,7 +61,7 @@ public enum MappingFiles {
         }
         let json: JSONValue
         do {
-            json = try JSONValue.parse(Array(data))
+            json = try JSONValue.parseLenient(Array(data))
         } catch {
             loaded.errors.append(StubError(file: file.path, line: error.line, field: "", message: "column \(error.column): \(error.message)"))
             return loaded
@@ -68,14 +70,22 @@ public enum MappingFiles {
             ?? [(nil, json)]
         for (index, item) in items {
             do {
-                loaded.mappings.append(try StubMapping.parse(item, in: directory, file: file.path))
+                var mapping = try StubMapping.parse(item, in: directory, file: file.path)
+                mapping.warnings = mapping.warnings.map { locate($0, index: index, file: file.path, in: data) }
+                loaded.mappings.append(mapping)
             } catch {
-                var located = error
-                if let index { located.field = "mappings[\(index)]" + (error.field.isEmpty ? "" : ".\(error.field)") }
-                located.line = located.line ?? JSONLocator.line(of: located.field, in: Array(data))
-                loaded.errors.append(located)
+                loaded.errors.append(locate(error, index: index, file: file.path, in: data))
             }
         }
         return loaded
+    }
+
+    /// The error with its file, its field under `mappings[index]` (multi-mapping files) and line.
+    private static func locate(_ error: StubError, index: Int?, file: String, in data: Data) -> StubError {
+        var located = error
+        located.file = file
+        if let index { located.field = "mappings[\(index)]" + (error.field.isEmpty ? "" : ".\(error.field)") }
+        located.line = located.line ?? JSONLocator.line(of: located.field, in: Array(data))
+        return located
     }
 }

@@ -60,6 +60,8 @@ public struct RequestPattern: Sendable {
     var bodyPatterns: [ContentPattern] = []
     /// Patterns on the variables of a `urlPathTemplate`.
     var pathParameters: [(String, ContentPattern)] = []
+    /// Patterns on the parts of a `multipart/…` body; all must be satisfied.
+    var multipartPatterns: [MultipartPattern] = []
 
     /// The exact path a request must have, when the pattern fixes one: the key of the engine's
     /// index, so a request is tested only against mappings that can match it.
@@ -166,24 +168,21 @@ public struct RequestPattern: Sendable {
         for (index, pattern) in bodyPatterns.enumerated() {
             result.check(pattern.matches(body: request.body), "body does not match bodyPatterns[\(index)]")
         }
+        if !multipartPatterns.isEmpty {
+            let parts = MultipartBody.parts(of: request)
+            for (index, pattern) in multipartPatterns.enumerated() {
+                result.check(pattern.matches(parts), pattern.miss(parts, index: index))
+            }
+        }
         return result
     }
 
     /// 0 for equal texts up to 1 for nothing in common (edit distance over the longer length).
     static func textDistance(_ a: String, _ b: String) -> Double {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard !x.isEmpty || !y.isEmpty else { return 0 }
-        guard x.count * y.count <= 1_000_000 else { return 1 }
-        var previous = Array(0...y.count), current = previous
-        for i in 1...max(1, x.count) where !x.isEmpty {
-            current[0] = i
-            for j in 1...max(1, y.count) where !y.isEmpty {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        let edits = x.isEmpty ? y.count : (y.isEmpty ? x.count : previous[y.count])
-        return Double(edits) / Double(max(x.count, y.count))
+        let longer = max(a.utf8.count, b.utf8.count)
+        guard longer > 0 else { return 0 }
+        guard a.utf8.count * b.utf8.count <= 1_000_000 else { return 1 }
+        return Double(EditDistance.edits(a, b)) / Double(longer)
     }
 
     /// The variables of a `urlPathTemplate` in `path`, for templates (`request.path.name`).
@@ -198,7 +197,17 @@ public struct RequestPattern: Sendable {
 }
 
 extension RequestPattern {
+    /// WireMock's order when several URL keys are given: the first present wins, the others are
+    /// ignored (with a warning here).
+    static let urlKeys = ["url", "urlPattern", "urlPath", "urlPathPattern", "urlPathTemplate"]
+
+    /// A pattern whose warnings do not matter (the admin API's journal queries).
     static func parse(_ json: JSONValue, field: String = "request") throws(StubError) -> RequestPattern {
+        var warnings: [StubError] = []
+        return try parse(json, field: field, warnings: &warnings)
+    }
+
+    static func parse(_ json: JSONValue, field: String = "request", warnings: inout [StubError]) throws(StubError) -> RequestPattern {
         guard json.objectValue != nil else { throw StubError(field: field, message: "expected an object") }
         var pattern = RequestPattern()
         if let method = json["method"] {
@@ -224,9 +233,9 @@ extension RequestPattern {
             guard let number = port.intValue, (1...65535).contains(number) else { throw StubError(field: "\(field).port", message: "expected a port number") }
             pattern.port = number
         }
-        let urlKeys = ["url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate"].filter { json[$0] != nil }
-        guard urlKeys.count <= 1 else {
-            throw StubError(field: field, message: "only one of url, urlPath, urlPattern, urlPathPattern, urlPathTemplate may be given (found \(urlKeys.joined(separator: ", ")))")
+        let urlKeys = Self.urlKeys.filter { json[$0] != nil }
+        for ignored in urlKeys.dropFirst() {
+            warnings.append(StubError(field: "\(field).\(ignored)", message: "ignored: \(urlKeys[0]) is also given and wins, as in WireMock"))
         }
         if let key = urlKeys.first {
             guard let text = json[key]?.stringValue else { throw StubError(field: "\(field).\(key)", message: "expected a string") }
@@ -254,11 +263,18 @@ extension RequestPattern {
         for (name, value) in json["cookies"]?.objectValue ?? [] {
             pattern.cookies.append((name, try ContentPattern.parse(value, field: "\(field).cookies.\(name)")))
         }
-        if let credentials = json["basicAuthCredentials"] {
+        // `basicAuth` is WireMock's other name for it.
+        if let key = ["basicAuthCredentials", "basicAuth"].first(where: { json[$0] != nil }), let credentials = json[key] {
             guard let user = credentials["username"]?.stringValue, let password = credentials["password"]?.stringValue else {
-                throw StubError(field: "\(field).basicAuthCredentials", message: "expected {\"username\": …, \"password\": …}")
+                throw StubError(field: "\(field).\(key)", message: "expected {\"username\": …, \"password\": …}")
             }
             pattern.basicAuth = (user, password)
+        }
+        if let multipart = json["multipartPatterns"] {
+            guard let items = multipart.arrayValue else { throw StubError(field: "\(field).multipartPatterns", message: "expected an array") }
+            for (index, item) in items.enumerated() {
+                pattern.multipartPatterns.append(try MultipartPattern.parse(item, field: "\(field).multipartPatterns[\(index)]"))
+            }
         }
         if let body = json["bodyPatterns"] {
             guard let items = body.arrayValue else { throw StubError(field: "\(field).bodyPatterns", message: "expected an array") }
@@ -269,7 +285,7 @@ extension RequestPattern {
         return pattern
     }
 
-    private static func valuesPatterns(_ json: JSONValue?, field: String) throws(StubError) -> [(String, ValuesPattern)] {
+    static func valuesPatterns(_ json: JSONValue?, field: String) throws(StubError) -> [(String, ValuesPattern)] {
         guard let json else { return [] }
         guard let members = json.objectValue else { throw StubError(field: field, message: "expected an object of name → pattern") }
         var patterns: [(String, ValuesPattern)] = []

@@ -10,7 +10,10 @@ public struct ResponseDefinition: Sendable {
     var fixedDelay: Duration?
     var delayDistribution: DelayDistribution?
     var proxyBaseURL: String?
+    /// Taken off the front of the request's path before it is appended to `proxyBaseURL`.
+    var proxyURLPrefixToRemove: String?
     var additionalProxyRequestHeaders: HTTPHeaders = [:]
+    var removeProxyRequestHeaders: [String] = []
     /// Break the connection instead of answering.
     var fault: ConnectionFault?
     /// Send the body in pieces spread over a duration.
@@ -53,12 +56,22 @@ public struct ResponseDefinition: Sendable {
         }
     }
 
-    static func parse(_ json: JSONValue, in directory: StubDirectory, field: String = "response") throws(StubError) -> ResponseDefinition {
-        guard json.objectValue != nil else { throw StubError(field: field, message: "expected an object") }
+    /// WireMock's order when several bodies are given: the first present wins.
+    static let bodyKeys = ["body", "jsonBody", "base64Body", "bodyFileName"]
+
+    static func parse(_ json: JSONValue, in directory: StubDirectory, field: String = "response", warnings: inout [StubError]) throws(StubError) -> ResponseDefinition {
+        guard var members = json.objectValue else { throw StubError(field: field, message: "expected an object") }
+        let givenBodies = bodyKeys.filter { json[$0] != nil }
+        for ignored in givenBodies.dropFirst() {
+            warnings.append(StubError(field: "\(field).\(ignored)", message: "ignored: \(givenBodies[0]) is also given and wins, as in WireMock"))
+        }
+        members.removeAll { givenBodies.dropFirst().contains($0.0) }
+        let json = JSONValue.object(members)
         let files = directory.files
         var response = Response(status: 200)
         if let status = json["status"] {
-            guard let code = status.intValue, (100...599).contains(code) else {
+            // WireMock also takes the number as a string ("201").
+            guard let code = status.intValue ?? status.stringValue.flatMap({ Int($0) }), (100...599).contains(code) else {
                 throw StubError(field: "\(field).status", message: "expected an HTTP status 100…599")
             }
             response.status = code
@@ -77,11 +90,10 @@ public struct ResponseDefinition: Sendable {
         }
         let transformers = json["transformers"]?.arrayValue?.compactMap(\.stringValue) ?? []
         let templated = directory.globalTemplating || transformers.contains("response-template")
-        let bodyKeys = ["body", "jsonBody", "base64Body", "bodyFileName"].filter { json[$0] != nil }
-        guard bodyKeys.count <= 1 else {
-            throw StubError(field: field, message: "only one of body, jsonBody, base64Body, bodyFileName may be given")
+        for name in transformers where name != "response-template" {
+            warnings.append(StubError(field: "\(field).transformers", message: "transformer '\(name)' is not supported by Understudy and has no effect"))
         }
-        switch bodyKeys.first {
+        switch givenBodies.first {
         case "body":
             guard let text = json["body"]?.stringValue else { throw StubError(field: "\(field).body", message: "expected a string") }
             response.body = ResponseBody(shared: SharedBytes(Array(text.utf8)))
@@ -96,7 +108,14 @@ public struct ResponseDefinition: Sendable {
             guard let name = json["bodyFileName"]?.stringValue else { throw StubError(field: "\(field).bodyFileName", message: "expected a string") }
             // A templated name is read per request.
             if !(templated && name.contains("{{")) {
-                response.body = try files.body(name, field: "\(field).bodyFileName")
+                if try files.exists(name, field: "\(field).bodyFileName") {
+                    response.body = try files.body(name, field: "\(field).bodyFileName")
+                } else {
+                    // WireMock loads it and fails each request for it; so does this.
+                    let missing = "no file '\(name)' in \(files.shownAs)"
+                    warnings.append(StubError(field: "\(field).bodyFileName", message: missing + ": requests for it get a 500"))
+                    response = .text("The mapping's body file is missing: \(missing)\n", status: 500)
+                }
             }
         default:
             break
@@ -118,6 +137,16 @@ public struct ResponseDefinition: Sendable {
             definition.proxyBaseURL = url.hasSuffix("/") ? String(url.dropLast()) : url
             for (name, value) in json["additionalProxyRequestHeaders"]?.objectValue ?? [] {
                 definition.additionalProxyRequestHeaders.add(name, value.stringValue ?? value.serialized)
+            }
+            if let prefix = json["proxyUrlPrefixToRemove"] {
+                guard let text = prefix.stringValue else { throw StubError(field: "\(field).proxyUrlPrefixToRemove", message: "expected a string") }
+                definition.proxyURLPrefixToRemove = text
+            }
+            if let names = json["removeProxyRequestHeaders"] {
+                guard let list = names.arrayValue?.compactMap(\.stringValue), list.count == names.arrayValue?.count else {
+                    throw StubError(field: "\(field).removeProxyRequestHeaders", message: "expected an array of header names")
+                }
+                definition.removeProxyRequestHeaders = list
             }
         }
         if templated {
@@ -151,8 +180,13 @@ public struct ResponseDefinition: Sendable {
                 throw StubError(field: field, message: "lognormal needs median and sigma ≥ 0")
             }
             return .lognormal(median: median, sigma: sigma, maxValue: json["maxValue"]?.doubleValue)
+        case "fixed":
+            guard let milliseconds = json["milliseconds"]?.doubleValue, milliseconds >= 0, milliseconds.isFinite else {
+                throw StubError(field: field, message: "fixed needs milliseconds ≥ 0")
+            }
+            return .uniform(lower: milliseconds, upper: milliseconds)
         default:
-            throw StubError(field: "\(field).type", message: "expected \"uniform\" or \"lognormal\"")
+            throw StubError(field: "\(field).type", message: "expected \"uniform\", \"lognormal\" or \"fixed\"")
         }
     }
 }
@@ -183,6 +217,11 @@ public struct BodyFiles: Sendable {
             return ResponseBody(file: FileBody(descriptor: descriptor, count: size))
         }
         return ResponseBody(shared: SharedBytes(try bytes(name, field: field)))
+    }
+
+    /// Whether the file is there; throws when the name leads outside the folder.
+    func exists(_ name: String, field: String) throws(StubError) -> Bool {
+        FileManager.default.fileExists(atPath: try path(name, field: field).path)
     }
 
     private func path(_ name: String, field: String) throws(StubError) -> URL {

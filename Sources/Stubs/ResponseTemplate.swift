@@ -42,7 +42,7 @@ struct ResponseTemplate: Sendable {
             let nameTemplate = try compile(name, "\(field).bodyFileName")
             if !nameTemplate.isConstant {
                 template.bodyFileName = nameTemplate
-            } else if template.templatesBodyFile {
+            } else if template.templatesBodyFile, try directory.files.exists(name, field: "\(field).bodyFileName") {
                 let text = String(decoding: try directory.files.bytes(name, field: "\(field).bodyFileName"), as: UTF8.self)
                 template.body = try compile(text, "\(field).bodyFileName (\(name))")
             }

@@ -75,9 +75,10 @@ public final class StubAdminAPI: Backend {
         ]).serialized)
     }
 
-    private func parseBody(_ request: Request) throws(StubError) -> JSONValue {
+    /// `lenient` for mappings, which WireMock reads with comments and single quotes (as files).
+    private func parseBody(_ request: Request, lenient: Bool = false) throws(StubError) -> JSONValue {
         do {
-            return try JSONValue.parse(request.body)
+            return try lenient ? JSONValue.parseLenient(request.body) : JSONValue.parse(request.body)
         } catch {
             throw StubError(line: error.line, field: "", message: "column \(error.column): \(error.message)")
         }
@@ -85,7 +86,7 @@ public final class StubAdminAPI: Backend {
 
     private func createMapping(_ request: Request, _ scope: StateScope) -> Response {
         do throws(StubError) {
-            let mapping = try StubMapping.parse(try parseBody(request), in: engine.directory)
+            let mapping = try StubMapping.parse(try parseBody(request, lenient: true), in: engine.directory)
             if mapping.persistent && !scope.isDefault {
                 throw StubError(field: "persistent", message: "a persistent mapping is written to mappings/ and shared by every scope: add it without a scope (this one is in \"\(scope.name)\")")
             }
@@ -140,7 +141,7 @@ public final class StubAdminAPI: Backend {
         guard engine.mapping(id: id, in: scope) != nil else { return notFound(id, ownOf: nil) }
         do throws(StubError) {
             // The path's id wins over any in the body.
-            let body = try parseBody(request)
+            let body = try parseBody(request, lenient: true)
             let json = JSONValue.object([("id", .string(id.lowercased()))] + (body.objectValue ?? []).filter { $0.0 != "id" && $0.0 != "uuid" })
             let mapping = try StubMapping.parse(json, in: engine.directory)
             engine.add(mapping, in: scope)
@@ -153,7 +154,7 @@ public final class StubAdminAPI: Backend {
     /// All or nothing: every mapping is checked before any is added.
     private func importMappings(_ request: Request, _ scope: StateScope) -> Response {
         do throws(StubError) {
-            guard let items = try parseBody(request)["mappings"]?.arrayValue else {
+            guard let items = try parseBody(request, lenient: true)["mappings"]?.arrayValue else {
                 throw StubError(field: "mappings", message: "expected {\"mappings\": [...]}")
             }
             var mappings: [StubMapping] = []
@@ -187,7 +188,11 @@ public final class StubAdminAPI: Backend {
     private func findRequests(_ request: Request, _ context: RequestContext, _ query: JournalQuery) -> Response {
         let pattern: RequestPattern
         do throws(StubError) {
-            pattern = try RequestPattern.parse(try parseBody(request))
+            // A misspelt key would count or find more than meant: refused, as WireMock does.
+            let json = try parseBody(request)
+            var warnings: [StubError] = []
+            try MappingKeyCheck.check(request: json, field: "request", warnings: &warnings)
+            pattern = try RequestPattern.parse(json)
         } catch {
             return invalid(error)
         }
@@ -209,13 +214,16 @@ public final class StubAdminAPI: Backend {
         return .json(JSONValue.object([("message", .string("No stub mapping with id \(id)\(among)"))]).serialized, status: 404)
     }
 
-    /// WireMock's 422 shape: `{"errors": [{"code": 10, "source": {"pointer": …}, "title": …}]}`.
+    /// WireMock's 422 shape: `{"errors": [{"code": 10, "source": {"pointer": "/request/queryParamters"},
+    /// "title": …, "detail": …}]}`; the pointer is a JSON pointer (`mappings[1]` → `/mappings/1`).
     private func invalid(_ error: StubError) -> Response {
-        let pointer = "/" + error.field.replacingOccurrences(of: ".", with: "/")
+        let pointer = "/" + error.field.replacingOccurrences(of: "[", with: ".").replacingOccurrences(of: "]", with: "")
+            .replacingOccurrences(of: ".", with: "/")
         return .json(JSONValue.object([("errors", .array([.object([
             ("code", 10),
             ("source", .object([("pointer", .string(pointer))])),
             ("title", .string(error.description)),
+            ("detail", .string(error.message)),
         ])]))]).serialized, status: 422)
     }
 }

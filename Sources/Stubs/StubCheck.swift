@@ -10,6 +10,8 @@ public enum StubCheck {
         public var files = 0
         public var mappings = 0
         public var problems: [StubError] = []
+        /// What loads but may not do what was meant (e.g. a missing body file: a 500 when requested).
+        public var warnings: [StubError] = []
     }
 
     public static func run(stubsDirectory: URL) -> Report {
@@ -22,6 +24,7 @@ public enum StubCheck {
                     report.files += 1
                     report.mappings += loaded.mappings.count
                     report.problems += loaded.errors
+                    report.warnings += loaded.warnings
                     report.problems += inlineNPIProblems(file: loaded.file)
                 }
                 for file in try MappingFiles.jsonFiles(under: directory.files.root) where isNPIConfig(file.path) {
@@ -52,7 +55,7 @@ public enum StubCheck {
 
     /// Mappings that serve an NPI configuration inline (`jsonBody` for `/npi/<name>/config.json`).
     private static func inlineNPIProblems(file: String) -> [StubError] {
-        guard let data = FileManager.default.contents(atPath: file), let json = try? JSONValue.parse(Array(data)) else { return [] }
+        guard let data = FileManager.default.contents(atPath: file), let json = try? JSONValue.parseLenient(Array(data)) else { return [] }
         let items = json["mappings"]?.arrayValue.map { $0.enumerated().map { ("mappings[\($0.offset)].", $0.element) } } ?? [("", json)]
         var problems: [StubError] = []
         for (prefix, item) in items {

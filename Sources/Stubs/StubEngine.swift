@@ -85,6 +85,7 @@ public final class StubEngine: Backend {
             return [error]
         }
         var errors: [StubError] = []
+        for warning in loaded.flatMap(\.warnings) { logger.warning("mapping loaded with a warning: \(warning)") }
         state.withLock { state in
             var fromFiles: [String: [StubMapping]] = [:]
             for file in loaded {

@@ -18,6 +18,9 @@ public struct StubMapping: Sendable {
     public let json: JSONValue
     /// The file it came from; nil for mappings made through the admin API.
     public var file: String?
+    /// What loads but may not do what was meant (a key with no effect, a body file that is
+    /// missing, a second URL key that WireMock ignores): logged by `serve`, shown by `check`.
+    public var warnings: [StubError] = []
 
     public static let defaultPriority = 5
 
@@ -37,21 +40,29 @@ public struct StubMapping: Sendable {
 
     private static func parseMapping(_ json: JSONValue, in directory: StubDirectory, file: String?) throws(StubError) -> StubMapping {
         guard var members = json.objectValue else { throw StubError(field: "", message: "a mapping must be a JSON object") }
-        guard let requestJSON = json["request"] else { throw StubError(field: "request", message: "missing") }
-        guard let responseJSON = json["response"] else { throw StubError(field: "response", message: "missing") }
+        var warnings: [StubError] = []
+        try MappingKeyCheck.check(mapping: json, warnings: &warnings)
+        // As WireMock: no request matches every request, no response answers 200 with no body,
+        // and an empty id asks for a new one.
+        let requestJSON = json["request"] ?? .object([])
+        let responseJSON = json["response"] ?? .object([])
         let given = (json["id"] ?? json["uuid"])?.stringValue?.lowercased()
-        if let given, UUID(uuidString: given) == nil {
+        if let given, !given.isEmpty, UUID(uuidString: given) == nil {
             throw StubError(field: "id", message: "'\(given)' is not a UUID")
         }
-        let id = given ?? UUID().uuidString.lowercased()
-        if given == nil { members.insert(("id", .string(id)), at: 0) }
+        let id = given.flatMap { $0.isEmpty ? nil : $0 } ?? UUID().uuidString.lowercased()
+        if id != given {
+            members.removeAll { $0.0 == "id" || $0.0 == "uuid" }
+            members.insert(("id", .string(id)), at: 0)
+        }
         let priority = json["priority"]?.intValue ?? defaultPriority
         guard priority >= 1 else { throw StubError(field: "priority", message: "must be 1 or more") }
+        let request = try RequestPattern.parse(requestJSON, warnings: &warnings)
+        let response = try ResponseDefinition.parse(responseJSON, in: directory, warnings: &warnings)
         return StubMapping(
-            id: id, name: json["name"]?.stringValue, priority: priority,
-            request: try RequestPattern.parse(requestJSON), response: try ResponseDefinition.parse(responseJSON, in: directory),
+            id: id, name: json["name"]?.stringValue, priority: priority, request: request, response: response,
             scenarioName: json["scenarioName"]?.stringValue, requiredScenarioState: json["requiredScenarioState"]?.stringValue,
             newScenarioState: json["newScenarioState"]?.stringValue, persistent: json["persistent"]?.boolValue ?? false,
-            json: .object(members), file: file)
+            json: .object(members), file: file, warnings: warnings)
     }
 }

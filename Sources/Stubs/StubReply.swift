@@ -14,8 +14,11 @@ enum StubReply {
         if let base = definition.proxyBaseURL {
             var headers = request.headers
             headers.remove("Host")
+            for name in definition.removeProxyRequestHeaders { headers.remove(name) }
             for field in definition.additionalProxyRequestHeaders { headers.set(field.name, field.value) }
-            let outbound = OutboundRequest(method: request.method, url: base + request.target, headers: headers, body: request.body)
+            var target = Substring(request.target)
+            if let prefix = definition.proxyURLPrefixToRemove, !prefix.isEmpty, target.hasPrefix(prefix) { target = target.dropFirst(prefix.count) }
+            let outbound = OutboundRequest(method: request.method, url: base + target, headers: headers, body: request.body)
             return .deferred { reply in
                 reply.loop.send(outbound) { result in
                     let response: Response

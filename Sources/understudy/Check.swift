@@ -43,7 +43,11 @@ struct Check: ParsableCommand {
         for problem in problems {
             FileHandle.standardError.write(Data("\(problem)\n".utf8))
         }
-        let summary = "\(report.files) mapping files, \(report.mappings) mappings, \(problems.count) problem(s)"
+        for warning in report.warnings {
+            FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
+        }
+        let warnings = report.warnings.isEmpty ? "" : ", \(report.warnings.count) warning(s)"
+        let summary = "\(report.files) mapping files, \(report.mappings) mappings, \(problems.count) problem(s)" + warnings
         print(summary)
         if !problems.isEmpty { throw ExitCode(1) }
     }

@@ -80,7 +80,9 @@ func content(_ json: String) throws -> ContentPattern {
         #expect(try pattern(#"{"method": "ANY", "urlPath": "/a"}"#).evaluate(request(.delete, "/a")).matched)
         #expect(try !pattern(#"{"method": "POST", "urlPath": "/a"}"#).evaluate(request(.get, "/a")).matched)
         #expect(try pattern(#"{"method": "GET", "urlPath": "/a"}"#).evaluate(request(.head, "/a")).matched, "HEAD is served by GET stubs")
-        #expect(throws: StubError.self) { try pattern(#"{"url": "/a", "urlPath": "/a"}"#) }
+        // Two URL keys: WireMock's order decides (url, urlPattern, urlPath, urlPathPattern).
+        #expect(try !pattern(#"{"urlPath": "/a", "url": "/a?b=1"}"#).evaluate(request(.get, "/a")).matched)
+        #expect(try pattern(#"{"urlPath": "/a", "url": "/a?b=1"}"#).evaluate(request(.get, "/a?b=1")).matched)
     }
 
     @Test func parametersHeadersCookiesFormsAndAuth() throws {

@@ -1,5 +1,6 @@
 // MockCore's JSON parser on arbitrary bytes (admin API bodies, mapping files, JSON body
-// patterns), then what is done with a parsed value: serializing it and reading it back.
+// patterns), strict and lenient (comments, single quotes: mapping files), then what is done with
+// a parsed value: serializing it and reading it back strictly.
 import FuzzSupport
 import MockCore
 
@@ -9,7 +10,10 @@ runFuzzer(fuzzOne)
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = FuzzInput(data, size)
-    guard let value = try? JSONValue.parse(input.bytes) else { return 0 }
+    let strict = try? JSONValue.parse(input.bytes)
+    let lenient = try? JSONValue.parseLenient(input.bytes)
+    if let strict, strict != lenient { fatalError("lenient parsing reads strict JSON differently: \(strict.serialized)") }
+    guard let value = lenient else { return 0 }
     let serialized = value.serialized
     guard let again = try? JSONValue.parse(serialized) else {
         fatalError("serialized JSON does not parse again: \(serialized)")
