@@ -105,7 +105,8 @@ enum MappingKeyCheck {
         guard let members = json.objectValue else { return }
         let unknown = members.map(\.0).filter { !contentPatternKeys.contains($0) }
         if let first = unknown.first, unknown.count == members.count {
-            throw StubError(field: "\(field).\(first)", message: "unknown operator '\(first)'" + suggestion(for: first, among: contentPatternKeys))
+            // The pattern is what is refused (WireMock's pointer names it); the message names the key.
+            throw StubError(field: field, message: "unknown operator '\(first)'" + suggestion(for: first, among: contentPatternKeys))
         }
         for key in unknown {
             warnings.append(StubError(field: "\(field).\(key)", message: "unknown key '\(key)' ignored (as WireMock does)" + suggestion(for: key, among: contentPatternKeys)))
