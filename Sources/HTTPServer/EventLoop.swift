@@ -39,6 +39,9 @@ public final class EventLoop: @unchecked Sendable {
     /// CONNECT tunnels in progress, ended when the loop drains.
     var openTunnels: [ObjectIdentifier: Tunnel] = [:]
     private var thread: pthread_t?
+    /// The thread running the loop, set by that thread when it starts: what debug builds check
+    /// loop-only calls against.
+    private var runningThread: pthread_t?
 
     // Cross-thread wake-up: closures queued under a lock, and a pipe byte to wake the loop. Once
     // the loop has ended the mailbox is closed: its pipe's descriptors may belong to others then.
@@ -133,8 +136,22 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private func run() {
+        runningThread = pthread_self()
         event_base_dispatch(base)
         tearDown()
+    }
+
+    /// Whether the caller is on this loop's thread (or the loop has not started: setting up).
+    var isOnLoopThread: Bool {
+        guard let runningThread else { return true }
+        return pthread_equal(runningThread, pthread_self()) != 0
+    }
+
+    /// Traps in debug builds when called off this loop's thread; free in release builds (the
+    /// condition is not evaluated there). Every loop-only entry point calls it.
+    @inline(__always)
+    func assertOnLoopThread(_ function: StaticString = #function, file: StaticString = #fileID, line: UInt = #line) {
+        assert(isOnLoopThread, "\(function) called off event loop \(index)'s thread", file: file, line: line)
     }
 
     func join() {
@@ -175,14 +192,16 @@ public final class EventLoop: @unchecked Sendable {
 
     // MARK: Cross-thread
 
-    /// Runs `work` on this loop's thread, soon. Safe from any thread; ignored once the loop has
-    /// ended.
-    public func execute(_ work: @escaping @Sendable () -> Void) {
+    /// Runs `work` on this loop's thread, soon. Safe from any thread. Once the loop has ended
+    /// `work` is not run and `false` is returned; `work` is then released on the caller's thread.
+    @discardableResult
+    public func execute(_ work: @escaping @Sendable () -> Void) -> Bool {
         mailbox.withLock { mailbox in
-            guard mailbox.isOpen else { return }
+            guard mailbox.isOpen else { return false }
             mailbox.work.append(work)
             var one: UInt8 = 1
             _ = write(wakeWrite, &one, 1)
+            return true
         }
     }
 
@@ -220,6 +239,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Stops accepting, lets replies in progress finish, then ends the loop (after `gracePeriod`
     /// at the latest). Runs on the loop thread.
     func beginDraining(gracePeriod: Duration) {
+        assertOnLoopThread()
         guard !isDraining else { return }
         isDraining = true
         for tunnel in openTunnels.values { tunnel.end() }
@@ -248,6 +268,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Runs `body` on this loop after `delay`. Call on the loop thread.
     @discardableResult
     public func schedule(after delay: Duration, _ body: @escaping () -> Void) -> LoopTimer {
+        assertOnLoopThread()
         let timer = LoopTimer(loop: self, body: body)
         timers[ObjectIdentifier(timer)] = timer
         timer.arm(delay)
@@ -262,6 +283,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// The loop's asynchronous resolver (made on first use; reads resolv.conf and /etc/hosts).
     var dns: OpaquePointer? {
+        assertOnLoopThread()
         if dnsBase == nil {
             dnsBase = evdns_base_new(base, EVDNS_BASE_INITIALIZE_NAMESERVERS)
                 ?? evdns_base_new(base, 0)

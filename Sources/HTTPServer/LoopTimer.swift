@@ -19,6 +19,7 @@ public final class LoopTimer {
 
     /// Stops the timer if it has not fired. Call on the loop thread.
     public func cancel() {
+        loop.assertOnLoopThread()
         guard body != nil else { return }
         release()
         loop.forget(self)

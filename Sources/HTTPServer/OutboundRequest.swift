@@ -66,6 +66,7 @@ extension EventLoop {
     /// Sends `request` from this loop, on a kept-alive connection to its server when one is idle;
     /// `completion` runs on this loop with the answer. Call on the loop thread.
     public func send(_ request: OutboundRequest, completion: @escaping (Result<Response, OutboundError>) -> Void) {
+        assertOnLoopThread()
         send(request, reusing: true, completion: completion)
     }
 

@@ -28,6 +28,7 @@ public final class Responder {
     /// HEAD, 1xx, 204 and 304 (HEAD keeps the length the body would have), and adds
     /// `Connection: close` while the server is shutting down. A second call is ignored.
     public func send(_ response: Response) {
+        loop.assertOnLoopThread()
         guard let request else { return }
         self.request = nil
         var response = response
@@ -51,6 +52,7 @@ public final class Responder {
     /// evenly over `duration` (timers on the loop): a slow network, as WireMock's
     /// `chunkedDribbleDelay`. A client that goes away meanwhile just gets no more pieces.
     public func sendDribbled(_ response: Response, chunks: Int, over duration: Duration) {
+        loop.assertOnLoopThread()
         guard let request else { return }
         guard Response.statusAllowsBody(response.status), !isHead, chunks > 1 else { return send(response) }
         self.request = nil
@@ -82,6 +84,7 @@ public final class Responder {
     /// Breaks the connection instead of answering, as WireMock's `fault`s do, so clients can be
     /// tested against a network that fails.
     public func fail(with fault: ConnectionFault) {
+        loop.assertOnLoopThread()
         guard let request else { return }
         self.request = nil
         // On its own turn of the loop: freeing a connection inside evhttp's request callback
@@ -94,6 +97,7 @@ public final class Responder {
     /// relayed to `destination`; the tunnel sends the `200` once its destination is reached (or a
     /// `502`). `clientAddress`/`clientPort` are the client's, for the requests served inside.
     public func openTunnel(to destination: TunnelDestination, clientAddress: String, clientPort: Int) {
+        loop.assertOnLoopThread()
         guard let request else { return }
         self.request = nil
         let loop = self.loop
@@ -155,8 +159,10 @@ public final class Responder {
     }
 
     /// A handler that dropped its responder without replying would leave the client hanging.
+    /// (A responder that has replied may be released on any thread: it holds nothing of libevent's.)
     deinit {
         if request != nil {
+            loop.assertOnLoopThread()
             send(.text("The handler for this request finished without replying.\n", status: 500))
         }
     }

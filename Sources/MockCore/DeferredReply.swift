@@ -59,7 +59,10 @@ extension DeferredReply {
         let loop = self.loop
         queue.async {
             let response = work()
-            loop.execute { pending.reply.send(response) }
+            // A loop that has ended (the server stopped meanwhile) takes no more work: the reply
+            // must then not be released here, where its responder would touch libevent off its
+            // loop. It is kept until the process exits.
+            if !loop.execute({ pending.reply.send(response) }) { _ = Unmanaged.passRetained(pending) }
         }
     }
 }
