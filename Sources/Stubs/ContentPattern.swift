@@ -108,11 +108,13 @@ public indirect enum ContentPattern: Sendable {
 }
 
 extension JSONValue {
-    /// Scalars as their text, containers as JSON: what nested patterns test.
+    /// Scalars as their text, containers as JSON: what nested patterns test. A whole double
+    /// reads as Java writes it (`9.0`): what WireMock's nested patterns see for `sum()`.
     var textForMatching: String {
         switch self {
         case .string(let text): text
         case .null: "null"
+        case .double(let number) where number == number.rounded() && abs(number) < 1e7: "\(Int(number)).0"
         default: serialized
         }
     }
