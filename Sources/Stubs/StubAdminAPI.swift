@@ -54,9 +54,12 @@ public final class StubAdminAPI: Backend {
         case (.put, 3, "scenarios") where parts[2] == "state":
             let state = (try? JSONValue.parse(request.body))?["state"]?.stringValue
             // Not short-circuited: a scenario of the same name in both engines moves in both.
-            let found = scenarioEngines.map { $0.setScenario(parts[1], to: state, in: scope) }.contains(true)
-            return .response(found ? Response(status: 200)
-                             : .json(JSONValue.object([("message", .string("Scenario \(parts[1]) does not exist"))]).serialized, status: 404))
+            let changes = scenarioEngines.map { $0.setScenario(parts[1], to: state, in: scope) }
+            if changes.contains(.moved) { return .response(Response(status: 200)) }
+            if changes.contains(.noSuchState) {
+                return .response(wireMockError(code: 11, "Scenario \(parts[1]) does not support state \(state ?? "")", status: 422))
+            }
+            return .response(wireMockError(code: 404, "Scenario \(parts[1]) does not exist", status: 404))
         case (.post, 2, "requests") where parts[1] == "count": return .response(findRequests(request, context, .count))
         case (.post, 2, "requests") where parts[1] == "find": return .response(findRequests(request, context, .find))
         case (.post, 2, "requests") where parts[1] == "remove": return .response(findRequests(request, context, .remove))
@@ -150,11 +153,28 @@ public final class StubAdminAPI: Backend {
         }
     }
 
-    /// All or nothing: every mapping is checked before any is added.
+    /// All or nothing: every mapping is checked before any is added. `importOptions`:
+    /// `duplicatePolicy` `OVERWRITE` (the default) or `IGNORE` (a mapping whose id is taken is
+    /// left out), and `deleteAllNotInImport` (the mappings the scope may change that the import
+    /// does not name are removed).
     private func importMappings(_ request: Request, _ scope: StateScope) -> Response {
         do throws(StubError) {
-            guard let items = try parseBody(request)["mappings"]?.arrayValue else {
+            let body = try parseBody(request)
+            guard let items = body["mappings"]?.arrayValue else {
                 throw StubError(field: "mappings", message: "expected {\"mappings\": [...]}")
+            }
+            let options = body["importOptions"]
+            var ignoreDuplicates = false
+            if let policy = options?["duplicatePolicy"] {
+                guard let name = policy.stringValue, ["OVERWRITE", "IGNORE"].contains(name) else {
+                    throw StubError(field: "importOptions.duplicatePolicy", message: "expected OVERWRITE or IGNORE")
+                }
+                ignoreDuplicates = name == "IGNORE"
+            }
+            var deleteOthers = false
+            if let flag = options?["deleteAllNotInImport"] {
+                guard let value = flag.boolValue else { throw StubError(field: "importOptions.deleteAllNotInImport", message: "expected true or false") }
+                deleteOthers = value
             }
             var mappings: [StubMapping] = []
             for (index, item) in items.enumerated() {
@@ -166,7 +186,13 @@ public final class StubAdminAPI: Backend {
                     throw located
                 }
             }
-            mappings.forEach { engine.add($0, in: scope) }
+            if deleteOthers {
+                let imported = Set(mappings.map(\.id))
+                for mapping in engine.mappings(in: scope) where !imported.contains(mapping.id) { engine.remove(id: mapping.id, in: scope) }
+            }
+            for mapping in mappings where !(ignoreDuplicates && engine.mapping(id: mapping.id, in: scope) != nil) {
+                engine.add(mapping, in: scope)
+            }
             return Response(status: 200)
         } catch {
             return invalid(error)
@@ -207,6 +233,11 @@ public final class StubAdminAPI: Backend {
     private func notFound(_ id: String, ownOf scope: StateScope?) -> Response {
         let among = scope.map { $0.isDefault ? "" : " among the own mappings of scope \($0.name) (shared ones are changed without a scope)" } ?? ""
         return .json(JSONValue.object([("message", .string("No stub mapping with id \(id)\(among)"))]).serialized, status: 404)
+    }
+
+    /// `{"errors": [{"code": …, "title": …}]}`, as WireMock answers a call it refuses.
+    private func wireMockError(code: Int, _ title: String, status: Int) -> Response {
+        .json(JSONValue.object([("errors", .array([.object([("code", .int(code)), ("title", .string(title))])]))]).serialized, status: status)
     }
 
     /// WireMock's 422 shape: `{"errors": [{"code": 10, "source": {"pointer": …}, "title": …}]}`.

@@ -322,12 +322,15 @@ public final class StubEngine: Backend {
         }
     }
 
-    /// Sets a scenario's state in `scope`; nil puts it back to `Started`. False when no mapping
-    /// the scope sees names it.
-    public func setScenario(_ name: String, to state: String?, in scope: StateScope) -> Bool {
-        guard mappings(in: scope).contains(where: { $0.scenarioName == name }) else { return false }
+    public enum ScenarioChange { case moved, noSuchScenario, noSuchState }
+
+    /// Sets a scenario's state in `scope`; nil puts it back to `Started`. Only to a state its
+    /// mappings name (or `Started`), as WireMock does.
+    public func setScenario(_ name: String, to state: String?, in scope: StateScope) -> ScenarioChange {
+        guard let summary = scenarioSummaries(in: scope).first(where: { $0.name == name }) else { return .noSuchScenario }
+        if let state, !summary.possibleStates.contains(state) { return .noSuchState }
         scope[scopeKey].withScenarios { $0[name] = state }
-        return true
+        return .moved
     }
 
     /// Every scenario of `scope` back to `Started`.

@@ -109,7 +109,16 @@ func object(_ data: Data) throws -> [String: Any] {
         #expect(String(decoding: try await server.send("GET", "/bus/1").body, as: UTF8.self) == "late")
         #expect(try await server.send("POST", "/__admin/scenarios/reset").response.statusCode == 200)
         #expect(try await server.send("GET", "/bus/1").response.statusCode == 404)
-        #expect(try await server.send("PUT", "/__admin/scenarios/nope/state", body: Data()).response.statusCode == 404)
+        let (missing, missingResponse) = try await server.send("PUT", "/__admin/scenarios/nope/state", body: Data())
+        #expect(missingResponse.statusCode == 404)
+        #expect(String(decoding: missing, as: UTF8.self).contains("Scenario nope does not exist"))
+        // A state no mapping names: WireMock's 422, and the state stays.
+        let (refused, refusedResponse) = try await server.send("PUT", "/__admin/scenarios/bus/state", body: Data(#"{"state": "gone"}"#.utf8))
+        #expect(refusedResponse.statusCode == 422)
+        let error = try #require((try object(refused)["errors"] as? [[String: Any]])?.first)
+        #expect(error["code"] as? Int == 11)
+        #expect(error["title"] as? String == "Scenario bus does not support state gone")
+        #expect((try object(try await server.send("GET", "/__admin/scenarios").body)["scenarios"] as? [[String: Any]])?.first?["state"] as? String == "Started")
     }
 
     @Test func saveWritesAdminMappingsAsFilesThatLoadAgain() async throws {
