@@ -169,3 +169,43 @@ func object(_ data: Data) throws -> [String: Any] {
         #expect(try await server.send("DELETE", "/__admin/requests/\(keptID)").response.statusCode == 404)
     }
 }
+
+@Suite struct MappingImportOptionsTests {
+    func ids(_ server: TestServer) async throws -> Set<String> {
+        let listing = try object(try await server.send("GET", "/__admin/mappings").body)
+        return Set((listing["mappings"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String })
+    }
+
+    @Test func duplicatePolicyAndDeleteAllNotInImport() async throws {
+        let root = try makeTemporaryDirectory([
+            "mappings/one.json": #"{"id": "11111111-1111-1111-1111-111111111111", "request": {"urlPath": "/one"}, "response": {"body": "one"}}"#,
+            "mappings/two.json": #"{"id": "22222222-2222-2222-2222-222222222222", "request": {"urlPath": "/two"}, "response": {"body": "two"}}"#,
+        ])
+        let journal = RequestJournal()
+        let engine = StubEngine(stubsDirectory: root)
+        let server = try TestServer.start(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal)
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        let newOne = #"{"id": "11111111-1111-1111-1111-111111111111", "request": {"urlPath": "/one"}, "response": {"body": "new one"}}"#
+        let three = #"{"id": "33333333-3333-3333-3333-333333333333", "request": {"urlPath": "/three"}, "response": {"body": "three"}}"#
+
+        let ignore = #"{"mappings": [\#(newOne), \#(three)], "importOptions": {"duplicatePolicy": "IGNORE"}}"#
+        #expect(try await server.send("POST", "/__admin/mappings/import", body: Data(ignore.utf8)).response.statusCode == 200)
+        #expect(String(decoding: try await server.send("GET", "/one").body, as: UTF8.self) == "one", "IGNORE keeps the mapping already there")
+        #expect(try await ids(server).count == 3)
+
+        let overwrite = #"{"mappings": [\#(newOne)], "importOptions": {"duplicatePolicy": "OVERWRITE", "deleteAllNotInImport": true}}"#
+        #expect(try await server.send("POST", "/__admin/mappings/import", body: Data(overwrite.utf8)).response.statusCode == 200)
+        #expect(String(decoding: try await server.send("GET", "/one").body, as: UTF8.self) == "new one")
+        #expect(try await ids(server) == ["11111111-1111-1111-1111-111111111111"], "file mappings not in the import go too")
+
+        let (bad, badResponse) = try await server.send("POST", "/__admin/mappings/import", body: Data(#"{"mappings": [], "importOptions": {"duplicatePolicy": "FOO"}}"#.utf8))
+        #expect(badResponse.statusCode == 422)
+        #expect(((try object(bad)["errors"] as? [[String: Any]])?.first?["source"] as? [String: String])?["pointer"] == "/importOptions/duplicatePolicy")
+        let (_, badFlag) = try await server.send("POST", "/__admin/mappings/import", body: Data(#"{"mappings": [], "importOptions": {"deleteAllNotInImport": "yes"}}"#.utf8))
+        #expect(badFlag.statusCode == 422)
+        #expect(try await ids(server).count == 1, "a refused import changes nothing")
+
+        #expect(try await server.send("POST", "/__admin/mappings/reset").response.statusCode == 200)
+        #expect(try await ids(server).count == 2)
+    }
+}
