@@ -9,14 +9,15 @@ import MockCore
 /// scenarios and the journal are the scope's.
 public final class StubAdminAPI: Backend {
     public let name = "stubs-admin"
-    public let mounts = ["/__admin/mappings", "/__admin/scenarios", "/__admin/requests"]
+    public let mounts = ["/__admin/mappings", "/__admin/scenarios", "/__admin/requests", "/__admin/near-misses",
+                         "/__admin/settings", "/__admin/files"]
     public let tier = BackendTier.admin
 
-    private let engine: StubEngine
+    let engine: StubEngine
     /// Every engine whose scenarios `/__admin/scenarios` shows and moves: the user's stubs and
     /// the recordings (whose mappings are files only, not edited through this API).
-    private let scenarioEngines: [StubEngine]
-    private let journal: RequestJournal
+    let scenarioEngines: [StubEngine]
+    let journal: RequestJournal
 
     public init(engine: StubEngine, journal: RequestJournal, recordings: StubEngine? = nil) {
         self.engine = engine
@@ -63,6 +64,8 @@ public final class StubAdminAPI: Backend {
         case (.post, 2, "requests") where parts[1] == "count": return .response(findRequests(request, context, .count))
         case (.post, 2, "requests") where parts[1] == "find": return .response(findRequests(request, context, .find))
         case (.post, 2, "requests") where parts[1] == "remove": return .response(findRequests(request, context, .remove))
+        case (.post, 2, "near-misses") where parts[1] == "request": return .response(nearMissesForRequest(request, scope))
+        case (.post, 2, "near-misses") where parts[1] == "request-pattern": return .response(nearMissesForPattern(request, context))
         default: return .decline
         }
     }
@@ -78,7 +81,7 @@ public final class StubAdminAPI: Backend {
         ]).serialized)
     }
 
-    private func parseBody(_ request: Request) throws(StubError) -> JSONValue {
+    func parseBody(_ request: Request) throws(StubError) -> JSONValue {
         do {
             return try JSONValue.parse(request.body)
         } catch {
@@ -116,7 +119,7 @@ public final class StubAdminAPI: Backend {
     }
 
     /// A call that changes the shared mappings, made in a named scope.
-    private func sharedOnly(_ call: String) -> Response {
+    func sharedOnly(_ call: String) -> Response {
         .json(JSONValue.object([("message", .string("\(call) writes the shared mappings to files: send it without a scope"))]).serialized, status: 400)
     }
 
@@ -241,7 +244,7 @@ public final class StubAdminAPI: Backend {
     }
 
     /// WireMock's 422 shape: `{"errors": [{"code": 10, "source": {"pointer": …}, "title": …}]}`.
-    private func invalid(_ error: StubError) -> Response {
+    func invalid(_ error: StubError) -> Response {
         let pointer = "/" + error.field.replacingOccurrences(of: ".", with: "/")
         return .json(JSONValue.object([("errors", .array([.object([
             ("code", 10),
