@@ -64,6 +64,16 @@ public final class StubAdminAPI: Backend {
         case (.post, 2, "requests") where parts[1] == "count": return .response(findRequests(request, context, .count))
         case (.post, 2, "requests") where parts[1] == "find": return .response(findRequests(request, context, .find))
         case (.post, 2, "requests") where parts[1] == "remove": return .response(findRequests(request, context, .remove))
+        case (.get, 1, "settings"): return .response(.json(engine.settings.json.serialized))
+        case (.post, 1, "settings"), (.patch, 1, "settings"):
+            guard scope.isDefault else { return .response(sharedOnly("\(request.method.rawValue) /__admin/settings", "changes settings every scope shares")) }
+            do throws(StubError) {
+                try engine.settings.update(try parseBody(request), merging: request.method == .patch)
+            } catch {
+                return .response(invalid(error))
+            }
+            return .response(Response(status: 200))
+        case (_, _, "files"): return .response(files(request, scope, name: parts.dropFirst()))
         case (.post, 2, "near-misses") where parts[1] == "request": return .response(nearMissesForRequest(request, scope))
         case (.post, 2, "near-misses") where parts[1] == "request-pattern": return .response(nearMissesForPattern(request, context))
         default: return .decline
@@ -119,8 +129,8 @@ public final class StubAdminAPI: Backend {
     }
 
     /// A call that changes the shared mappings, made in a named scope.
-    func sharedOnly(_ call: String) -> Response {
-        .json(JSONValue.object([("message", .string("\(call) writes the shared mappings to files: send it without a scope"))]).serialized, status: 400)
+    func sharedOnly(_ call: String, _ why: String = "writes the shared mappings to files") -> Response {
+        .json(JSONValue.object([("message", .string("\(call) \(why): send it without a scope"))]).serialized, status: 400)
     }
 
     /// Mappings whose `metadata` satisfies a content pattern (e.g. `matchesJsonPath`).
@@ -239,7 +249,7 @@ public final class StubAdminAPI: Backend {
     }
 
     /// `{"errors": [{"code": …, "title": …}]}`, as WireMock answers a call it refuses.
-    private func wireMockError(code: Int, _ title: String, status: Int) -> Response {
+    func wireMockError(code: Int, _ title: String, status: Int) -> Response {
         .json(JSONValue.object([("errors", .array([.object([("code", .int(code)), ("title", .string(title))])]))]).serialized, status: status)
     }
 

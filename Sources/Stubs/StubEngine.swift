@@ -20,6 +20,8 @@ public final class StubEngine: Backend {
 
     /// `stubs/`: its `mappings/` and `__files/` hold the user's stubs, and where the admin API saves.
     public let directory: StubDirectory
+    /// `/__admin/settings`: shared with the other engines of the server.
+    public let settings: GlobalSettings
     private let logger: Logger
 
     private struct State {
@@ -47,8 +49,9 @@ public final class StubEngine: Backend {
 
     /// Loads the mappings of `stubsDirectory` and its packs; bad files are logged.
     public init(stubsDirectory: URL, globalTemplating: Bool = false, name: String = "stubs", tier: BackendTier = .userStubs,
-                logger: Logger = Logger(label: "understudy")) {
+                settings: GlobalSettings = GlobalSettings(), logger: Logger = Logger(label: "understudy")) {
         directory = StubDirectory(root: stubsDirectory, globalTemplating: globalTemplating)
+        self.settings = settings
         self.name = name
         self.tier = tier
         self.logger = logger
@@ -253,13 +256,13 @@ public final class StubEngine: Backend {
         let scope = context.scope
         let hostOnly = context.forUnmappedHost
         if !scope.isDefault, scopesWithOwnMappings.value.load(ordering: .relaxed) > 0, let own = scope[scopeKey].own {
-            if let found = firstMatch(in: own.set, request, scope, hostOnly: hostOnly) { return StubReply.reply(found, to: request) }
+            if let found = firstMatch(in: own.set, request, scope, hostOnly: hostOnly) { return StubReply.reply(found, to: request, globalDelay: settings.delay) }
             return firstMatch(in: state.withLock { $0.current }, request, scope, hiding: own.ids, hostOnly: hostOnly)
-                .map { StubReply.reply($0, to: request) } ?? .decline
+                .map { StubReply.reply($0, to: request, globalDelay: settings.delay) } ?? .decline
         }
         guard mappingCount.load(ordering: .relaxed) > 0 else { return .decline }
         guard let found = firstMatch(in: state.withLock({ $0.current }), request, scope, hostOnly: hostOnly) else { return .decline }
-        return StubReply.reply(found, to: request)
+        return StubReply.reply(found, to: request, globalDelay: settings.delay)
     }
 
     /// The first mapping of `set` that matches and may enter its scenario, leaving out the ids
