@@ -102,15 +102,19 @@ public final class StubAdminAPI: Backend {
     private func createMapping(_ request: Request, _ scope: StateScope) -> Response {
         do throws(StubError) {
             let mapping = try StubMapping.parse(try parseBody(request), in: engine.directory)
-            if mapping.persistent && !scope.isDefault {
-                throw StubError(field: "persistent", message: "a persistent mapping is written to mappings/ and shared by every scope: add it without a scope (this one is in \"\(scope.name)\")")
-            }
+            try refuseFiles(for: mapping, in: scope, "add")
             engine.add(mapping, in: scope)
             if mapping.persistent, let failure = save() { return failure }
             return .json(mapping.json.serialized, status: 201)
         } catch {
             return invalid(error)
         }
+    }
+
+    /// A persistent mapping is written to a file every scope shares: not from a named scope.
+    private func refuseFiles(for mapping: StubMapping, in scope: StateScope, _ verb: String) throws(StubError) {
+        guard mapping.persistent && !scope.isDefault else { return }
+        throw StubError(field: "persistent", message: "a persistent mapping is written to mappings/ and shared by every scope: \(verb) it without a scope (this one is in \"\(scope.name)\")")
     }
 
     /// Writes the admin API's mappings to files; nil when that worked, else a 500 saying why.
@@ -159,7 +163,10 @@ public final class StubAdminAPI: Backend {
             let body = try parseBody(request)
             let json = JSONValue.object([("id", .string(id.lowercased()))] + (body.objectValue ?? []).filter { $0.0 != "id" && $0.0 != "uuid" })
             let mapping = try StubMapping.parse(json, in: engine.directory)
+            try refuseFiles(for: mapping, in: scope, "replace")
             engine.add(mapping, in: scope)
+            // As WireMock: a persistent mapping's file is rewritten (in place, when it had one).
+            if mapping.persistent, let failure = save() { return failure }
             return .json(mapping.json.serialized)
         } catch {
             return invalid(error)

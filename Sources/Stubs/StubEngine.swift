@@ -31,6 +31,11 @@ public final class StubEngine: Backend {
         var fromAPI: [StubMapping] = []
         var current = StubSet(mappings: [])
 
+        /// The file that holds the mapping `id` and no other: the only kind WireMock rewrites or deletes.
+        func soleFile(of id: String) -> String? {
+            fromFiles.first { $0.value.count == 1 && $0.value[0].id == id }?.key
+        }
+
         mutating func publish() {
             let apiIDs = Set(fromAPI.map(\.id))
             let files = fromFiles.keys.sorted().flatMap { fromFiles[$0]! }.filter { !apiIDs.contains($0.id) }
@@ -128,16 +133,27 @@ public final class StubEngine: Backend {
     }
 
     /// Removes the mapping `id` (a file mapping until the next reset); false when there is none.
+    /// A `persistent` mapping's file goes too when it holds that mapping alone, as in WireMock,
+    /// so a reset does not bring it back.
     @discardableResult
     public func remove(id: String) -> Bool {
         let id = id.lowercased()
-        return state.withLock { state in
+        let (removed, fileToDelete) = state.withLock { state in
             let before = state.current.ordered.count
+            let persistent = state.current.ordered.first { $0.id == id }?.persistent ?? false
+            let file = persistent ? state.soleFile(of: id) : nil
             state.fromAPI.removeAll { $0.id == id }
             for file in state.fromFiles.keys { state.fromFiles[file]!.removeAll { $0.id == id } }
+            if let file { state.fromFiles[file] = nil }
             publish(&state)
-            return state.current.ordered.count != before
+            return (state.current.ordered.count != before, file)
         }
+        if let fileToDelete {
+            do { try FileManager.default.removeItem(atPath: fileToDelete) } catch {
+                logger.warning("could not delete the mapping file of \(id): \(MappingFiles.reason(error))")
+            }
+        }
+        return removed
     }
 
     /// Removes every mapping, those of files included, until the next reset or file change.
@@ -217,12 +233,16 @@ public final class StubEngine: Backend {
 
     /// Writes the admin API's mappings to `stubs/mappings/` (WireMock's `mappings/save`), each to
     /// its own file named after it; from then on they are file mappings. Returns the files written.
+    /// A mapping that replaced one of a file holding it alone is written over that file.
     public func save() throws -> [String] {
-        let pending = state.withLock { $0.fromAPI }
+        let (pending, ownFiles) = state.withLock { state in
+            (state.fromAPI, Dictionary(state.fromAPI.compactMap { mapping in state.soleFile(of: mapping.id).map { (mapping.id, $0) } },
+                                       uniquingKeysWith: { first, _ in first }))
+        }
         try FileManager.default.createDirectory(at: directory.mappings, withIntermediateDirectories: true)
         var written: [(String, StubMapping)] = []
         for mapping in pending {
-            let file = directory.mappings.appendingPathComponent(Self.fileName(for: mapping))
+            let file = ownFiles[mapping.id].map { URL(fileURLWithPath: $0) } ?? directory.mappings.appendingPathComponent(Self.fileName(for: mapping))
             try SafeFile.write(Data((mapping.json.prettyPrinted(arraysOnOneLine: false) + "\n").utf8), to: file)
             var saved = mapping
             saved.file = file.path

@@ -209,3 +209,45 @@ func object(_ data: Data) throws -> [String: Any] {
         #expect(try await ids(server).count == 2)
     }
 }
+
+/// WireMock deletes or rewrites the file of a `persistent` mapping changed through the API.
+@Suite struct PersistentMappingFileTests {
+    @Test func deletingOrReplacingAPersistentMappingChangesItsFile() async throws {
+        let root = try makeTemporaryDirectory([
+            "mappings/plain.json": #"{"id": "aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa", "request": {"urlPath": "/plain"}, "response": {"body": "plain"}}"#,
+            "mappings/kept.json": #"{"id": "dddddddd-dddd-dddd-dddd-dddddddddddd", "persistent": true, "request": {"urlPath": "/kept"}, "response": {"body": "kept"}}"#,
+            "mappings/gone.json": #"{"id": "eeeeeeee-eeee-eeee-eeee-eeeeeeeeeeee", "persistent": true, "request": {"urlPath": "/gone"}, "response": {"body": "gone"}}"#,
+            "mappings/multi.json": #"{"mappings": [{"id": "ffffffff-ffff-ffff-ffff-ffffffffffff", "persistent": true, "request": {"urlPath": "/f"}, "response": {}}, {"request": {"urlPath": "/c"}, "response": {}}]}"#,
+        ])
+        let journal = RequestJournal()
+        let engine = StubEngine(stubsDirectory: root)
+        let server = try TestServer.start(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal)
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        let mappings = root.appendingPathComponent("mappings")
+
+        // Not persistent: memory only, back on reset.
+        #expect(try await server.send("DELETE", "/__admin/mappings/aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa").response.statusCode == 200)
+        #expect(FileManager.default.fileExists(atPath: mappings.appendingPathComponent("plain.json").path))
+        // Persistent, alone in its file: the file goes, and a reset does not bring it back.
+        #expect(try await server.send("DELETE", "/__admin/mappings/eeeeeeee-eeee-eeee-eeee-eeeeeeeeeeee").response.statusCode == 200)
+        #expect(!FileManager.default.fileExists(atPath: mappings.appendingPathComponent("gone.json").path))
+        // Persistent among others: the file is left as it is.
+        #expect(try await server.send("DELETE", "/__admin/mappings/ffffffff-ffff-ffff-ffff-ffffffffffff").response.statusCode == 200)
+        #expect(FileManager.default.fileExists(atPath: mappings.appendingPathComponent("multi.json").path))
+        // Replaced as persistent: its own file is rewritten, no second file appears.
+        let replacement = #"{"persistent": true, "request": {"urlPath": "/kept"}, "response": {"body": "kept 2"}}"#
+        #expect(try await server.send("PUT", "/__admin/mappings/dddddddd-dddd-dddd-dddd-dddddddddddd", body: Data(replacement.utf8)).response.statusCode == 200)
+        #expect(try String(contentsOf: mappings.appendingPathComponent("kept.json"), encoding: .utf8).contains("kept 2"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: mappings.path).sorted() == ["kept.json", "multi.json", "plain.json"])
+
+        #expect(try await server.send("POST", "/__admin/mappings/reset").response.statusCode == 200)
+        #expect(String(decoding: try await server.send("GET", "/plain").body, as: UTF8.self) == "plain")
+        #expect(String(decoding: try await server.send("GET", "/kept").body, as: UTF8.self) == "kept 2")
+        #expect(try await server.send("GET", "/gone").response.statusCode == 404)
+        #expect(try await server.send("GET", "/f").response.statusCode == 200, "a mapping of a shared file comes back")
+
+        let (_, scoped) = try await server.send("PUT", "/__admin/mappings/dddddddd-dddd-dddd-dddd-dddddddddddd", headers: ["X-Understudy-Scope": "alice"],
+                                                body: Data(replacement.utf8))
+        #expect(scoped.statusCode == 422)
+    }
+}
