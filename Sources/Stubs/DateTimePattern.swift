@@ -141,13 +141,14 @@ extension DateTimePattern {
         } else {
             throw StubError(field: "\(field).\(key)", message: "'\(spec)' is not an ISO 8601 date-time (2021-06-14T12:13:14Z, 2021-06-14T12:13:14, 2021-06-14) nor 'now [+-]<amount> <unit>'")
         }
+        // WireMock reads the offset fields, but shifts only `now` by them.
         if let amount = json["expectedOffset"] {
             guard let amount = amount.intValue else { throw StubError(field: "\(field).expectedOffset", message: "expected a whole number") }
             let unitName = json["expectedOffsetUnit"]?.stringValue ?? "days"
             guard let unit = Offset.Unit(rawValue: unitName.lowercased()) else {
                 throw StubError(field: "\(field).expectedOffsetUnit", message: "expected one of \(Offset.Unit.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            offset = Offset(amount: amount, unit: unit)
+            if case .now = expected { offset = Offset(amount: amount, unit: unit) }
         }
         var actualFormat = DateTimeFormat.standard
         let formatText = json["actualFormat"]?.stringValue

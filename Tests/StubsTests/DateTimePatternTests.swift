@@ -31,6 +31,8 @@ import UnderstudyTesting
         #expect(equal.matches("2021-06-14T14:13:14+02:00"))
         #expect(equal.matches("2021-06-14T12:13:14"))
         #expect(!equal.matches("2021-06-14T12:13:14.001Z"))
+        // An offset moves only `now`, as in WireMock.
+        #expect(try content(#"{"equalToDateTime": "2021-06-14T12:00:00Z", "expectedOffset": 1, "expectedOffsetUnit": "days"}"#).matches("2021-06-14T12:00:00Z"))
         // A local expected value is compared with the request's wall clock, its zone dropped.
         #expect(try content(#"{"equalToDateTime": "2021-06-14T12:13:14"}"#).matches("2021-06-14T12:13:14+05:00"))
     }
