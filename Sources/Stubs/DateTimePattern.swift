@@ -88,10 +88,11 @@ public struct DateTimePattern: Sendable {
         var expectedValue: DateTimeValue
         switch expected {
         case .fixed(let value): expectedValue = value
-        case .now: expectedValue = .now()
+        case .now:
+            // As WireMock: only `now` is truncated, then shifted.
+            expectedValue = truncateExpected?.apply(.now()) ?? .now()
+            if let offset { expectedValue = offset.shift(expectedValue) }
         }
-        if let truncateExpected { expectedValue = truncateExpected.apply(expectedValue) }
-        if let offset { expectedValue = offset.shift(expectedValue) }
         let (a, b) = Self.comparable(actual, expectedValue)
         switch comparison {
         case .before: return a < b

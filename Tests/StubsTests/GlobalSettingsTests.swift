@@ -24,33 +24,49 @@ import UnderstudyTesting
         return clock.now - start
     }
 
-    @Test func aFixedDelayHoldsEveryStubAnswerThatSetsNone() async throws {
+    @Test func aFixedDelayHoldsEveryStubAnswerByATimer() async throws {
         let (server, root) = try serve()
         defer { server.stop(); try? FileManager.default.removeItem(at: root) }
         #expect(String(decoding: try await server.send("GET", "/__admin/settings").body, as: UTF8.self) == #"{"settings":{}}"#)
-        #expect(try await server.send("POST", "/__admin/settings", body: Data(#"{"fixedDelay": 300}"#.utf8)).response.statusCode == 200)
-        #expect(try await timed(server, "/plain") >= .milliseconds(300))
-        #expect(try await timed(server, "/own") < .milliseconds(250), "a mapping's own fixed delay wins, as in WireMock")
+        #expect(try await server.send("POST", "/__admin/settings", body: Data(#"{"fixedDelay": 500}"#.utf8)).response.statusCode == 200)
+        #expect(try await timed(server, "/plain") >= .milliseconds(500))
         let settings = try object(try await server.send("GET", "/__admin/settings").body)
-        #expect((settings["settings"] as? [String: Int])?["fixedDelay"] == 300)
+        #expect((settings["settings"] as? [String: Int])?["fixedDelay"] == 500)
 
-        // Answers are held by a timer, not a blocked loop: two delayed requests overlap.
+        // Answers are held by a timer, not a blocked loop: two delayed requests overlap (in
+        // turn they would take a second).
         let clock = ContinuousClock()
         let start = clock.now
         async let first = server.send("GET", "/plain")
         async let second = server.send("GET", "/plain")
         _ = try await (first, second)
-        #expect(clock.now - start < .milliseconds(550))
+        #expect(clock.now - start < .milliseconds(1000))
+    }
 
-        // POST replaces every setting; PATCH changes only those given.
-        #expect(try await server.send("POST", "/__admin/settings", body: Data(#"{"settings": {"extended": {"team": "bus"}}}"#.utf8)).response.statusCode == 200)
-        #expect(try await timed(server, "/plain") < .milliseconds(250))
-        #expect(try await server.send("PATCH", "/__admin/settings", body: Data(#"{"delayDistribution": {"type": "uniform", "lower": 200, "upper": 200}}"#.utf8)).response.statusCode == 200)
-        let patched = try #require(try object(try await server.send("GET", "/__admin/settings").body)["settings"] as? [String: Any])
-        #expect((patched["extended"] as? [String: String])?["team"] == "bus")
-        #expect(try await timed(server, "/own") >= .milliseconds(210), "a global distribution adds to a mapping's fixed delay")
-        #expect(try await server.send("POST", "/__admin/settings", body: Data("{}".utf8)).response.statusCode == 200)
-        #expect(try await timed(server, "/plain") < .milliseconds(150))
+    @Test func theGlobalDelayFillsWhatAMappingLeavesOut() throws {
+        let settings = GlobalSettings()
+        let root = try makeTemporaryDirectory([:])
+        defer { try? FileManager.default.removeItem(at: root) }
+        func definition(_ json: String) throws -> ResponseDefinition {
+            try ResponseDefinition.parse(try JSONValue.parse(json), in: StubDirectory(root: root))
+        }
+        let plain = try definition(#"{"body": "x"}"#)
+        let own = try definition(#"{"fixedDelayMilliseconds": 10}"#)
+        #expect(settings.delay == nil, "nothing to look up on the request path while unset")
+
+        try settings.update(try JSONValue.parse(#"{"fixedDelay": 300}"#), merging: false)
+        #expect(plain.delay(globally: settings.delay) == .milliseconds(300))
+        #expect(own.delay(globally: settings.delay) == .milliseconds(10), "a mapping's own fixed delay wins, as in WireMock")
+
+        // PATCH changes only what it names; a global distribution adds to a mapping's fixed delay.
+        try settings.update(try JSONValue.parse(#"{"delayDistribution": {"type": "uniform", "lower": 200, "upper": 200}}"#), merging: true)
+        #expect(own.delay(globally: settings.delay) == .milliseconds(210))
+        #expect(plain.delay(globally: settings.delay) == .milliseconds(500))
+
+        // POST replaces every setting.
+        try settings.update(try JSONValue.parse(#"{"settings": {"extended": {"team": "bus"}}}"#), merging: false)
+        #expect(settings.delay == nil)
+        #expect(settings.json.serialized == #"{"settings":{"extended":{"team":"bus"}}}"#)
     }
 
     @Test func badSettingsAre422AndChangeNothing() async throws {
