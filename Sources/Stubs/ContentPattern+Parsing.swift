@@ -62,6 +62,9 @@ extension ContentPattern {
                 }
                 let inner = try Self.parse(.object((value.objectValue ?? []).filter { $0.0 != "expression" }), field: "\(field).matchesXPath")
                 return .matchesXPath(expression, namespaces: namespaces, nested: inner)
+            case "before": return .dateTime(try DateTimePattern.parse(json, comparison: .before, field: field))
+            case "after": return .dateTime(try DateTimePattern.parse(json, comparison: .after, field: field))
+            case "equalToDateTime": return .dateTime(try DateTimePattern.parse(json, comparison: .equalToDateTime, field: field))
             case "not": return .not(try parse(value, field: "\(field).not"))
             case "and", "or":
                 guard let items = value.arrayValue else { throw StubError(field: "\(field).\(key)", message: "expected an array of patterns") }
@@ -72,7 +75,7 @@ extension ContentPattern {
                 continue
             }
         }
-        let known = "equalTo, contains, doesNotContain, matches, doesNotMatch, absent, binaryEqualTo, equalToJson, matchesJsonPath, equalToXml, matchesXPath, not, and, or"
+        let known = "equalTo, contains, doesNotContain, matches, doesNotMatch, absent, binaryEqualTo, equalToJson, matchesJsonPath, equalToXml, matchesXPath, before, after, equalToDateTime, not, and, or"
         throw StubError(field: field, message: "no supported operator in \(json.serialized) (supported: \(known))")
     }
 }

@@ -15,6 +15,7 @@ public indirect enum ContentPattern: Sendable {
     case matchesJsonPath(JSONPath, nested: ContentPattern?)
     case equalToXml(String)
     case matchesXPath(String, namespaces: [String: String], nested: ContentPattern?)
+    case dateTime(DateTimePattern)
     case not(ContentPattern)
     case and([ContentPattern])
     case or([ContentPattern])
@@ -67,6 +68,8 @@ public indirect enum ContentPattern: Sendable {
             return found.contains { nested.matches($0.textForMatching) }
         case .equalToXml(let expected):
             return XMLComparison.equal(expected, value)
+        case .dateTime(let pattern):
+            return pattern.matches(value)
         case .matchesXPath(let expression, let namespaces, let nested):
             guard let found = XMLComparison.evaluate(xPath: expression, namespaces: namespaces, in: value) else { return false }
             guard let nested else { return !found.isEmpty }
@@ -90,6 +93,7 @@ public indirect enum ContentPattern: Sendable {
         case .matchesJsonPath(let path, _): "matching JSONPath '\(path.source)'"
         case .equalToXml: "equal to the given XML"
         case .matchesXPath(let expression, _, _): "matching XPath '\(expression)'"
+        case .dateTime(let pattern): pattern.expectation
         case .not(let inner): "not " + inner.expectation
         case .and(let all): all.map(\.expectation).joined(separator: " and ")
         case .or(let any): any.map(\.expectation).joined(separator: " or ")
@@ -104,11 +108,13 @@ public indirect enum ContentPattern: Sendable {
 }
 
 extension JSONValue {
-    /// Scalars as their text, containers as JSON: what nested patterns test.
+    /// Scalars as their text, containers as JSON: what nested patterns test. A whole double
+    /// reads as Java writes it (`9.0`): what WireMock's nested patterns see for `sum()`.
     var textForMatching: String {
         switch self {
         case .string(let text): text
         case .null: "null"
+        case .double(let number) where number == number.rounded() && abs(number) < 1e7: "\(Int(number)).0"
         default: serialized
         }
     }

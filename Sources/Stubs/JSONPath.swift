@@ -1,23 +1,59 @@
 import MockCore
 
-/// The JSONPath subset stubs use: `$`, `.name`, `['name']`, `[n]` (negative from the end), `[*]`,
-/// `.*`, `..name` (at any depth), and filters `[?(@.a.b)]`, `[?(@.a op value)]` with
-/// `== != < <= > >=` against a number, string, `true`, `false` or `null`.
+/// The JSONPath that stubs use, read as Jayway JSONPath (WireMock's) reads it: `$`, `.name`,
+/// `['name']`, `['a','b']`, `[n]` (negative from the end), `[n,m]`, `[start:end]`, `[*]`, `.*`,
+/// `..name` (at any depth), filters `[?(…)]` (see `JSONPathFilter`), and a closing function:
+/// `length()`/`size()`, `min()`, `max()`, `avg()`, `sum()`, `stddev()`, `keys()`.
 public struct JSONPath: Sendable {
     enum Step: Sendable {
         case key(String)
+        case keys([String])
         case index(Int)
+        case indices([Int])
+        case slice(start: Int?, end: Int?)
         case wildcard
         case descendant(String?)
-        case filter(path: [Step], comparison: (String, JSONValue)?)
+        case filter(JSONPathFilter)
+    }
+
+    /// A function that ends a path: it turns what the path selects into one value.
+    enum Function: String, Sendable, CaseIterable {
+        case length, size, min, max, avg, sum, stddev, keys
+
+        /// nil where Jayway fails (the length of a string, the sum of no numbers).
+        func apply(_ value: JSONValue) -> JSONValue? {
+            switch self {
+            case .length, .size:
+                return (value.arrayValue?.count ?? value.objectValue?.count).map(JSONValue.int)
+            case .keys:
+                return value.objectValue.map { .array($0.map { .string($0.0) }) }
+            case .min, .max, .avg, .sum, .stddev:
+                let numbers = (value.arrayValue ?? []).compactMap(\.doubleValue)
+                guard !numbers.isEmpty else { return nil }
+                let sum = numbers.reduce(0, +), mean = sum / Double(numbers.count)
+                // Jayway answers a double for each (a sum of integers is `9.0`).
+                switch self {
+                case .min: return .double(numbers.min() ?? 0)
+                case .max: return .double(numbers.max() ?? 0)
+                case .sum: return .double(sum)
+                case .avg: return .double(mean)
+                default: return .double((numbers.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(numbers.count)).squareRoot())
+                }
+            }
+        }
     }
 
     let steps: [Step]
+    let function: Function?
     public let source: String
 
-    /// Whether the path names at most one value (no wildcard, descent or filter): the
-    /// `jsonPath` helper then answers the value itself rather than a list.
+    /// Whether the path names at most one value (no wildcard, descent or filter, or a function
+    /// at its end): the `jsonPath` helper then answers the value itself rather than a list.
     var isDefinite: Bool {
+        function != nil || Self.isDefinite(steps)
+    }
+
+    private static func isDefinite(_ steps: [Step]) -> Bool {
         steps.allSatisfy { step in
             switch step {
             case .key, .index: true
@@ -30,8 +66,21 @@ public struct JSONPath: Sendable {
         var scanner = Substring(source.trimmingCharacters(in: .whitespaces))
         guard scanner.first == "$" else { throw StubError(field: field, message: "JSONPath '\(source)' must start with $") }
         scanner.removeFirst()
-        do {
-            return JSONPath(steps: try parseSteps(&scanner, stopAt: nil), source: source)
+        do throws(ParseFailure) {
+            var steps = try parseSteps(&scanner, inFilter: false)
+            var function: Function?
+            if case .key(let name)? = steps.last, name.hasSuffix("()") {
+                guard let known = Function(rawValue: String(name.dropLast(2))) else {
+                    throw ParseFailure(message: "unknown function \(name) (supported: \(Function.allCases.map { $0.rawValue + "()" }.joined(separator: ", ")))")
+                }
+                function = known
+                steps.removeLast()
+            }
+            if let misplaced = steps.first(where: { if case .key(let name) = $0 { name.hasSuffix("()") } else { false } }),
+               case .key(let name) = misplaced {
+                throw ParseFailure(message: "the function \(name) must end the path")
+            }
+            return JSONPath(steps: steps, function: function, source: source)
         } catch {
             throw StubError(field: field, message: "JSONPath '\(source)': \(error.message)")
         }
@@ -39,9 +88,10 @@ public struct JSONPath: Sendable {
 
     struct ParseFailure: Error { let message: String }
 
-    private static func parseSteps(_ text: inout Substring, stopAt stop: Character?) throws(ParseFailure) -> [Step] {
+    /// Steps up to the end, or (in a filter) up to what ends an operand.
+    static func parseSteps(_ text: inout Substring, inFilter: Bool) throws(ParseFailure) -> [Step] {
         var steps: [Step] = []
-        while let next = text.first, next != stop {
+        while let next = text.first {
             if text.hasPrefix("..") {
                 text.removeFirst(2)
                 let name = readName(&text)
@@ -54,7 +104,7 @@ public struct JSONPath: Sendable {
             } else if next == "[" {
                 text.removeFirst()
                 steps.append(try parseBracket(&text))
-            } else if stop != nil, " =!<>)".contains(next) {
+            } else if inFilter {
                 break
             } else {
                 throw ParseFailure(message: "unexpected '\(next)'")
@@ -63,68 +113,82 @@ public struct JSONPath: Sendable {
         return steps
     }
 
+    /// A name, with `()` kept when it calls a function.
     private static func readName(_ text: inout Substring) -> String {
-        let name = text.prefix { !".[ =!<>)".contains($0) }
+        var name = String(text.prefix { !".[ =!<>()&|,]".contains($0) })
         text.removeFirst(name.count)
-        return String(name)
+        if text.hasPrefix("()") {
+            text.removeFirst(2)
+            name += "()"
+        }
+        return name
     }
 
     private static func parseBracket(_ text: inout Substring) throws(ParseFailure) -> Step {
-        defer { if text.first == "]" { text.removeFirst() } }
+        let step = try parseBracketContents(&text)
+        text = text.drop { $0 == " " }
+        guard text.first == "]" else { throw ParseFailure(message: "expected ']'") }
+        text.removeFirst()
+        return step
+    }
+
+    private static func parseBracketContents(_ text: inout Substring) throws(ParseFailure) -> Step {
+        text = text.drop { $0 == " " }
         if text.first == "*" {
             text.removeFirst()
             return .wildcard
         }
         if let quote = text.first, quote == "'" || quote == "\"" {
-            text.removeFirst()
-            guard let end = text.firstIndex(of: quote) else { throw ParseFailure(message: "unterminated quoted name") }
-            let name = String(text[..<end])
-            text = text[text.index(after: end)...]
-            return .key(name)
+            var names: [String] = []
+            while let quote = text.first, quote == "'" || quote == "\"" {
+                text.removeFirst()
+                guard let end = text.firstIndex(of: quote) else { throw ParseFailure(message: "unterminated quoted name") }
+                names.append(String(text[..<end]))
+                text = text[text.index(after: end)...].drop { $0 == " " }
+                guard text.first == "," else { break }
+                text = text.dropFirst().drop { $0 == " " }
+            }
+            return names.count == 1 ? .key(names[0]) : .keys(names)
         }
         if text.hasPrefix("?(") {
             text.removeFirst(2)
-            guard text.first == "@" else { throw ParseFailure(message: "a filter must start with @") }
-            text.removeFirst()
-            let path = try parseSteps(&text, stopAt: ")")
+            let filter = try JSONPathFilter.parse(&text)
             text = text.drop { $0 == " " }
-            var comparison: (String, JSONValue)?
-            if let op = ["==", "!=", "<=", ">=", "<", ">"].first(where: { text.hasPrefix($0) }) {
-                text.removeFirst(op.count)
-                text = text.drop { $0 == " " }
-                let literal = text.prefix { $0 != ")" }.trimmingCharacters(in: .whitespaces)
-                text.removeFirst(text.prefix { $0 != ")" }.count)
-                comparison = (op, try literalValue(literal))
-            }
             guard text.first == ")" else { throw ParseFailure(message: "expected ')' closing the filter") }
             text.removeFirst()
-            return .filter(path: path, comparison: comparison)
+            return .filter(filter)
         }
-        let digits = text.prefix { $0 == "-" || $0.isNumber }
-        guard let index = Int(digits) else { throw ParseFailure(message: "expected an index, a quoted name, * or a filter in []") }
+        let first = readInteger(&text)
+        if text.first == ":" {
+            text.removeFirst()
+            return .slice(start: first, end: readInteger(&text))
+        }
+        guard let first else { throw ParseFailure(message: "expected an index, a slice, a quoted name, * or a filter in []") }
+        var indices = [first]
+        while text.first == "," {
+            text = text.dropFirst().drop { $0 == " " }
+            guard let next = readInteger(&text) else { throw ParseFailure(message: "expected an index after ','") }
+            indices.append(next)
+        }
+        return indices.count == 1 ? .index(first) : .indices(indices)
+    }
+
+    private static func readInteger(_ text: inout Substring) -> Int? {
+        let digits = text.prefix { $0 == "-" || $0.isASCII && $0.isNumber }
+        guard let value = Int(digits) else { return nil }
         text.removeFirst(digits.count)
-        return .index(index)
+        text = text.drop { $0 == " " }
+        return value
     }
 
-    private static func literalValue(_ text: String) throws(ParseFailure) -> JSONValue {
-        if let first = text.first, first == "'" || first == "\"", text.count >= 2, text.last == first {
-            return .string(String(text.dropFirst().dropLast()))
-        }
-        switch text {
-        case "true": return .bool(true)
-        case "false": return .bool(false)
-        case "null": return .null
-        default:
-            if let integer = Int(text) { return .int(integer) }
-            if let number = Double(text) { return .double(number) }
-            throw ParseFailure(message: "cannot read the value '\(text)'")
-        }
-    }
-
-    /// Every value the path selects in `document`.
+    /// Every value the path selects in `document` (with a function: its one result, if any).
     public func evaluate(_ document: JSONValue) -> [JSONValue] {
         var budget = Self.selectionBudget
-        return Self.apply(steps[...], to: [document], budget: &budget)
+        let found = Self.select(steps, in: document, root: document, budget: &budget)
+        guard let function else { return found }
+        // On a definite path the function takes the value; otherwise, the list of values.
+        let input: JSONValue? = Self.isDefinite(steps) ? found.first : .array(found)
+        return input.flatMap(function.apply).map { [$0] } ?? []
     }
 
     /// How many values one evaluation may select along the way. Each `..` selects every value
@@ -132,7 +196,11 @@ public struct JSONPath: Sendable {
     /// past the budget it selects nothing.
     static let selectionBudget = 100_000
 
-    private static func apply(_ steps: ArraySlice<Step>, to values: [JSONValue], budget: inout Int) -> [JSONValue] {
+    static func select(_ steps: [Step], in value: JSONValue, root: JSONValue, budget: inout Int) -> [JSONValue] {
+        apply(steps[...], to: [value], root: root, budget: &budget)
+    }
+
+    private static func apply(_ steps: ArraySlice<Step>, to values: [JSONValue], root: JSONValue, budget: inout Int) -> [JSONValue] {
         guard let step = steps.first else { return values }
         var next: [JSONValue] = []
         for value in values {
@@ -140,28 +208,36 @@ public struct JSONPath: Sendable {
             switch step {
             case .key(let name):
                 if let found = value[name] { next.append(found) }
+            case .keys(let names):
+                next += names.compactMap { value[$0] }
             case .index(let index):
+                if let found = element(index, of: value) { next.append(found) }
+            case .indices(let indices):
+                next += indices.compactMap { element($0, of: value) }
+            case .slice(let start, let end):
                 if let items = value.arrayValue {
-                    let position = index < 0 ? items.count + index : index
-                    if items.indices.contains(position) { next.append(items[position]) }
+                    let clamp = { (bound: Int) in Swift.min(Swift.max(bound < 0 ? items.count + bound : bound, 0), items.count) }
+                    let from = clamp(start ?? 0), to = clamp(end ?? items.count)
+                    if from < to { next += items[from..<to] }
                 }
             case .wildcard:
                 next += children(of: value)
             case .descendant(let name):
                 next += descendants(of: value).compactMap { candidate in name.map { candidate[$0] } ?? candidate }
-            case .filter(let path, let comparison):
-                for child in children(of: value) {
-                    let selected = apply(path[...], to: [child], budget: &budget)
-                    guard let (op, literal) = comparison else {
-                        if !selected.isEmpty { next.append(child) }
-                        continue
-                    }
-                    if selected.contains(where: { compare($0, op, literal) }) { next.append(child) }
+            case .filter(let filter):
+                for child in children(of: value) where filter.test(child, root: root, budget: &budget) {
+                    next.append(child)
                 }
             }
         }
         budget -= next.count
-        return apply(steps.dropFirst(), to: next, budget: &budget)
+        return apply(steps.dropFirst(), to: next, root: root, budget: &budget)
+    }
+
+    private static func element(_ index: Int, of value: JSONValue) -> JSONValue? {
+        guard let items = value.arrayValue else { return nil }
+        let position = index < 0 ? items.count + index : index
+        return items.indices.contains(position) ? items[position] : nil
     }
 
     private static func children(of value: JSONValue) -> [JSONValue] {
@@ -171,26 +247,5 @@ public struct JSONPath: Sendable {
     /// The value and everything below it, depth first.
     private static func descendants(of value: JSONValue) -> [JSONValue] {
         [value] + children(of: value).flatMap(descendants)
-    }
-
-    private static func compare(_ value: JSONValue, _ op: String, _ literal: JSONValue) -> Bool {
-        if let a = value.doubleValue, let b = literal.doubleValue { return order(a, op, b) }
-        if let a = value.stringValue, let b = literal.stringValue { return order(a, op, b) }
-        switch op {
-        case "==": return value == literal
-        case "!=": return value != literal
-        default: return false
-        }
-    }
-
-    private static func order<T: Comparable>(_ a: T, _ op: String, _ b: T) -> Bool {
-        switch op {
-        case "==": a == b
-        case "!=": a != b
-        case "<": a < b
-        case "<=": a <= b
-        case ">": a > b
-        default: a >= b
-        }
     }
 }

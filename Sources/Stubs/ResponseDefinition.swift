@@ -45,10 +45,11 @@ public struct ResponseDefinition: Sendable {
         }
     }
 
-    /// The total delay for one answer: the fixed part plus a draw of the distribution.
-    func delay() -> Duration? {
-        let random = delayDistribution?.sample()
-        switch (fixedDelay, random) {
+    /// The total delay for one answer: the fixed part plus a draw of the distribution, each the
+    /// global settings' when the mapping has none (as WireMock does).
+    func delay(globally global: GlobalSettings.Delay? = nil) -> Duration? {
+        let random = (delayDistribution ?? global?.distribution)?.sample()
+        switch (fixedDelay ?? global?.fixed, random) {
         case (nil, nil): return nil
         case (let fixed?, nil): return fixed
         case (nil, let drawn?): return drawn
@@ -168,7 +169,7 @@ public struct ResponseDefinition: Sendable {
         return definition
     }
 
-    private static func parseDistribution(_ json: JSONValue, field: String) throws(StubError) -> DelayDistribution {
+    static func parseDistribution(_ json: JSONValue, field: String) throws(StubError) -> DelayDistribution {
         switch json["type"]?.stringValue {
         case "uniform":
             guard let lower = json["lower"]?.doubleValue, let upper = json["upper"]?.doubleValue, lower >= 0, upper >= lower, upper.isFinite else {
@@ -224,7 +225,8 @@ public struct BodyFiles: Sendable {
         FileManager.default.fileExists(atPath: try path(name, field: field).path)
     }
 
-    private func path(_ name: String, field: String) throws(StubError) -> URL {
+    /// The file `name` names, refused when it leads outside `root` (`..`, a symbolic link).
+    func path(_ name: String, field: String) throws(StubError) -> URL {
         let file = root.appendingPathComponent(name).standardizedFileURL.resolvingSymlinksInPath()
         guard file.path.hasPrefix(root.path + "/") else {
             throw StubError(field: field, message: "'\(name)' leads outside \(shownAs)")

@@ -9,14 +9,15 @@ import MockCore
 /// scenarios and the journal are the scope's.
 public final class StubAdminAPI: Backend {
     public let name = "stubs-admin"
-    public let mounts = ["/__admin/mappings", "/__admin/scenarios", "/__admin/requests"]
+    public let mounts = ["/__admin/mappings", "/__admin/scenarios", "/__admin/requests", "/__admin/near-misses",
+                         "/__admin/settings", "/__admin/files"]
     public let tier = BackendTier.admin
 
-    private let engine: StubEngine
+    let engine: StubEngine
     /// Every engine whose scenarios `/__admin/scenarios` shows and moves: the user's stubs and
     /// the recordings (whose mappings are files only, not edited through this API).
-    private let scenarioEngines: [StubEngine]
-    private let journal: RequestJournal
+    let scenarioEngines: [StubEngine]
+    let journal: RequestJournal
 
     public init(engine: StubEngine, journal: RequestJournal, recordings: StubEngine? = nil) {
         self.engine = engine
@@ -54,12 +55,27 @@ public final class StubAdminAPI: Backend {
         case (.put, 3, "scenarios") where parts[2] == "state":
             let state = (try? JSONValue.parse(request.body))?["state"]?.stringValue
             // Not short-circuited: a scenario of the same name in both engines moves in both.
-            let found = scenarioEngines.map { $0.setScenario(parts[1], to: state, in: scope) }.contains(true)
-            return .response(found ? Response(status: 200)
-                             : .json(JSONValue.object([("message", .string("Scenario \(parts[1]) does not exist"))]).serialized, status: 404))
+            let changes = scenarioEngines.map { $0.setScenario(parts[1], to: state, in: scope) }
+            if changes.contains(.moved) { return .response(Response(status: 200)) }
+            if changes.contains(.noSuchState) {
+                return .response(wireMockError(code: 11, "Scenario \(parts[1]) does not support state \(state ?? "")", status: 422))
+            }
+            return .response(wireMockError(code: 404, "Scenario \(parts[1]) does not exist", status: 404))
         case (.post, 2, "requests") where parts[1] == "count": return .response(findRequests(request, context, .count))
         case (.post, 2, "requests") where parts[1] == "find": return .response(findRequests(request, context, .find))
         case (.post, 2, "requests") where parts[1] == "remove": return .response(findRequests(request, context, .remove))
+        case (.get, 1, "settings"): return .response(.json(engine.settings.json.serialized))
+        case (.post, 1, "settings"), (.patch, 1, "settings"):
+            guard scope.isDefault else { return .response(sharedOnly("\(request.method.rawValue) /__admin/settings", "changes settings every scope shares")) }
+            do throws(StubError) {
+                try engine.settings.update(try parseBody(request), merging: request.method == .patch)
+            } catch {
+                return .response(invalid(error))
+            }
+            return .response(Response(status: 200))
+        case (_, _, "files"): return .response(files(request, scope, name: parts.dropFirst()))
+        case (.post, 2, "near-misses") where parts[1] == "request": return .response(nearMissesForRequest(request, scope))
+        case (.post, 2, "near-misses") where parts[1] == "request-pattern": return .response(nearMissesForPattern(request, context))
         default: return .decline
         }
     }
@@ -76,7 +92,7 @@ public final class StubAdminAPI: Backend {
     }
 
     /// `lenient` for mappings, which WireMock reads with comments and single quotes (as files).
-    private func parseBody(_ request: Request, lenient: Bool = false) throws(StubError) -> JSONValue {
+    func parseBody(_ request: Request, lenient: Bool = false) throws(StubError) -> JSONValue {
         do {
             return try lenient ? JSONValue.parseLenient(request.body) : JSONValue.parse(request.body)
         } catch {
@@ -87,15 +103,19 @@ public final class StubAdminAPI: Backend {
     private func createMapping(_ request: Request, _ scope: StateScope) -> Response {
         do throws(StubError) {
             let mapping = try StubMapping.parse(try parseBody(request, lenient: true), in: engine.directory)
-            if mapping.persistent && !scope.isDefault {
-                throw StubError(field: "persistent", message: "a persistent mapping is written to mappings/ and shared by every scope: add it without a scope (this one is in \"\(scope.name)\")")
-            }
+            try refuseFiles(for: mapping, in: scope, "add")
             engine.add(mapping, in: scope)
             if mapping.persistent, let failure = save() { return failure }
             return .json(mapping.json.serialized, status: 201)
         } catch {
             return invalid(error)
         }
+    }
+
+    /// A persistent mapping is written to a file every scope shares: not from a named scope.
+    private func refuseFiles(for mapping: StubMapping, in scope: StateScope, _ verb: String) throws(StubError) {
+        guard mapping.persistent && !scope.isDefault else { return }
+        throw StubError(field: "persistent", message: "a persistent mapping is written to mappings/ and shared by every scope: \(verb) it without a scope (this one is in \"\(scope.name)\")")
     }
 
     /// Writes the admin API's mappings to files; nil when that worked, else a 500 saying why.
@@ -114,8 +134,8 @@ public final class StubAdminAPI: Backend {
     }
 
     /// A call that changes the shared mappings, made in a named scope.
-    private func sharedOnly(_ call: String) -> Response {
-        .json(JSONValue.object([("message", .string("\(call) writes the shared mappings to files: send it without a scope"))]).serialized, status: 400)
+    func sharedOnly(_ call: String, _ why: String = "writes the shared mappings to files") -> Response {
+        .json(JSONValue.object([("message", .string("\(call) \(why): send it without a scope"))]).serialized, status: 400)
     }
 
     /// Mappings whose `metadata` satisfies a content pattern (e.g. `matchesJsonPath`).
@@ -144,18 +164,38 @@ public final class StubAdminAPI: Backend {
             let body = try parseBody(request, lenient: true)
             let json = JSONValue.object([("id", .string(id.lowercased()))] + (body.objectValue ?? []).filter { $0.0 != "id" && $0.0 != "uuid" })
             let mapping = try StubMapping.parse(json, in: engine.directory)
+            try refuseFiles(for: mapping, in: scope, "replace")
             engine.add(mapping, in: scope)
+            // As WireMock: a persistent mapping's file is rewritten (in place, when it had one).
+            if mapping.persistent, let failure = save() { return failure }
             return .json(mapping.json.serialized)
         } catch {
             return invalid(error)
         }
     }
 
-    /// All or nothing: every mapping is checked before any is added.
+    /// All or nothing: every mapping is checked before any is added. `importOptions`:
+    /// `duplicatePolicy` `OVERWRITE` (the default) or `IGNORE` (a mapping whose id is taken is
+    /// left out), and `deleteAllNotInImport` (the mappings the scope may change that the import
+    /// does not name are removed).
     private func importMappings(_ request: Request, _ scope: StateScope) -> Response {
         do throws(StubError) {
-            guard let items = try parseBody(request, lenient: true)["mappings"]?.arrayValue else {
+            let body = try parseBody(request, lenient: true)
+            guard let items = body["mappings"]?.arrayValue else {
                 throw StubError(field: "mappings", message: "expected {\"mappings\": [...]}")
+            }
+            let options = body["importOptions"]
+            var ignoreDuplicates = false
+            if let policy = options?["duplicatePolicy"] {
+                guard let name = policy.stringValue, ["OVERWRITE", "IGNORE"].contains(name) else {
+                    throw StubError(field: "importOptions.duplicatePolicy", message: "expected OVERWRITE or IGNORE")
+                }
+                ignoreDuplicates = name == "IGNORE"
+            }
+            var deleteOthers = false
+            if let flag = options?["deleteAllNotInImport"] {
+                guard let value = flag.boolValue else { throw StubError(field: "importOptions.deleteAllNotInImport", message: "expected true or false") }
+                deleteOthers = value
             }
             var mappings: [StubMapping] = []
             for (index, item) in items.enumerated() {
@@ -167,7 +207,13 @@ public final class StubAdminAPI: Backend {
                     throw located
                 }
             }
-            mappings.forEach { engine.add($0, in: scope) }
+            if deleteOthers {
+                let imported = Set(mappings.map(\.id))
+                for mapping in engine.mappings(in: scope) where !imported.contains(mapping.id) { engine.remove(id: mapping.id, in: scope) }
+            }
+            for mapping in mappings where !(ignoreDuplicates && engine.mapping(id: mapping.id, in: scope) != nil) {
+                engine.add(mapping, in: scope)
+            }
             return Response(status: 200)
         } catch {
             return invalid(error)
@@ -214,9 +260,14 @@ public final class StubAdminAPI: Backend {
         return .json(JSONValue.object([("message", .string("No stub mapping with id \(id)\(among)"))]).serialized, status: 404)
     }
 
+    /// `{"errors": [{"code": …, "title": …}]}`, as WireMock answers a call it refuses.
+    func wireMockError(code: Int, _ title: String, status: Int) -> Response {
+        .json(JSONValue.object([("errors", .array([.object([("code", .int(code)), ("title", .string(title))])]))]).serialized, status: status)
+    }
+
     /// WireMock's 422 shape: `{"errors": [{"code": 10, "source": {"pointer": "/request/queryParamters"},
     /// "title": …, "detail": …}]}`; the pointer is a JSON pointer (`mappings[1]` → `/mappings/1`).
-    private func invalid(_ error: StubError) -> Response {
+    func invalid(_ error: StubError) -> Response {
         let pointer = "/" + error.field.replacingOccurrences(of: "[", with: ".").replacingOccurrences(of: "]", with: "")
             .replacingOccurrences(of: ".", with: "/")
         return .json(JSONValue.object([("errors", .array([.object([

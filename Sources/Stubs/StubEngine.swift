@@ -20,6 +20,8 @@ public final class StubEngine: Backend {
 
     /// `stubs/`: its `mappings/` and `__files/` hold the user's stubs, and where the admin API saves.
     public let directory: StubDirectory
+    /// `/__admin/settings`: shared with the other engines of the server.
+    public let settings: GlobalSettings
     private let logger: Logger
 
     private struct State {
@@ -28,6 +30,11 @@ public final class StubEngine: Backend {
         /// Made through the admin API, oldest first; they win over file mappings of the same id.
         var fromAPI: [StubMapping] = []
         var current = StubSet(mappings: [])
+
+        /// The file that holds the mapping `id` and no other: the only kind WireMock rewrites or deletes.
+        func soleFile(of id: String) -> String? {
+            fromFiles.first { $0.value.count == 1 && $0.value[0].id == id }?.key
+        }
 
         mutating func publish() {
             let apiIDs = Set(fromAPI.map(\.id))
@@ -47,8 +54,9 @@ public final class StubEngine: Backend {
 
     /// Loads the mappings of `stubsDirectory` and its packs; bad files are logged.
     public init(stubsDirectory: URL, globalTemplating: Bool = false, name: String = "stubs", tier: BackendTier = .userStubs,
-                logger: Logger = Logger(label: "understudy")) {
+                settings: GlobalSettings = GlobalSettings(), logger: Logger = Logger(label: "understudy")) {
         directory = StubDirectory(root: stubsDirectory, globalTemplating: globalTemplating)
+        self.settings = settings
         self.name = name
         self.tier = tier
         self.logger = logger
@@ -126,16 +134,27 @@ public final class StubEngine: Backend {
     }
 
     /// Removes the mapping `id` (a file mapping until the next reset); false when there is none.
+    /// A `persistent` mapping's file goes too when it holds that mapping alone, as in WireMock,
+    /// so a reset does not bring it back.
     @discardableResult
     public func remove(id: String) -> Bool {
         let id = id.lowercased()
-        return state.withLock { state in
+        let (removed, fileToDelete) = state.withLock { state in
             let before = state.current.ordered.count
+            let persistent = state.current.ordered.first { $0.id == id }?.persistent ?? false
+            let file = persistent ? state.soleFile(of: id) : nil
             state.fromAPI.removeAll { $0.id == id }
             for file in state.fromFiles.keys { state.fromFiles[file]!.removeAll { $0.id == id } }
+            if let file { state.fromFiles[file] = nil }
             publish(&state)
-            return state.current.ordered.count != before
+            return (state.current.ordered.count != before, file)
         }
+        if let fileToDelete {
+            do { try FileManager.default.removeItem(atPath: fileToDelete) } catch {
+                logger.warning("could not delete the mapping file of \(id): \(MappingFiles.reason(error))")
+            }
+        }
+        return removed
     }
 
     /// Removes every mapping, those of files included, until the next reset or file change.
@@ -215,12 +234,16 @@ public final class StubEngine: Backend {
 
     /// Writes the admin API's mappings to `stubs/mappings/` (WireMock's `mappings/save`), each to
     /// its own file named after it; from then on they are file mappings. Returns the files written.
+    /// A mapping that replaced one of a file holding it alone is written over that file.
     public func save() throws -> [String] {
-        let pending = state.withLock { $0.fromAPI }
+        let (pending, ownFiles) = state.withLock { state in
+            (state.fromAPI, Dictionary(state.fromAPI.compactMap { mapping in state.soleFile(of: mapping.id).map { (mapping.id, $0) } },
+                                       uniquingKeysWith: { first, _ in first }))
+        }
         try FileManager.default.createDirectory(at: directory.mappings, withIntermediateDirectories: true)
         var written: [(String, StubMapping)] = []
         for mapping in pending {
-            let file = directory.mappings.appendingPathComponent(Self.fileName(for: mapping))
+            let file = ownFiles[mapping.id].map { URL(fileURLWithPath: $0) } ?? directory.mappings.appendingPathComponent(Self.fileName(for: mapping))
             try SafeFile.write(Data((mapping.json.prettyPrinted(arraysOnOneLine: false) + "\n").utf8), to: file)
             var saved = mapping
             saved.file = file.path
@@ -254,13 +277,13 @@ public final class StubEngine: Backend {
         let scope = context.scope
         let hostOnly = context.forUnmappedHost
         if !scope.isDefault, scopesWithOwnMappings.value.load(ordering: .relaxed) > 0, let own = scope[scopeKey].own {
-            if let found = firstMatch(in: own.set, request, scope, hostOnly: hostOnly) { return StubReply.reply(found, to: request) }
+            if let found = firstMatch(in: own.set, request, scope, hostOnly: hostOnly) { return StubReply.reply(found, to: request, globalDelay: settings.delay) }
             return firstMatch(in: state.withLock { $0.current }, request, scope, hiding: own.ids, hostOnly: hostOnly)
-                .map { StubReply.reply($0, to: request) } ?? .decline
+                .map { StubReply.reply($0, to: request, globalDelay: settings.delay) } ?? .decline
         }
         guard mappingCount.load(ordering: .relaxed) > 0 else { return .decline }
         guard let found = firstMatch(in: state.withLock({ $0.current }), request, scope, hostOnly: hostOnly) else { return .decline }
-        return StubReply.reply(found, to: request)
+        return StubReply.reply(found, to: request, globalDelay: settings.delay)
     }
 
     /// The first mapping of `set` that matches and may enter its scenario, leaving out the ids
@@ -323,12 +346,15 @@ public final class StubEngine: Backend {
         }
     }
 
-    /// Sets a scenario's state in `scope`; nil puts it back to `Started`. False when no mapping
-    /// the scope sees names it.
-    public func setScenario(_ name: String, to state: String?, in scope: StateScope) -> Bool {
-        guard mappings(in: scope).contains(where: { $0.scenarioName == name }) else { return false }
+    public enum ScenarioChange { case moved, noSuchScenario, noSuchState }
+
+    /// Sets a scenario's state in `scope`; nil puts it back to `Started`. Only to a state its
+    /// mappings name (or `Started`), as WireMock does.
+    public func setScenario(_ name: String, to state: String?, in scope: StateScope) -> ScenarioChange {
+        guard let summary = scenarioSummaries(in: scope).first(where: { $0.name == name }) else { return .noSuchScenario }
+        if let state, !summary.possibleStates.contains(state) { return .noSuchState }
         scope[scopeKey].withScenarios { $0[name] = state }
-        return true
+        return .moved
     }
 
     /// Every scenario of `scope` back to `Started`.

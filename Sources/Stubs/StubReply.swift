@@ -3,9 +3,9 @@ import MockCore
 
 /// A matched mapping's answer: rendered if it is a template, then proxied, delayed or sent.
 enum StubReply {
-    static func reply(_ mapping: StubMapping, to request: Request) -> Reply {
+    static func reply(_ mapping: StubMapping, to request: Request, globalDelay: GlobalSettings.Delay?) -> Reply {
         let definition = mapping.response
-        let delay = definition.delay()
+        let delay = definition.delay(globally: globalDelay)
         if let fault = definition.fault {
             return .deferred { reply in
                 if let delay { reply.loop.schedule(after: delay) { reply.fail(with: fault) } } else { reply.fail(with: fault) }

@@ -56,11 +56,12 @@ struct Serve: ParsableCommand {
         let deviceMode = Locked<DeviceMode?>(nil)
         try server.run(journal: journal, logger: logger, device: (device, hostsFile, { made in deviceMode.withLock { $0 = made } }),
                        stopped: { watchers.forEach { $0.stop() } }) {
-            let stubs = StubEngine(stubsDirectory: stubsURL, globalTemplating: globalTemplating, logger: logger)
+            let settings = GlobalSettings()
+            let stubs = StubEngine(stubsDirectory: stubsURL, globalTemplating: globalTemplating, settings: settings, logger: logger)
             let staticFiles = StaticFiles(root: stubsURL.appendingPathComponent("__files"), logger: logger)
             let recordedURL = stubsURL.appendingPathComponent("recorded")
             let recordings = StubEngine(stubsDirectory: recordedURL, globalTemplating: globalTemplating, name: "recordings",
-                                        tier: .recordings, logger: logger)
+                                        tier: .recordings, settings: settings, logger: logger)
             // A recording started through the admin API forwards everything but user stubs (as
             // WireMock's record mode does: registered before the recordings, same tier); the
             // fallback proxy only what nothing else, static files included, answers.

@@ -109,7 +109,16 @@ func object(_ data: Data) throws -> [String: Any] {
         #expect(String(decoding: try await server.send("GET", "/bus/1").body, as: UTF8.self) == "late")
         #expect(try await server.send("POST", "/__admin/scenarios/reset").response.statusCode == 200)
         #expect(try await server.send("GET", "/bus/1").response.statusCode == 404)
-        #expect(try await server.send("PUT", "/__admin/scenarios/nope/state", body: Data()).response.statusCode == 404)
+        let (missing, missingResponse) = try await server.send("PUT", "/__admin/scenarios/nope/state", body: Data())
+        #expect(missingResponse.statusCode == 404)
+        #expect(String(decoding: missing, as: UTF8.self).contains("Scenario nope does not exist"))
+        // A state no mapping names: WireMock's 422, and the state stays.
+        let (refused, refusedResponse) = try await server.send("PUT", "/__admin/scenarios/bus/state", body: Data(#"{"state": "gone"}"#.utf8))
+        #expect(refusedResponse.statusCode == 422)
+        let error = try #require((try object(refused)["errors"] as? [[String: Any]])?.first)
+        #expect(error["code"] as? Int == 11)
+        #expect(error["title"] as? String == "Scenario bus does not support state gone")
+        #expect((try object(try await server.send("GET", "/__admin/scenarios").body)["scenarios"] as? [[String: Any]])?.first?["state"] as? String == "Started")
     }
 
     @Test func saveWritesAdminMappingsAsFilesThatLoadAgain() async throws {
@@ -158,5 +167,87 @@ func object(_ data: Data) throws -> [String: Any] {
         let keptID = try #require((try object(try await server.send("GET", "/__admin/requests").body)["requests"] as? [[String: Any]])?.last?["id"] as? String)
         #expect(try await server.send("DELETE", "/__admin/requests/\(keptID)").response.statusCode == 200)
         #expect(try await server.send("DELETE", "/__admin/requests/\(keptID)").response.statusCode == 404)
+    }
+}
+
+@Suite struct MappingImportOptionsTests {
+    func ids(_ server: TestServer) async throws -> Set<String> {
+        let listing = try object(try await server.send("GET", "/__admin/mappings").body)
+        return Set((listing["mappings"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String })
+    }
+
+    @Test func duplicatePolicyAndDeleteAllNotInImport() async throws {
+        let root = try makeTemporaryDirectory([
+            "mappings/one.json": #"{"id": "11111111-1111-1111-1111-111111111111", "request": {"urlPath": "/one"}, "response": {"body": "one"}}"#,
+            "mappings/two.json": #"{"id": "22222222-2222-2222-2222-222222222222", "request": {"urlPath": "/two"}, "response": {"body": "two"}}"#,
+        ])
+        let journal = RequestJournal()
+        let engine = StubEngine(stubsDirectory: root)
+        let server = try TestServer.start(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal)
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        let newOne = #"{"id": "11111111-1111-1111-1111-111111111111", "request": {"urlPath": "/one"}, "response": {"body": "new one"}}"#
+        let three = #"{"id": "33333333-3333-3333-3333-333333333333", "request": {"urlPath": "/three"}, "response": {"body": "three"}}"#
+
+        let ignore = #"{"mappings": [\#(newOne), \#(three)], "importOptions": {"duplicatePolicy": "IGNORE"}}"#
+        #expect(try await server.send("POST", "/__admin/mappings/import", body: Data(ignore.utf8)).response.statusCode == 200)
+        #expect(String(decoding: try await server.send("GET", "/one").body, as: UTF8.self) == "one", "IGNORE keeps the mapping already there")
+        #expect(try await ids(server).count == 3)
+
+        let overwrite = #"{"mappings": [\#(newOne)], "importOptions": {"duplicatePolicy": "OVERWRITE", "deleteAllNotInImport": true}}"#
+        #expect(try await server.send("POST", "/__admin/mappings/import", body: Data(overwrite.utf8)).response.statusCode == 200)
+        #expect(String(decoding: try await server.send("GET", "/one").body, as: UTF8.self) == "new one")
+        #expect(try await ids(server) == ["11111111-1111-1111-1111-111111111111"], "file mappings not in the import go too")
+
+        let (bad, badResponse) = try await server.send("POST", "/__admin/mappings/import", body: Data(#"{"mappings": [], "importOptions": {"duplicatePolicy": "FOO"}}"#.utf8))
+        #expect(badResponse.statusCode == 422)
+        #expect(((try object(bad)["errors"] as? [[String: Any]])?.first?["source"] as? [String: String])?["pointer"] == "/importOptions/duplicatePolicy")
+        let (_, badFlag) = try await server.send("POST", "/__admin/mappings/import", body: Data(#"{"mappings": [], "importOptions": {"deleteAllNotInImport": "yes"}}"#.utf8))
+        #expect(badFlag.statusCode == 422)
+        #expect(try await ids(server).count == 1, "a refused import changes nothing")
+
+        #expect(try await server.send("POST", "/__admin/mappings/reset").response.statusCode == 200)
+        #expect(try await ids(server).count == 2)
+    }
+}
+
+/// WireMock deletes or rewrites the file of a `persistent` mapping changed through the API.
+@Suite struct PersistentMappingFileTests {
+    @Test func deletingOrReplacingAPersistentMappingChangesItsFile() async throws {
+        let root = try makeTemporaryDirectory([
+            "mappings/plain.json": #"{"id": "aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa", "request": {"urlPath": "/plain"}, "response": {"body": "plain"}}"#,
+            "mappings/kept.json": #"{"id": "dddddddd-dddd-dddd-dddd-dddddddddddd", "persistent": true, "request": {"urlPath": "/kept"}, "response": {"body": "kept"}}"#,
+            "mappings/gone.json": #"{"id": "eeeeeeee-eeee-eeee-eeee-eeeeeeeeeeee", "persistent": true, "request": {"urlPath": "/gone"}, "response": {"body": "gone"}}"#,
+            "mappings/multi.json": #"{"mappings": [{"id": "ffffffff-ffff-ffff-ffff-ffffffffffff", "persistent": true, "request": {"urlPath": "/f"}, "response": {}}, {"request": {"urlPath": "/c"}, "response": {}}]}"#,
+        ])
+        let journal = RequestJournal()
+        let engine = StubEngine(stubsDirectory: root)
+        let server = try TestServer.start(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal)
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        let mappings = root.appendingPathComponent("mappings")
+
+        // Not persistent: memory only, back on reset.
+        #expect(try await server.send("DELETE", "/__admin/mappings/aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa").response.statusCode == 200)
+        #expect(FileManager.default.fileExists(atPath: mappings.appendingPathComponent("plain.json").path))
+        // Persistent, alone in its file: the file goes, and a reset does not bring it back.
+        #expect(try await server.send("DELETE", "/__admin/mappings/eeeeeeee-eeee-eeee-eeee-eeeeeeeeeeee").response.statusCode == 200)
+        #expect(!FileManager.default.fileExists(atPath: mappings.appendingPathComponent("gone.json").path))
+        // Persistent among others: the file is left as it is.
+        #expect(try await server.send("DELETE", "/__admin/mappings/ffffffff-ffff-ffff-ffff-ffffffffffff").response.statusCode == 200)
+        #expect(FileManager.default.fileExists(atPath: mappings.appendingPathComponent("multi.json").path))
+        // Replaced as persistent: its own file is rewritten, no second file appears.
+        let replacement = #"{"persistent": true, "request": {"urlPath": "/kept"}, "response": {"body": "kept 2"}}"#
+        #expect(try await server.send("PUT", "/__admin/mappings/dddddddd-dddd-dddd-dddd-dddddddddddd", body: Data(replacement.utf8)).response.statusCode == 200)
+        #expect(try String(contentsOf: mappings.appendingPathComponent("kept.json"), encoding: .utf8).contains("kept 2"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: mappings.path).sorted() == ["kept.json", "multi.json", "plain.json"])
+
+        #expect(try await server.send("POST", "/__admin/mappings/reset").response.statusCode == 200)
+        #expect(String(decoding: try await server.send("GET", "/plain").body, as: UTF8.self) == "plain")
+        #expect(String(decoding: try await server.send("GET", "/kept").body, as: UTF8.self) == "kept 2")
+        #expect(try await server.send("GET", "/gone").response.statusCode == 404)
+        #expect(try await server.send("GET", "/f").response.statusCode == 200, "a mapping of a shared file comes back")
+
+        let (_, scoped) = try await server.send("PUT", "/__admin/mappings/dddddddd-dddd-dddd-dddd-dddddddddddd", headers: ["X-Understudy-Scope": "alice"],
+                                                body: Data(replacement.utf8))
+        #expect(scoped.statusCode == 422)
     }
 }

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+import HTTPServer
+import MockCore
+@testable import Stubs
+import UnderstudyTesting
+
+/// `/__admin/files`: the body files, listed, read, written and deleted, never outside `__files/`.
+@Suite struct BodyFilesAdminTests {
+    func serve() throws -> (TestServer, URL) {
+        let root = try makeTemporaryDirectory([
+            "__files/a.txt": "hello",
+            "__files/sub/b.json": "{}",
+            "mappings/a.json": #"{"request": {"urlPath": "/a"}, "response": {"bodyFileName": "a.txt"}}"#,
+            "secret.txt": "do not serve",
+        ])
+        let journal = RequestJournal()
+        let engine = StubEngine(stubsDirectory: root)
+        return (try TestServer.start(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal), root)
+    }
+
+    @Test func listReadWriteDelete() async throws {
+        let (server, root) = try serve()
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        let (listing, _) = try await server.send("GET", "/__admin/files")
+        #expect(try JSONSerialization.jsonObject(with: listing) as? [String] == ["a.txt", "sub/b.json"])
+        #expect(String(decoding: try await server.send("GET", "/__admin/files/sub/b.json").body, as: UTF8.self) == "{}")
+        #expect(try await server.send("GET", "/__admin/files/none.txt").response.statusCode == 404)
+
+        let (written, response) = try await server.send("PUT", "/__admin/files/d1/d2/new.txt", body: Data("new body".utf8))
+        #expect(response.statusCode == 200)
+        #expect(try JSONSerialization.jsonObject(with: written, options: .fragmentsAllowed) as? String == Data("new body".utf8).base64EncodedString())
+        #expect(try String(contentsOf: root.appendingPathComponent("__files/d1/d2/new.txt"), encoding: .utf8) == "new body")
+
+        #expect(try await server.send("DELETE", "/__admin/files/d1/d2/new.txt").response.statusCode == 200)
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("__files/d1/d2/new.txt").path))
+        #expect(try await server.send("DELETE", "/__admin/files/d1/d2/new.txt").response.statusCode == 404)
+    }
+
+    @Test func namesLeadingOutsideAreRefused() async throws {
+        let (server, root) = try serve()
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("__files/link"), withDestinationURL: root)
+        for name in ["..%2Fsecret.txt", "sub/..%2F..%2Fsecret.txt", "link/secret.txt"] {
+            let (_, read) = try await server.send("GET", "/__admin/files/\(name)")
+            #expect(read.statusCode == 400 || read.statusCode == 404, "\(name)")
+            let (_, write) = try await server.send("PUT", "/__admin/files/\(name)", body: Data("x".utf8))
+            #expect(write.statusCode == 400, "\(name)")
+        }
+        #expect(try String(contentsOf: root.appendingPathComponent("secret.txt"), encoding: .utf8) == "do not serve")
+        let (_, scoped) = try await server.send("PUT", "/__admin/files/c.txt", headers: ["X-Understudy-Scope": "alice"], body: Data("x".utf8))
+        #expect(scoped.statusCode == 400, "body files are shared by every scope")
+        #expect(try await server.send("GET", "/__admin/files/a.txt", headers: ["X-Understudy-Scope": "alice"]).response.statusCode == 200)
+    }
+}
