@@ -135,7 +135,7 @@ enum ProfilesAPI {
     }
 
     /// The profile as a vCard (2.1 layout; the exact fields Connections writes are unverified).
-    private static func vcard(_ person: Person, full: Bool) -> String {
+    static func vcard(_ person: Person, full: Bool) -> String {
         let names = person.name.split(separator: " ", maxSplits: 1).map(String.init)
         var lines = ["BEGIN:VCARD", "VERSION:2.1", "N:\(names.last ?? "");\(names.count > 1 ? names[0] : "")", "FN:\(person.name)",
                      "EMAIL;INTERNET:\(person.email)"]
