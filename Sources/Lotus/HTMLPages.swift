@@ -19,6 +19,8 @@ enum HTMLPages {
             return Rendered(contentType: vcardType, body: Array((ProfilesAPI.vcard(person, full: true) + "\r\n").utf8), lastModified: nil)
         default: break
         }
+        // Feeds, the bulk of the requests, leave here without splitting their path.
+        guard path.hasSuffix("/html/item") || (path.hasPrefix("/blogs/") && !path.hasSuffix("/atom")) else { return nil }
         let parts = path.split(separator: "/").map(String.init)
         if parts.count == 3, StoryKind.otherSources.contains(parts[0]), parts[1] == "html", parts[2] == "item" { return item(request, source: parts[0]) }
         guard parts.first == "blogs", parts.count == 2 || (parts.count == 4 && parts[2] == "entry"), parts[1] != "roller-ui" else { return nil }
