@@ -22,7 +22,10 @@ public final class LotusBackend: Backend {
     /// Mount prefixes with their trailing slash, longest first.
     private let prefixes: [String]
 
-    static let components = ["/news", "/profiles", "/blogs", "/search"]
+    /// The components, and the pages of the features known only by their stories (where the
+    /// stories link).
+    static let services = ["/news", "/profiles", "/blogs", "/search"]
+    static let components = services + StoryKind.otherSources.sorted().map { "/\($0)/html" }
     private static let componentPrefixes = components.map { $0 + "/" }
 
     /// Loads `directory` (normally `stubs/lotus`); problems are logged with their file and place,
@@ -135,6 +138,7 @@ public final class LotusBackend: Backend {
 
     private func route(_ lotus: LotusRequest) throws(LotusError) -> Rendered {
         if lotus.path.hasSuffix("/serviceconfigs") { return ServiceConfigs.render(lotus) }
+        if let page = HTMLPages.render(lotus) { return page }
         switch lotus.path.split(separator: "/").first {
         case "news": return try NewsFeeds.handle(lotus)
         case "profiles": return try ProfilesAPI.handle(lotus)

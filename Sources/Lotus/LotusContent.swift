@@ -59,6 +59,8 @@ final class LotusDirectory: Sendable {
     private let byEmail: [String: Int]
     private let byKey: [String: Int]
     private let blogByHandle: [String: Int]
+    /// Each person's network, both ways (a network is mutual whichever side lists it).
+    private let networks: [String: Set<String>]
     /// Every story the fixtures make, newest first.
     let stories: [Story]
 
@@ -73,6 +75,14 @@ final class LotusDirectory: Sendable {
         self.byUserid = byUserid
         self.byEmail = byEmail
         self.byKey = byKey
+        var networks: [String: Set<String>] = [:]
+        for person in fixtures.people {
+            for colleague in person.network where colleague != person.userid {
+                networks[person.userid, default: []].insert(colleague)
+                networks[colleague, default: []].insert(person.userid)
+            }
+        }
+        self.networks = networks
         blogByHandle = Dictionary(fixtures.blogs.enumerated().map { ($0.element.handle, $0.offset) }, uniquingKeysWith: { first, _ in first })
 
         var stories: [Story] = []
@@ -98,6 +108,7 @@ final class LotusDirectory: Sendable {
     func person(email: String) -> Person? { byEmail[email.lowercased()].map { fixtures.people[$0] } }
     func person(key: String) -> Person? { byKey[key].map { fixtures.people[$0] } }
     func blog(_ handle: String) -> Blog? { blogByHandle[handle].map { fixtures.blogs[$0] } }
+    func network(of person: Person) -> Set<String> { networks[person.userid] ?? [] }
 
     /// The person a login names (e-mail or user id) if the password is theirs.
     func authenticate(_ login: String, _ password: String) -> Person? {
@@ -204,6 +215,8 @@ struct LotusContent {
     func person(userid: String) -> Person? { directory.person(userid: userid) }
     func person(email: String) -> Person? { directory.person(email: email) }
     func person(key: String) -> Person? { directory.person(key: key) }
+
+    func network(of person: Person) -> Set<String> { directory.network(of: person) }
 
     func status(of person: Person) -> Person.Status? { state.statuses[person.userid] ?? person.status }
 

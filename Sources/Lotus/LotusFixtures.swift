@@ -18,6 +18,10 @@ struct Person: Codable, Sendable {
     var country: String = ""
     var phone: String = ""
     var tags: [String] = []
+    /// Colleagues (user ids): a network is mutual, so either side may list the other.
+    var network: [String] = []
+    /// People (user ids) this person follows, one way.
+    var following: [String] = []
     var status: Status?
 
     struct Status: Codable, Sendable {
@@ -140,6 +144,11 @@ struct LotusFixtures: Sendable {
             for id in [person.userid, person.key, person.email.lowercased()] where !seen.insert(id).inserted {
                 problem("people.json", "people[\(index)]: \(id) is used twice")
             }
+            for (field, ids) in [("network", person.network), ("following", person.following)] {
+                for (r, id) in ids.enumerated() where !people.contains(id) || id == person.userid {
+                    problem("people.json", "people[\(index)].\(field)[\(r)]: " + (id == person.userid ? "a person cannot list themself" : "no person with userid \(id)"))
+                }
+            }
             if let status = person.status, AtomDate(status.updated) == nil {
                 problem("people.json", "people[\(index)].status.updated: '\(status.updated)' is not an RFC 3339 date")
             }
@@ -172,7 +181,7 @@ struct LotusFixtures: Sendable {
 // Optional fields of the fixture files take their defaults when left out.
 extension Person {
     enum CodingKeys: String, CodingKey {
-        case userid, key, name, email, password, jobTitle, organization, city, country, phone, tags, status
+        case userid, key, name, email, password, jobTitle, organization, city, country, phone, tags, network, following, status
     }
 
     init(from decoder: any Decoder) throws {
@@ -188,6 +197,8 @@ extension Person {
         country = try values.decodeIfPresent(String.self, forKey: .country) ?? ""
         phone = try values.decodeIfPresent(String.self, forKey: .phone) ?? ""
         tags = try values.decodeIfPresent([String].self, forKey: .tags) ?? []
+        network = try values.decodeIfPresent([String].self, forKey: .network) ?? []
+        following = try values.decodeIfPresent([String].self, forKey: .following) ?? []
         status = try values.decodeIfPresent(Status.self, forKey: .status)
     }
 }

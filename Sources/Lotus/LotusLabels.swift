@@ -50,6 +50,15 @@ struct LotusLabels: Sendable {
     var blogEntries: String { pick("Latest entries", "Dernières entrées", "Neueste Einträge", "Últimas entradas") }
     var searchResults: String { pick("Search results", "Résultats de la recherche", "Suchergebnisse", "Resultados de la búsqueda") }
 
+    // The HTML pages behind the feeds' links.
+    var comments: String { pick("Comments", "Commentaires", "Kommentare", "Comentarios") }
+    var noComments: String { pick("No comments yet.", "Aucun commentaire pour l'instant.", "Noch keine Kommentare.", "Todavía no hay comentarios.") }
+    var entries: String { pick("Entries", "Entrées", "Einträge", "Entradas") }
+    var status: String { pick("Status", "Statut", "Status", "Estado") }
+    var network: String { pick("Network", "Réseau", "Netzwerk", "Red") }
+    var pageNotFound: String { pick("Page not found", "Page introuvable", "Seite nicht gefunden", "Página no encontrada") }
+    func by(_ name: String) -> String { pick("by \(name)", "par \(name)", "von \(name)", "por \(name)") }
+
     /// A story's sentence, with the actor's name and the object as given.
     func sentence(_ kind: StoryKind, actor: String, object: String, target: String) -> String {
         switch kind {

@@ -10,11 +10,19 @@ enum NewsFeeds {
             guard try request.namedPerson() != nil else { throw .missingParameter("email or userid") }
             return try feed(request, title: request.labels.publicUpdates, id: "public-person") { _ in true }
         case "/news/atom/stories/top":
-            try requireUser(request)
-            return try feed(request, title: request.labels.topStories, id: "top") { _ in true }
+            // "My updates": what the signed-in person's network and the people they follow did,
+            // their own updates and messages left on their board.
+            let user = try requireUser(request)
+            let people = request.content.network(of: user).union(user.following).union([user.userid])
+            return try feed(request, title: request.labels.topStories, id: "top") { story in
+                people.contains(story.actor) || (story.kind == .boardMessage && story.target == user.userid)
+            }
         case "/news/atom/stories/statusupdates":
-            try requireUser(request)
-            return try feed(request, title: request.labels.statusUpdates, id: "statusupdates") { $0.kind == .status }
+            let user = try requireUser(request)
+            let people = try statusAuthors(request, user)
+            return try feed(request, title: request.labels.statusUpdates, id: "statusupdates", sourceIsFeature: false) { story in
+                story.kind == .status && people.map { $0.contains(story.actor) } ?? true
+            }
         case "/news/atom/stories/saved" where method == .get || method == .head:
             let user = try requireUser(request)
             // 2.5 requires userid on this feed.
@@ -25,6 +33,22 @@ enum NewsFeeds {
             return try feed(request, title: request.labels.savedStories, id: "saved", byPerson: false) { saved.contains($0.id) }
         default:
             throw .notFound
+        }
+    }
+
+    /// Whose statuses `statusupdates` shows: its `source` is `network`, `following`,
+    /// `organization` (the same organization), `all` (everyone: nil), or by default the network
+    /// and the people followed, as the Connections API documentation describes the feed.
+    private static func statusAuthors(_ request: LotusRequest, _ user: Person) throws(LotusError) -> Set<String>? {
+        let network = request.content.network(of: user), following = Set(user.following)
+        switch request.query("source")?.lowercased() {
+        case nil: return network.union(following)
+        case "all": return nil
+        case "network": return network
+        case "following": return following
+        case "organization":
+            return Set(request.content.people.filter { $0.organization == user.organization && $0.userid != user.userid }.map(\.userid))
+        case let other?: throw .badParameter("source", other)
         }
     }
 
@@ -48,10 +72,11 @@ enum NewsFeeds {
     }
 
     /// A paged feed of the stories `include` keeps, after the request's filters.
-    private static func feed(_ request: LotusRequest, title: String, id: String, byPerson: Bool = true,
+    /// `sourceIsFeature` is false where `source` means something else (statusupdates).
+    private static func feed(_ request: LotusRequest, title: String, id: String, byPerson: Bool = true, sourceIsFeature: Bool = true,
                              include: (Story) -> Bool) throws(LotusError) -> Rendered {
         let paging = try Paging(request, firstPage: 1, defaultSize: 20, maximumSize: 100)
-        let source = request.query("source").map { $0.lowercased() == "dogear" ? "bookmarks" : $0.lowercased() }
+        let source = !sourceIsFeature ? nil : request.query("source").map { $0.lowercased() == "dogear" ? "bookmarks" : $0.lowercased() }
         if let source, source != "all", !StoryKind.sources.contains(source) { throw .badParameter("source", source) }
         let person = byPerson ? try request.namedPerson() : nil
         let container = source == nil || source == "all" ? nil : request.query("container")

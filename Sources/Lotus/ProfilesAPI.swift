@@ -15,6 +15,7 @@ enum ProfilesAPI {
         case "/profiles/atom/search.do": return try search(request)
         case "/profiles/atom/mv/theboard/entries.do": return try board(request)
         case "/profiles/atom/mv/theboard/entry.do": return try boardEntry(request)
+        case "/profiles/atom/mv/theboard/comments.do": return try boardComments(request)
         case "/profiles/atom/mv/theboard/entry/status.do": return try status(request)
         case "/profiles/atom/profileService.do": return try serviceDocument(request)
         case "/profiles/atom/profileTags.do": return try tags(request)
@@ -135,7 +136,7 @@ enum ProfilesAPI {
     }
 
     /// The profile as a vCard (2.1 layout; the exact fields Connections writes are unverified).
-    private static func vcard(_ person: Person, full: Bool) -> String {
+    static func vcard(_ person: Person, full: Bool) -> String {
         let names = person.name.split(separator: " ", maxSplits: 1).map(String.init)
         var lines = ["BEGIN:VCARD", "VERSION:2.1", "N:\(names.last ?? "");\(names.count > 1 ? names[0] : "")", "FN:\(person.name)",
                      "EMAIL;INTERNET:\(person.email)"]
@@ -241,6 +242,21 @@ enum ProfilesAPI {
             }
         }
         throw .notFound
+    }
+
+    /// `mv/theboard/comments.do?entryid=…` (a message's `replies` link): its comments, oldest first.
+    private static func boardComments(_ request: LotusRequest) throws(LotusError) -> Rendered {
+        guard let id = request.query("entryid") else { throw .missingParameter("entryid") }
+        guard let message = request.content.boardMessages.first(where: { $0.id == id }) else { throw .notFound }
+        let paging = try Paging(request, firstPage: 1, defaultSize: 20, maximumSize: 100)
+        let newest = message.comments.compactMap { AtomDate($0.published) }.max()
+        var writer = XMLWriter()
+        Atom.openFeed(&writer, id: "tag:profiles.ibm.com,2006:feed", title: message.content, generator: "Profiles",
+                      updated: newest ?? AtomDate(message.published) ?? request.now)
+        Atom.paging(&writer, paging, total: message.comments.count, request: request, path: request.path)
+        for comment in paging.slice(message.comments) { commentEntry(&writer, comment, on: message.id, request, namespaces: false) }
+        writer.close("feed")
+        return .atom(writer.bytes, lastModified: newest)
     }
 
     private static func status(_ request: LotusRequest) throws(LotusError) -> Rendered {

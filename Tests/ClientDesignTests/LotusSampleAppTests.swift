@@ -86,6 +86,26 @@ import UnderstudyTesting
         #expect(atom.items == ["Nick Poore updated their status."])
         #expect(String(decoding: data, as: UTF8.self).contains("Reading feeds on my iPhone"))
     }
+
+    /// The Blogs entries feed carries each entry's blog as `<source>` with its own `<title>`
+    /// (as IBM's recorded Blogs feeds do), and the seed's parser keeps every `<title>` inside an
+    /// `<entry>`: pointed at a Blogs feed instead of News, it gets two rows per entry — the
+    /// entry's title, then its blog's. The seed's own News URL is not affected (above).
+    @Test func theSeedsParserOverABlogsFeedAlsoKeepsEachSourceTitle() async throws {
+        let server = try TestServer.start(backends: [LotusBackend(directory: Self.stubs)])
+        defer { server.stop() }
+        let url = server.url("/developerworks/mydeveloperworks/blogs/npoore/feed/entries/atom?ps=5")
+        let (data, response) = try await server.session.data(for: URLRequest(url: url))
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        let parser = XMLParser(data: data)
+        let atom = AtomParser()
+        parser.delegate = atom
+        #expect(parser.parse())
+        #expect(atom.items.count == 10)
+        let blogTitles = stride(from: 1, to: atom.items.count, by: 2).map { atom.items[$0] }
+        #expect(Set(blogTitles) == ["Nick's Notes"])
+        #expect(!stride(from: 0, to: atom.items.count, by: 2).map { atom.items[$0] }.contains("Nick's Notes"))
+    }
 }
 
 /// Seed 004 unchanged: its real URL (`https://www.ibm.com/…`) through Understudy as the device's

@@ -36,7 +36,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lotus-bad-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try Data(#"{"people": [{"userid": "u1", "key": "k1", "name": "A", "email": "a@x", "password": "p"}]}"#.utf8)
+        try Data(#"{"people": [{"userid": "u1", "key": "k1", "name": "A", "email": "a@x", "password": "p", "network": ["u9"], "following": ["u1"]}]}"#.utf8)
             .write(to: directory.appendingPathComponent("people.json"))
         try Data("{\"blogs\": [\n  {\"handle\": \"b\", \"id\": \"1\", \"title\": \"B\", \"owner\": \"u2\",\n   \"entries\": [{\"id\": \"e\", \"title\": \"T\", \"author\": \"u1\", \"published\": \"soon\"}]}]}".utf8)
             .write(to: directory.appendingPathComponent("blogs.json"))
@@ -45,7 +45,10 @@ import Testing
         #expect(problems.contains { $0.hasSuffix("blogs.json: blogs[0].owner: no person with userid u2") })
         #expect(problems.contains { $0.hasSuffix("blogs.json: blogs[0].entries[0]: 'soon' is not an RFC 3339 date such as 2010-10-08T09:00:00.000Z") })
         #expect(problems.contains { $0.contains("activity.json:2:") })
-        #expect(problems.count == 3, "\(problems)")
+        // The network and following lists name people of the file, not oneself.
+        #expect(problems.contains { $0.hasSuffix("people.json: people[0].network[0]: no person with userid u9") })
+        #expect(problems.contains { $0.hasSuffix("people.json: people[0].following[0]: a person cannot list themself") })
+        #expect(problems.count == 5, "\(problems)")
         #expect(LotusBackend.check(directory: LotusTestServer.fixtures).isEmpty)
     }
 }

@@ -139,6 +139,48 @@ import Testing
         #expect(redirect.header("Location") == "https://127.0.0.1:\(redirecting.server.port)/news/atom/stories/top")
     }
 
+    /// "My updates" holds what the signed-in person's network (listed on either side) and the
+    /// people they follow did, their own updates and messages on their board — nobody else's.
+    @Test func topStoriesFollowTheNetworkAndTheFollowed() async throws {
+        let lotus = try LotusTestServer.start()
+        defer { lotus.stop() }
+        let nick = ["Authorization": LotusTestServer.basic(LotusTestServer.nick.email, LotusTestServer.nick.password)]
+        // Nick lists Bruno and Chen; Mei and Nikolai list Nick; he follows Dalia and Hana.
+        let circle: Set = ["Nick Poore", "Bruno Bauer", "Chen Castillo", "Mei Mori", "Nikolai Novak", "Dalia Dubois", "Hana Hoshino"]
+        let top = try await lotus.feed("/news/atom/stories/top?ps=100", headers: nick)
+        let everyone = try await lotus.feed("/news/atom/stories/public?ps=100")
+        #expect(try #require(top.totalResults) < (try #require(everyone.totalResults)))
+        let actors = Set(top.entries.map { entry in circle.first { entry.title.hasPrefix($0 + " ") } ?? entry.title })
+        #expect(actors.isSubset(of: circle.union(top.entries.filter { $0.title.contains("Nick Poore's board") }.map(\.title))))
+        #expect(actors.contains("Dalia Dubois") && actors.contains("Mei Mori") && actors.contains("Nick Poore"))
+        // Someone else's "My updates" is theirs.
+        let bruno = ["Authorization": LotusTestServer.basic("bruno.bauer@renovations.example.com", "brunopass")]
+        #expect(try await lotus.feed("/news/atom/stories/top?ps=100", headers: bruno).entries.map(\.id) != top.entries.map(\.id))
+        // A status Nick posts is at the top of his own updates.
+        let put = try lotus.write("PUT", "/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)",
+                                  entry: #"<entry xmlns="http://www.w3.org/2005/Atom"><content type="text">Following along</content></entry>"#)
+        #expect(put.status == 200)
+        #expect(try await lotus.feed("/news/atom/stories/top?ps=1", headers: nick).entries.first?.content.contains("Nick Poore") == true)
+    }
+
+    /// Status updates are those of the network and the people followed, as the API
+    /// documentation describes the feed; `source` narrows or widens it.
+    @Test func statusUpdatesOfTheNetworkAndTheFollowed() async throws {
+        let lotus = try LotusTestServer.start()
+        defer { lotus.stop() }
+        let nick = ["Authorization": LotusTestServer.basic(LotusTestServer.nick.email, LotusTestServer.nick.password)]
+        func names(_ query: String) async throws -> Set<String> {
+            Set(try await lotus.feed("/news/atom/stories/statusupdates?ps=100" + query, headers: nick).titles.map { $0.replacingOccurrences(of: " updated their status.", with: "") })
+        }
+        #expect(try await names("") == ["Bruno Bauer", "Chen Castillo", "Mei Mori", "Nikolai Novak", "Dalia Dubois", "Hana Hoshino"])
+        #expect(try await names("&source=network") == ["Bruno Bauer", "Chen Castillo", "Mei Mori", "Nikolai Novak"])
+        #expect(try await names("&source=following") == ["Dalia Dubois", "Hana Hoshino"])
+        #expect(try await names("&source=all").count == 40)
+        let organization = try await names("&source=organization")
+        #expect(organization.count == 6 && !organization.contains("Nick Poore"))
+        #expect(try lotus.raw("GET", "/news/atom/stories/statusupdates?source=blogs", headers: [("Authorization", nick["Authorization"]!)]).status == 400)
+    }
+
     @Test func savingAStory() async throws {
         let lotus = try LotusTestServer.start()
         defer { lotus.stop() }
