@@ -228,7 +228,8 @@ ADMIN = {
     "files": [
         Step("PUT", "/__admin/files/made.txt", body="made through the API", compare=("status",)),
         get("/__admin/files", compare=("status", lambda r: sorted(os.path.basename(name) for name in r.json()))),
-        status_only(get("/__admin/files/made.txt")),
+        # WireMock 3's read of one file; 2.35 has no such endpoint (404).
+        get("/__admin/files/made.txt", compare=("status",), understudy={"status": 200}),
         post("/__admin/mappings", {"request": {"urlPath": "/made"}, "response": {"bodyFileName": "made.txt"}}, compare=("status",)),
         get("/made"),
         Step("DELETE", "/__admin/files/made.txt", compare=("status",)),
