@@ -186,9 +186,10 @@ public struct JSONPath: Sendable {
         var budget = Self.selectionBudget
         let found = Self.select(steps, in: document, root: document, budget: &budget)
         guard let function else { return found }
-        // On a definite path the function takes the value; otherwise, the list of values.
-        let input: JSONValue? = Self.isDefinite(steps) ? found.first : .array(found)
-        return input.flatMap(function.apply).map { [$0] } ?? []
+        // As Jayway: the function takes each value the path selects (on an indefinite path,
+        // `$.items[*].tags.length()` is each item's count and `$.items[*].qty.sum()` nothing —
+        // checked against WireMock 2.35).
+        return found.compactMap(function.apply)
     }
 
     /// How many values one evaluation may select along the way. Each `..` selects every value
