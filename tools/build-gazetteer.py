@@ -149,10 +149,10 @@ def state_rows(zips, us_states):
 
 # ---------------------------------------------------------------- Canada
 
-# Full postal codes are shipped for these forward sortation areas only (all 1,650 FSAs ship):
-# the former City of Toronto (M4, M5, M6) and the City of Markham. 890,000 codes would not fit
-# the server's idle-memory budget.
-FULL_CODE_PREFIXES = ("M4", "M5", "M6")
+# Full postal codes are shipped for these forward sortation areas only (every FSA ships):
+# downtown Toronto (M5) and the City of Markham. 890,000 codes would not fit the server's
+# idle-memory budget (26,000 cost 10 MB).
+FULL_CODE_PREFIXES = ("M5",)
 FULL_CODE_FSAS = {"L3P", "L3R", "L3S", "L6B", "L6C", "L6E", "L6G"}
 # GeoNames places its codes in communities; Google names the municipality they belong to
 # (North York has been part of Toronto since 1998, Unionville is in Markham).
