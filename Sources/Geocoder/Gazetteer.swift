@@ -9,13 +9,28 @@ public final class Gazetteer: Sendable {
         let location: Coordinate, bounds: Box
     }
 
+    /// A first-level region: a US state, or a province or territory of another country
+    /// (`regions.csv`).
     struct State {
+        /// The short code addresses use ("CA", "ON").
         let code: String, name: String
+        let country: String
+        /// The code the region's towns carry in `cities.csv`: the US state code, else the
+        /// GeoNames first-level code ("08" for Ontario).
+        let townRegionCode: String
+        /// Another name the data gives the region (French, for Canada's), or "".
+        let otherName: String
         let location: Coordinate, bounds: Box
+
+        /// How `statesByCode` and place IDs know it: the US code alone (as before there were
+        /// other countries' regions), else ISO 3166-2 ("CA-ON").
+        var key: String { Gazetteer.regionKey(country: country, code: code) }
     }
 
+    /// A US ZIP code, or a Canadian postal code: a full one ("L6G 1C7") or a forward sortation
+    /// area ("L6G").
     struct PostalCode {
-        let zip: String, city: String, state: String, county: String
+        let zip: String, city: String, state: String, county: String, country: String
         let location: Coordinate, radius: Double
         /// The city's name as the gazetteer compares names.
         let townKey: String
@@ -26,6 +41,8 @@ public final class Gazetteer: Sendable {
         let name: String, country: String
         /// The US state code, or the GeoNames first-level code elsewhere.
         let regionCode: String, regionName: String
+        /// The region's short code when `regions.csv` knows it ("ON"), else "".
+        let regionShortCode: String
         let county: String
         let location: Coordinate, bounds: Box
         /// For ranking: the population, or for towns known only from ZIP codes a small figure
@@ -83,19 +100,26 @@ public final class Gazetteer: Sendable {
         }
         self.countriesByName = countriesByName
         var statesByName: [String: Int] = [:]
+        // US states first: a name two countries' regions share stays the US state's.
         for (index, state) in states.enumerated() {
-            statesByName[PlaceName.key(state.code)] = index
-            statesByName[PlaceName.key(state.name)] = index
+            for name in [state.code, state.name, state.otherName] where !name.isEmpty {
+                statesByName.insertIfAbsent(PlaceName.key(name), index)
+            }
         }
         self.statesByName = statesByName
         countriesByCode = Dictionary(countries.enumerated().map { ($1.code, $0) }, uniquingKeysWith: { first, _ in first })
-        statesByCode = Dictionary(states.enumerated().map { ($1.code, $0) }, uniquingKeysWith: { first, _ in first })
+        let statesByCode = Dictionary(states.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+        self.statesByCode = statesByCode
         postalCodesByZIP = Dictionary(postalCodes.enumerated().map { ($1.zip, $0) }, uniquingKeysWith: { first, _ in first })
         let towns = loader.localities
         localitiesByName = Dictionary(grouping: towns.indices, by: { towns[$0].nameKey })
-        let townsByState = Dictionary(towns.indices.filter { towns[$0].country == "US" }.map { (towns[$0].regionCode + "|" + towns[$0].nameKey, $0) },
-                                      uniquingKeysWith: { first, _ in first })
-        postalCodeTowns = loader.postalCodes.map { Int32(townsByState[$0.state + "|" + $0.townKey] ?? -1) }
+        let townsByRegion = Dictionary(towns.indices.map { (towns[$0].country + "|" + towns[$0].regionCode + "|" + towns[$0].nameKey, $0) },
+                                       uniquingKeysWith: { first, _ in first })
+        let states = self.states
+        postalCodeTowns = loader.postalCodes.map { code in
+            let region = statesByCode[Gazetteer.regionKey(country: code.country, code: code.state)].map { states[$0].townRegionCode } ?? code.state
+            return Int32(townsByRegion[code.country + "|" + region + "|" + code.townKey] ?? -1)
+        }
         postalCodeGrid = SpatialGrid(loader.postalCodes.map(\.location))
         localityGrid = SpatialGrid(towns.map(\.location))
     }
@@ -108,6 +132,11 @@ public final class Gazetteer: Sendable {
     /// By postal code ("CA") or name, in any case.
     func state(_ name: String) -> State? {
         statesByCode[name].map { states[$0] } ?? statesByName[PlaceName.key(name)].map { states[$0] }
+    }
+
+    /// A region's key in `statesByCode`: "CA" for California, "CA-ON" for Ontario.
+    static func regionKey(country: String, code: String) -> String {
+        country == "US" ? code : country + "-" + code
     }
 
     /// The town of ZIP code number `index`.
@@ -132,13 +161,31 @@ struct GazetteerLoader {
                               bounds: Box(southwest: try coordinate(f[5], f[6], n), northeast: try coordinate(f[7], f[8], n)))
         }
         states = rows(directory, "us-states.csv", ["code", "name", "lat", "lng", "sw_lat", "sw_lng", "ne_lat", "ne_lng"]) { f, n in
-            Gazetteer.State(code: f[0], name: f[1], location: try coordinate(f[2], f[3], n),
+            Gazetteer.State(code: f[0], name: f[1], country: "US", townRegionCode: f[0], otherName: "", location: try coordinate(f[2], f[3], n),
                             bounds: Box(southwest: try coordinate(f[4], f[5], n), northeast: try coordinate(f[6], f[7], n)))
+        }
+        states += rows(directory, "regions.csv", ["country", "code", "admin1_code", "name", "other_name", "lat", "lng",
+                                                  "sw_lat", "sw_lng", "ne_lat", "ne_lng"]) { f, n in
+            guard f[0].utf8.count == 2, f[0].utf8.allSatisfy({ (0x41...0x5A).contains($0) }), f[0] != "US" else {
+                throw n("country '\(f[0])' is not a two-letter ISO code other than US (US states are in us-states.csv)")
+            }
+            guard !f[1].isEmpty, !f[2].isEmpty, !f[3].isEmpty else { throw n("code, admin1_code and name must not be empty") }
+            return Gazetteer.State(code: f[1], name: f[3], country: f[0], townRegionCode: f[2], otherName: f[4], location: try coordinate(f[5], f[6], n),
+                                   bounds: Box(southwest: try coordinate(f[7], f[8], n), northeast: try coordinate(f[9], f[10], n)))
         }
         postalCodes = rows(directory, "us-zipcodes.csv", ["zip", "lat", "lng", "city", "state", "county", "radius_m"]) { f, n in
             guard f[0].utf8.count == 5, f[0].utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { throw n("zip '\(f[0])' is not 5 digits") }
-            return Gazetteer.PostalCode(zip: f[0], city: f[3], state: f[4], county: f[5], location: try coordinate(f[1], f[2], n),
+            return Gazetteer.PostalCode(zip: f[0], city: f[3], state: f[4], county: f[5], country: "US", location: try coordinate(f[1], f[2], n),
                                         radius: try number(f[6], "radius_m", n), townKey: PlaceName.key(f[3]))
+        }
+        let provinces = Set(states.filter { $0.country == "CA" }.map(\.code))
+        postalCodes += rows(directory, "ca-postalcodes.csv", ["code", "lat", "lng", "city", "province", "radius_m"]) { f, n in
+            guard CanadianPostalCode(f[0])?.text == f[0] else {
+                throw n("code '\(f[0])' is not a Canadian postal code ('A9A 9A9') or forward sortation area ('A9A') in capitals")
+            }
+            guard provinces.contains(f[4]) else { throw n("province '\(f[4])' is not a Canadian region of regions.csv") }
+            return Gazetteer.PostalCode(zip: f[0], city: f[3], state: f[4], county: "", country: "CA", location: try coordinate(f[1], f[2], n),
+                                        radius: try number(f[5], "radius_m", n), townKey: PlaceName.key(f[3]))
         }
         let cities = rows(directory, "cities.csv", ["id", "name", "country", "admin1_code", "admin1_name", "lat", "lng", "population", "radius_m"]) { f, n in
             City(name: f[1], country: f[2], regionCode: f[3], regionName: f[4], location: try coordinate(f[5], f[6], n),
@@ -158,7 +205,7 @@ struct GazetteerLoader {
         struct Town { var zips: [Gazetteer.PostalCode] = [] }
         var towns: [String: Town] = [:]
         var order: [String] = []
-        for postalCode in postalCodes {
+        for postalCode in postalCodes where postalCode.country == "US" {
             let key = postalCode.state + "|" + postalCode.townKey
             if towns[key] == nil { order.append(key) }
             towns[key, default: Town()].zips.append(postalCode)
@@ -171,7 +218,10 @@ struct GazetteerLoader {
         for (index, city) in cities.enumerated() where city.country == "US" && city.name.hasSuffix(" City") {
             citiesByKey.insertIfAbsent(city.regionCode + "|" + PlaceName.key(String(city.name.dropLast(5))), index)
         }
-        let stateNames = Dictionary(states.map { ($0.code, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let stateNames = Dictionary(states.filter { $0.country == "US" }.map { ($0.code, $0.name) }, uniquingKeysWith: { first, _ in first })
+        // Other countries' regions, by the code their towns carry.
+        let regions = Dictionary(states.filter { $0.country != "US" }.map { ($0.country + "|" + $0.townRegionCode, $0) },
+                                 uniquingKeysWith: { first, _ in first })
         var merged: [Gazetteer.Locality] = [], usedCities = Set<Int>()
         for key in order {
             let zips = towns[key]!.zips
@@ -185,14 +235,16 @@ struct GazetteerLoader {
             let state = zips[0].state
             let name = city.map { PlaceName.key($0.name) == zips[0].townKey ? $0.name : zips[0].city } ?? zips[0].city
             merged.append(Gazetteer.Locality(
-                name: name, country: "US", regionCode: state, regionName: stateNames[state] ?? state, county: county,
+                name: name, country: "US", regionCode: state, regionName: stateNames[state] ?? state, regionShortCode: state, county: county,
                 location: city?.location ?? centre, bounds: bounds, weight: city?.population ?? 1_000 * zips.count,
                 radius: max(city?.radius ?? 0, centre.distance(to: bounds.northeast)), nameKey: zips[0].townKey))
         }
         for (index, city) in cities.enumerated() where !usedCities.contains(index) {
-            let regionName = city.country == "US" ? stateNames[city.regionCode] ?? city.regionName : city.regionName
+            let region = city.country == "US" ? nil : regions[city.country + "|" + city.regionCode]
+            let regionName = city.country == "US" ? stateNames[city.regionCode] ?? city.regionName : region?.name ?? city.regionName
+            let shortCode = city.country == "US" ? city.regionCode : region?.code ?? ""
             merged.append(Gazetteer.Locality(
-                name: city.name, country: city.country, regionCode: city.regionCode, regionName: regionName, county: "",
+                name: city.name, country: city.country, regionCode: city.regionCode, regionName: regionName, regionShortCode: shortCode, county: "",
                 location: city.location, bounds: Box(around: city.location, metres: city.radius), weight: city.population,
                 radius: city.radius, nameKey: PlaceName.key(city.name)))
         }

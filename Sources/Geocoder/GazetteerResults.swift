@@ -6,11 +6,14 @@ extension Gazetteer {
         let place = postalCodes[index]
         // The town's own spelling ("St. Louis", where the ZIP list says "Saint Louis").
         let city = town(ofPostalCode: index).map { localities[$0].name } ?? place.city
-        var components = [AddressComponent(longName: place.zip, shortName: place.zip, types: ["postal_code"]),
+        // A Canadian forward sortation area ("L6G") is a postal code prefix, as Google types one.
+        let types = place.country == "CA" && place.zip.utf8.count == 3 ? ["postal_code_prefix", "postal_code"] : ["postal_code"]
+        var components = [AddressComponent(longName: place.zip, shortName: place.zip, types: types),
                           AddressComponent(longName: city, shortName: city, types: ["locality", "political"])]
-        components += countyStateCountry(county: place.county, state: place.state)
+        components += countyStateCountry(county: place.county, state: place.state, country: place.country)
         let bounds = Box(around: place.location, metres: place.radius)
-        return GeocodeResult(types: ["postal_code"], formattedAddress: "\(city), \(place.state) \(place.zip), USA",
+        let country = place.country == "US" ? "USA" : self.country(place.country)?.name ?? place.country
+        return GeocodeResult(types: types, formattedAddress: "\(city), \(place.state) \(place.zip), \(country)",
                              components: components, location: place.location.rounded, locationType: "APPROXIMATE",
                              viewport: bounds, bounds: bounds, partialMatch: partialMatch, placeID: PlaceKey.postalCode(place.zip).placeID)
     }
@@ -24,12 +27,14 @@ extension Gazetteer {
             formatted = "\(place.name), \(place.regionCode), USA"
         } else {
             if !place.regionName.isEmpty && place.regionName != place.name {
-                components.append(AddressComponent(longName: place.regionName, shortName: place.regionName,
+                let short = place.regionShortCode.isEmpty ? place.regionName : place.regionShortCode
+                components.append(AddressComponent(longName: place.regionName, shortName: short,
                                                    types: ["administrative_area_level_1", "political"]))
             }
-            let country = self.country(place.country)
+            let country = self.country(place.country)?.name ?? place.country
             components.append(countryComponent(place.country))
-            formatted = "\(place.name), \(country?.name ?? place.country)"
+            // A region with a short code is written with it, as Google writes "Toronto, ON, Canada".
+            formatted = place.regionShortCode.isEmpty ? "\(place.name), \(country)" : "\(place.name), \(place.regionShortCode), \(country)"
         }
         let key = PlaceKey.locality(country: place.country, region: place.regionCode, name: place.nameKey)
         return GeocodeResult(types: ["locality", "political"], formattedAddress: formatted, components: components,
@@ -39,10 +44,11 @@ extension Gazetteer {
 
     func result(state index: Int, partialMatch: Bool = false) -> GeocodeResult {
         let place = states[index]
-        return GeocodeResult(types: ["administrative_area_level_1", "political"], formattedAddress: "\(place.name), USA",
-                             components: countyStateCountry(county: "", state: place.code), location: place.location.rounded,
+        let country = place.country == "US" ? "USA" : self.country(place.country)?.name ?? place.country
+        return GeocodeResult(types: ["administrative_area_level_1", "political"], formattedAddress: "\(place.name), \(country)",
+                             components: countyStateCountry(county: "", state: place.code, country: place.country), location: place.location.rounded,
                              locationType: "APPROXIMATE", viewport: place.bounds.rounded, bounds: place.bounds.rounded,
-                             partialMatch: partialMatch, placeID: PlaceKey.state(place.code).placeID)
+                             partialMatch: partialMatch, placeID: PlaceKey.state(place.key).placeID)
     }
 
     func result(country index: Int, partialMatch: Bool = false) -> GeocodeResult {
@@ -65,15 +71,16 @@ extension Gazetteer {
         }
     }
 
-    /// County (when known), state and country components of a US place.
-    func countyStateCountry(county: String, state code: String) -> [AddressComponent] {
+    /// County (when known), state (or province) and country components of a place.
+    func countyStateCountry(county: String, state code: String, country: String = "US") -> [AddressComponent] {
         var components: [AddressComponent] = []
         if !county.isEmpty {
             components.append(AddressComponent(longName: county, shortName: county, types: ["administrative_area_level_2", "political"]))
         }
-        components.append(AddressComponent(longName: state(code)?.name ?? code, shortName: code,
+        let region = statesByCode[Gazetteer.regionKey(country: country, code: code)].map { states[$0] }
+        components.append(AddressComponent(longName: region?.name ?? code, shortName: code,
                                            types: ["administrative_area_level_1", "political"]))
-        components.append(countryComponent("US"))
+        components.append(countryComponent(country))
         return components
     }
 

@@ -54,7 +54,7 @@ public final class GeocoderBackend: Backend {
                 let gazetteer = Gazetteer(directory: directory)
                 for problem in gazetteer.problems { logger.warning("geocoder: \(problem)") }
                 let counts = gazetteer.counts
-                logger.info("geocoder: \(counts.postalCodes) ZIP codes, \(counts.localities) towns, \(counts.states) states, \(counts.countries) countries loaded in \(ContinuousClock.now - started)")
+                logger.info("geocoder: \(counts.postalCodes) postal codes, \(counts.localities) towns, \(counts.states) regions, \(counts.countries) countries loaded in \(ContinuousClock.now - started)")
                 finishLoading(gazetteer)
             }
         }
@@ -186,6 +186,7 @@ public final class GeocoderBackend: Backend {
 
     /// The key policy and the rate limit: nil when the request may go on.
     private func accessAnswer(_ request: Request, _ settings: GeocoderSettings, _ context: RequestContext) -> GeocodeAnswer? {
+        if settings.requireSensor, let denial = Self.sensorDenial(request.query("sensor")) { return denial }
         let key = request.query("key").flatMap { $0.isEmpty ? nil : $0 }
         let client = request.query("client")
         if client == nil {
@@ -225,6 +226,14 @@ public final class GeocoderBackend: Backend {
             If this does not match the URL you requested, please ensure that your request is URL encoded correctly.
 
             """, status: 403)
+    }
+
+    /// The 2010 service's rule: `sensor` must be `true` or `false` ("REQUEST_DENIED indicates that
+    /// your request was denied, generally because of lack of a sensor parameter"). The message is
+    /// Google's Static Maps wording; the 2010 geocoder sent no `error_message`.
+    private static func sensorDenial(_ sensor: String?) -> GeocodeAnswer? {
+        sensor == "true" || sensor == "false" ? nil
+            : GeocodeAnswer(status: .requestDenied, errorMessage: "The 'sensor' parameter specified in the request must be set to either true or false.")
     }
 
     static let noKeyMessage = "You must use an API key to authenticate each request to Google Maps Platform APIs. "

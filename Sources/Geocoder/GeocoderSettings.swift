@@ -9,7 +9,8 @@ import MockCore
 ///   "rateLimit": { "perSecond": 10, "perDay": 2500 },
 ///   "clients": { "gme-acme": "<url-safe base64 signing secret>" },
 ///   "responseCache": 4096,
-///   "responseCacheBytes": 33554432 }
+///   "responseCacheBytes": 33554432,
+///   "requireSensor": false }
 /// ```
 public struct GeocoderSettings: Sendable, Equatable {
     public enum KeyPolicy: Sendable, Equatable {
@@ -33,6 +34,9 @@ public struct GeocoderSettings: Sendable, Equatable {
     /// How many rendered answers are kept for repeated queries; 0 turns the cache off.
     public var responseCache = 4_096
     public var responseCacheBytes = ResponseCache.defaultMaxBytes
+    /// The 2010-era (v3) service: a request without `sensor=true` or `sensor=false` is
+    /// `REQUEST_DENIED`. Google stopped requiring it in 2014, hence off by default.
+    public var requireSensor = false
 
     public init() {}
 
@@ -70,6 +74,10 @@ public struct GeocoderSettings: Sendable, Equatable {
         }
         responseCache = try FixtureError.wholeNumber(json, "responseCache", in: file) ?? responseCache
         responseCacheBytes = try FixtureError.wholeNumber(json, "responseCacheBytes", in: file) ?? responseCacheBytes
+        if let require = json["requireSensor"] {
+            guard let flag = require.boolValue else { throw problem("requireSensor", "must be true or false") }
+            requireSensor = flag
+        }
         if let clients = json["clients"] {
             guard let members = clients.objectValue else { throw problem("clients", "must be an object of client ID → secret") }
             for (client, secret) in members {

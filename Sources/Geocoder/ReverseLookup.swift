@@ -1,6 +1,6 @@
 /// Reverse geocoding: the places around a point, most specific first, as Google lists them —
-/// the postal code, the town, the state, the country. In the US the nearest ZIP code decides
-/// town and state; elsewhere the town that pulls hardest (population over distance squared, so
+/// the postal code, the town, the state, the country. In the US and Canada the nearest postal
+/// code decides town and region; elsewhere the town that pulls hardest (population over distance squared, so
 /// a city wins over its own districts and a suburb over the distant city) decides the country.
 /// A point far from every known place (mid-ocean) has none.
 import Foundation
@@ -22,8 +22,10 @@ struct ReverseLookup {
             let postalCode = gazetteer.postalCodes[index]
             results.append(gazetteer.result(postalCode: index))
             if let town = gazetteer.town(ofPostalCode: index) { results.append(gazetteer.result(locality: town)) }
-            if let state = gazetteer.statesByCode[postalCode.state] { results.append(gazetteer.result(state: state)) }
-            if let country = gazetteer.countriesByCode["US"] { results.append(gazetteer.result(country: country)) }
+            if let state = gazetteer.statesByCode[Gazetteer.regionKey(country: postalCode.country, code: postalCode.state)] {
+                results.append(gazetteer.result(state: state))
+            }
+            if let country = gazetteer.countriesByCode[postalCode.country] { results.append(gazetteer.result(country: country)) }
             return results
         }
         let near = gazetteer.localityGrid.points(near: point, within: Self.countryReach)
@@ -35,7 +37,7 @@ struct ReverseLookup {
         let index = claiming.max { pull($0) < pull($1) }?.index ?? nearest.index
         let town = gazetteer.localities[index]
         if !claiming.isEmpty { results.append(gazetteer.result(locality: index)) }
-        if town.country == "US", let state = gazetteer.statesByCode[town.regionCode] {
+        if !town.regionShortCode.isEmpty, let state = gazetteer.statesByCode[Gazetteer.regionKey(country: town.country, code: town.regionShortCode)] {
             results.append(gazetteer.result(state: state))
         }
         if let country = gazetteer.countriesByCode[town.country] { results.append(gazetteer.result(country: country)) }

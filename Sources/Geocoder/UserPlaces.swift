@@ -121,7 +121,7 @@ struct UserPlaces: Sendable {
         if let zip = named ?? gazetteer.postalCodeGrid.nearest(to: location, within: 50_000)?.index {
             let postalCode = gazetteer.postalCodes[zip]
             components.append(AddressComponent(longName: postalCode.city, shortName: postalCode.city, types: ["locality", "political"]))
-            components += gazetteer.countyStateCountry(county: postalCode.county, state: postalCode.state)
+            components += gazetteer.countyStateCountry(county: postalCode.county, state: postalCode.state, country: postalCode.country)
             components.append(AddressComponent(longName: postalCode.zip, shortName: postalCode.zip, types: ["postal_code"]))
         }
         return components

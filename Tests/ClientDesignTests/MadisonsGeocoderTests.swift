@@ -72,4 +72,29 @@ import UnderstudyTesting
         #expect(nowhere.status == "ZERO_RESULTS")
         #expect(nowhere.lat == nil)
     }
+
+    /// The app ships French and its setting converts "ZIP codes, Postal Codes, or addresses": a
+    /// shopper in Canada types a postal code or a town with its province, the French way too.
+    /// The request is the same in every language (the app adds no `language`), so the answer's
+    /// coordinates are what matter.
+    @Test func theStoreLocatorFindsMarkhamFromACanadianPostalCodeOrTownInEnglishOrFrench() async throws {
+        let server = try TestServer.start(backends: [GeocoderBackend(directory: shippedStubs.appendingPathComponent("geocoder"))])
+        defer { server.stop() }
+        // IBM's Markham lab, by its postal code, as typed with and without the space.
+        for code in ["L6G 1C7", "l6g1c7"] {
+            let lab = try await locate(code, on: server)
+            #expect(lab.status == "OK", "\(code)")
+            #expect(abs((lab.lat ?? 0) - 43.846) < 0.01 && abs((lab.lng ?? 0) - -79.332) < 0.01, "\(code)")
+        }
+        for town in ["Markham, ON", "Markham (Ontario)", "Markham, Ontario"] {
+            let markham = try await locate(town, on: server)
+            #expect(markham.status == "OK", "\(town)")
+            // Markham, Ontario — never Ontario, California (34.06, -117.65).
+            #expect(abs((markham.lat ?? 0) - 43.87) < 0.05 && abs((markham.lng ?? 0) - -79.27) < 0.05, "\(town)")
+        }
+        let downtown = try await locate("M5V 3L9", on: server)
+        #expect(abs((downtown.lat ?? 0) - 43.642) < 0.01 && abs((downtown.lng ?? 0) - -79.386) < 0.01)
+        let montreal = try await locate("Montréal (Québec)", on: server)
+        #expect(abs((montreal.lat ?? 0) - 45.51) < 0.05 && abs((montreal.lng ?? 0) - -73.59) < 0.05)
+    }
 }

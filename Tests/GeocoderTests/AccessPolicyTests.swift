@@ -117,6 +117,45 @@ import UnderstudyTesting
         #expect(problems.map(\.description).contains { $0.contains("config.json") && $0.contains("keys.k: must be one of OK") })
     }
 
+    @Test func sensorIsOptionalByDefaultAsSince2014() async throws {
+        let (server, _) = try geocoderServer()
+        defer { server.stop() }
+        #expect(try await server.geocode("address=94086").status == "OK")
+        #expect(try await server.geocode("address=94086&sensor=maybe").status == "OK")
+    }
+
+    @Test func requireSensorDeniesRequestsWithoutTrueOrFalseAsIn2010() async throws {
+        let (server, _) = try geocoderServer(config: #"{"requireSensor": true}"#)
+        defer { server.stop() }
+        for query in ["address=94086", "address=94086&sensor=", "address=94086&sensor=yes", "address=94086&sensor=TRUE", "latlng=abc"] {
+            let denied = try await server.geocode(query)
+            #expect(denied.status == "REQUEST_DENIED", "\(query)")
+            #expect(denied.error_message == "The 'sensor' parameter specified in the request must be set to either true or false.")
+            #expect(denied.results.isEmpty)
+        }
+        #expect(try await server.geocode("address=94086&sensor=true").status == "OK")
+        #expect(try await server.geocode("latlng=37.3764,-122.0238&sensor=false").status == "OK")
+        // The XML answer has the same shape as the other denials: status, then the message.
+        let (body, response) = try await server.send("GET", "/maps/api/geocode/xml?address=94086")
+        #expect(response.statusCode == 200)
+        #expect(String(decoding: body, as: UTF8.self) == """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <GeocodeResponse>
+             <status>REQUEST_DENIED</status>
+             <error_message>The 'sensor' parameter specified in the request must be set to either true or false.</error_message>
+            </GeocodeResponse>
+
+            """)
+    }
+
+    @Test func requireSensorMustBeABoolean() throws {
+        let directory = try makeTemporaryDirectory(["config.json": #"{"requireSensor": "yes"}"#])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let problems = GeocoderBackend.check(directory: directory)
+        #expect(problems.map(\.description).contains { $0.hasSuffix("config.json: requireSensor: must be true or false") })
+        #expect(try GeocoderSettings(file: shippedGeocoder.appendingPathComponent("config.json")).requireSensor == false)
+    }
+
     private func hex(_ bytes: [UInt8]) -> String {
         bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }

@@ -56,7 +56,7 @@ import UnderstudyTesting
         ("Sunnyvale, CA", "Sunnyvale, CA, USA"), ("sunnyvale california", "Sunnyvale, CA, USA"),
         ("St. Louis, MO", "St. Louis, MO, USA"), ("Saint Louis MO", "St. Louis, MO, USA"),
         ("Paris, TX", "Paris, TX, USA"), ("Paris", "Paris, France"), ("Paris, France", "Paris, France"),
-        ("Berlin, DE", "Berlin, Germany"), ("zurich", "Zürich, Switzerland"), ("Toronto, Canada", "Toronto, Canada"),
+        ("Berlin, DE", "Berlin, Germany"), ("zurich", "Zürich, Switzerland"), ("Toronto, Canada", "Toronto, ON, Canada"),
         ("New York", "New York, NY, USA"), ("California", "California, USA"), ("CA", "California, USA"),
         ("Germany", "Germany"), ("usa", "United States"),
     ])

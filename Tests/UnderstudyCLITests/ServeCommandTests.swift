@@ -234,14 +234,17 @@ final class OutputCollector: @unchecked Sendable {
             "geocoder/us-zipcodes.csv": "zip,lat,lng,city,state,county,radius_m\n94086,37.37,-122.02,Sunnyvale,CA,,700\n1234,1,2,X,CA,,500\n",
             "geocoder/places.json": #"{"places": [{"address": "x", "lat": 1}]}"#,
             "geocoder/config.json": #"{"keys": "sometimes"}"#,
+            "geocoder/regions.csv": "country,code,admin1_code,name,other_name,lat,lng,sw_lat,sw_lng,ne_lat,ne_lng\nCA,ON,08,Ontario,,47.5,-84.8,42,-95,53,-74.6\n",
+            "geocoder/ca-postalcodes.csv": "code,lat,lng,city,province,radius_m\nL6G,43.8485,-79.3346,Markham,ON,500\nL6G1C7,43.8,-79.3,Markham,ON,30\n",
         ])
         defer { try? FileManager.default.removeItem(at: stubs) }
         let failing = try UnderstudyProcess(["check", "--stubs", stubs.path])
         let summary = failing.firstLine()
         let (status, errors) = failing.finish()
         #expect(status == 1)
-        #expect(summary == "0 mapping files, 0 mappings, 3 problem(s)")
+        #expect(summary == "0 mapping files, 0 mappings, 4 problem(s)")
         #expect(errors.contains("geocoder/us-zipcodes.csv:3: zip '1234' is not 5 digits"))
+        #expect(errors.contains("geocoder/ca-postalcodes.csv:3: code 'L6G1C7' is not a Canadian postal code"))
         #expect(errors.contains("geocoder/places.json: places[0].lng: must be a longitude"))
         #expect(errors.contains("geocoder/config.json: keys: must be"))
     }
