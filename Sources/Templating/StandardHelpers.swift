@@ -44,13 +44,13 @@ extension TemplateHelpers {
         },
         "pickRandom": { call throws(HelperError) in
             let choices: [TemplateValue]
-            if call.params.count == 1, case .array(let items) = call.params[0] { choices = items } else { choices = call.params }
+            if call.params.count == 1, let items = call.params[0].listItems { choices = items } else { choices = call.params }
             return choices.randomElement() ?? .null
         },
         "join": { call throws(HelperError) in
             // WireMock's order is `join separator list`; Handlebars.java's is `join list separator`.
             var (items, separator) = (call.param(1), call.param(0).text)
-            if case .array = call.param(0) { (items, separator) = (call.param(0), call.param(1).text) }
+            if call.param(0).listItems != nil { (items, separator) = (call.param(0), call.param(1).text) }
             return .string(items.eachItems.map(\.value.text).joined(separator: separator))
         },
         "lookup": { call throws(HelperError) in call.param(0).member(call.param(1).text) ?? .null },

@@ -134,7 +134,8 @@ import UnderstudyTesting
 
     @Test func jsonPathResultsPrintAsJSON() async throws {
         let body = #"{{jsonPath request.body '$.obj'}}|{{{jsonPath request.body '$.obj'}}}|{{{jsonPath request.body '$.list'}}}|{{{jsonPath request.body '$.e'}}}|"#
-            + #"{{{jsonPath request.body '$.list[1]'}}}|{{{parseJson request.body}}}|{{size (jsonPath request.body '$.list')}}"#
+            + #"{{{jsonPath request.body '$.list[1]'}}}|{{{parseJson request.body}}}|{{size (jsonPath request.body '$.list')}}|"#
+            + #"{{join (jsonPath request.body '$.obj.l') '-'}}|{{#each (jsonPath request.body '$.obj.l')}}<{{this}}>{{/each}}"#
         let (server, _, root) = try serve([
             "mappings/json.json": #"{"request": {"url": "/json"}, "response": {"body": \#(JSONValue.string(body).serialized), "transformers": ["response-template"]}}"#,
         ])
@@ -143,7 +144,7 @@ import UnderstudyTesting
         let pretty = "{\n  \"a\" : \"x\",\n  \"n\" : 1.5,\n  \"l\" : [ 1, 2 ]\n}"
         #expect(text(try await server.send("POST", "/json", body: Data(sent.utf8)).body)
             == pretty.replacingOccurrences(of: "\"", with: "&quot;") + "|" + pretty + #"|["p",{"q":true}]|{ }|{\#n  "q" : true\#n}|"#
-            + "{obj={a=x, n=1.5, l=[1, 2]}, list=[p, {q=true}], e={}}|2")
+            + "{obj={a=x, n=1.5, l=[1, 2]}, list=[p, {q=true}], e={}}|2|1-2|<1><2>")
     }
 
     @Test func soapXPathReadsInsideTheBody() async throws {

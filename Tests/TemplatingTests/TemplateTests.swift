@@ -200,6 +200,7 @@ private func render(_ source: String, _ json: String = "{}") throws -> String {
         #expect(try render("{{#each items as |item|}}[{{item}}]{{/each}}|{{#each (array 1 2) as |v idx|}}{{v}}@{{idx}};{{/each}}", #"{"items":["a","b"]}"#)
             == "[a][b]|1@0;2@1;")
         #expect(try render("{{#each o as |v k|}}{{k}}={{v}} {{/each}}", #"{"o":{"x":1,"y":2}}"#) == "x=1 y=2 ")
+        #expect(try render("{{#with (array 'a') as |x|}}{{x.[0]}}{{/with}}") == "a")
         #expect(try render("{{#each items as |item|}}{{#each ../items as |inner|}}{{item}}{{inner}} {{/each}}{{/each}}", #"{"items":["a","b"]}"#)
             == "aa ab ba bb ")
         #expect(throws: TemplateError.self) { try Template("{{#each items as |a b c|}}{{/each}}") }
@@ -212,5 +213,6 @@ private func render(_ source: String, _ json: String = "{}") throws -> String {
         let twice = TemplateValue.object(TemplateObject([("x", .object(.listOrSingle(["a", "b"]))), ("y", .object(.listOrSingle(["a"])))]))
         let template = try Template("{{x}}|{{#eq x 'a'}}EQ{{else}}NE{{/eq}}|{{x.first}}|{{x.last}}|{{#eq y 'a'}}EQ{{else}}NE{{/eq}}|{{#eq x.[0] 'a'}}EQ{{/eq}}")
         #expect(template.render(twice) == "a|NE|a|b|EQ|EQ")
+        #expect(try Template("{{pickRandom y}}|{{join x '+'}}|{{#contains x 'b'}}in{{/contains}}").render(twice) == "a|a+b|in", "list-like values are lists")
     }
 }
