@@ -29,6 +29,8 @@ extension TemplateHelpers {
         },
     ], takingBlocks: ["isEven", "isOdd", "stripes"])
 
+    private static let knownLocales = Set(Locale.availableIdentifiers)
+
     private static func parity(_ call: HelperCall, even: Bool) -> TemplateValue {
         guard let number = wholeNumber(call.param(0)), (number % 2 == 0) == even else { return .string("") }
         return call.params.count > 1 ? call.param(1) : .string(even ? "even" : "odd")
@@ -52,8 +54,11 @@ extension TemplateHelpers {
         default: return .string("")
         }
         let formatter = NumberFormatter()
-        // Java's default locale where WireMock runs without a configured one.
-        formatter.locale = Locale(identifier: call.params.count > 2 ? call.param(2).text : "en")
+        // Java's default locale where WireMock runs without a configured one. Only known
+        // identifiers: Foundation traps on some malformed ones.
+        let locale = call.params.count > 2 ? call.param(2).text : "en"
+        guard knownLocales.contains(locale) else { throw HelperError("numberFormat: unknown locale '\(locale)', e.g. 'de_DE'") }
+        formatter.locale = Locale(identifier: locale)
         formatter.numberStyle = .decimal
         switch call.params.count > 1 ? call.param(1).text : nil {
         case nil: break

@@ -152,6 +152,9 @@ private func render(_ source: String, _ json: String = "{}") throws -> String {
         #expect(try render("{{stringFormat '%99999999999d' 1}}").count <= 100_000)
         #expect(try render("{{range 1e300 2}}{{range -1e300 1e300}}") == "[][ERROR: range: at most 100000 numbers]")
         #expect(try render("{{numberFormat 'abc'}}|{{numberFormat 1 maximumFractionDigits=1000}}") == "|[ERROR: numberFormat: maximumFractionDigits must be 0…100]")
+        // Found by fuzzing: Foundation traps on some malformed locale identifiers.
+        #expect(try render("{{numberFormat 1 'percent' '\n'}}|{{numberFormat 1 'percent' 'xx_YY@%'}}")
+            == "[ERROR: numberFormat: unknown locale '\n', e.g. 'de_DE']|[ERROR: numberFormat: unknown locale 'xx_YY@%', e.g. 'de_DE']")
     }
 
     @Test func numbers() throws {
