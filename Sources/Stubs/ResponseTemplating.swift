@@ -129,8 +129,8 @@ enum ResponseTemplating {
     static func context(for request: Request, parameters: TemplateValue, pathVariables: [(name: String, value: String)] = []) -> TemplateValue {
         let rawPath = String(request.rawPath)
         let decodedPath = rawPath.removingPercentEncoding ?? rawPath
-        let segmentTexts = rawPath.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
-        let segments = segmentTexts.map(TemplateValue.string)
+        // Split after decoding, as WireMock does: an encoded slash separates segments too.
+        let segments = decodedPath.split(separator: "/").map { TemplateValue.string(String($0)) }
         let host = request.headers["Host"] ?? "localhost:\(request.localPort)"
         let path = TemplateValue.object(TemplateObject(pathVariables.map { ($0.name, TemplateValue.string($0.value)) },
                                                        printed: decodedPath, elements: segments))
