@@ -60,17 +60,21 @@ extension TemplateHelpers {
         guard knownLocales.contains(locale) else { throw HelperError("numberFormat: unknown locale '\(locale)', e.g. 'de_DE'") }
         formatter.locale = Locale(identifier: locale)
         formatter.numberStyle = .decimal
+        var isPattern = false
         switch call.params.count > 1 ? call.param(1).text : nil {
         case nil: break
         case "integer":
             formatter.maximumFractionDigits = 0
         case "percent": formatter.numberStyle = .percent
         case "currency": formatter.numberStyle = .currency
-        case let pattern?: formatter.positiveFormat = pattern
+        case let pattern?:
+            formatter.positiveFormat = pattern
+            isPattern = true
         }
+        // Foundation applies a pattern after the digit settings, so a pattern's digits win.
         for (key, setting) in [("maximumFractionDigits", \NumberFormatter.maximumFractionDigits), ("minimumFractionDigits", \.minimumFractionDigits),
                                ("maximumIntegerDigits", \.maximumIntegerDigits), ("minimumIntegerDigits", \.minimumIntegerDigits)] {
-            guard let value = call.hash[key] else { continue }
+            guard let value = call.hash[key], !isPattern else { continue }
             guard let digits = wholeNumber(value), (0...100).contains(digits) else { throw HelperError("numberFormat: \(key) must be 0…100") }
             formatter[keyPath: setting] = digits
         }

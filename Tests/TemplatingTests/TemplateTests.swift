@@ -165,6 +165,16 @@ private func render(_ source: String, _ json: String = "{}") throws -> String {
         #expect(try render("{{numberFormat 2.5 'integer'}}|{{numberFormat 3.5 'integer'}}|{{numberFormat 1.23456789}}|{{numberFormat 12 minimumIntegerDigits=4}}")
             == "2|4|1.235|0,012")
         #expect(try render("{{numberFormat 1234.5 'currency' 'de_DE'}}|{{numberFormat 1234.5 'currency'}}") == "1.234,50\u{A0}€|¤1,234.50")
+        let formats = [
+            ("{{numberFormat 1234.5 '#,##0.00'}}", "1,234.50"), ("{{numberFormat 1234.567 '0.0'}}", "1234.6"), ("{{numberFormat 0.5 '00.###'}}", "00.5"),
+            ("{{numberFormat 1234.5 '#,##0.00' 'de_DE'}}", "1.234,50"), ("{{numberFormat 1234.5 'currency' 'en_US'}}", "$1,234.50"),
+            ("{{numberFormat 1234.5 'percent' 'fr_FR'}}", "123\u{202F}450\u{A0}%"),
+            ("{{numberFormat 1234.5678 'number'}}", "number1235"),
+        ]
+        for (template, expected) in formats {
+            let rendered = try render(template)
+            #expect(rendered == expected, "\(template)")
+        }
         let decimal = try #require(Double(render("{{randomDecimal lower=1.5 upper=2.5}}")))
         #expect((1.5...2.5).contains(decimal))
         #expect(try Double(render("{{randomDecimal}}")) != nil)
