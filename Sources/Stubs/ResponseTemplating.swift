@@ -1,13 +1,20 @@
 import Foundation
 import HTTPServer
+import Logging
 import MockCore
 import Templating
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// WireMock's response templating: the request model templates read (`request.path`,
 /// `request.query.x`, …) and the helpers the stub engine adds to the standard ones.
 enum ResponseTemplating {
-    /// The standard helpers plus `jsonPath`, `xPath` and `fixture` (a JSON or text file of the
-    /// stub pack's folder, or of `stubs/`, for pages built from fixture data).
+    /// The standard helpers plus `jsonPath`, `xPath`, `soapXPath`, the server's (`hostname`,
+    /// `systemValue`, `log`) and `fixture` (a JSON or text file of the stub pack's folder, or of
+    /// `stubs/`, for pages built from fixture data).
     static func helpers(fixtures: BodyFiles) -> TemplateHelpers {
         TemplateHelpers.standard
             .adding("jsonPath") { call throws(HelperError) in
@@ -21,15 +28,22 @@ enum ResponseTemplating {
                 }
                 let found = path.evaluate(document)
                 if found.isEmpty { return call.hash["default"] ?? .null }
-                return path.isDefinite && found.count == 1 ? TemplateValue(found[0]) : .array(found.map(TemplateValue.init))
+                return path.isDefinite && found.count == 1 ? printedAsJSON(found[0]) : printedAsJSON(.array(found))
             }
             .adding("xPath") { call throws(HelperError) in
-                let expression = try call.text(1, "an XPath expression")
-                guard let found = XMLComparison.evaluate(xPath: expression, namespaces: [:], in: call.param(0).text) else {
-                    throw HelperError("xPath: the input is not XML or '\(expression)' is not a valid XPath")
-                }
-                if found.isEmpty { return call.hash["default"] ?? .null }
-                return found.count == 1 ? .string(found[0]) : .array(found.map(TemplateValue.string))
+                try xPath(call, call.text(1, "an XPath expression"))
+            }
+            // An XPath from inside a SOAP envelope's Body: `{{soapXPath request.body '/order/id/text()'}}`.
+            .adding("soapXPath") { call throws(HelperError) in
+                try xPath(call, "/*[local-name()='Envelope']/*[local-name()='Body']" + call.text(1, "an XPath expression"))
+            }
+            .adding("hostname") { _ throws(HelperError) in .string(hostName) }
+            .adding("systemValue") { call throws(HelperError) in try systemValue(call) }
+            // Writes its arguments to the server's log and prints nothing, as WireMock's does.
+            .adding("log") { call throws(HelperError) in
+                let level = call.hash["level"].flatMap { Logger.Level(rawValue: $0.text.lowercased() == "warn" ? "warning" : $0.text.lowercased()) } ?? .info
+                templateLogger.log(level: level, "template: \(call.params.map(\.text).joined(separator: " "))")
+                return .string("")
             }
             .adding("fixture") { call throws(HelperError) in
                 let name = try call.text(0, "a file name in the stub folder")
@@ -48,6 +62,53 @@ enum ResponseTemplating {
             }
     }
 
+    private static let templateLogger = Logger(label: "understudy")
+
+    /// JSONPath results print as JSON, as WireMock prints them: objects pretty-printed, lists
+    /// on one line; other values as themselves.
+    private static func printedAsJSON(_ json: JSONValue) -> TemplateValue {
+        let value = TemplateValue(json)
+        switch json {
+        case .object(let members) where !members.isEmpty:
+            guard case .object(let object) = value else { return value }
+            return .object(TemplateObject(object.members, printed: json.prettyPrinted()))
+        case .object: return .object(TemplateObject([], printed: "{ }"))
+        case .array(let items): return .object(TemplateObject([], printed: json.serialized, elements: items.map(TemplateValue.init)))
+        default: return value
+        }
+    }
+
+    private static func xPath(_ call: HelperCall, _ expression: String) throws(HelperError) -> TemplateValue {
+        guard let found = XMLComparison.evaluate(xPath: expression, namespaces: [:], in: call.param(0).text) else {
+            throw HelperError("\(call.name): the input is not XML or '\(expression)' is not a valid XPath")
+        }
+        if found.isEmpty { return call.hash["default"] ?? .null }
+        return found.count == 1 ? .string(found[0]) : .array(found.map(TemplateValue.string))
+    }
+
+    /// The host's name, once.
+    private static let hostName: String = {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }()
+
+    /// Which keys `systemValue` may read: WireMock's default permission, so that a template
+    /// cannot print the server's environment (secrets, paths) to a client.
+    private static let permittedSystemKeys = try? NSRegularExpression(pattern: "^wiremock.*$", options: [.caseInsensitive])
+
+    /// `{{systemValue type='ENVIRONMENT' key='wiremock.region'}}` (or `type='PROPERTY'`, of which a
+    /// Swift server has none); a key not permitted prints WireMock's refusal.
+    private static func systemValue(_ call: HelperCall) throws(HelperError) -> TemplateValue {
+        guard let key = call.hash["key"]?.text else { throw HelperError("systemValue needs key=, e.g. {{systemValue key='wiremock.region'}}") }
+        let type = call.hash["type"]?.text.uppercased() ?? "ENVIRONMENT"
+        guard type == "ENVIRONMENT" || type == "PROPERTY" else { throw HelperError("systemValue: type must be ENVIRONMENT or PROPERTY") }
+        guard let permitted = permittedSystemKeys, permitted.firstMatch(in: key, budgetNanoseconds: NSRegularExpression.matchBudgetNanoseconds) != .noMatch else {
+            throw HelperError("Access to \(key) is denied")
+        }
+        return type == "ENVIRONMENT" ? ProcessInfo.processInfo.environment[key].map(TemplateValue.string) ?? .null : .null
+    }
+
     private static func jsonDocument(_ value: TemplateValue) throws(HelperError) -> JSONValue {
         switch value {
         case .array, .object: return value.json
@@ -64,21 +125,40 @@ enum ResponseTemplating {
     /// The `request` a template sees, as WireMock models it, and the mapping's
     /// `transformerParameters` as `parameters`. A `urlPathTemplate`'s variables are members of
     /// `request.path` (`request.path.id`).
+    /// The path and its segments are URL-decoded, as WireMock's are.
     static func context(for request: Request, parameters: TemplateValue, pathVariables: [(name: String, value: String)] = []) -> TemplateValue {
-        let segments = request.rawPath.split(separator: "/").map { TemplateValue.string(String($0)) }
+        let rawPath = String(request.rawPath)
+        let decodedPath = rawPath.removingPercentEncoding ?? rawPath
+        // Split after decoding, as WireMock does: an encoded slash separates segments too.
+        let segments = decodedPath.split(separator: "/").map { TemplateValue.string(String($0)) }
         let host = request.headers["Host"] ?? "localhost:\(request.localPort)"
+        let path = TemplateValue.object(TemplateObject(pathVariables.map { ($0.name, TemplateValue.string($0.value)) },
+                                                       printed: decodedPath, elements: segments))
+        let query = TemplateValue.object(grouped(request.queryItems.map { ($0.name, $0.value ?? "") }, caseInsensitive: false))
+        let hostName = TemplateValue.string(String(host.split(separator: ":").first ?? ""))
+        let baseUrl = TemplateValue.string("http://\(host)")
+        let requestLine: [(key: String, value: TemplateValue)] = [
+            ("method", .string(request.method.rawValue)),
+            ("scheme", .string("http")),
+            ("host", hostName),
+            ("port", .number(Double(request.localPort))),
+            ("path", .string(decodedPath)),
+            ("pathSegments", .object(TemplateObject([], printed: decodedPath, elements: segments))),
+            ("query", query),
+            ("baseUrl", baseUrl),
+        ]
         let model: [(key: String, value: TemplateValue)] = [
             ("url", .string(request.target)),
-            ("path", .object(TemplateObject(pathVariables.map { ($0.name, TemplateValue.string($0.value)) },
-                                            printed: String(request.rawPath), elements: segments))),
+            ("path", path),
             ("pathSegments", .array(segments)),
             ("method", .string(request.method.rawValue)),
             ("scheme", .string("http")),
-            ("host", .string(String(host.split(separator: ":").first ?? ""))),
+            ("host", hostName),
             ("port", .number(Double(request.localPort))),
-            ("baseUrl", .string("http://\(host)")),
+            ("baseUrl", baseUrl),
             ("clientIp", .string(request.remoteAddress)),
-            ("query", .object(grouped(request.queryItems.map { ($0.name, $0.value ?? "") }, caseInsensitive: false))),
+            ("requestLine", .object(TemplateObject(requestLine))),
+            ("query", query),
             ("headers", .object(grouped(request.headers.fields.map { ($0.name, $0.value) }, caseInsensitive: true))),
             ("cookies", .object(grouped(request.cookies.map { ($0.name, $0.value) }, caseInsensitive: false))),
             ("body", .string(request.bodyText)),

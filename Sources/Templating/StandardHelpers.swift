@@ -1,10 +1,14 @@
 import Foundation
 import MockCore
 
-/// The helpers WireMock's templates use most, under WireMock's names and argument orders.
-/// Modules add their own (the stub engine adds `jsonPath` and `xPath`).
+/// The helpers WireMock 2.35 registers, under WireMock's names and argument orders, by theme
+/// (text, numbers and dates have files of their own). Modules add their own (the stub engine adds
+/// `jsonPath`, `xPath`, `soapXPath` and those that read the server: `hostname`, `systemValue`, `log`).
 extension TemplateHelpers {
-    public static let standard = TemplateHelpers([
+    public static let standard = core.merging(text).merging(numbers).merging(dates)
+
+    /// Logic, lists, JSON and random values.
+    static let core = TemplateHelpers([
         // Comparison and logic; as blocks they choose between body and else.
         "eq": { call throws(HelperError) in .bool(compare(call.param(0), call.param(1)) == .orderedSame) },
         "neq": { call throws(HelperError) in .bool(compare(call.param(0), call.param(1)) != .orderedSame) },
@@ -17,43 +21,16 @@ extension TemplateHelpers {
         "not": { call throws(HelperError) in .bool(!call.param(0).isTruthy) },
         "contains": { call throws(HelperError) in
             let needle = call.param(1)
-            switch call.param(0) {
-            case .array(let items): return .bool(items.contains { compare($0, needle) == .orderedSame })
-            case let haystack: return .bool(haystack.text.contains(needle.text))
-            }
+            if let items = call.param(0).listItems { return .bool(items.contains { compare($0, needle) == .orderedSame }) }
+            return .bool(call.param(0).text.contains(needle.text))
         },
-        "matches": { call throws(HelperError) in
-            .bool(try regex(call.text(1, "a pattern")).wholeMatch(call.text(0, "a value")) != nil)
-        },
-        "regexExtract": { call throws(HelperError) in
-            let text = try call.text(0, "a value")
-            guard let match = try regex(call.text(1, "a pattern")).firstMatch(text) else { return .null }
-            return .string(match)
-        },
-
-        // Numbers and lists.
-        "math": { call throws(HelperError) in
-            guard let a = call.param(0).numberValue, let b = call.param(2).numberValue else {
-                throw HelperError("math needs two numbers and an operator, e.g. {{math 1 '+' 2}}")
-            }
-            switch call.param(1).text {
-            case "+": return .number(a + b)
-            case "-": return .number(a - b)
-            case "*": return .number(a * b)
-            case "/":
-                guard b != 0 else { throw HelperError("math: division by zero") }
-                return .number(a / b)
-            case "%":
-                guard b != 0 else { throw HelperError("math: division by zero") }
-                return .number(a.truncatingRemainder(dividingBy: b))
-            case let other: throw HelperError("math: unknown operator '\(other)' (+ - * / %)")
-            }
-        },
+        // Lists.
         "range": { call throws(HelperError) in
-            guard let low = call.param(0).numberValue.map(Int.init), let high = call.param(1).numberValue.map(Int.init) else {
+            guard let low = call.param(0).numberValue.map(saturatingInt), let high = call.param(1).numberValue.map(saturatingInt) else {
                 throw HelperError("range needs two whole numbers")
             }
-            guard high - low <= 100_000 else { throw HelperError("range: at most 100000 numbers") }
+            let span = high.subtractingReportingOverflow(low)
+            guard !span.overflow, span.partialValue <= 100_000 else { throw HelperError("range: at most 100000 numbers") }
             return .array(low <= high ? (low...high).map { .number(Double($0)) } : [])
         },
         "array": { call throws(HelperError) in .array(call.params) },
@@ -67,61 +44,21 @@ extension TemplateHelpers {
         },
         "pickRandom": { call throws(HelperError) in
             let choices: [TemplateValue]
-            if call.params.count == 1, case .array(let items) = call.params[0] { choices = items } else { choices = call.params }
+            if call.params.count == 1, let items = call.params[0].listItems { choices = items } else { choices = call.params }
             return choices.randomElement() ?? .null
         },
         "join": { call throws(HelperError) in
             // WireMock's order is `join separator list`; Handlebars.java's is `join list separator`.
             var (items, separator) = (call.param(1), call.param(0).text)
-            if case .array = call.param(0) { (items, separator) = (call.param(0), call.param(1).text) }
+            if call.param(0).listItems != nil { (items, separator) = (call.param(0), call.param(1).text) }
             return .string(items.eachItems.map(\.value.text).joined(separator: separator))
         },
         "lookup": { call throws(HelperError) in call.param(0).member(call.param(1).text) ?? .null },
 
-        // Text.
-        "upper": { call throws(HelperError) in .string(call.param(0).text.uppercased()) },
-        "lower": { call throws(HelperError) in .string(call.param(0).text.lowercased()) },
-        "capitalize": { call throws(HelperError) in
-            .string(call.param(0).text.split(separator: " ", omittingEmptySubsequences: false)
-                .map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " "))
-        },
-        "trim": { call throws(HelperError) in .string(call.param(0).text.trimmingCharacters(in: .whitespacesAndNewlines)) },
-        "replace": { call throws(HelperError) in
-            .string(call.param(0).text.replacingOccurrences(of: try call.text(1, "the text to replace"), with: call.param(2).text))
-        },
-        "substring": { call throws(HelperError) in
-            let characters = Array(call.param(0).text)
-            let start = max(0, min(characters.count, saturatingInt(call.param(1).numberValue ?? 0)))
-            let end = max(start, min(characters.count, call.params.count > 2 ? saturatingInt(call.param(2).numberValue ?? 0) : characters.count))
-            return .string(String(characters[start..<end]))
-        },
-        "defaultIfEmpty": { call throws(HelperError) in call.param(0).isTruthy ? call.param(0) : call.param(1) },
         "val": { call throws(HelperError) in
             if case .null = call.param(0) { return call.hash["or"] ?? call.hash["default"] ?? .null }
             return call.param(0)
         },
-        "base64": { call throws(HelperError) in
-            let text = call.param(0).text
-            if call.hash["decode"]?.isTruthy == true {
-                guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else { throw HelperError("base64: not base64 text") }
-                return .string(String(decoding: data, as: UTF8.self))
-            }
-            var encoded = Data(text.utf8).base64EncodedString()
-            if call.hash["padding"].map({ !$0.isTruthy }) == true { encoded = encoded.replacingOccurrences(of: "=", with: "") }
-            return .string(encoded)
-        },
-        "urlEncode": { call throws(HelperError) in
-            let text = call.param(0).text
-            if call.hash["decode"]?.isTruthy == true {
-                return .string(text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? text)
-            }
-            // As Java's URLEncoder: form encoding, space as '+'.
-            var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
-            allowed.insert(charactersIn: "-_.* ")
-            let encoded = text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
-            return .string(encoded.replacingOccurrences(of: " ", with: "+"))
-        },
-
         // JSON.
         "parseJson": { call throws(HelperError) in
             do {
@@ -137,25 +74,6 @@ extension TemplateHelpers {
             var value = call.param(0)
             if case .string(let text) = value, let parsed = try? JSONValue.parse(text) { value = TemplateValue(parsed) }
             return .string(value.json.prettyPrinted())
-        },
-
-        // Dates.
-        "now": { call throws(HelperError) in
-            let date = try TemplateDates.offset(Date(), by: call.hash["offset"]?.text)
-            return try TemplateDates.format(date, pattern: call.hash["format"]?.text, timeZone: call.hash["timezone"]?.text)
-        },
-        "parseDate": { call throws(HelperError) in
-            .date(try TemplateDates.parse(call.text(0, "a date"), pattern: call.hash["format"]?.text))
-        },
-        "date": { call throws(HelperError) in
-            let date: Date
-            switch call.param(0) {
-            case .date(let given): date = given
-            case .null: throw HelperError("date needs a date, e.g. {{date (parseDate request.headers.Date) offset='1 days'}}")
-            case let other: date = try TemplateDates.parse(other.text, pattern: nil)
-            }
-            return try TemplateDates.format(TemplateDates.offset(date, by: call.hash["offset"]?.text),
-                                            pattern: call.hash["format"]?.text, timeZone: call.hash["timezone"]?.text)
         },
 
         // Random values.
@@ -186,9 +104,13 @@ extension TemplateHelpers {
     ])
 }
 
-/// Numbers compare as numbers (so `3` equals `'3'`, as templates mix them), the rest as text.
+/// Numbers compare as numbers (so `3` equals `'3'`, as templates mix them), the rest as text. A
+/// list of several values (a query parameter sent twice) equals no single value, as in WireMock.
 func compare(_ a: TemplateValue, _ b: TemplateValue) -> ComparisonResult {
     if case .null = a, case .null = b { return .orderedSame }
+    if (a.listItems?.count ?? 1) != 1 || (b.listItems?.count ?? 1) != 1 {
+        return a.listItems?.count == b.listItems?.count && a.text == b.text ? .orderedSame : (a.text < b.text ? .orderedAscending : .orderedDescending)
+    }
     if let x = a.numberValue, let y = b.numberValue {
         return x == y ? .orderedSame : (x < y ? .orderedAscending : .orderedDescending)
     }
@@ -207,9 +129,9 @@ struct TemplateRegex {
         return text
     }
 
-    func firstMatch(_ text: String) -> String? {
-        guard case .matched(let match) = expression.firstMatch(in: text), let range = Range(match, in: text) else { return nil }
-        return String(text[range])
+    /// The first match and its groups.
+    func firstMatchGroups(_ text: String) -> [String]? {
+        expression.firstMatchGroups(in: text)
     }
 }
 
@@ -217,13 +139,13 @@ func regex(_ pattern: String) throws(HelperError) -> TemplateRegex {
     do {
         return TemplateRegex(expression: try NSRegularExpression(pattern: pattern))
     } catch {
-        throw HelperError("'\(pattern)' is not a valid regular expression")
+        throw HelperError("Invalid regex string \(pattern)")
     }
 }
 
 /// A number from a template as an Int: saturating at Int's bounds, NaN as 0 (`Int(_:)` traps on
 /// both, and the numbers come from clients' templates and request data).
-private func saturatingInt(_ value: Double) -> Int {
+func saturatingInt(_ value: Double) -> Int {
     if value.isNaN { return 0 }
     if value >= 0x1p63 { return Int.max }
     if value <= -0x1p63 { return Int.min }

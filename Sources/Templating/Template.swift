@@ -3,11 +3,34 @@
 public struct Template: Sendable {
     let nodes: [TemplateNode]
     public let helpers: TemplateHelpers
+    /// Whether a helper may assign a variable (`assign`, `formData`…): only then does a render
+    /// carry a variable store.
+    private let assignsVariables: Bool
 
     public init(_ source: String, helpers: TemplateHelpers = .standard) throws(TemplateError) {
         var parser = TemplateParser(source, knownHelpers: Set(helpers.table.keys).union(Renderer.blockKeywords))
-        nodes = Self.bind(try parser.parse(), to: helpers)
+        let parsed = try parser.parse()
+        nodes = Self.bind(parsed, to: helpers)
         self.helpers = helpers
+        assignsVariables = !helpers.assigning.isEmpty && Self.names(in: parsed).contains { helpers.assigning.contains($0) }
+    }
+
+    /// Every helper name the nodes call, subexpressions included.
+    private static func names(in nodes: [TemplateNode]) -> [String] {
+        func names(_ expression: TemplateExpression) -> [String] {
+            let inner = (expression.params + expression.hash.map(\.value)).flatMap { operand -> [String] in
+                if case .subexpression(let sub) = operand { return names(sub) }
+                return []
+            }
+            return (expression.helperName.map { [$0] } ?? []) + inner
+        }
+        return nodes.flatMap { node -> [String] in
+            switch node {
+            case .text: []
+            case .output(let expression, _): names(expression)
+            case .block(let expression, let body, let inverse): names(expression) + Self.names(in: body) + Self.names(in: inverse)
+            }
+        }
     }
 
     private static func bind(_ nodes: [TemplateNode], to helpers: TemplateHelpers) -> [TemplateNode] {
@@ -27,7 +50,7 @@ public struct Template: Sendable {
     }
 
     public func render(_ context: TemplateValue) -> String {
-        var renderer = Renderer(root: context)
+        var renderer = Renderer(root: context, variables: assignsVariables ? TemplateVariables() : nil)
         renderer.render(nodes)
         return renderer.output
     }
@@ -40,6 +63,14 @@ public struct HelperCall {
     public let hash: [String: TemplateValue]
     /// `this` where the helper is called.
     public let context: TemplateValue
+    /// The rendered body when called as a block by a helper that takes one (`{{#trim}}…{{/trim}}`).
+    public var block: String? = nil
+    let variables: TemplateVariables?
+
+    /// Makes `name` readable by the rest of the template (`{{name}}`), as WireMock's `assign` does.
+    public func assign(_ name: String, _ value: TemplateValue) {
+        variables?.values[name] = value
+    }
 
     public func param(_ index: Int) -> TemplateValue {
         params.indices.contains(index) ? params[index] : .null
@@ -57,17 +88,36 @@ public struct TemplateHelpers: Sendable {
     public typealias Helper = @Sendable (HelperCall) throws(HelperError) -> TemplateValue
 
     var table: [String: Helper]
+    /// Helpers that, as blocks, are given their rendered body rather than choosing a branch.
+    var takingBlocks: Set<String>
+    /// Helpers that may call `HelperCall.assign`.
+    var assigning: Set<String>
 
-    public init(_ table: [String: Helper] = [:]) {
+    public init(_ table: [String: Helper] = [:], takingBlocks: Set<String> = [], assigning: Set<String> = []) {
         self.table = table
+        self.takingBlocks = takingBlocks
+        self.assigning = assigning
     }
 
     /// A copy with `helper` added (or replacing one of the same name).
-    public func adding(_ name: String, _ helper: @escaping Helper) -> TemplateHelpers {
+    public func adding(_ name: String, takesBlock: Bool = false, assigns: Bool = false, _ helper: @escaping Helper) -> TemplateHelpers {
         var copy = self
         copy.table[name] = helper
+        if takesBlock { copy.takingBlocks.insert(name) }
+        if assigns { copy.assigning.insert(name) }
         return copy
     }
+
+    /// All of `self`'s helpers and all of `other`'s (which win on a shared name).
+    public func merging(_ other: TemplateHelpers) -> TemplateHelpers {
+        TemplateHelpers(table.merging(other.table) { $1 }, takingBlocks: takingBlocks.union(other.takingBlocks),
+                        assigning: assigning.union(other.assigning))
+    }
+}
+
+/// The variables a render's helpers assign; shared by the calls of one render.
+final class TemplateVariables {
+    var values: [String: TemplateValue] = [:]
 }
 
 /// Walks the nodes with a stack of contexts (`this`, `../`) and data variables (`@index`). A
@@ -79,14 +129,18 @@ struct Renderer {
         var this: TemplateValue
         /// Inside `#each`: the item's place, for `@index`, `@first`, `@last` and `@key`.
         var each: (index: Int, count: Int, key: String?)?
+        /// `as |item index|` names, bound to the item and its index or key.
+        var blockParams: [(name: String, value: TemplateValue)] = []
     }
 
     private let root: TemplateValue
     private var frames: [Frame]
+    private let variables: TemplateVariables?
     var output = ""
 
-    init(root: TemplateValue) {
+    init(root: TemplateValue, variables: TemplateVariables?) {
         self.root = root
+        self.variables = variables
         frames = [Frame(this: root)]
     }
 
@@ -121,9 +175,16 @@ struct Renderer {
             render(truthy == (expression.helperName == "if") ? body : inverse)
         case "with":
             let value = try argument(expression, "a value")
-            if value.isTruthy { renderWithin(value, body) } else { render(inverse) }
+            if value.isTruthy { renderWithin(value, body, blockParams: expression.blockParams.prefix(1).map { ($0, value) }) } else { render(inverse) }
         case "each":
-            try renderEach(argument(expression, "a list"), body: body, inverse: inverse)
+            try renderEach(argument(expression, "a list"), body: body, inverse: inverse, blockParams: expression.blockParams)
+        case _ where expression.takesBlock:
+            let saved = output
+            output = ""
+            render(body)
+            let block = output
+            output = saved
+            output += try evaluate(expression, block: block).text
         case _ where expression.helper != nil:
             // Other helpers as blocks are conditions: eq, contains, matches…
             render(try evaluate(expression).isTruthy ? body : inverse)
@@ -139,18 +200,24 @@ struct Renderer {
         }
     }
 
-    private mutating func renderEach(_ value: TemplateValue, body: [TemplateNode], inverse: [TemplateNode]) throws(HelperError) {
+    private mutating func renderEach(_ value: TemplateValue, body: [TemplateNode], inverse: [TemplateNode],
+                                     blockParams: [String] = []) throws(HelperError) {
         let items = value.eachItems
         guard !items.isEmpty else { return render(inverse) }
         for (index, item) in items.enumerated() {
-            frames.append(Frame(this: item.value, each: (index, items.count, item.key)))
+            var frame = Frame(this: item.value, each: (index, items.count, item.key))
+            if !blockParams.isEmpty {
+                frame.blockParams.append((blockParams[0], item.value))
+                if blockParams.count > 1 { frame.blockParams.append((blockParams[1], item.key.map(TemplateValue.string) ?? .number(Double(index)))) }
+            }
+            frames.append(frame)
             render(body)
             frames.removeLast()
         }
     }
 
-    private mutating func renderWithin(_ value: TemplateValue, _ body: [TemplateNode]) {
-        frames.append(Frame(this: value))
+    private mutating func renderWithin(_ value: TemplateValue, _ body: [TemplateNode], blockParams: [(name: String, value: TemplateValue)] = []) {
+        frames.append(Frame(this: value, blockParams: blockParams))
         render(body)
         frames.removeLast()
     }
@@ -165,13 +232,14 @@ struct Renderer {
         return try value(of: operand)
     }
 
-    private func evaluate(_ expression: TemplateExpression) throws(HelperError) -> TemplateValue {
+    private func evaluate(_ expression: TemplateExpression, block: String? = nil) throws(HelperError) -> TemplateValue {
         if let helper = expression.helper, let name = expression.helperName {
             var params: [TemplateValue] = []
             for operand in expression.params { params.append(try value(of: operand)) }
             var hash: [String: TemplateValue] = [:]
             for (key, operand) in expression.hash { hash[key] = try value(of: operand) }
-            return try helper(HelperCall(name: name, params: params, hash: hash, context: frames[frames.count - 1].this))
+            return try helper(HelperCall(name: name, params: params, hash: hash, context: frames[frames.count - 1].this,
+                                         block: block, variables: variables))
         }
         return try value(of: expression.head)
     }
@@ -200,10 +268,11 @@ struct Renderer {
                 // context is looked up in the enclosing ones.
                 var index = frameIndex
                 while index >= 0, value == nil {
-                    value = frames[index].this.member(first)
+                    value = frames[index].blockParams.first { $0.name == first }?.value ?? frames[index].this.member(first)
                     if path.depth > 0 { break }
                     index -= 1
                 }
+                if value == nil, let variables { value = variables.values[first] }
             }
         }
         for segment in segments {

@@ -234,7 +234,10 @@ struct TemplateParser {
     }
 
     private func parseBlock(_ open: Tag, inverted: Bool, _ tokens: [Token], _ index: inout Int) throws(TemplateError) -> TemplateNode {
-        let head = try expression(open)
+        var tag = open
+        let blockParams = try Self.splitBlockParams(&tag)
+        var head = try expression(tag)
+        head.blockParams = blockParams
         guard let name = head.helperName ?? (head.params.isEmpty ? blockName(head) : nil) else {
             throw error(at: open, "a block must start with a helper name or a path")
         }
@@ -269,6 +272,22 @@ struct TemplateParser {
             }
         }
         return (body, inverse, end)
+    }
+
+    /// Takes a trailing `as |item index|` off an open tag and returns its names.
+    private static func splitBlockParams(_ tag: inout Tag) throws(TemplateError) -> [String] {
+        let content = trim(tag.content)
+        guard content.last == UInt8(ascii: "|"), let open = content.dropLast().lastIndex(of: UInt8(ascii: "|")) else { return [] }
+        let before = trim(Array(content[..<open]))
+        guard before.count > 3, before.suffix(3) == Array(" as".utf8) || before.suffix(3) == Array("\tas".utf8) else {
+            throw TemplateError(line: tag.line, column: tag.column, message: "block parameters are written 'as |name|'")
+        }
+        let names = content[(open + 1)..<(content.count - 1)].split(whereSeparator: isSpace).map { String(decoding: $0, as: UTF8.self) }
+        guard (1...2).contains(names.count) else {
+            throw TemplateError(line: tag.line, column: tag.column, message: "'as |…|' names one or two block parameters")
+        }
+        tag.content = Array(before.dropLast(3))
+        return names
     }
 
     private func blockName(_ expression: TemplateExpression) -> String? {

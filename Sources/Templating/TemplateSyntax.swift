@@ -17,11 +17,16 @@ struct TemplateExpression: Sendable {
     var column: Int
     /// The helper the head names, found once when the template is made (not per render).
     var helper: TemplateHelpers.Helper?
+    /// Whether that helper, as a block, is given its rendered body.
+    var takesBlock = false
+    /// A block's `as |name index|` names.
+    var blockParams: [String] = []
 
     /// With its helper, and those of its subexpressions, looked up in `helpers`.
     func bound(to helpers: TemplateHelpers) -> TemplateExpression {
         var bound = self
         bound.helper = helperName.flatMap { helpers.table[$0] }
+        bound.takesBlock = helperName.map { helpers.takingBlocks.contains($0) } ?? false
         bound.params = params.map { $0.bound(to: helpers) }
         bound.hash = hash.map { ($0.key, $0.value.bound(to: helpers)) }
         return bound

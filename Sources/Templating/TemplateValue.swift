@@ -34,8 +34,30 @@ public indirect enum TemplateValue: Sendable {
         case .bool(let value): value ? "true" : "false"
         case .number(let value): Self.format(value)
         case .string(let value): value
-        case .array, .object: self.object?.printed ?? json.serialized
+        case .array, .object: self.object?.printed ?? listingText
         case .date(let date): TemplateDates.iso8601(date)
+        }
+    }
+
+    /// Lists and objects print as WireMock prints its Java ones: `[a, b]`, `{k=v, n=1}`.
+    private var listingText: String {
+        switch self {
+        case .null: "null"
+        case .array(let items): "[" + items.map(\.listingText).joined(separator: ", ") + "]"
+        case .object(let object) where object.printed == nil:
+            if let elements = object.elements { TemplateValue.array(elements).listingText } else {
+                "{" + object.members.map { "\($0.key)=\($0.value.listingText)" }.joined(separator: ", ") + "}"
+            }
+        default: text
+        }
+    }
+
+    /// The items of a list, or of a list-like object (repeated query values, a JSONPath result).
+    public var listItems: [TemplateValue]? {
+        switch self {
+        case .array(let items): items
+        case .object(let object): object.elements
+        default: nil
         }
     }
 
@@ -64,8 +86,20 @@ public indirect enum TemplateValue: Sendable {
     public func member(_ key: String) -> TemplateValue? {
         switch self {
         case .object(let object): object.member(key)
-        case .array(let items): Int(key).flatMap { items.indices.contains($0) ? items[$0] : nil }
+        case .array(let items): Self.element(of: items, key)
         default: nil
+        }
+    }
+
+    /// `first`, `last`, `n` or `-n` (from the end) of a list.
+    static func element(of items: [TemplateValue], _ key: String) -> TemplateValue? {
+        switch key {
+        case "first": return items.first
+        case "last": return items.last
+        default:
+            guard var index = Int(key) else { return nil }
+            if index < 0 { index += items.count }
+            return items.indices.contains(index) ? items[index] : nil
         }
     }
 
@@ -136,9 +170,13 @@ public final class TemplateObject: Sendable {
     }
 
     public func member(_ key: String) -> TemplateValue? {
-        if let elements, let index = Int(key), members.isEmpty || elements.indices.contains(index) {
-            return elements.indices.contains(index) ? elements[index] : nil
+        if let elements, members.isEmpty || Int(key) != nil || key == "first" || key == "last" {
+            return TemplateValue.element(of: elements, key) ?? (members.isEmpty ? nil : memberNamed(key))
         }
+        return memberNamed(key)
+    }
+
+    private func memberNamed(_ key: String) -> TemplateValue? {
         if caseInsensitive {
             return members.first { $0.key.caseInsensitiveCompare(key) == .orderedSame }?.value
         }
