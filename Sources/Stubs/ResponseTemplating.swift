@@ -35,7 +35,7 @@ enum ResponseTemplating {
             }
             // An XPath from inside a SOAP envelope's Body: `{{soapXPath request.body '/order/id/text()'}}`.
             .adding("soapXPath") { call throws(HelperError) in
-                try xPath(call, "/*[local-name()='Envelope']/*[local-name()='Body']" + call.text(1, "an XPath expression"))
+                try xPath(call, "/Envelope/Body" + call.text(1, "an XPath expression"))
             }
             .adding("hostname") { _ throws(HelperError) in .string(hostName) }
             .adding("systemValue") { call throws(HelperError) in try systemValue(call) }
@@ -79,8 +79,9 @@ enum ResponseTemplating {
     }
 
     private static func xPath(_ call: HelperCall, _ expression: String) throws(HelperError) -> TemplateValue {
-        guard let found = XMLComparison.evaluate(xPath: expression, namespaces: [:], in: call.param(0).text) else {
-            throw HelperError("\(call.name): the input is not XML or '\(expression)' is not a valid XPath")
+        let found: [String]
+        do { found = try XMLComparison.evaluateForTemplate(xPath: expression, in: call.param(0).text) } catch {
+            throw HelperError(error.message)
         }
         if found.isEmpty { return call.hash["default"] ?? .null }
         return found.count == 1 ? .string(found[0]) : .array(found.map(TemplateValue.string))

@@ -44,4 +44,26 @@ enum XMLComparison {
         guard let document = try? XMLTree.parse(xml) else { return nil }
         return try? document.evaluate(xPath: expression, namespaces: namespaces)
     }
+
+    /// Why a template's XPath gives nothing to print, in WireMock's words.
+    enum TemplateFailure: Error {
+        case notXML(String), invalidXPath(String)
+
+        var message: String {
+            switch self {
+            case .notXML(let input): "\(input) is not valid XML"
+            case .invalidXPath(let expression): "\(expression) is not a valid XPath expression"
+            }
+        }
+    }
+
+    /// The template helpers' XPath: names match by their local part whatever their namespace,
+    /// as in WireMock's `xPath` and `soapXPath`.
+    static func evaluateForTemplate(xPath expression: String, in xml: String) throws(TemplateFailure) -> [String] {
+        guard let document = try? XMLTree.parse(xml) else { throw .notXML(xml) }
+        guard document.isValidXPath(expression) else { throw .invalidXPath(expression) }
+        document.forgetNamespaces()
+        // A prefix the expression names finds nothing once names have no namespace (as in WireMock).
+        return (try? document.evaluate(xPath: expression)) ?? []
+    }
 }

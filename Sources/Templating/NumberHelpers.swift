@@ -24,7 +24,8 @@ extension TemplateHelpers {
         "isEven": { call throws(HelperError) in parity(call, even: true) },
         "isOdd": { call throws(HelperError) in parity(call, even: false) },
         "stripes": { call throws(HelperError) in
-            guard let index = wholeNumber(call.param(0)) else { throw HelperError("stripes needs an index, e.g. {{stripes @index 'even' 'odd'}}") }
+            // Without an index it prints nothing, as WireMock 2.35's does.
+            guard let index = wholeNumber(call.param(0)) else { return .null }
             return index % 2 == 0 ? call.param(1) : call.param(2)
         },
     ], takingBlocks: ["isEven", "isOdd", "stripes"])

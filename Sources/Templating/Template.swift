@@ -154,7 +154,9 @@ struct Renderer {
                     let text = try evaluate(expression).text
                     output += escaped ? Self.escapeHTML(text) : text
                 } catch {
-                    output += "[ERROR: \(error.message)]"
+                    // Escaped like the value it stands for: a message may quote the request.
+                    let message = "[ERROR: \(error.message)]"
+                    output += escaped ? Self.escapeHTML(message) : message
                 }
             case .block(let expression, let body, let inverse):
                 do {

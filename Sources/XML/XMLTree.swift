@@ -68,6 +68,34 @@ public final class XMLTree {
         return XMLReadError(text, line: error.pointee.line > 0 ? Int(error.pointee.line) : nil)
     }
 
+    /// Whether `expression` compiles as XPath 1.0.
+    public func isValidXPath(_ expression: String) -> Bool {
+        understudy_xml_silence_errors()
+        guard let compiled = xmlXPathCompile(expression) else { return false }
+        xmlXPathFreeCompExpr(compiled)
+        return true
+    }
+
+    /// Takes every element and attribute out of its namespace, so that names match by their
+    /// local part (`/getPrice/item` finds `<m:getPrice><m:item>`), as WireMock's template XPath
+    /// helpers match. Changes this tree.
+    public func forgetNamespaces() {
+        var stack: [xmlNodePtr] = [xmlDocGetRootElement(document)].compactMap { $0 }
+        while let node = stack.popLast() {
+            node.pointee.ns = nil
+            var attribute = node.pointee.properties
+            while let current = attribute {
+                current.pointee.ns = nil
+                attribute = current.pointee.next
+            }
+            var child = node.pointee.children
+            while let current = child {
+                if current.pointee.type == XML_ELEMENT_NODE { stack.append(current) }
+                child = current.pointee.next
+            }
+        }
+    }
+
     /// The document's root element (a parsed tree always has one).
     public var root: XMLElementView {
         // Checked non-nil when the tree was made.
@@ -79,6 +107,7 @@ public final class XMLTree {
     /// element can be used as written; `namespaces` adds or overrides prefixes.
     public func evaluate(xPath expression: String, namespaces: [String: String] = [:]) throws(XMLReadError) -> [String] {
         understudy_xml_silence_errors()
+        guard isValidXPath(expression) else { throw XMLReadError("'\(expression)' is not a valid XPath") }
         guard let context = xmlXPathNewContext(document) else { throw XMLReadError("XPath could not be evaluated") }
         defer { xmlXPathFreeContext(context) }
         var declared = root.namespaceDeclarations

@@ -49,7 +49,7 @@ import UnderstudyTesting
         let attack = #"<?xml version="1.0"?><!DOCTYPE a [<!ENTITY x SYSTEM "file://\#(secret.path)">]><a>&x;</a>"#
         let echoed = String(decoding: try await server.send("POST", "/echo", body: Data(attack.utf8)).body, as: UTF8.self)
         #expect(!echoed.contains("TOP-SECRET"))
-        #expect(echoed.hasPrefix("[[ERROR: xPath: the input is not XML"), "the helper reports input it refuses: \(echoed)")
+        #expect(echoed.hasPrefix("[[ERROR: ") && echoed.hasSuffix(" is not valid XML]]"), "the helper reports input it refuses: \(echoed)")
         #expect(try await server.send("POST", "/xpath", body: Data(attack.utf8)).response.statusCode == 404)
         #expect(String(decoding: try await server.send("POST", "/echo", body: Data("<a>hi</a>".utf8)).body, as: UTF8.self) == "[hi]")
     }

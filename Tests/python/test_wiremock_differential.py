@@ -165,9 +165,14 @@ TEMPLATING = {
                   post("/t/soap", '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>'
                                   '<m:getPrice xmlns:m="urn:shop"><m:item>Apples</m:item></m:getPrice></soap:Body></soap:Envelope>'),
                   post("/t/soap", "")],
-    "regexExtract": [post("/t/regex", "ABC abc-123"), post("/t/regex", "")],
+    # On an empty body WireMock's #matches prints neither branch; Understudy prints the else.
+    "regexExtract": [post("/t/regex", "ABC abc-123"),
+                     post("/t/regex", "", understudy={"body": b"[ERROR: Nothing matched [A-Z]+]|[ERROR: Nothing matched ([a-z]+)-([0-9]+)]/|nope|no"})],
     "formData": [post("/t/form", "name=Ada+L&city=Paris%20X", headers={"Content-Type": "application/x-www-form-urlencoded"})],
-    "blocks": [get("/t/blocks?who=Bo&tag=a"), get("/t/blocks?who=Bo&tag=a&tag=b")],
+    # A query value sent once equals its text here; WireMock 2.35's #eq never finds it equal
+    # (docs/stubs.md). Sent twice, both compare the first value the same way.
+    "blocks": [get("/t/blocks?who=Bo&tag=a", understudy={"body": b"spaced|aGVsbG8=|hello|hi Bo|xy|a+b%26c|a b|eq|unset|unless|"}),
+               get("/t/blocks?who=Bo&tag=a&tag=b")],
     "escaping": [get("/t/escape?v=%3Cb%3E%22x%22%26'y'%60%3D")],
     "random": [get("/t/random", body_pattern=r"[0-9]{8}\|[0-9a-f-]{36}\|[56]\|1\.[56][0-9]*\|only\|20[0-9]{2}\|[^|]+")],
     "systemValue": [get("/t/system")],
@@ -261,7 +266,7 @@ CASES.update({f"file {k}": v for k, v in FILES.items()})
 CASES.update({f"admin {k}": v for k, v in ADMIN.items()})
 
 
-def measure(step, response, what):
+def measure(step, response, what, base):
     if callable(what):
         try:
             return what(response)
@@ -272,7 +277,8 @@ def measure(step, response, what):
     if what == "body":
         if step.body_pattern:
             return bool(re.fullmatch(step.body_pattern, response.text)) or response.text
-        return response.content
+        # The two servers listen on different ports: a body that names its own reads the same.
+        return response.content.replace(base.rsplit(":", 1)[1].encode(), b"<port>")
     if what == "json":
         try:
             return response.json()
@@ -301,10 +307,10 @@ def test_same_answer_as_wiremock(servers, name):
         theirs, ours = step.send(wiremock_url), step.send(understudy_url)
         where = "step %d (%s %s)" % (index, step.method, step.path)
         for what in step.compare:
-            expected = measure(step, theirs, what)
+            expected = measure(step, theirs, what, wiremock_url)
             if step.understudy and what in step.understudy:
                 expected = step.understudy[what]
-            assert measure(step, ours, what) == expected, "%s: %s differs from WireMock's" % (where, getattr(what, "__name__", what))
+            assert measure(step, ours, what, understudy_url) == expected, "%s: %s differs from WireMock's" % (where, getattr(what, "__name__", what))
 
 
 if __name__ == "__main__":
@@ -324,7 +330,7 @@ if __name__ == "__main__":
             for index, step in enumerate(steps):
                 theirs, ours = step.send(wiremock_url), step.send(understudy_url)
                 for what in step.compare:
-                    a, b = measure(step, theirs, what), measure(step, ours, what)
+                    a, b = measure(step, theirs, what, wiremock_url), measure(step, ours, what, understudy_url)
                     mark = "  " if a == b else "XX"
                     print("%s %s #%d %s %s: wiremock=%r understudy=%r" % (mark, name, index, step.path[:40], getattr(what, "__name__", what),
                                                                        a if not isinstance(a, bytes) else a[:300], b if not isinstance(b, bytes) else b[:300]))
