@@ -63,6 +63,15 @@ func links(in html: String) -> [URL] {
         }
     }
 
+    @Test func anUnknownRouteSaysSoAndLinksBack() async throws {
+        let server = try serveShippedStubs()
+        defer { server.stop() }
+        let page = text(try await server.send("GET", "/bus/999").body)
+        #expect(page.contains("<h1>No bus route 999</h1>"))
+        #expect(links(in: page).map(\.absoluteString) == ["os://bus"])
+        #expect(!page.contains("<form"))
+    }
+
     @Test func reportingALateBusIsSeenByTheAJAXStatusUntilReset() async throws {
         let server = try serveShippedStubs()
         defer { server.stop() }
