@@ -47,7 +47,7 @@ public final class Router: HTTPHandler {
         let scopes = scopes ?? StateScopes(logger: logger)
         let metrics = ServerMetrics(backends: backends.map(\.name) + ["proxy"])
         let admin = AdminAPI(backends: backends, journal: journal, scopes: scopes, metrics: metrics, shutdown: shutdown)
-        let all: [any Backend] = [admin] + backends
+        let all: [any Backend] = [admin, DashboardPages()] + backends
         routes = all.flatMap { backend in backend.mounts.map { Route(prefix: Self.normalized($0), backend: backend) } }
             .enumerated()
             .sorted { a, b in
@@ -180,7 +180,7 @@ public final class Router: HTTPHandler {
             logger.debug("\(request.method.rawValue) \(request.target) → \(response.status) \(backend ?? "no match") \(Double(duration / 1000) / 1000) ms\(inScope)")
         }
         metrics.record(backend: slot, status: response.status, durationNanos: duration)
-        journal.record(request, scope: scope, backend: backend, status: response.status, atMonotonicNanos: now, durationNanos: duration)
+        journal.record(request, scope: scope, backend: backend, response: response, atMonotonicNanos: now, durationNanos: duration)
     }
 
     /// Bit i set when route i's prefix holds `path` (for the first 64 routes).

@@ -7,7 +7,7 @@ import HTTPServer
 
     func record(_ journal: RequestJournal, _ path: String, body: Int = 0) {
         journal.record(Request(method: .get, target: path, body: [UInt8](repeating: 1, count: body)), scope: scope,
-                       backend: "t", status: 200, atMonotonicNanos: MonotonicClock.nanoseconds(), durationNanos: 5)
+                       backend: "t", response: Response(status: 200), atMonotonicNanos: MonotonicClock.nanoseconds(), durationNanos: 5)
     }
 
     @Test func keepsTheNewestEntriesUpToItsCapacity() {
