@@ -9,15 +9,22 @@ import Darwin
 /// with the status coloured by class on a terminal (unless `NO_COLOR` is set).
 public struct RequestLog: Sendable {
     public let colored: Bool
+    private let output: @Sendable (String) -> Void
 
-    public init(colored: Bool) {
+    /// `output` gets each line with its newline.
+    public init(colored: Bool, output: @escaping @Sendable (String) -> Void) {
         self.colored = colored
+        self.output = output
     }
 
     /// Coloured when standard error is a terminal and `NO_COLOR` is unset or empty (no-color.org).
     public static func forStandardError() -> RequestLog {
         let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
-        return RequestLog(colored: isatty(STDERR_FILENO) == 1 && !noColor)
+        // One write per line, so lines of several loops do not interleave.
+        return RequestLog(colored: isatty(STDERR_FILENO) == 1 && !noColor) { line in
+            var text = line
+            text.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
+        }
     }
 
     /// One exchange, fields padded so lines line up.
@@ -31,11 +38,7 @@ public struct RequestLog: Sendable {
         return line
     }
 
-    /// Writes `line` and a newline in one call, so lines of several loops do not interleave.
-    public func emit(_ line: String) {
-        var text = line + "\n"
-        text.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
-    }
+    public func emit(_ line: String) { output(line + "\n") }
 
     private func paint(_ text: String, _ status: Int) -> String {
         guard colored else { return text }

@@ -29,7 +29,15 @@ struct Tail: ParsableCommand {
         guard last >= 0 else { throw ValidationError("--last must not be negative") }
     }
 
+    /// Follows on a thread of its own; the main thread waits for SIGINT or SIGTERM (which a
+    /// parent may have left blocked) and ends the command with status 0.
     func run() throws {
+        let signals = ShutdownSignals()
+        Thread.detachNewThread { follow() }
+        _ = signals.wait()
+    }
+
+    private func follow() {
         let log = RequestLog.forStandardError()
         let token = adminToken ?? ProcessInfo.processInfo.environment["UNDERSTUDY_ADMIN_TOKEN"]
         let base = url.hasSuffix("/") ? String(url.dropLast()) : url
