@@ -39,7 +39,9 @@ let package = Package(
         .target(name: "XML", dependencies: ["CLibxml2"]),
         .target(
             name: "MockCore",
-            dependencies: ["HTTPServer", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["HTTPServer", .product(name: "Logging", package: "swift-log")],
+            // The dashboard's pages (/__admin/ui), plain files served from memory.
+            resources: [.copy("Resources/Dashboard")]
         ),
         .target(name: "Templating", dependencies: ["MockCore"]),
         .target(

@@ -52,6 +52,12 @@ public final class CommerceBackend: Backend {
         self.logger = logger
     }
 
+    public var report: BackendReport {
+        BackendReport(fixtures: [("products", catalog.products.count), ("departments", catalog.departments.count),
+                                 ("stores", physicalStores.stores.count)],
+                      cache: pageCache.statistics)
+    }
+
     private static func load(_ directory: URL)
         -> ((catalog: CommerceCatalog, stores: PhysicalStores, shoppers: [Shopper], pages: StorePages, settings: CommerceSettings), [FixtureError]) {
         var problems: [FixtureError] = []

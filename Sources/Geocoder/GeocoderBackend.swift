@@ -67,6 +67,16 @@ public final class GeocoderBackend: Backend {
 
     public var isReady: Bool { loaded.load() != nil }
 
+    public var report: BackendReport {
+        let (places, cache) = editable.withLock { ($0.places, $0.cache) }
+        var fixtures: [(kind: String, count: Int)] = []
+        if let counts = loaded.load()?.counts {
+            fixtures = [("ZIP codes", counts.postalCodes), ("towns", counts.localities), ("states", counts.states), ("countries", counts.countries)]
+        }
+        fixtures.append(("user places", places.byAddress.count))
+        return BackendReport(fixtures: fixtures, cache: cache.statistics)
+    }
+
     /// The gazetteer, once loaded.
     public var gazetteer: Gazetteer? { loaded.load() }
 

@@ -23,7 +23,8 @@ public final class EventLoop: @unchecked Sendable {
     private var boundSocket: OpaquePointer?
 
     // Loop-thread state.
-    private(set) var isDraining = false
+    /// Set once shutdown begins: long waits (a long-poll) answer now instead of holding the loop open.
+    public private(set) var isDraining = false
     /// Per-loop caches, used on every request. Behind pointers rather than stored `var`s: the
     /// loop thread is their only user, and class properties would pay a dynamic exclusivity
     /// check on each access.

@@ -63,6 +63,13 @@ public struct ResponseBody: Sendable {
 
     public var isEmpty: Bool { count == 0 }
 
+    /// Whether the bytes are this body's alone (not a shared buffer, not a file): what keeping
+    /// the body elsewhere costs in memory.
+    public var ownsBytes: Bool {
+        if case .bytes = storage { return true }
+        return false
+    }
+
     /// `count` in decimal, for Content-Length (made once for shared bodies).
     var countText: String {
         switch storage {

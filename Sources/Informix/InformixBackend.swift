@@ -28,6 +28,11 @@ public final class InformixBackend: Backend {
     /// Answers of read-only requests, of every scope, under one byte cap.
     private let cache: InformixResponseCache
 
+    public var report: BackendReport {
+        let tables = template.load()?.database.definitions.values.filter { !$0.isCatalog }.count
+        return BackendReport(fixtures: [("tables and views", tables ?? 0), ("services", services.count)], cache: cache.statistics)
+    }
+
     /// Loads `directory` (normally `stubs/informix`) in the background; problems are logged
     /// with their file and line and the rest is served.
     public init(directory: URL, dataDirectory: URL? = nil, logger: Logger = Logger(label: "understudy")) {

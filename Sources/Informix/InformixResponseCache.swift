@@ -1,4 +1,5 @@
 import HTTPServer
+import MockCore
 
 /// Answers of read-only requests, kept while their scope's data is unchanged, for all scopes
 /// under one cap on entries and one on bytes: a client can ask for a whole table as XML again
@@ -19,6 +20,9 @@ final class InformixResponseCache: Sendable {
         var byKey: [String: Entry] = [:]
         var bytes = 0
         var clock: UInt64 = 0
+        /// Lookups over the server's life, for the metrics.
+        var hits = 0
+        var misses = 0
 
         mutating func remove(_ key: String) {
             if let old = byKey.removeValue(forKey: key) { bytes -= old.bytes }
@@ -41,16 +45,25 @@ final class InformixResponseCache: Sendable {
     /// Answers held now.
     var count: Int { entries.withLock(\.byKey.count) }
 
+    var statistics: ResponseCache.Statistics {
+        entries.withLock { ResponseCache.Statistics(hits: $0.hits, misses: $0.misses) }
+    }
+
     /// The answer to `key` in `scope`, if it was made at `generation`.
     func response(scope: String, key: String, generation: Int) -> Response? {
         guard maxEntries > 0, maxBytes > 0 else { return nil }
         let fullKey = scope + "\u{0}" + key
         return entries.withLock { entries in
-            guard var entry = entries.byKey[fullKey] else { return nil }
-            guard entry.generation == generation else {
-                entries.remove(fullKey)
+            guard var entry = entries.byKey[fullKey] else {
+                entries.misses += 1
                 return nil
             }
+            guard entry.generation == generation else {
+                entries.remove(fullKey)
+                entries.misses += 1
+                return nil
+            }
+            entries.hits += 1
             entries.clock += 1
             entry.lastUse = entries.clock
             entries.byKey[fullKey] = entry

@@ -3,6 +3,7 @@
 // with Basic authentication, conditional GET and writes undone by POST /__admin/reset.
 
 import Foundation
+import Synchronization
 import HTTPServer
 import Logging
 import MockCore
@@ -21,6 +22,18 @@ public final class LotusBackend: Backend {
     private let logger: Logger
     /// Mount prefixes with their trailing slash, longest first.
     private let prefixes: [String]
+
+    /// Lookups in the scopes' caches, all scopes together, for the metrics.
+    private let cacheHits = Atomic(0)
+    private let cacheMisses = Atomic(0)
+
+    public var report: BackendReport {
+        let fixtures = directory.fixtures
+        return BackendReport(fixtures: [("people", fixtures.people.count), ("blogs", fixtures.blogs.count),
+                                        ("entries", fixtures.blogs.reduce(0) { $0 + $1.entries.count }),
+                                        ("stories", fixtures.stories.count)],
+                             cache: ResponseCache.Statistics(hits: cacheHits.load(ordering: .relaxed), misses: cacheMisses.load(ordering: .relaxed)))
+    }
 
     /// The components, and the pages of the features known only by their stories (where the
     /// stories link).
@@ -71,8 +84,10 @@ public final class LotusBackend: Backend {
         if isRead {
             key = context.basePath + request.target + "\u{0}" + (headers.host ?? "") + "\u{0}" + (headers.authorization ?? "") + "\u{0}" + (headers.acceptLanguage ?? "")
             if let cached = scope.cache.response(for: key, generation: scope.generation) {
+                cacheHits.add(1, ordering: .relaxed)
                 return .response(ConditionalGET.answer(headers, cached))
             }
+            cacheMisses.add(1, ordering: .relaxed)
         }
         var path = request.path
         var prefix = ""

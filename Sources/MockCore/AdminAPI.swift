@@ -5,7 +5,8 @@ import HTTPServer
 /// `GET /health`, `GET /version`, `POST /reset`, `GET /requests` and `DELETE /requests` (also
 /// `POST /requests/reset`, deprecated in WireMock but still what its Python client sends),
 /// `GET`/`DELETE /requests/{id}`, `GET /requests/unmatched` and `/requests/unmatched/near-misses`,
-/// `POST /shutdown`, and the state scopes (`ScopesAdmin`). Calls act in the request's scope; the
+/// `POST /shutdown`, the state scopes (`ScopesAdmin`), and Understudy's own `GET /requests/live`
+/// (`JournalFeed`), `GET /backends` and `GET /metrics`. Calls act in the request's scope; the
 /// journal's `?scope=*` shows every scope. The stub engine adds its own admin backends beside it.
 final class AdminAPI: Backend {
     let name = "admin"
@@ -33,7 +34,7 @@ final class AdminAPI: Backend {
         switch (request.method, path) {
         case (.get, "/health"), (.head, "/health"): return .response(health())
         case (.get, "/metrics"):
-            var response = Response(status: 200, body: ResponseBody(metrics.text(journal: journal, scopes: scopes.scopes)))
+            var response = Response(status: 200, body: ResponseBody(metrics.text(journal: journal, scopes: scopes.scopes, backends: backends)))
             response.headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
             return .response(response)
         case (.get, "/version"): return .response(.json(JSONValue.object([("version", .string(UnderstudyVersion.current))]).serialized))
@@ -51,10 +52,12 @@ final class AdminAPI: Backend {
                 .map { $0.serveEventJSON(runID: journal.runID)["request"] ?? .null }
             return .response(.json(JSONValue.object([("requests", .array(requests))]).serialized))
         case (.get, "/requests/unmatched/near-misses"): return .response(unmatchedNearMisses(in: context.journalScope(for: request)))
+        case (.get, "/requests/live"): return JournalFeed(journal: journal).reply(to: request, in: context.journalScope(for: request))
         case (.get, _) where path.hasPrefix("/requests/"):
             let id = String(path.dropFirst("/requests/".count))
             guard let entry = journal.entries.first(where: { $0.id(runID: journal.runID) == id }) else { return .response(noRequest(id)) }
-            return .response(.json(entry.serveEventJSON(runID: journal.runID).serialized))
+            return .response(.json(explained(entry).serialized))
+        case (.get, "/backends"): return .response(.json(JSONValue.object([("backends", .array(backends.map(describe)))]).serialized))
         case (.delete, _) where path.hasPrefix("/requests/"):
             let id = String(path.dropFirst("/requests/".count))
             let removed = journal.remove { $0.id(runID: journal.runID) == id }
@@ -68,6 +71,41 @@ final class AdminAPI: Backend {
             }
         default: return .decline
         }
+    }
+
+    /// One journaled request as WireMock serves it, with the stub mapping that answered it
+    /// (`stubMapping`, as WireMock's serve events) or, when nothing did, the closest ones
+    /// (`nearMisses`, each with why it missed).
+    private func explained(_ entry: JournalEntry) -> JSONValue {
+        var event = entry.serveEventJSON(runID: journal.runID)
+        guard case .object(var fields) = event else { return event }
+        if let name = entry.backend {
+            if let stub = backends.first(where: { $0.name == name })?.answeringStub(for: entry.request, in: entry.scope) {
+                fields.append(("stubMapping", stub))
+            }
+        } else {
+            let misses = NearMiss.closest(backends.flatMap { $0.nearMisses(for: entry.request, in: entry.scope) })
+            fields.append(("nearMisses", .array(misses.map { miss in
+                .object([("summary", .string(miss.summary)), ("stubMapping", miss.stub),
+                         ("matchResult", .object([("distance", .double(miss.distance))])), ("misses", .array(miss.misses.map(JSONValue.string)))])
+            })))
+        }
+        event = .object(fields)
+        return event
+    }
+
+    /// A backend as `GET /__admin/backends` lists it: where it is mounted, whether it is ready,
+    /// what it loaded and counted.
+    private func describe(_ backend: any Backend) -> JSONValue {
+        let kind = switch backend.tier {
+        case .admin: "admin"
+        case .userStubs: "stubs"
+        case .recordings: "recordings"
+        case .emulator: "emulator"
+        case .fallback: "fallback"
+        }
+        return .object([("name", .string(backend.name)), ("kind", .string(kind)), ("mounts", .array(backend.mounts.map(JSONValue.string))),
+                        ("ready", .bool(backend.isReady))] + backend.report.json)
     }
 
     private func noRequest(_ id: String) -> Response {
@@ -120,11 +158,6 @@ extension JournalEntry {
     /// This entry in WireMock's serve-event shape, as `GET /__admin/requests` lists it.
     public func serveEventJSON(runID: UInt64) -> JSONValue {
         let request = self.request
-        var headers: [(String, JSONValue)] = []
-        for field in request.headers where !headers.contains(where: { HTTPHeaders.namesEqual($0.0, field.name) }) {
-            let values = request.headers.values(for: field.name)
-            headers.append((field.name, values.count == 1 ? .string(values[0]) : .array(values.map(JSONValue.string))))
-        }
         var queryParams: [(String, JSONValue)] = []
         for item in request.queryItems where !queryParams.contains(where: { $0.0 == item.name }) {
             let values = request.queryItems.filter { $0.name == item.name }.map { JSONValue.string($0.value ?? "") }
@@ -140,7 +173,7 @@ extension JournalEntry {
                 ("absoluteUrl", .string(absoluteURL)),
                 ("method", .string(request.method.rawValue)),
                 ("clientIp", .string(request.remoteAddress)),
-                ("headers", .object(headers)),
+                ("headers", Self.headersJSON(request.headers)),
                 ("cookies", .object(request.cookies.map { ($0.name, .string($0.value)) })),
                 ("browserProxyRequest", .bool(request.isProxied)),
                 ("loggedDate", .int(Int(loggedAt * 1000))),
@@ -150,11 +183,29 @@ extension JournalEntry {
                 ("queryParams", .object(queryParams)),
             ])),
             ("responseDefinition", .object([("status", .int(status))])),
+            ("response", .object([
+                ("status", .int(status)),
+                ("headers", Self.headersJSON(response.headers)),
+                ("bodyAsBase64", .string(Data(response.body.bytes).base64EncodedString())),
+                ("body", .string(response.body.text)),
+            ])),
             ("wasMatched", .bool(backend != nil)),
             ("scope", .string(scope.name)),
             ("servedBy", backend.map(JSONValue.string) ?? .null),
             ("timing", .object([("totalTime", .int(Int(durationNanos / 1_000_000)))])),
         ])
+    }
+}
+
+extension JournalEntry {
+    /// A header sent more than once is listed with an array of values.
+    static func headersJSON(_ fields: HTTPHeaders) -> JSONValue {
+        var headers: [(String, JSONValue)] = []
+        for field in fields where !headers.contains(where: { HTTPHeaders.namesEqual($0.0, field.name) }) {
+            let values = fields.values(for: field.name)
+            headers.append((field.name, values.count == 1 ? .string(values[0]) : .array(values.map(JSONValue.string))))
+        }
+        return .object(headers)
     }
 }
 

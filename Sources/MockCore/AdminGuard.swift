@@ -33,9 +33,10 @@ public struct AdminGuard: Sendable {
         if !allowedOrigin, request.headers["Sec-Fetch-Site"]?.lowercased() == "cross-site" {
             return refuse(403, "a cross-site browser request may not call the admin API")
         }
-        // Health, and the local CA's certificate (public by nature: phones download it from Safari).
+        // Health, the local CA's certificate (public by nature: phones download it from Safari), and
+        // the dashboard's pages (no data in them; the calls their script makes need the token).
         let isPublic = (request.method == .get || request.method == .head)
-            && (request.path == "/__admin/health" || DeviceModeAPI.publicPaths.contains(request.path))
+            && (request.path == "/__admin/health" || DeviceModeAPI.publicPaths.contains(request.path) || DashboardPages.holds(request.path))
         if let token, !isPublic {
             guard let presented = Self.presentedToken(request.headers["Authorization"]), Self.constantTimeEqual(presented, token) else {
                 return refuse(401, "the admin API needs its token: send 'Authorization: Bearer TOKEN' (the token given with --admin-token)")

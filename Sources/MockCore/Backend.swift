@@ -23,6 +23,12 @@ public protocol Backend: AnyObject, Sendable {
     func reset(scope: StateScope)
     /// For a request nothing answered (in `scope`): what of this backend came closest, and why it missed.
     func nearMisses(for request: Request, in scope: StateScope) -> [NearMiss]
+    /// For a journaled request this backend answered: the stub mapping (WireMock's JSON) that
+    /// matches it now in `scope`, for the dashboard and `GET /__admin/requests/{id}`; nil when
+    /// the backend has no stubs.
+    func answeringStub(for request: Request, in scope: StateScope) -> JSONValue?
+    /// What the backend has loaded and done, for the dashboard, the metrics and `serve`'s summary.
+    var report: BackendReport { get }
 }
 
 extension Backend {
@@ -30,6 +36,8 @@ extension Backend {
     public var isReady: Bool { true }
     public func reset(scope: StateScope) {}
     public func nearMisses(for request: Request, in scope: StateScope) -> [NearMiss] { [] }
+    public func answeringStub(for request: Request, in scope: StateScope) -> JSONValue? { nil }
+    public var report: BackendReport { BackendReport() }
 }
 
 /// Something that almost answered a request, for the 404 page and the near-miss admin API.

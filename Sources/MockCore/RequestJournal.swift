@@ -12,19 +12,30 @@ public final class JournalEntry: Sendable {
     /// The backend that answered, nil when nothing matched (404).
     public let backend: String?
     public let status: Int
+    /// What was sent: status, headers and body, but never a body sent from a file (the journal
+    /// must not hold files open); `GET /__admin/requests` shows it as WireMock's `response`.
+    public let response: Response
     /// Wall-clock time the request was logged, seconds since the Unix epoch.
     public let loggedAt: Double
     /// From the request's arrival to its reply being handed to the server.
     public let durationNanos: UInt64
 
-    init(sequence: UInt64, request: consuming Request, scope: StateScope, backend: String?, status: Int, loggedAt: Double, durationNanos: UInt64) {
+    init(sequence: UInt64, request: consuming Request, scope: StateScope, backend: String?, response: Response, loggedAt: Double,
+         durationNanos: UInt64) {
         self.sequence = sequence
         self.request = request
         self.scope = scope
         self.backend = backend
-        self.status = status
+        self.status = response.status
+        self.response = response.body.file == nil ? response : Response(status: response.status, reason: response.reason, headers: response.headers)
         self.loggedAt = loggedAt
         self.durationNanos = durationNanos
+    }
+
+    /// Bytes the journal's budget counts for this entry: the request's body and a response body
+    /// of its own (a shared fixture body is in memory anyway; a file body is not kept).
+    var keptBytes: Int {
+        request.body.count + (response.body.ownsBytes ? response.body.count : 0)
     }
 
     /// A stable UUID-shaped id, unique per server run, derived from `sequence`.
@@ -48,6 +59,8 @@ public final class RequestJournal: Sendable {
         var start = 0
         var count = 0
         var bodyBytes = 0
+        /// Entries dropped to make room, over the server's life.
+        var evictions = 0
     }
 
     private let nextSequence = Atomic<UInt64>(1)
@@ -65,16 +78,17 @@ public final class RequestJournal: Sendable {
     private let wallAtStart = MonotonicClock.wallSeconds()
     private let monotonicAtStart = MonotonicClock.nanoseconds()
 
-    public func record(_ request: consuming Request, scope: StateScope, backend: String?, status: Int, atMonotonicNanos now: UInt64, durationNanos: UInt64) {
+    public func record(_ request: consuming Request, scope: StateScope, backend: String?, response: Response, atMonotonicNanos now: UInt64,
+                       durationNanos: UInt64) {
         let loggedAt = wallAtStart + Double(Int64(bitPattern: now &- monotonicAtStart)) / 1e9
         // The entry is made outside the lock; under it only references move.
         let entry = JournalEntry(sequence: nextSequence.add(1, ordering: .relaxed).oldValue, request: request,
-                                 scope: scope, backend: backend, status: status, loggedAt: loggedAt, durationNanos: durationNanos)
+                                 scope: scope, backend: backend, response: response, loggedAt: loggedAt, durationNanos: durationNanos)
         let evicted = ring.withLock { ring -> JournalEntry? in
             let evicted = ring.count == capacity ? Self.dropOldest(&ring) : nil
             ring.slots[(ring.start + ring.count) % capacity] = entry
             ring.count += 1
-            ring.bodyBytes += entry.request.body.count
+            ring.bodyBytes += entry.keptBytes
             while ring.bodyBytes > maxBodyBytes && ring.count > 1 { Self.dropOldest(&ring) }
             return evicted
         }
@@ -86,7 +100,8 @@ public final class RequestJournal: Sendable {
     private static func dropOldest(_ ring: inout Ring) -> JournalEntry? {
         let capacity = ring.slots.count
         let oldest = ring.slots[ring.start]
-        ring.bodyBytes -= oldest?.request.body.count ?? 0
+        ring.bodyBytes -= oldest?.keptBytes ?? 0
+        ring.evictions += 1
         ring.slots[ring.start] = nil
         ring.start = (ring.start + 1) % capacity
         ring.count -= 1
@@ -101,6 +116,39 @@ public final class RequestJournal: Sendable {
     }
 
     public var count: Int { ring.withLock { $0.count } }
+
+    /// Entries dropped to make room (for the entry count or the body bytes) since the start.
+    public var evictions: Int { ring.withLock { $0.evictions } }
+
+    /// The sequence number of the newest entry recorded (0 before the first): a follower of the
+    /// journal asks for what came after it without taking the lock.
+    public var latestSequence: UInt64 { nextSequence.load(ordering: .relaxed) - 1 }
+
+    /// The entries recorded after sequence `after` (of `scope`; of every scope when nil), oldest
+    /// first, at most `limit` of them (the newest), and the newest sequence the journal holds (the
+    /// next call's `after`). Walks back from the newest only as far as needed: loops number their
+    /// entries before they take the lock, so a few entries may sit out of order; `outOfOrderSlack`
+    /// older entries are looked at past the first one already seen.
+    public func entries(after: UInt64, in scope: StateScope?, limit: Int) -> (entries: [JournalEntry], newest: UInt64) {
+        ring.withLock { ring in
+            var found: [JournalEntry] = []
+            var newest = after
+            var index = ring.count - 1
+            var slack = Self.outOfOrderSlack
+            while index >= 0, found.count < limit, slack > 0, let entry = ring.slots[(ring.start + index) % capacity] {
+                index -= 1
+                newest = max(newest, entry.sequence)
+                guard entry.sequence > after else {
+                    slack -= 1
+                    continue
+                }
+                if scope == nil || entry.scope === scope { found.append(entry) }
+            }
+            return (found.sorted { $0.sequence < $1.sequence }, newest)
+        }
+    }
+
+    private static let outOfOrderSlack = 64
 
     /// The entries of `scope` (of every scope when nil), oldest first.
     public func entriesOf(_ scope: StateScope?) -> [JournalEntry] {
@@ -127,7 +175,7 @@ public final class RequestJournal: Sendable {
             for (index, entry) in kept.enumerated() { ring.slots[index] = entry }
             ring.start = 0
             ring.count = kept.count
-            ring.bodyBytes = kept.reduce(0) { $0 + $1.request.body.count }
+            ring.bodyBytes = kept.reduce(0) { $0 + $1.keptBytes }
             return removed
         }
     }

@@ -11,6 +11,9 @@ public final class ResponseCache: Sendable {
         var generation = 0
         var responses: [String: Response] = [:]
         var bytes = 0
+        /// Lookups over the server's life (kept across generations), for the metrics.
+        var hits = 0
+        var misses = 0
     }
 
     private let entries = Locked(Entries())
@@ -28,7 +31,11 @@ public final class ResponseCache: Sendable {
 
     public func response(for key: String, generation: Int = 0) -> Response? {
         guard capacity > 0 else { return nil }
-        return entries.withLock { $0.generation == generation ? $0.responses[key] : nil }
+        return entries.withLock { entries in
+            let found = entries.generation == generation ? entries.responses[key] : nil
+            if found == nil { entries.misses += 1 } else { entries.hits += 1 }
+            return found
+        }
     }
 
     public func store(_ response: Response, for key: String, generation: Int = 0) {
@@ -37,7 +44,7 @@ public final class ResponseCache: Sendable {
         entries.withLock { entries in
             if entries.generation != generation {
                 guard generation > entries.generation else { return }
-                entries = Entries(generation: generation)
+                entries = Entries(generation: generation, hits: entries.hits, misses: entries.misses)
             }
             if let replaced = entries.responses.removeValue(forKey: key) { entries.bytes -= Self.size(of: replaced) }
             if entries.responses.count >= capacity || entries.bytes + size > maxBytes {
@@ -56,4 +63,19 @@ public final class ResponseCache: Sendable {
 
     /// Body bytes held now.
     public var bytes: Int { entries.withLock { $0.bytes } }
+
+    /// Lookups that found an answer, and those that did not (with the cache on).
+    public struct Statistics: Sendable, Equatable {
+        public var hits: Int
+        public var misses: Int
+
+        public init(hits: Int, misses: Int) {
+            self.hits = hits
+            self.misses = misses
+        }
+    }
+
+    public var statistics: Statistics {
+        entries.withLock { Statistics(hits: $0.hits, misses: $0.misses) }
+    }
 }

@@ -33,7 +33,8 @@ public final class Router: HTTPHandler {
     private let prefixBytes: [UInt8]
     private let prefixRanges: [Range<Int>]
     private let logger: Logger
-    private let logsRequests: Bool
+    /// One line per request (`--verbose`); nil: nothing on the request path.
+    private let requestLog: RequestLog?
     private let adminGuard: AdminGuard
     /// The bit of the built-in admin API's route in `mountsHolding`.
     private let adminMountBit: UInt64
@@ -43,11 +44,11 @@ public final class Router: HTTPHandler {
     /// `adminGuard` decides who may reach anything under `/__admin`.
     public init(backends: [any Backend], journal: RequestJournal = RequestJournal(), scopes: StateScopes? = nil,
                 deviceMode: DeviceMode? = nil, logger: Logger = Logger(label: "understudy"), adminGuard: AdminGuard = AdminGuard(),
-                shutdown: (@Sendable () -> Void)? = nil) {
+                requestLog: RequestLog? = nil, shutdown: (@Sendable () -> Void)? = nil) {
         let scopes = scopes ?? StateScopes(logger: logger)
         let metrics = ServerMetrics(backends: backends.map(\.name) + ["proxy"])
         let admin = AdminAPI(backends: backends, journal: journal, scopes: scopes, metrics: metrics, shutdown: shutdown)
-        let all: [any Backend] = [admin] + backends
+        let all: [any Backend] = [admin, DashboardPages()] + backends
         routes = all.flatMap { backend in backend.mounts.map { Route(prefix: Self.normalized($0), backend: backend) } }
             .enumerated()
             .sorted { a, b in
@@ -71,7 +72,7 @@ public final class Router: HTTPHandler {
         self.scopes = scopes
         self.deviceMode = deviceMode
         self.logger = logger
-        self.logsRequests = logger.logLevel <= .debug
+        self.requestLog = requestLog
         self.adminGuard = adminGuard
         // The admin tier sorts first, so this index is far below 64.
         let adminIndex = routes.firstIndex { $0.backend === admin } ?? 0
@@ -175,12 +176,12 @@ public final class Router: HTTPHandler {
     private func record(_ request: consuming Request, _ response: Response, backend: String?, slot: Int?, scope: StateScope) {
         let now = MonotonicClock.nanoseconds()
         let duration = now &- request.receivedAtNanos
-        if logsRequests {
-            let inScope = scope.isDefault ? "" : " [scope \(scope.name)]"
-            logger.debug("\(request.method.rawValue) \(request.target) → \(response.status) \(backend ?? "no match") \(Double(duration / 1000) / 1000) ms\(inScope)")
+        if let requestLog {
+            requestLog.emit(requestLog.line(loggedAt: MonotonicClock.wallSeconds(), method: request.method.rawValue, target: request.target,
+                                            status: response.status, servedBy: backend, micros: Int(clamping: duration / 1_000), scope: scope.name))
         }
         metrics.record(backend: slot, status: response.status, durationNanos: duration)
-        journal.record(request, scope: scope, backend: backend, status: response.status, atMonotonicNanos: now, durationNanos: duration)
+        journal.record(request, scope: scope, backend: backend, response: response, atMonotonicNanos: now, durationNanos: duration)
     }
 
     /// Bit i set when route i's prefix holds `path` (for the first 64 routes).

@@ -2,7 +2,8 @@ import HTTPServer
 import Synchronization
 
 /// What `GET /__admin/metrics` reports, in Prometheus' text format: requests by backend and
-/// status class, their latency as a histogram, unmatched requests, the journal, the scopes.
+/// status class, their latency as a histogram, unmatched requests, the journal, the scopes, and
+/// what backends report of themselves (response caches, recorders), read when asked.
 /// Counted as the journal records each exchange: one array index and two relaxed atomic adds.
 public final class ServerMetrics: Sendable {
     private let backendNames: [String]
@@ -44,7 +45,7 @@ public final class ServerMetrics: Sendable {
     }
 
     /// The exposition text (format 0.0.4).
-    func text(journal: RequestJournal, scopes: StateScopes) -> String {
+    func text(journal: RequestJournal, scopes: StateScopes, backends: [any Backend]) -> String {
         var lines: [String] = []
         func family(_ name: String, _ type: String, _ help: String) {
             lines.append("# HELP \(name) \(help)")
@@ -76,6 +77,25 @@ public final class ServerMetrics: Sendable {
         lines.append("understudy_journal_entries \(journal.count)")
         family("understudy_journal_capacity", "gauge", "Most requests the journal holds (--journal-size).")
         lines.append("understudy_journal_capacity \(journal.capacity)")
+        family("understudy_journal_evictions_total", "counter", "Requests dropped from the journal to make room (entries or body bytes).")
+        lines.append("understudy_journal_evictions_total \(journal.evictions)")
+        let reports = backends.map { ($0.name, $0.report) }
+        let caches = reports.compactMap { name, report in report.cache.map { (name, $0) } }
+        family("understudy_response_cache_lookups_total", "counter", "Lookups in an emulator's cache of rendered answers, by result.")
+        for (name, cache) in caches {
+            lines.append("understudy_response_cache_lookups_total{backend=\"\(name)\",result=\"hit\"} \(cache.hits)")
+            lines.append("understudy_response_cache_lookups_total{backend=\"\(name)\",result=\"miss\"} \(cache.misses)")
+        }
+        family("understudy_response_cache_hit_ratio", "gauge", "Hits over lookups in an emulator's cache of rendered answers (0 before any).")
+        for (name, cache) in caches {
+            let lookups = cache.hits + cache.misses
+            lines.append("understudy_response_cache_hit_ratio{backend=\"\(name)\"} \(lookups == 0 ? 0 : Double(cache.hits) / Double(lookups))")
+        }
+        let recorders = reports.compactMap { name, report in report.recorder.map { (name, $0) } }
+        family("understudy_recorded_exchanges_total", "counter", "Exchanges a recorder saved as mappings.")
+        for (name, recorder) in recorders { lines.append("understudy_recorded_exchanges_total{backend=\"\(name)\"} \(recorder.recorded)") }
+        family("understudy_recording", "gauge", "1 while a recorder records.")
+        for (name, recorder) in recorders { lines.append("understudy_recording{backend=\"\(name)\"} \(recorder.isRecording ? 1 : 0)") }
         family("understudy_scopes", "gauge", "Live state scopes, default included.")
         lines.append("understudy_scopes \(scopes.all.count)")
         family("understudy_uptime_seconds", "gauge", "Seconds since the server started.")

@@ -23,6 +23,11 @@ public final class StaticFiles: Backend {
         reload()
     }
 
+    /// Paths served (a folder's index counts under the folder's path too).
+    public var report: BackendReport {
+        BackendReport(fixtures: [("paths", responses.withLock { $0.keys.count })])
+    }
+
     /// Reads the files again (hot reload); requests in flight keep the bodies they took.
     /// A folder that cannot be listed, or a file that cannot be read (out of descriptors, say),
     /// keeps what was served before.

@@ -64,6 +64,8 @@ public final class RecordingProxy: Backend {
     /// A large answer kept in memory because its temporary file failed is said once, not per
     /// request: a full disk stays full.
     private let spillFailureLogged = Atomic<Bool>(false)
+    /// Exchanges saved (the files written) since the server started, for the metrics.
+    private let savedCount = Atomic(0)
 
     public init(name: String = "recorder", tier: BackendTier = .recordings, timeout: Duration = .seconds(30),
                 tls: TLSClientSettings = TLSClientSettings(), logger: Logger = Logger(label: "understudy")) {
@@ -99,6 +101,10 @@ public final class RecordingProxy: Backend {
 
     public var status: Status {
         session.withLock { $0.map { $0.active ? .recording : .stopped } ?? .neverStarted }
+    }
+
+    public var report: BackendReport {
+        BackendReport(recorder: .init(isRecording: recording.load(ordering: .relaxed), recorded: savedCount.load(ordering: .relaxed)))
     }
 
     /// The mappings of the current (or last) recording so far.
@@ -148,7 +154,9 @@ public final class RecordingProxy: Backend {
                     // Saved before the answer goes back: a client that replays at once finds it.
                     reply.compute(on: self.writer) {
                         do {
-                            for name in try store.record(exchange) {
+                            let names = try store.record(exchange)
+                            self.savedCount.add(1, ordering: .relaxed)
+                            for name in names {
                                 self.logger.info("\(self.name): \(request.method.rawValue) \(request.path) saved as \(name)")
                             }
                         } catch {

@@ -317,6 +317,16 @@ public final class StubEngine: Backend {
 
     public static let startedState = "Started"
 
+    /// The first mapping (by priority) whose request pattern matches `request` in `scope` now,
+    /// scenario states aside: a later state may have moved on from the one that answered.
+    public func answeringStub(for request: Request, in scope: StateScope) -> JSONValue? {
+        mappings(in: scope).first { $0.request.evaluate(request).matched }?.json
+    }
+
+    public var report: BackendReport {
+        BackendReport(fixtures: [("mappings", mappingCount.load(ordering: .relaxed))])
+    }
+
     /// The closest mappings to a request nothing answered, and why each missed.
     public func nearMisses(for request: Request, in scope: StateScope) -> [NearMiss] {
         mappings(in: scope)

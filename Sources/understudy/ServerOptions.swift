@@ -59,7 +59,7 @@ struct ServerOptions: ParsableArguments {
                                valueName: "origin"))
     var adminOrigin: [String] = []
 
-    @Flag(help: "Log one line per request.")
+    @Flag(help: "Log one line per request (coloured on a terminal unless NO_COLOR is set).")
     var verbose = false
 
     func validate() throws {
@@ -103,7 +103,7 @@ struct ServerOptions: ParsableArguments {
         }
         let device = running
         let router = Router(backends: backends, journal: journal, scopes: scopes, deviceMode: device?.mode, logger: logger,
-                            adminGuard: makeAdminGuard(logger: logger)) {
+                            adminGuard: makeAdminGuard(logger: logger), requestLog: verbose ? RequestLog.forStandardError() : nil) {
             logger.info("shutdown requested through POST /__admin/shutdown")
             kill(getpid(), SIGTERM)
         }
@@ -129,6 +129,7 @@ struct ServerOptions: ParsableArguments {
         if device?.httpsPort != nil {
             FileHandle.standardOutput.write(Data("listening on \(servers[1].baseURL)\n".utf8))
         }
+        StartupSummary.printWhenReady(baseURL: servers[0].baseURL, backends: backends)
 
         let signal = signals.wait()
         logger.info("received \(signal), stopping: in-flight requests get \(shutdownGrace) s")

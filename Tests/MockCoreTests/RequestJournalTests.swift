@@ -1,5 +1,6 @@
 import Testing
 import HTTPServer
+import UnderstudyTesting
 @testable import MockCore
 
 @Suite struct RequestJournalTests {
@@ -7,7 +8,7 @@ import HTTPServer
 
     func record(_ journal: RequestJournal, _ path: String, body: Int = 0) {
         journal.record(Request(method: .get, target: path, body: [UInt8](repeating: 1, count: body)), scope: scope,
-                       backend: "t", status: 200, atMonotonicNanos: MonotonicClock.nanoseconds(), durationNanos: 5)
+                       backend: "t", response: Response(status: 200), atMonotonicNanos: MonotonicClock.nanoseconds(), durationNanos: 5)
     }
 
     @Test func keepsTheNewestEntriesUpToItsCapacity() {
@@ -47,5 +48,48 @@ import HTTPServer
         #expect(abs(loggedAt - MonotonicClock.wallSeconds()) < 5)
         #expect(Timestamp.iso8601(0) == "1970-01-01T00:00:00.000Z")
         #expect(Timestamp.iso8601(1_795_335_308.796) == "2026-11-22T08:15:08.796Z")
+    }
+}
+
+@Suite struct RequestJournalFollowingTests {
+    let scopes = StateScopes()
+
+    func record(_ journal: RequestJournal, _ path: String, scope: StateScope? = nil, response: Response = Response(status: 200)) {
+        journal.record(Request(method: .get, target: path), scope: scope ?? scopes.default, backend: "t", response: response,
+                       atMonotonicNanos: MonotonicClock.nanoseconds(), durationNanos: 5)
+    }
+
+    @Test func countsWhatItEvicts() {
+        let journal = RequestJournal(capacity: 2)
+        for index in 1...5 { record(journal, "/\(index)") }
+        #expect(journal.evictions == 3)
+        #expect(journal.latestSequence == 5)
+    }
+
+    @Test func listsWhatCameAfterASequenceInAScope() {
+        let journal = RequestJournal(capacity: 10)
+        let other = scopes.scope(named: "other", now: MonotonicClock.nanoseconds())
+        record(journal, "/a")
+        record(journal, "/b", scope: other)
+        record(journal, "/c")
+        let (all, newest) = journal.entries(after: 1, in: nil, limit: 10)
+        #expect(all.map(\.request.path) == ["/b", "/c"])
+        #expect(newest == 3)
+        #expect(journal.entries(after: 0, in: scopes.default, limit: 10).entries.map(\.request.path) == ["/a", "/c"])
+        #expect(journal.entries(after: 0, in: nil, limit: 1).entries.map(\.request.path) == ["/c"])
+        #expect(journal.entries(after: 3, in: nil, limit: 10).entries.isEmpty)
+    }
+
+    @Test func keepsTheResponseButNotAFileBody() throws {
+        let journal = RequestJournal(capacity: 10, maxBodyBytes: 150)
+        let file = try makeTemporaryDirectory(["big.bin": String(repeating: "x", count: 1000)]).appendingPathComponent("big.bin")
+        let fileBody = FileBody(path: file.path, count: 1000)
+        record(journal, "/file", response: Response(status: 200, body: ResponseBody(file: fileBody)))
+        #expect(journal.entries[0].response.body.isEmpty)
+        // Own bytes count toward the body budget: two answers of 100 bytes do not fit in 150.
+        record(journal, "/a", response: Response(status: 200, body: ResponseBody([UInt8](repeating: 1, count: 100))))
+        record(journal, "/b", response: Response(status: 200, body: ResponseBody([UInt8](repeating: 1, count: 100))))
+        #expect(journal.entries.map(\.request.path) == ["/b"])
+        #expect(journal.entries.last?.response.body.count == 100)
     }
 }

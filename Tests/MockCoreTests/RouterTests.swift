@@ -126,17 +126,25 @@ final class LogBox: Sendable {
 @Suite struct RequestLoggingTests {
     @Test func verboseLogsOneLinePerRequest() async throws {
         let box = LogBox()
-        var logger = Logger(label: "test") { _ in CapturingLogHandler(box: box) }
-        logger.logLevel = .debug
         let server = try TestServer.start(
-            backends: [ClosureBackend(name: "one", mounts: ["/one"], answering("1"))], logger: logger)
+            backends: [ClosureBackend(name: "one", mounts: ["/one"], answering("1"))],
+            requestLog: RequestLog(colored: false) { line in box.messages.withLock { $0.append(line) } })
         defer { server.stop() }
         _ = try await server.send("GET", "/one?x=1")
-        _ = try await server.send("GET", "/none")
+        _ = try await server.send("GET", "/none", headers: ["X-Understudy-Scope": "ci-1"])
         let lines = box.messages.withLock { $0 }
         #expect(lines.count == 2)
-        #expect(lines.first?.hasPrefix("debug: GET /one?x=1 → 200 one ") == true)
-        #expect(lines.last?.hasPrefix("debug: GET /none → 404 no match ") == true)
+        // Aligned columns: time, method, status, target, who answered, duration, the scope when named.
+        #expect(lines.first?.range(of: #"^\d\d:\d\d:\d\d\.\d\d\d  GET     200  /one\?x=1 {41}one {8} *\d+\.\d+ ms\n$"#,
+                                   options: .regularExpression) != nil, "\(lines)")
+        #expect(lines.last?.contains("  GET     404  /none ") == true)
+        #expect(lines.last?.hasSuffix(" ms  scope ci-1\n") == true)
+    }
+
+    @Test func aRequestLogLineColoursTheStatusAndNeutralisesControlCharacters() {
+        let log = RequestLog(colored: true) { _ in }
+        let line = log.line(loggedAt: 0, method: "GET", target: "/a\u{1B}[2J\u{9B}b", status: 503, servedBy: nil, micros: 1500, scope: "default")
+        #expect(line == "00:00:00.000  GET     \u{1B}[31m503\u{1B}[0m  /a?[2J?b" + String(repeating: " ", count: 41) + "unmatched       1.5 ms")
     }
 
     @Test func nothingIsLoggedPerRequestByDefault() async throws {

@@ -17,10 +17,11 @@ public final class TestServer: Sendable {
     /// Starts the MockCore router over `backends` (the admin API is always mounted).
     public static func start(
         backends: [any Backend], journal: RequestJournal = RequestJournal(), scopes: StateScopes? = nil, deviceMode: DeviceMode? = nil,
-        logger: Logger = Logger(label: "understudy-test"), adminGuard: AdminGuard = AdminGuard(),
+        logger: Logger = Logger(label: "understudy-test"), adminGuard: AdminGuard = AdminGuard(), requestLog: RequestLog? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) throws -> TestServer {
-        let router = Router(backends: backends, journal: journal, scopes: scopes, deviceMode: deviceMode, logger: logger, adminGuard: adminGuard)
+        let router = Router(backends: backends, journal: journal, scopes: scopes, deviceMode: deviceMode, logger: logger, adminGuard: adminGuard,
+                            requestLog: requestLog)
         return try TestServer(handler: router, router: router, configure: configure)
     }
 

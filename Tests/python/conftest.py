@@ -20,6 +20,8 @@ def browser():
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                      "--window-size=390,844", "--user-agent=" + IPHONE_HYBRID]:
         options.add_argument(argument)
+    # The console's messages, for tests that want a page without errors.
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     session = webdriver.Chrome(service=Service(executable_path=driver), options=options)
     session.set_page_load_timeout(30)
     yield session

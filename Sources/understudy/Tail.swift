@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import MockCore
+
+/// `understudy tail`: follows another server's journal live (long-polling
+/// `GET /__admin/requests/live`), one aligned line per request, as `serve --verbose` logs them.
+struct Tail: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Follow a running server's requests live, one line each.")
+
+    @Option(help: "The server to follow.")
+    var url = "http://127.0.0.1:8080"
+
+    @Option(help: "Only this scope's requests (default: every scope's).")
+    var scope: String?
+
+    @Option(help: "Requests already in the journal to show first.")
+    var last = 10
+
+    @Option(help: "The admin token, if the server wants one (also UNDERSTUDY_ADMIN_TOKEN).")
+    var adminToken: String?
+
+    func validate() throws {
+        guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? "") else {
+            throw ValidationError("--url must be an http:// or https:// URL, not \(url)")
+        }
+        guard last >= 0 else { throw ValidationError("--last must not be negative") }
+    }
+
+    /// Follows on a thread of its own; the main thread waits for SIGINT or SIGTERM (which a
+    /// parent may have left blocked) and ends the command with status 0.
+    func run() throws {
+        let signals = ShutdownSignals()
+        Thread.detachNewThread { follow() }
+        _ = signals.wait()
+    }
+
+    private func follow() {
+        let log = RequestLog.forStandardError()
+        let token = adminToken ?? ProcessInfo.processInfo.environment["UNDERSTUDY_ADMIN_TOKEN"]
+        let base = url.hasSuffix("/") ? String(url.dropLast()) : url
+        let scopeQuery = "&scope=" + (scope.flatMap { $0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) } ?? "*")
+        var next: Int? = nil
+        var failures = 0
+        while true {
+            // The first call answers at once with the newest `last`; then each waits for more.
+            let query = next.map { "after=\($0)&timeout=25" } ?? "after=0&timeout=0&limit=\(max(last, 1))"
+            do {
+                let page = try fetch(base + "/__admin/requests/live?" + query + scopeQuery, token: token)
+                let requests = page["requests"]?.arrayValue ?? []
+                for request in requests where next != nil || last > 0 { log.emit(line(request, log)) }
+                next = page["next"]?.intValue ?? next
+                if failures > 0 { FileHandle.standardError.write(Data("tail: following \(base) again\n".utf8)) }
+                failures = 0
+            } catch {
+                if failures == 0 { FileHandle.standardError.write(Data("tail: \(error); trying again every second\n".utf8)) }
+                failures += 1
+                Thread.sleep(forTimeInterval: 1)
+            }
+        }
+    }
+
+    private func line(_ request: JSONValue, _ log: RequestLog) -> String {
+        log.line(loggedAt: Double(request["loggedDate"]?.intValue ?? 0) / 1000, method: request["method"]?.stringValue ?? "?",
+                 target: request["url"]?.stringValue ?? "?", status: request["status"]?.intValue ?? 0,
+                 servedBy: request["servedBy"]?.stringValue, micros: request["totalTimeMicros"]?.intValue ?? 0,
+                 scope: request["scope"]?.stringValue ?? StateScope.defaultName)
+    }
+
+    struct TailError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// One call, waited for on this thread (the command does nothing else).
+    private func fetch(_ address: String, token: String?) throws -> JSONValue {
+        guard let target = URL(string: address) else { throw TailError(description: "not a URL: \(address)") }
+        var request = URLRequest(url: target, timeoutInterval: 40)
+        if let token, !token.isEmpty { request.setValue("Bearer " + token, forHTTPHeaderField: "Authorization") }
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var outcome: Result<JSONValue, TailError> = .failure(TailError(description: "no answer"))
+        URLSession.shared.dataTask(with: request) { data, response, error in
+            defer { done.signal() }
+            if let error { return outcome = .failure(TailError(description: "cannot reach \(address): \(error.localizedDescription)")) }
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            let text = String(decoding: data ?? Data(), as: UTF8.self)
+            guard status == 200 else { return outcome = .failure(TailError(description: "\(address) answered \(status): \(text.prefix(300))")) }
+            do {
+                outcome = .success(try JSONValue.parse(text))
+            } catch {
+                outcome = .failure(TailError(description: "\(address) answered what is not JSON: \(error)"))
+            }
+        }.resume()
+        done.wait()
+        return try outcome.get()
+    }
+}
