@@ -137,9 +137,9 @@ import UnderstudyTesting
         curl.standardOutput = output
         curl.standardError = errors
         try curl.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let data = output.fileHandleForReading.readToEndOfStream()
         curl.waitUntilExit()
-        #expect(curl.terminationStatus == 0, "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+        #expect(curl.terminationStatus == 0, "\(String(decoding: errors.fileHandleForReading.readToEndOfStream(), as: UTF8.self))")
 
         let parser = XMLParser(data: data)
         let atom = LotusSampleAppTests.AtomParser()

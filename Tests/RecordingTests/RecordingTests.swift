@@ -86,7 +86,7 @@ import UnderstudyTesting
             let output = Pipe()
             process.standardOutput = output
             try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
+            let data = output.fileHandleForReading.readToEndOfStream()
             process.waitUntilExit()
             return Array(data)
         }

@@ -21,7 +21,7 @@ import UnderstudyTesting
         process.standardError = stderr
         try process.run()
         var line: [UInt8] = []
-        while let byte = try stdout.fileHandleForReading.read(upToCount: 1)?.first, byte != 10 { line.append(byte) }
+        while let byte = stdout.fileHandleForReading.readChunk(upTo: 1).first, byte != 10 { line.append(byte) }
         let port = try #require(Int(String(decoding: line, as: UTF8.self).split(separator: ":").last ?? ""))
 
         func get(_ path: String) -> String? {
@@ -53,7 +53,7 @@ import UnderstudyTesting
 
         process.terminate()
         process.waitUntilExit()
-        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let log = String(decoding: stderr.fileHandleForReading.readToEndOfStream(), as: UTF8.self)
         let acceptLines = log.split(separator: "\n").filter { $0.contains("accepting connections failed") }
         #expect(!acceptLines.isEmpty, "accept failures are reported: \(log.prefix(2_000))")
         let seconds = Double((ContinuousClock.now - started).components.seconds)

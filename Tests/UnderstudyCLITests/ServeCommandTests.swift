@@ -39,7 +39,7 @@ final class UnderstudyProcess {
         try process.run()
         let (reading, errors) = (stderr.fileHandleForReading, errors)
         Thread.detachNewThread {
-            while case let chunk = reading.availableData, !chunk.isEmpty { errors.append(chunk) }
+            while case let chunk = reading.readChunk(), !chunk.isEmpty { errors.append(chunk) }
             errors.end()
         }
     }
@@ -48,7 +48,7 @@ final class UnderstudyProcess {
     func firstLine() -> String {
         var bytes: [UInt8] = []
         while true {
-            let byte = stdout.fileHandleForReading.readData(ofLength: 1)
+            let byte = stdout.fileHandleForReading.readChunk(upTo: 1)
             if byte.isEmpty || byte.first == 10 { break }
             bytes += byte
         }
