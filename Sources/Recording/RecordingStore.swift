@@ -81,6 +81,11 @@ public final class RecordingStore: Sendable {
         }
     }
 
+    /// How many exchanges have been recorded so far.
+    public var exchangeCount: Int {
+        calls.withLock { $0.byKey.values.reduce(0) { $0 + $1.exchanges.count } }
+    }
+
     /// Every mapping recorded so far, as written.
     public var mappings: [JSONValue] {
         let calls = calls.withLock { $0 }

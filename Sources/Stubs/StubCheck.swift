@@ -14,13 +14,16 @@ public enum StubCheck {
         public var warnings: [StubError] = []
     }
 
-    public static func run(stubsDirectory: URL) -> Report {
+    /// `progress` is told the number of mapping files read so far, after each.
+    public static func run(stubsDirectory: URL, progress: (Int) -> Void = { _ in }) -> Report {
         var report = Report()
         // The recordings (`stubs/recorded/<name>/`) are stub packs too, replayed by their own engine.
         let recorded = stubsDirectory.appendingPathComponent("recorded")
         do throws(StubError) {
             for directory in try StubDirectory.all(in: stubsDirectory) + StubDirectory.all(in: recorded) {
-                for loaded in try MappingFiles.load(directory) {
+                for file in try MappingFiles.jsonFiles(under: directory.mappings) {
+                    let loaded = MappingFiles.load(file: file, in: directory)
+                    progress(report.files + 1)
                     report.files += 1
                     report.mappings += loaded.mappings.count
                     report.problems += loaded.errors

@@ -20,7 +20,9 @@ struct Check: ParsableCommand {
         guard FileManager.default.fileExists(atPath: root.path) else {
             throw ValidationError("no stubs directory at \(root.path)")
         }
-        let report = StubCheck.run(stubsDirectory: root)
+        let progress = ProgressLine()
+        let report = StubCheck.run(stubsDirectory: root) { progress.update("checking mapping file \($0)") }
+        progress.finish()
         let geocoder = root.appendingPathComponent("geocoder")
         let geocoderProblems = FileManager.default.fileExists(atPath: geocoder.path) ? GeocoderBackend.check(directory: geocoder) : []
         let informix = root.appendingPathComponent("informix")

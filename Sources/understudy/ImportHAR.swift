@@ -25,7 +25,12 @@ struct ImportHAR: ParsableCommand {
         }
         let store = RecordingStore(directory: URL(fileURLWithPath: out), options: rules.options)
         var written = 0
-        for exchange in exchanges { written += try store.record(exchange).count }
+        let progress = ProgressLine()
+        for (index, exchange) in exchanges.enumerated() {
+            written += try store.record(exchange).count
+            progress.update("importing \(index + 1) of \(exchanges.count) entries")
+        }
+        progress.finish()
         for problem in skipped { FileHandle.standardError.write(Data("\(file): \(problem)\n".utf8)) }
         print("imported \(exchanges.count) of \(exchanges.count + skipped.count) entries into \(out) (mapping files written: \(written))")
     }

@@ -39,7 +39,21 @@ struct Record: ParsableCommand {
         let store = RecordingStore(directory: directory, options: rules.options)
         // As a device's proxy no host is mapped: every one it asks for is forwarded and recorded.
         let asDeviceProxy = proxy ? (device, directory.appendingPathComponent("hosts.json"), { (_: DeviceMode) in }) : nil
+        // On a terminal, a line that counts what is saved as it comes.
+        let progress = ProgressLine()
+        let ticker = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "record progress"))
+        var shownCount = 0
+        ticker.schedule(deadline: .now() + 1, repeating: 0.5)
+        ticker.setEventHandler {
+            let count = store.exchangeCount
+            guard count != shownCount else { return }
+            shownCount = count
+            progress.update("recorded \(count) exchange\(count == 1 ? "" : "s") into \(directory.path)")
+        }
+        ticker.resume()
         try server.run(journal: journal, logger: logger, device: asDeviceProxy, stopped: {
+            ticker.cancel()
+            progress.finish()
             logger.info("recorded \(store.mappings.count) mappings into \(directory.path)")
         }) {
             let recorder = RecordingProxy(timeout: .seconds(upstream.upstreamTimeout), tls: upstream.tls, logger: logger)

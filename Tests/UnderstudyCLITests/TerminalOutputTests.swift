@@ -79,4 +79,32 @@ import UnderstudyTesting
         #expect(status != 0)
         #expect(errors.contains("--url must be an http:// or https:// URL"))
     }
+
+    #if os(Linux)
+    /// Long work counts on a terminal (util-linux's `script` gives the command one) and prints only
+    /// its summary into a pipe.
+    @Test func importHARShowsProgressOnATerminalOnly() throws {
+        let entries = (0..<300).map { #"{"request": {"method": "GET", "url": "http://api.example.com/items/\#($0)", "headers": [], "queryString": []}, "response": {"status": 200, "headers": [], "content": {"mimeType": "text/plain", "text": "item \#($0)"}}}"# }
+        let folder = try makeTemporaryDirectory(["big.har": #"{"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": ["# + entries.joined(separator: ",") + "]}}"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func run(_ executable: String, _ arguments: [String]) throws -> String {
+            let process = Process(), output = Pipe()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readToEndOfStream(), as: UTF8.self)
+            process.waitUntilExit()
+            return text
+        }
+        let har = folder.appendingPathComponent("big.har").path
+        let onTerminal = try run("/usr/bin/script", ["-qec", "\(understudyBinary.path) import-har \(har) --out \(folder.path)/tty", "/dev/null"])
+        #expect(onTerminal.contains("\r\u{1B}[Kimporting 1 of 300 entries"), "\(onTerminal.prefix(200))")
+        #expect(onTerminal.contains("imported 300 of 300 entries"))
+        let piped = try run(understudyBinary.path, ["import-har", har, "--out", folder.path + "/piped"])
+        #expect(!piped.contains("importing") && !piped.contains("\u{1B}"))
+        #expect(piped.contains("imported 300 of 300 entries"))
+    }
+    #endif
 }
