@@ -1,5 +1,6 @@
 import Foundation
 import MockCore
+import Templating
 
 /// WireMock's date matchers: `before`, `after`, `equalToDateTime`. The expected value is a fixed
 /// ISO 8601 date-time or `now` (with an offset: `now +3 days`, `-1 hours`, or `expectedOffset` +
@@ -39,38 +40,7 @@ public struct DateTimePattern: Sendable {
         var description: String { (amount >= 0 ? "+" : "") + "\(amount) \(unit.rawValue)" }
     }
 
-    /// WireMock's truncations, by their names in mapping files.
-    enum Truncation: String, Sendable, CaseIterable {
-        case firstSecondOfMinute = "first second of minute"
-        case firstMinuteOfHour = "first minute of hour"
-        case firstHourOfDay = "first hour of day"
-        case firstDayOfMonth = "first day of month"
-        case firstDayOfNextMonth = "first day of next month"
-        case lastDayOfMonth = "last day of month"
-        case firstDayOfYear = "first day of year"
-        case firstDayOfNextYear = "first day of next year"
-        case lastDayOfYear = "last day of year"
-
-        func apply(_ value: DateTimeValue) -> DateTimeValue {
-            let (year, month, _) = value.fields
-            switch self {
-            case .firstSecondOfMinute: return Self.floor(value, to: 60)
-            case .firstMinuteOfHour: return Self.floor(value, to: 3600)
-            case .firstHourOfDay: return value.startOfDay
-            case .firstDayOfMonth: return value.moved(toYear: year, month: month, day: 1).startOfDay
-            case .firstDayOfNextMonth:
-                return value.moved(toYear: month == 12 ? year + 1 : year, month: month == 12 ? 1 : month + 1, day: 1).startOfDay
-            case .lastDayOfMonth: return value.moved(toYear: year, month: month, day: 31).startOfDay
-            case .firstDayOfYear: return value.moved(toYear: year, month: 1, day: 1).startOfDay
-            case .firstDayOfNextYear: return value.moved(toYear: year + 1, month: 1, day: 1).startOfDay
-            case .lastDayOfYear: return value.moved(toYear: year, month: 12, day: 31).startOfDay
-            }
-        }
-
-        private static func floor(_ value: DateTimeValue, to seconds: Int64) -> DateTimeValue {
-            DateTimeValue(wallSeconds: value.wallSeconds.floorDiv(seconds) * seconds, offset: value.offset)
-        }
-    }
+    typealias Truncation = DateTruncation
 
     let comparison: Comparison
     let expected: Expected
@@ -185,5 +155,28 @@ extension DateTimePattern {
             throw StubError(field: "\(field).\(key)", message: "expected one of \(Truncation.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", "))")
         }
         return truncation
+    }
+}
+
+/// A truncation applied to a matcher's date (the templates apply it to a `Date`).
+extension DateTruncation {
+    func apply(_ value: DateTimeValue) -> DateTimeValue {
+        let (year, month, _) = value.fields
+        switch self {
+        case .firstSecondOfMinute: return Self.floor(value, to: 60)
+        case .firstMinuteOfHour: return Self.floor(value, to: 3600)
+        case .firstHourOfDay: return value.startOfDay
+        case .firstDayOfMonth: return value.moved(toYear: year, month: month, day: 1).startOfDay
+        case .firstDayOfNextMonth:
+            return value.moved(toYear: month == 12 ? year + 1 : year, month: month == 12 ? 1 : month + 1, day: 1).startOfDay
+        case .lastDayOfMonth: return value.moved(toYear: year, month: month, day: 31).startOfDay
+        case .firstDayOfYear: return value.moved(toYear: year, month: 1, day: 1).startOfDay
+        case .firstDayOfNextYear: return value.moved(toYear: year + 1, month: 1, day: 1).startOfDay
+        case .lastDayOfYear: return value.moved(toYear: year, month: 12, day: 31).startOfDay
+        }
+    }
+
+    private static func floor(_ value: DateTimeValue, to seconds: Int64) -> DateTimeValue {
+        DateTimeValue(wallSeconds: value.wallSeconds.floorDiv(seconds) * seconds, offset: value.offset)
     }
 }

@@ -27,8 +27,8 @@ extension TemplateHelpers {
         "truncateDate": { call throws(HelperError) in
             let date = try givenDate(call, example: "{{truncateDate (now) 'first day of month'}}")
             let unit = try call.text(1, "a truncation, e.g. 'first day of month'")
-            guard let truncation = TemplateDates.Truncation(rawValue: unit) else {
-                throw HelperError("truncateDate: '\(unit)' is not one of \(TemplateDates.Truncation.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", "))")
+            guard let truncation = DateTruncation(rawValue: unit) else {
+                throw HelperError("truncateDate: '\(unit)' is not one of \(DateTruncation.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", "))")
             }
             return .date(truncation.apply(to: date))
         },

@@ -85,38 +85,40 @@ enum TemplateDates {
         throw HelperError("'\(text)' is not an ISO 8601 or HTTP date; give format='…'")
     }
 
-    /// WireMock's `truncateDate` units.
-    enum Truncation: String, CaseIterable {
-        case firstSecondOfMinute = "first second of minute"
-        case firstMinuteOfHour = "first minute of hour"
-        case firstHourOfDay = "first hour of day"
-        case firstDayOfMonth = "first day of month"
-        case firstDayOfNextMonth = "first day of next month"
-        case lastDayOfMonth = "last day of month"
-        case firstDayOfYear = "first day of year"
-        case firstDayOfNextYear = "first day of next year"
-        case lastDayOfYear = "last day of year"
+}
 
-        func apply(to date: Date) -> Date {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-            func start(_ components: Set<Calendar.Component>) -> Date {
-                calendar.date(from: calendar.dateComponents(components, from: date)) ?? date
-            }
-            func moved(_ date: Date, _ component: Calendar.Component, _ amount: Int) -> Date {
-                calendar.date(byAdding: component, value: amount, to: date) ?? date
-            }
-            switch self {
-            case .firstSecondOfMinute: return start([.year, .month, .day, .hour, .minute])
-            case .firstMinuteOfHour: return start([.year, .month, .day, .hour])
-            case .firstHourOfDay: return start([.year, .month, .day])
-            case .firstDayOfMonth: return start([.year, .month])
-            case .firstDayOfNextMonth: return moved(start([.year, .month]), .month, 1)
-            case .lastDayOfMonth: return moved(moved(start([.year, .month]), .month, 1), .day, -1)
-            case .firstDayOfYear: return start([.year])
-            case .firstDayOfNextYear: return moved(start([.year]), .year, 1)
-            case .lastDayOfYear: return moved(moved(start([.year]), .year, 1), .day, -1)
-            }
+/// WireMock's date truncations, by their names in templates (`truncateDate`) and in date matchers
+/// (`truncateExpected`, `truncateActual`); each reader applies them to its own date type.
+public enum DateTruncation: String, Sendable, CaseIterable {
+    case firstSecondOfMinute = "first second of minute"
+    case firstMinuteOfHour = "first minute of hour"
+    case firstHourOfDay = "first hour of day"
+    case firstDayOfMonth = "first day of month"
+    case firstDayOfNextMonth = "first day of next month"
+    case lastDayOfMonth = "last day of month"
+    case firstDayOfYear = "first day of year"
+    case firstDayOfNextYear = "first day of next year"
+    case lastDayOfYear = "last day of year"
+
+    public func apply(to date: Date) -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        func start(_ components: Set<Calendar.Component>) -> Date {
+            calendar.date(from: calendar.dateComponents(components, from: date)) ?? date
+        }
+        func moved(_ date: Date, _ component: Calendar.Component, _ amount: Int) -> Date {
+            calendar.date(byAdding: component, value: amount, to: date) ?? date
+        }
+        switch self {
+        case .firstSecondOfMinute: return start([.year, .month, .day, .hour, .minute])
+        case .firstMinuteOfHour: return start([.year, .month, .day, .hour])
+        case .firstHourOfDay: return start([.year, .month, .day])
+        case .firstDayOfMonth: return start([.year, .month])
+        case .firstDayOfNextMonth: return moved(start([.year, .month]), .month, 1)
+        case .lastDayOfMonth: return moved(moved(start([.year, .month]), .month, 1), .day, -1)
+        case .firstDayOfYear: return start([.year])
+        case .firstDayOfNextYear: return moved(start([.year]), .year, 1)
+        case .lastDayOfYear: return moved(moved(start([.year]), .year, 1), .day, -1)
         }
     }
 }
