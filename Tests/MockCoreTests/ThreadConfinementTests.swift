@@ -44,9 +44,8 @@ import UnderstudyTesting
         server.stop(gracePeriod: .milliseconds(50))
         release.signal()
         finished.wait()
+        // The worker found its loop gone: releasing the unanswered reply there would trap in a
+        // debug build (a responder's libevent request touched off its loop), ending this test run.
         try await Task.sleep(for: .milliseconds(200))
-        // Still here: the finished work found its loop gone and kept the reply instead of
-        // releasing it (and its libevent request) on the worker thread.
-        #expect(queue.sync { true })
     }
 }
