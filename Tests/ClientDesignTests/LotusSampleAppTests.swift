@@ -129,7 +129,7 @@ import UnderstudyTesting
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         curl.arguments = ["curl", "--silent", "--show-error", "--fail", "--proxy", "http://127.0.0.1:\(server.port)", "--cacert", caFile.path,
                           "https://www.ibm.com/developerworks/mydeveloperworks/news/atom/stories/public?source=blogs&ps=30"]
-        let output = Pipe(), errors = Pipe()
+        let output = childPipe(), errors = childPipe()
         curl.standardOutput = output
         curl.standardError = errors
         try curl.run()

@@ -83,7 +83,7 @@ import UnderstudyTesting
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/gzip")
             process.arguments = ["-c", "-n", input.path]
-            let output = Pipe()
+            let output = childPipe()
             process.standardOutput = output
             try process.run()
             let data = output.fileHandleForReading.readToEndOfStream()

@@ -14,7 +14,7 @@ import UnderstudyTesting
         defer { try? FileManager.default.removeItem(at: stubs) }
         let started = ContinuousClock.now
         let process = Process()
-        let stdout = Pipe(), stderr = Pipe()
+        let stdout = childPipe(), stderr = childPipe()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", #"ulimit -n 64 && exec "$0" serve --port 0 --threads 1 --stubs "$1""#, understudyBinary.path, stubs.path]
         process.standardOutput = stdout

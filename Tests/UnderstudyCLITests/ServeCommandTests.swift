@@ -27,8 +27,8 @@ let understudyBinary: URL = {
 /// (a server whose log filled an unread pipe would block on its next line).
 final class UnderstudyProcess {
     let process = Process()
-    private let stdout = Pipe()
-    private let stderr = Pipe()
+    private let stdout = childPipe()
+    private let stderr = childPipe()
     private let errors = OutputCollector()
 
     init(_ arguments: [String]) throws {

@@ -88,7 +88,7 @@ import UnderstudyTesting
         let folder = try makeTemporaryDirectory(["big.har": #"{"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": ["# + entries.joined(separator: ",") + "]}}"])
         defer { try? FileManager.default.removeItem(at: folder) }
         func run(_ executable: String, _ arguments: [String]) throws -> String {
-            let process = Process(), output = Pipe()
+            let process = Process(), output = childPipe()
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments
             process.standardOutput = output

@@ -34,3 +34,15 @@ extension FileHandle {
         return all
     }
 }
+
+/// A pipe for a child process's output that no other child inherits. Tests start processes
+/// concurrently; a pipe's write end inherited by another test's server keeps the stream open after
+/// its own process has exited, and a reader waiting for its end waits for that other server. The
+/// child it is given to still gets it: dup2 onto its standard streams clears close-on-exec.
+public func childPipe() -> Pipe {
+    let pipe = Pipe()
+    for descriptor in [pipe.fileHandleForReading.fileDescriptor, pipe.fileHandleForWriting.fileDescriptor] {
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+    }
+    return pipe
+}
