@@ -96,6 +96,10 @@ public final class ServerMetrics: Sendable {
         for (name, recorder) in recorders { lines.append("understudy_recorded_exchanges_total{backend=\"\(name)\"} \(recorder.recorded)") }
         family("understudy_recording", "gauge", "1 while a recorder records.")
         for (name, recorder) in recorders { lines.append("understudy_recording{backend=\"\(name)\"} \(recorder.isRecording ? 1 : 0)") }
+        family("understudy_open_connections", "gauge", "Client connections open now, by the port they came in on.")
+        for (port, count) in OpenConnections.byListeningPort().sorted(by: { $0.key < $1.key }) {
+            lines.append("understudy_open_connections{port=\"\(port)\"} \(count)")
+        }
         family("understudy_scopes", "gauge", "Live state scopes, default included.")
         lines.append("understudy_scopes \(scopes.all.count)")
         family("understudy_uptime_seconds", "gauge", "Seconds since the server started.")

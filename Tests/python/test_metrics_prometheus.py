@@ -1,7 +1,10 @@
 """GET /__admin/metrics read by a real consumer, prometheus_client's text parser: every family
 parses, and the counters move by exactly the requests the test sent (admin calls not counted)."""
 import os
+import socket
+import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 import pytest
@@ -76,3 +79,26 @@ def test_the_journal_counts_its_evictions():
         metrics = samples(base)
         assert metrics[("understudy_journal_entries", frozenset())] == 2
         assert metrics[("understudy_journal_evictions_total", frozenset())] == 3
+
+
+def test_open_connections_count_the_clients_connected_now():
+    """Three keep-alive clients that each had an answer are open connections; once they hang up
+    the gauge falls back to the scrape's own connection."""
+    with serve(os.path.join(ROOT, "stubs")) as base:
+        port = urllib.parse.urlsplit(base).port
+        key = ("understudy_open_connections", frozenset({"port": str(port)}.items()))
+        assert samples(base)[key] == 1  # the scrape itself
+        clients = [socket.create_connection(("127.0.0.1", port)) for _ in range(3)]
+        try:
+            for client in clients:
+                client.sendall(b"GET /__understudy/example HTTP/1.1\r\nHost: test\r\n\r\n")
+                assert client.recv(65536).startswith(b"HTTP/1.1 200")
+            assert samples(base)[key] == 4
+        finally:
+            for client in clients:
+                client.close()
+        # The server notices each hang-up on its next loop turn: wait for it, within reason.
+        deadline = time.monotonic() + 30
+        while samples(base)[key] != 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert samples(base)[key] == 1
