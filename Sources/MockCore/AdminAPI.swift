@@ -34,9 +34,13 @@ final class AdminAPI: Backend {
         switch (request.method, path) {
         case (.get, "/health"), (.head, "/health"): return .response(health())
         case (.get, "/metrics"):
-            var response = Response(status: 200, body: ResponseBody(metrics.text(journal: journal, scopes: scopes.scopes, backends: backends)))
-            response.headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-            return .response(response)
+            // Off the loop: counting open connections walks the descriptor table.
+            let (metrics, journal, scopes, backends) = (metrics, journal, scopes.scopes, backends)
+            return .computed(on: .global()) {
+                var response = Response(status: 200, body: ResponseBody(metrics.text(journal: journal, scopes: scopes, backends: backends)))
+                response.headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+                return response
+            }
         case (.get, "/version"): return .response(.json(JSONValue.object([("version", .string(UnderstudyVersion.current))]).serialized))
         case (.post, "/reset"):
             scopes.reset(context.scope)
