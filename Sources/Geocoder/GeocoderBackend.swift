@@ -32,8 +32,9 @@ public final class GeocoderBackend: Backend {
     private let logger: Logger
 
     /// Loads `directory` (normally `stubs/geocoder`) in the background; problems are logged and
-    /// the rest served. `gazetteer`, when given, is used at once instead of the folder's CSV files.
-    public init(directory: URL, gazetteer: Gazetteer? = nil, logger: Logger = Logger(label: "understudy")) {
+    /// the rest served. `gazetteer`, when given, is used at once instead of the folder's CSV files;
+    /// else their index is taken from `cache` when it has it (and put there when not).
+    public init(directory: URL, gazetteer: Gazetteer? = nil, cache: GazetteerCache? = .user, logger: Logger = Logger(label: "understudy")) {
         self.directory = directory
         self.logger = logger
         var settings = GeocoderSettings()
@@ -51,10 +52,15 @@ public final class GeocoderBackend: Backend {
         } else {
             Thread.detachNewThread { [self] in
                 let started = ContinuousClock.now
-                let gazetteer = Gazetteer(directory: directory)
+                let (gazetteer, source) = Gazetteer.load(directory: directory, cache: cache)
                 for problem in gazetteer.problems { logger.warning("geocoder: \(problem)") }
                 let counts = gazetteer.counts
-                logger.info("geocoder: \(counts.postalCodes) postal codes, \(counts.localities) towns, \(counts.states) regions, \(counts.countries) countries loaded in \(ContinuousClock.now - started)")
+                let how = switch source {
+                case .mapped(let path): "mapped from \(path)"
+                case .indexedAndCached(let path): "indexed and cached in \(path)"
+                case .indexed: "indexed"
+                }
+                logger.info("geocoder: \(counts.postalCodes) postal codes, \(counts.localities) towns, \(counts.states) regions, \(counts.countries) countries \(how) in \(ContinuousClock.now - started)")
                 finishLoading(gazetteer)
             }
         }
@@ -80,9 +86,10 @@ public final class GeocoderBackend: Backend {
     /// The gazetteer, once loaded.
     public var gazetteer: Gazetteer? { loaded.load() }
 
-    /// Every problem with the folder's files, for `understudy check`.
-    public static func check(directory: URL) -> [GazetteerError] {
-        let gazetteer = Gazetteer(directory: directory)
+    /// Every problem with the folder's files, for `understudy check`, which also leaves the
+    /// gazetteer's index in `cache` for the next start.
+    public static func check(directory: URL, cache: GazetteerCache? = .user) -> [GazetteerError] {
+        let (gazetteer, _) = Gazetteer.load(directory: directory, cache: cache)
         var problems = gazetteer.problems
         do {
             _ = try GeocoderSettings(file: directory.appendingPathComponent("config.json"))

@@ -2,20 +2,47 @@ import Foundation
 
 /// Points bucketed in cells of a fixed size in degrees, for "the nearest point to here" without
 /// scanning them all: the search looks at rings of cells around the query and stops once no
-/// unvisited cell can hold anything nearer. (Longitudes do not wrap at ±180°.)
+/// unvisited cell can hold anything nearer. (Longitudes do not wrap at ±180°.) The points and
+/// cells are sections of a `GazetteerImage`: cells sorted by key, found by binary search.
 struct SpatialGrid: Sendable {
-    private let points: [Coordinate]
-    private let cells: [Int: [Int32]]
+    static let cellDegrees = 0.2
+
+    private let image: GazetteerImage
+    private let pointSection: GazetteerImage.Section, cellSection: GazetteerImage.Section, indexSection: GazetteerImage.Section
     private let cellDegrees: Double
 
-    init(_ points: [Coordinate], cellDegrees: Double = 0.2) {
-        self.points = points
+    init(image: GazetteerImage, points: GazetteerImage.Section, cells: GazetteerImage.Section, indices: GazetteerImage.Section,
+         cellDegrees: Double = SpatialGrid.cellDegrees) {
+        self.image = image
+        pointSection = points
+        cellSection = cells
+        indexSection = indices
         self.cellDegrees = cellDegrees
-        var cells: [Int: [Int32]] = [:]
-        for (index, point) in points.enumerated() {
-            cells[Self.key(point, cellDegrees), default: []].append(Int32(index))
+    }
+
+    /// A grid of `points` alone.
+    init(_ points: [Coordinate], cellDegrees: Double = SpatialGrid.cellDegrees) {
+        self.init(image: GazetteerImage(copying: GazetteerImageWriter.image(ofGrid: points, cellDegrees: cellDegrees)), points: .postalGridPoints, cells: .postalGridCells, indices: .postalGridIndices, cellDegrees: cellDegrees)
+    }
+
+    private func point(_ index: Int) -> Coordinate {
+        Coordinate(lat: image.double(pointSection, index, 0), lng: image.double(pointSection, index, 1))
+    }
+
+    /// The indices of the points in cell `key`, as a range of the index section.
+    private func cell(_ key: Int) -> Range<Int> {
+        var low = 0, high = image.count(cellSection)
+        while low < high {
+            let middle = (low + high) / 2
+            let found = image.integer(cellSection, middle, 0)
+            if found == key {
+                let range = image.word(cellSection, middle, 1)
+                let start = Int(range & 0xffff_ffff)
+                return start..<(start + Int(range >> 32))
+            }
+            if found < key { low = middle + 1 } else { high = middle }
         }
-        self.cells = cells
+        return 0..<0
     }
 
     /// The index of the point nearest to `target` no farther than `limit` metres, with its
@@ -35,9 +62,11 @@ struct SpatialGrid: Sendable {
             for row in (row0 - ring)...(row0 + ring) {
                 let onEdge = row == row0 - ring || row == row0 + ring
                 for column in stride(from: column0 - ring, through: column0 + ring, by: onEdge ? 1 : max(2 * ring, 1)) {
-                    for index in cells[Self.key(row: row, column: column)] ?? [] where accept(Int(index)) {
-                        let distance = target.distance(to: points[Int(index)])
-                        if distance <= limit, distance < best?.distance ?? .infinity { best = (Int(index), distance) }
+                    for position in cell(Self.key(row: row, column: column)) {
+                        let index = image.index(indexSection, position)
+                        guard accept(index) else { continue }
+                        let distance = target.distance(to: point(index))
+                        if distance <= limit, distance < best?.distance ?? .infinity { best = (index, distance) }
                     }
                 }
             }
@@ -55,9 +84,10 @@ struct SpatialGrid: Sendable {
         var found: [(index: Int, distance: Double)] = []
         for row in (row0 - rows)...(row0 + rows) {
             for column in (column0 - columns)...(column0 + columns) {
-                for index in cells[Self.key(row: row, column: column)] ?? [] {
-                    let distance = target.distance(to: points[Int(index)])
-                    if distance <= limit { found.append((Int(index), distance)) }
+                for position in cell(Self.key(row: row, column: column)) {
+                    let index = image.index(indexSection, position)
+                    let distance = target.distance(to: point(index))
+                    if distance <= limit { found.append((index, distance)) }
                 }
             }
         }
@@ -68,7 +98,7 @@ struct SpatialGrid: Sendable {
         (Int((point.lat / cellDegrees).rounded(.down)), Int((point.lng / cellDegrees).rounded(.down)))
     }
 
-    private static func key(_ point: Coordinate, _ cellDegrees: Double) -> Int {
+    static func key(_ point: Coordinate, _ cellDegrees: Double) -> Int {
         let (row, column) = cell(point, cellDegrees)
         return key(row: row, column: column)
     }

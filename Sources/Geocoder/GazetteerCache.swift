@@ -1,0 +1,113 @@
+import Foundation
+import MockCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where the gazetteer's image is kept between runs: one file per content of the CSV files, named
+/// by their checksum, so an edited file is indexed again and an unchanged one is only mapped.
+/// Parallel servers may build the same image at once: each writes a file of its own and renames
+/// it into place, so a reader never sees half of one.
+public struct GazetteerCache: Sendable {
+    public let directory: URL
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// `UNDERSTUDY_CACHE_DIR`, else the user's cache folder (`$XDG_CACHE_HOME`, `~/.cache`, or
+    /// `~/Library/Caches` on macOS) with `understudy` in it; nil when there is no such folder or
+    /// `UNDERSTUDY_CACHE_DIR` is empty (no cache: the gazetteer is indexed at every start).
+    public static var user: GazetteerCache? {
+        let environment = ProcessInfo.processInfo.environment
+        if let configured = environment["UNDERSTUDY_CACHE_DIR"] {
+            return configured.isEmpty ? nil : GazetteerCache(directory: URL(fileURLWithPath: configured))
+        }
+        if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty {
+            return GazetteerCache(directory: URL(fileURLWithPath: xdg).appendingPathComponent("understudy"))
+        }
+        guard let home = environment["HOME"], !home.isEmpty else { return nil }
+        #if canImport(Darwin)
+        let caches = "Library/Caches"
+        #else
+        let caches = ".cache"
+        #endif
+        return GazetteerCache(directory: URL(fileURLWithPath: home).appendingPathComponent(caches).appendingPathComponent("understudy"))
+    }
+
+    /// The CSV files an image is made from, in the order they are checksummed.
+    static let sourceFiles = ["countries.csv", "us-states.csv", "regions.csv", "us-zipcodes.csv", "ca-postalcodes.csv", "cities.csv"]
+
+    /// FNV-1a over each source file's name and bytes (a missing file counts as absent, not empty),
+    /// and the image version.
+    static func checksum(of directory: URL) -> UInt64 {
+        var hash = FNV1a.hash(withUnsafeBytes(of: GazetteerImage.version) { Array($0) })
+        for name in sourceFiles {
+            hash = FNV1a.hash(name.utf8, seed: hash)
+            guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else {
+                hash = FNV1a.hash([0], seed: hash)
+                continue
+            }
+            hash = FNV1a.hash([1], seed: hash)
+            hash = data.withUnsafeBytes { FNV1a.hash($0, seed: hash) }
+        }
+        return hash
+    }
+
+    func path(checksum: UInt64) -> String {
+        directory.appendingPathComponent("gazetteer-\(String(checksum, radix: 16)).image").path
+    }
+
+    /// How `Gazetteer(directory:cache:)` got its image, for the log.
+    public enum Source: Sendable, Equatable {
+        /// Mapped from the cache file at this path.
+        case mapped(String)
+        /// Indexed from the CSV files and written to the cache file at this path.
+        case indexedAndCached(String)
+        /// Indexed from the CSV files and kept in memory (no cache, or it could not be written).
+        case indexed
+    }
+
+    /// The image of `directory`'s CSV files: the cached one if it matches, else one made now
+    /// (and cached when the cache folder can be written).
+    func image(of directory: URL) -> (GazetteerImage, Source) {
+        let checksum = Self.checksum(of: directory)
+        let path = path(checksum: checksum)
+        if let image = GazetteerImage.mapped(path: path, checksum: checksum) { return (image, .mapped(path)) }
+        var loader = GazetteerLoader()
+        loader.load(from: directory)
+        let bytes = GazetteerImageWriter.image(of: loader, checksum: checksum)
+        if write(bytes, to: path), let image = GazetteerImage.mapped(path: path, checksum: checksum) {
+            return (image, .indexedAndCached(path))
+        }
+        return (GazetteerImage(copying: bytes), .indexed)
+    }
+
+    /// Writes `bytes` to a file of this process's own, then renames it to `path`.
+    private func write(_ bytes: [UInt8], to path: String) -> Bool {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            return false
+        }
+        let temporary = path + ".\(getpid()).tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else { return false }
+        guard rename(temporary, path) == 0 else {
+            unlink(temporary)
+            return false
+        }
+        return true
+    }
+}
+
+extension Gazetteer {
+    /// The gazetteer of `directory`'s CSV files through `cache` (see `GazetteerCache`), or indexed
+    /// in memory when `cache` is nil, and where its image came from.
+    public static func load(directory: URL, cache: GazetteerCache?) -> (Gazetteer, GazetteerCache.Source) {
+        guard let cache else { return (Gazetteer(directory: directory), .indexed) }
+        let (image, source) = cache.image(of: directory)
+        return (Gazetteer(image: image), source)
+    }
+}
