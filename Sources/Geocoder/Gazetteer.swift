@@ -84,7 +84,10 @@ public final class Gazetteer: Sendable {
     struct KeyLists: Sendable {
         fileprivate let image: GazetteerImage, table: GazetteerImage.Section, lists: GazetteerImage.Section
         subscript(key: String) -> IndexList? {
-            image.lookup(table, key).map { IndexList(image: image, lists: lists, start: Int($0 & 0xffff_ffff), endIndex: Int($0 >> 32)) }
+            image.lookup(table, key).map { word in
+                let range = image.range(word, in: lists)
+                return IndexList(image: image, lists: lists, start: range.lowerBound, endIndex: range.count)
+            }
         }
     }
 

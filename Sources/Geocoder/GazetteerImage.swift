@@ -131,6 +131,14 @@ final class GazetteerImage: @unchecked Sendable {
         return Int(base.loadUnaligned(fromByteOffset: offset + position * 4, as: Int32.self))
     }
 
+    /// The positions of a list section a range word (start in the low 32 bits, count in the high)
+    /// names, clamped to the section.
+    func range(_ word: UInt64, in list: Section) -> Range<Int> {
+        let count = self.count(list)
+        let start = min(Int(word & 0xffff_ffff), count)
+        return start..<min(start + Int(word >> 32), count)
+    }
+
     /// Where a string word's bytes are, clamped to the strings section.
     private func stringBounds(_ word: UInt64) -> (offset: Int, length: Int) {
         let strings = sections[Section.strings.rawValue]

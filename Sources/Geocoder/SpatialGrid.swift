@@ -36,9 +36,7 @@ struct SpatialGrid: Sendable {
             let middle = (low + high) / 2
             let found = image.integer(cellSection, middle, 0)
             if found == key {
-                let range = image.word(cellSection, middle, 1)
-                let start = Int(range & 0xffff_ffff)
-                return start..<(start + Int(range >> 32))
+                return image.range(image.word(cellSection, middle, 1), in: indexSection)
             }
             if found < key { low = middle + 1 } else { high = middle }
         }
