@@ -54,7 +54,7 @@ public final class EventLoop: @unchecked Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
 
-    init(index: Int, configuration: ServerConfiguration, handler: any HTTPHandler, listeningSocket: Int32,
+    init(index: Int, configuration: ServerConfiguration, handler: any HTTPHandler, listeningSocket: Int32?,
          ownsSocket: Bool, localPort: Int, localAuthority: String) throws {
         self.index = index
         self.handler = handler
@@ -107,16 +107,27 @@ public final class EventLoop: @unchecked Sendable {
         // sending gets the status instead of a connection reset.
         evhttp_set_flags(http, Int32(EVHTTP_SERVER_LINGERING_CLOSE))
 
-        let listenerFlags = LEV_OPT_CLOSE_ON_EXEC | (ownsSocket ? LEV_OPT_CLOSE_ON_FREE : 0)
-        // Backlog 0: the socket is already listening.
-        guard let listener = evconnlistener_new(base, nil, nil, UInt32(listenerFlags), 0, listeningSocket),
-              let bound = evhttp_bind_listener(http, listener) else {
-            throw ServerError.libevent(operation: "evhttp_bind_listener")
+        if let listeningSocket {
+            let listenerFlags = LEV_OPT_CLOSE_ON_EXEC | (ownsSocket ? LEV_OPT_CLOSE_ON_FREE : 0)
+            // Backlog 0: the socket is already listening.
+            guard let listener = evconnlistener_new(base, nil, nil, UInt32(listenerFlags), 0, listeningSocket),
+                  let bound = evhttp_bind_listener(http, listener) else {
+                throw ServerError.libevent(operation: "evhttp_bind_listener")
+            }
+            boundSocket = bound
+            AcceptBackoff.register(self, http: http, listener: listener)
         }
-        boundSocket = bound
-        AcceptBackoff.register(self, http: http, listener: listener)
         mailboxEvent = event_new(base, wakeRead, Int16(EV_READ | EV_PERSIST), onMailbox, me)
         event_add(mailboxEvent, nil)
+    }
+
+    /// A loop on a thread of its own that accepts nothing, for a client that only sends
+    /// requests (`send`, through `execute`): the loop runs until the process ends.
+    public static func startClient() throws -> EventLoop {
+        let loop = try EventLoop(index: 0, configuration: ServerConfiguration(), handler: DecliningHandler(), listeningSocket: nil,
+                                 ownsSocket: false, localPort: 0, localAuthority: "")
+        try loop.startThread()
+        return loop
     }
 
     // MARK: Running
@@ -318,5 +329,12 @@ extension timeval {
     init(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components
         self.init(tv_sec: Int(max(0, seconds)), tv_usec: Int(max(0, attoseconds) / 1_000_000_000_000))
+    }
+}
+
+/// The handler of a loop that accepts no connections, so it is never asked.
+private struct DecliningHandler: HTTPHandler {
+    func handle(_ request: consuming Request, responder: Responder) {
+        responder.send(Response(status: 404))
     }
 }

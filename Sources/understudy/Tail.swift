@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPServer
 import MockCore
 
 /// `understudy tail`: follows another server's journal live (long-polling
@@ -33,11 +31,13 @@ struct Tail: ParsableCommand {
     /// parent may have left blocked) and ends the command with status 0.
     func run() throws {
         let signals = ShutdownSignals()
-        Thread.detachNewThread { follow() }
+        // Requests go out through libevent, as the server's own proxying does.
+        let loop = try EventLoop.startClient()
+        Thread.detachNewThread { follow(loop) }
         _ = signals.wait()
     }
 
-    private func follow() {
+    private func follow(_ loop: EventLoop) {
         let log = RequestLog.forStandardError()
         let token = adminToken ?? ProcessInfo.processInfo.environment["UNDERSTUDY_ADMIN_TOKEN"]
         let base = url.hasSuffix("/") ? String(url.dropLast()) : url
@@ -48,7 +48,7 @@ struct Tail: ParsableCommand {
             // The first call answers at once with the newest `last`; then each waits for more.
             let query = next.map { "after=\($0)&timeout=25" } ?? "after=0&timeout=0&limit=\(max(last, 1))"
             do {
-                let page = try fetch(base + "/__admin/requests/live?" + query + scopeQuery, token: token)
+                let page = try fetch(base + "/__admin/requests/live?" + query + scopeQuery, token: token, on: loop)
                 let requests = page["requests"]?.arrayValue ?? []
                 for request in requests where next != nil || last > 0 { log.emit(line(request, log)) }
                 next = page["next"]?.intValue ?? next
@@ -73,26 +73,32 @@ struct Tail: ParsableCommand {
         let description: String
     }
 
-    /// One call, waited for on this thread (the command does nothing else).
-    private func fetch(_ address: String, token: String?) throws -> JSONValue {
-        guard let target = URL(string: address) else { throw TailError(description: "not a URL: \(address)") }
-        var request = URLRequest(url: target, timeoutInterval: 40)
-        if let token, !token.isEmpty { request.setValue("Bearer " + token, forHTTPHeaderField: "Authorization") }
+    /// One call, waited for on this thread (the command does nothing else), sent from `loop`.
+    private func fetch(_ address: String, token: String?, on loop: EventLoop) throws -> JSONValue {
+        var headers = HTTPHeaders()
+        if let token, !token.isEmpty { headers.set("Authorization", "Bearer " + token) }
+        let request = OutboundRequest(url: address, headers: headers, timeout: .seconds(40))
         let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var outcome: Result<JSONValue, TailError> = .failure(TailError(description: "no answer"))
-        URLSession.shared.dataTask(with: request) { data, response, error in
-            defer { done.signal() }
-            if let error { return outcome = .failure(TailError(description: "cannot reach \(address): \(error.localizedDescription)")) }
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            let text = String(decoding: data ?? Data(), as: UTF8.self)
-            guard status == 200 else { return outcome = .failure(TailError(description: "\(address) answered \(status): \(text.prefix(300))")) }
-            do {
-                outcome = .success(try JSONValue.parse(text))
-            } catch {
-                outcome = .failure(TailError(description: "\(address) answered what is not JSON: \(error)"))
+        let outcome = Locked<Result<Response, OutboundError>>(.failure(.timedOut(address)))
+        loop.execute {
+            loop.send(request) { result in
+                outcome.withLock { $0 = result }
+                done.signal()
             }
-        }.resume()
+        }
         done.wait()
-        return try outcome.get()
+        let response: Response
+        do {
+            response = try outcome.withLock { $0 }.get()
+        } catch {
+            throw TailError(description: "cannot reach \(address): \(error)")
+        }
+        let text = String(decoding: response.body.bytes, as: UTF8.self)
+        guard response.status == 200 else { throw TailError(description: "\(address) answered \(response.status): \(text.prefix(300))") }
+        do {
+            return try JSONValue.parse(text)
+        } catch {
+            throw TailError(description: "\(address) answered what is not JSON: \(error)")
+        }
     }
 }
