@@ -144,6 +144,8 @@ public final class DeviceMode: Sendable {
 
     func offlinePage(host: String) -> Response {
         let file = hostsFile.lastPathComponent
+        // The other names this server's hosts.json may use (its emulators among them), as it runs.
+        let others = backendNames.subtracting(["stubs"]).sorted().map { "\"\($0)\", " }.joined()
         let text = """
             502 Bad Gateway: Understudy does not answer for \(host).
 
@@ -153,7 +155,7 @@ public final class DeviceMode: Sendable {
 
                 "\(host)": "stubs"
 
-            (or "geocoder", "informix", "lotus", "commerce", or path prefixes: {"/api": "stubs"}).
+            (or \(others)path prefixes: {"/api": "stubs"}).
             To let unmapped hosts reach the real servers instead, start Understudy with --pass-through.
 
             """

@@ -1,16 +1,13 @@
 import ArgumentParser
 import Foundation
-import Geocoder
-import Informix
-import Lotus
-import Commerce
 import MockCore
 import Stubs
 
 /// `understudy check`: validates stub files without serving them.
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check the stub files (mappings, body files, templates, NPI configurations, geocoder data, the Informix database, the Lotus and Commerce fixtures and page templates, hosts.json); exit 1 on any problem.")
+        abstract: "Check the stub files (mappings, body files, templates, NPI configurations, recordings, hosts.json) and each emulator's folder ("
+            + Emulator.registered.map { "\($0.name)/: \($0.checkedFiles)" }.joined(separator: "; ") + "); exit 1 on any problem.")
 
     @Option(help: "The stubs directory to check.")
     var stubs: String = "./stubs"
@@ -23,25 +20,16 @@ struct Check: ParsableCommand {
         let progress = ProgressLine()
         let report = StubCheck.run(stubsDirectory: root) { progress.update("checking mapping file \($0)") }
         progress.finish()
-        let geocoder = root.appendingPathComponent("geocoder")
-        let geocoderProblems = FileManager.default.fileExists(atPath: geocoder.path) ? GeocoderBackend.check(directory: geocoder) : []
-        let informix = root.appendingPathComponent("informix")
-        let informixProblems = FileManager.default.fileExists(atPath: informix.path) ? InformixBackend.check(directory: informix) : []
-        let lotus = root.appendingPathComponent("lotus")
-        let lotusProblems = FileManager.default.fileExists(atPath: lotus.path) ? LotusBackend.check(directory: lotus) : []
-        let commerce = root.appendingPathComponent("commerce")
-        let commerceProblems = FileManager.default.fileExists(atPath: commerce.path) ? CommerceBackend.check(directory: commerce) : []
+        let emulators = Emulator.present(in: root)
+        let emulatorProblems = emulators.flatMap { $0.check(directory: $0.directory(in: root)) }
         // hosts.json may name the emulators whose folders are here, and what every server has.
-        let emulators = ["geocoder", "informix", "lotus", "commerce"].filter { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) }
         var hostProblems: [FixtureError] = []
         do {
-            _ = try HostMap.load(root.appendingPathComponent("hosts.json"), backends: Set(emulators + ["stubs", "recordings", "files"]))
+            _ = try HostMap.load(root.appendingPathComponent("hosts.json"), backends: Set(emulators.map(\.name) + ["stubs", "recordings", "files"]))
         } catch {
             hostProblems.append(error)
         }
-        let problems = report.problems.map(String.init(describing:)) + geocoderProblems.map(String.init(describing:))
-            + informixProblems.map(String.init(describing:)) + lotusProblems.map(String.init(describing:))
-            + commerceProblems.map(String.init(describing:)) + hostProblems.map(String.init(describing:))
+        let problems = report.problems.map(String.init(describing:)) + (emulatorProblems + hostProblems).map(String.init(describing:))
         for problem in problems {
             FileHandle.standardError.write(Data("\(problem)\n".utf8))
         }

@@ -1,24 +1,23 @@
 import ArgumentParser
 import Foundation
-import Geocoder
 import HTTPServer
-import Informix
 import Logging
-import Lotus
-import Commerce
 import MockCore
 import Recording
 import Stubs
 
 /// `understudy serve`: starts the server and runs until SIGINT or SIGTERM.
 struct Serve: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Serve the stubs and emulators until stopped (Ctrl-C / SIGTERM).")
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the stubs and emulators until stopped (Ctrl-C / SIGTERM).",
+        discussion: "An emulator is served when its folder is in the stubs directory:\n" + Emulator.listing)
 
     @OptionGroup var server: ServerOptions
     @OptionGroup var upstream: UpstreamOptions
     @OptionGroup var device: DeviceOptions
 
-    @Option(help: "The stubs directory: __files/, mappings/, recorded/ and one folder per emulator.")
+    @Option(help: ArgumentHelp("The stubs directory: __files/, mappings/, recorded/ and one folder per emulator ("
+        + Emulator.registered.map { $0.name + "/" }.joined(separator: ", ") + ")."))
     var stubs: String = "./stubs"
 
     @Flag(name: [.customLong("global-templating"), .customLong("global-response-templating")],
@@ -88,25 +87,11 @@ struct Serve: ParsableCommand {
         }
     }
 
-    /// The emulators whose fixture folder `stubs` has.
+    /// The registered emulators whose folder `stubs` has, started.
     private func emulators(_ stubs: URL, _ logger: Logger) -> [any Backend] {
-        var emulators: [any Backend] = []
-        let geocoder = stubs.appendingPathComponent("geocoder")
-        if FileManager.default.fileExists(atPath: geocoder.path) {
-            emulators.append(GeocoderBackend(directory: geocoder, logger: logger))
+        let dataDirectory = dataDir.map { URL(fileURLWithPath: $0) }
+        return Emulator.present(in: stubs).map { emulator in
+            emulator.makeBackend(Emulator.Context(directory: emulator.directory(in: stubs), dataDirectory: dataDirectory, logger: logger))
         }
-        let informix = stubs.appendingPathComponent("informix")
-        if FileManager.default.fileExists(atPath: informix.path) {
-            emulators.append(InformixBackend(directory: informix, dataDirectory: dataDir.map { URL(fileURLWithPath: $0) }, logger: logger))
-        }
-        let lotus = stubs.appendingPathComponent("lotus")
-        if FileManager.default.fileExists(atPath: lotus.path) {
-            emulators.append(LotusBackend(directory: lotus, logger: logger))
-        }
-        let commerce = stubs.appendingPathComponent("commerce")
-        if FileManager.default.fileExists(atPath: commerce.path) {
-            emulators.append(CommerceBackend(directory: commerce, logger: logger))
-        }
-        return emulators
     }
 }

@@ -1,5 +1,5 @@
 // Module understudy: the command line — options, logging, wiring backends to the server, and
-// signal handling. Adding a backend is one line in Serve.swift's list.
+// signal handling. Adding an emulator is one line in RegisteredEmulators.swift's list.
 
 import ArgumentParser
 import MockCore
@@ -11,7 +11,7 @@ struct Understudy: ParsableCommand {
         commandName: "understudy",
         abstract: "A mock backend server for hybrid mobile apps: emulators, WireMock-compatible stubs, record and replay.",
         version: UnderstudyVersion.current,
-        subcommands: [Serve.self, Record.self, ImportHAR.self, Check.self, CA.self, Tail.self],
+        subcommands: [Serve.self, Record.self, ImportHAR.self, Check.self, CA.self, Tail.self, ListEmulators.self],
         defaultSubcommand: Serve.self
     )
 }

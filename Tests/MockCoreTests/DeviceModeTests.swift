@@ -61,6 +61,7 @@ import UnderstudyTesting
         #expect(offline.status == 502)
         #expect(offline.bodyText.contains("does not answer for rally1.rallydev.com"))
         #expect(offline.bodyText.contains(#""rally1.rallydev.com": "stubs""#) && offline.bodyText.contains("--pass-through"))
+        #expect(offline.bodyText.contains(#"(or "geo", "lotus", path prefixes"#), "the other backends this server runs, by name")
         #expect(server.router?.journal.entries.last?.backend == "proxy", "journaled as the proxy's answer")
     }
 

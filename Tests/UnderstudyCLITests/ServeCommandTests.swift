@@ -55,6 +55,9 @@ final class UnderstudyProcess {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Everything printed on standard output, once the process has closed it.
+    func allOutput() -> String { String(decoding: stdout.fileHandleForReading.readToEndOfStream(), as: UTF8.self) }
+
     /// The first line printed on standard error that contains `text` (or "" if none ever does).
     func errorLine(containing text: String) -> String { errors.firstLine(containing: text) }
 

@@ -1,0 +1,40 @@
+import ArgumentParser
+import MockCore
+
+/// `understudy emulators`: the registered emulators, as text, or with `--json` as the load
+/// benchmark reads them (its emulator scenarios come from here). Hidden: a tool's view, not a user's.
+struct ListEmulators: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "emulators", abstract: "List the emulators this build serves (--json: with their bench scenarios).",
+        shouldDisplay: false)
+
+    @Flag(help: "Print JSON: each emulator's name, summary, checked files and bench scenarios.")
+    var json = false
+
+    func run() {
+        print(json ? Self.json(Emulator.registered).serialized : Emulator.listing)
+    }
+
+    /// `{"emulators": [{"name": …, "summary": …, "checkedFiles": …, "benchmarks": [{"name": …, "method": …, "path": …,
+    /// "formBody": …, "uncachedVariant": …, "sameBytesVariant": …, "about": …}]}]}`.
+    static func json(_ emulators: [Emulator]) -> JSONValue {
+        .object([("emulators", .array(emulators.map { emulator in
+            .object([
+                ("name", .string(emulator.name)),
+                ("summary", .string(emulator.summary)),
+                ("checkedFiles", .string(emulator.checkedFiles)),
+                ("benchmarks", .array(emulator.benchmarks.map { benchmark in
+                    .object([
+                        ("name", .string(benchmark.name)),
+                        ("method", .string(benchmark.method)),
+                        ("path", .string(benchmark.path)),
+                        ("formBody", benchmark.formBody.map(JSONValue.string) ?? .null),
+                        ("uncachedVariant", .bool(benchmark.uncachedVariant)),
+                        ("sameBytesVariant", .bool(benchmark.sameBytesVariant)),
+                        ("about", .string(benchmark.about)),
+                    ])
+                })),
+            ])
+        }))])
+    }
+}
