@@ -132,7 +132,7 @@ import UnderstudyTesting
         let output = childPipe(), errors = childPipe()
         curl.standardOutput = output
         curl.standardError = errors
-        try curl.run()
+        try ProcessEnvironment.run(curl)
         let data = output.fileHandleForReading.readToEndOfStream()
         curl.waitUntilExit()
         #expect(curl.terminationStatus == 0, "\(String(decoding: errors.fileHandleForReading.readToEndOfStream(), as: UTF8.self))")

@@ -85,7 +85,7 @@ import UnderstudyTesting
             process.arguments = ["-c", "-n", input.path]
             let output = childPipe()
             process.standardOutput = output
-            try process.run()
+            try ProcessEnvironment.run(process)
             let data = output.fileHandleForReading.readToEndOfStream()
             process.waitUntilExit()
             return Array(data)
@@ -376,7 +376,7 @@ enum SelfSignedCertificate {
                              "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessEnvironment.run(process)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
         return (certificate, key)

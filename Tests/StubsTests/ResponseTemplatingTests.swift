@@ -164,8 +164,8 @@ import UnderstudyTesting
     }
 
     @Test func serverValuesAreGuarded() async throws {
-        setenv("wiremock.test.region", "eu", 1)
-        setenv("WIREMOCK_TEST_FLAG", "up", 1)
+        ProcessEnvironment.set("wiremock.test.region", "eu")
+        ProcessEnvironment.set("WIREMOCK_TEST_FLAG", "up")
         let body = "[{{systemValue type='ENVIRONMENT' key='PATH'}}]|[{{systemValue key='HOME'}}]|[{{systemValue type='PROPERTY' key='java.version'}}]|"
             + "[{{systemValue type='ENVIRONMENT' key='wiremock.test.region'}}]|[{{systemValue key='WIREMOCK_TEST_FLAG'}}]|[{{systemValue key='wiremock.none'}}]|"
             + "[{{log 'hello' request.method level='warn'}}]|{{hostname}}"

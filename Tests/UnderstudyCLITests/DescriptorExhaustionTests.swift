@@ -19,7 +19,7 @@ import UnderstudyTesting
         process.arguments = ["-c", #"ulimit -n 64 && exec "$0" serve --port 0 --threads 1 --stubs "$1""#, understudyBinary.path, stubs.path]
         process.standardOutput = stdout
         process.standardError = stderr
-        try process.run()
+        try ProcessEnvironment.run(process)
         var line: [UInt8] = []
         while let byte = stdout.fileHandleForReading.readChunk(upTo: 1).first, byte != 10 { line.append(byte) }
         let port = try #require(Int(String(decoding: line, as: UTF8.self).split(separator: ":").last ?? ""))

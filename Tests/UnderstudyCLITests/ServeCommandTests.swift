@@ -10,7 +10,7 @@ import UnderstudyTesting
 /// mode's local CA in a folder of the test run's, not in the home directory.
 let understudyBinary: URL = {
     let caDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-tests-ca-\(getpid())")
-    setenv("UNDERSTUDY_CA_DIR", caDirectory.path, 0)
+    ProcessEnvironment.set("UNDERSTUDY_CA_DIR", caDirectory.path, overwrite: false)
     let candidates = [CommandLine.arguments.first, Bundle.main.executablePath, Bundle.main.bundlePath].compactMap { $0 }
     for candidate in candidates {
         var directory = URL(fileURLWithPath: candidate).deletingLastPathComponent()
@@ -36,7 +36,7 @@ final class UnderstudyProcess {
         process.arguments = arguments
         process.standardOutput = stdout
         process.standardError = stderr
-        try process.run()
+        try ProcessEnvironment.run(process)
         let (reading, errors) = (stderr.fileHandleForReading, errors)
         Thread.detachNewThread {
             while case let chunk = reading.readChunk(), !chunk.isEmpty { errors.append(chunk) }

@@ -93,7 +93,7 @@ import UnderstudyTesting
             process.arguments = arguments
             process.standardOutput = output
             process.standardError = output
-            try process.run()
+            try ProcessEnvironment.run(process)
             let text = String(decoding: output.fileHandleForReading.readToEndOfStream(), as: UTF8.self)
             process.waitUntilExit()
             return text
