@@ -19,8 +19,12 @@ bench-deps:
 build: deps
 	$(SWIFT) build
 
+# On Linux the Swift runtime and Foundation are linked into the binary: a start then loads a few
+# system libraries instead of some thirty, in less time and memory (docs/performance.md).
+RELEASE_FLAGS := $(if $(filter Linux,$(shell uname)),--static-swift-stdlib,)
+
 release: deps
-	$(SWIFT) build -c release --product understudy
+	$(SWIFT) build -c release --product understudy $(RELEASE_FLAGS)
 
 run: release
 	.build/release/understudy serve --port $(PORT) --bind $(BIND) --stubs $(STUBS)

@@ -94,6 +94,8 @@ final class GazetteerImage: @unchecked Sendable {
         guard fstat(fd, &status) == 0, status.st_size >= headerWords * 8 else { return nil }
         let length = Int(status.st_size)
         guard let region = mmap(nil, length, PROT_READ, MAP_PRIVATE, fd, 0), region != MAP_FAILED else { return nil }
+        // Lookups read a few scattered pages: no read-ahead around them, so only those become resident.
+        _ = madvise(region, length, MADV_RANDOM)
         let image = GazetteerImage(base: UnsafeRawPointer(region), length: length, release: { munmap(region, length) })
         return image.isValid && image.sourceChecksum == checksum ? image : nil
     }
