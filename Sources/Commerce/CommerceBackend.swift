@@ -16,8 +16,8 @@ public final class CommerceBackend: Backend {
     public let name = "commerce"
     public let mounts = ["/webapp/wcs/stores/servlet", "/shop", "/wcsstore", "/search/resources", "/wcs/resources"]
 
-    private let catalog: CommerceCatalog
-    private let physicalStores: PhysicalStores
+    let catalog: CommerceCatalog
+    let physicalStores: PhysicalStores
     /// Each scope's shoppers, sessions, carts, wish lists and orders, in MockCore's scope store.
     private let shopping: ShoppingStateKey
     /// Catalog pages as rendered for a shopper's cart count (they depend on nothing else that
