@@ -9,9 +9,11 @@ import MockCore
 /// `…/byId/{id}`. JSON as the FEP7 samples have it: tab-indented, `\/` escaped, flags and prices
 /// as strings, `recordSet*` counts as numbers. Paging (`pageSize`, `pageNumber`) and the error
 /// document's shape are unverified.
-extension CommerceBackend {
+struct SearchResources: Sendable {
+    let catalog: CommerceCatalog
+
     /// `basePath`: the scope prefix the request came under, kept in the links it answers.
-    func searchResource(_ request: Request, basePath: String) -> Response {
+    func response(for request: Request, basePath: String) -> Response {
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map { PercentDecoding.decode($0, plusAsSpace: false) }
         // search (or wcs), resources, store, {storeId}, {resource}, …
         guard parts.count >= 5, parts[2] == "store" else { return restError(404, "_ERR_RESOURCE_NOT_FOUND", "No resource at \(request.path).") }

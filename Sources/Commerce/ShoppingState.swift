@@ -128,3 +128,8 @@ struct ShoppingState: Sendable {
         return Data(bytes).base64EncodedString()
     }
 }
+
+extension Array {
+    /// The element at `index`, nil when out of range (indexes come from the request).
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

@@ -67,6 +67,20 @@ struct StoreRequest {
     }
 }
 
+extension StoreRequest {
+    /// The same request with other parameters (taken from an SEO URL, or with a message added),
+    /// for the same session.
+    init(_ request: Request, parameters: [QueryItem], from original: StoreRequest) {
+        var copy = request
+        copy.queryItems = parameters
+        self.init(copy)
+        session = original.session
+        staleUserIds = original.staleUserIds
+        basePath = original.basePath
+        secureOrigin = original.secureOrigin
+    }
+}
+
 /// The cookies WebSphere Commerce 7 sets, as it names and encodes them (values URL-encoded, so
 /// `,` is `%2C`). Unverified beyond the names: the fields after the store id in
 /// `WC_USERACTIVITY_*`. Not `Secure`, unlike a production store over https: the emulator is

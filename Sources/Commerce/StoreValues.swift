@@ -2,7 +2,9 @@ import Foundation
 import Templating
 
 /// The catalog, orders and stores as the templates see them.
-extension CommerceBackend {
+struct StoreValues: Sendable {
+    let catalog: CommerceCatalog
+
     func departmentValue(_ department: Department, _ language: StoreLanguage) -> TemplateValue {
         object([("id", .string(department.id)), ("identifier", .string(department.identifier)), ("keyword", .string(department.keyword)),
                 ("name", .string(department.name.text(language))), ("description", .string(department.shortDescription.text(language))),
@@ -94,3 +96,10 @@ extension CommerceBackend {
         return formatter.string(from: date)
     }
 }
+
+/// A template object of these members, in order.
+func object(_ members: TemplateMembers) -> TemplateValue { .object(TemplateObject(members)) }
+
+/// Members of a template object, labelled as `TemplateObject` takes them (an unlabelled tuple
+/// array would be converted element by element on every page).
+typealias TemplateMembers = [(key: String, value: TemplateValue)]

@@ -1,0 +1,26 @@
+import Templating
+
+/// `beginIndex`/`pageSize` paging over a list, with the links the page shows.
+struct Paging {
+    let begin: Int
+    let size: Int
+    let total: Int
+
+    init(_ store: StoreRequest, total: Int, defaultSize: Int) {
+        size = max(1, min(100, Int(store.text("pageSize")) ?? defaultSize))
+        begin = max(0, min(Int(store.text("beginIndex")) ?? 0, max(0, total - 1)))
+        self.total = total
+    }
+
+    var range: Range<Int> { begin..<min(total, begin + size) }
+
+    func value(link: String) -> TemplateValue {
+        object([
+            ("first", .number(Double(total == 0 ? 0 : begin + 1))),
+            ("last", .number(Double(range.upperBound))),
+            ("total", .number(Double(total))),
+            ("previous", begin > 0 ? .string("\(link)&beginIndex=\(max(0, begin - size))&pageSize=\(size)") : .null),
+            ("next", range.upperBound < total ? .string("\(link)&beginIndex=\(range.upperBound)&pageSize=\(size)") : .null),
+        ])
+    }
+}
