@@ -35,6 +35,18 @@ struct PathTemplate: Sendable {
         self.segments = segments
     }
 
+    /// The text every path that fits starts with: the literal segments before the first variable
+    /// (`/users/` for `/users/{id}/orders`), the index's key. It stops before a segment that is
+    /// not ASCII: segments compare as Swift strings, where `\u{212A}` (Kelvin) equals `K`.
+    var literalPrefix: String {
+        var prefix = "/"
+        for (index, segment) in segments.enumerated() {
+            guard case .literal(let text) = segment, text.utf8.allSatisfy({ $0 < 0x80 }) else { break }
+            prefix += index == segments.count - 1 ? text : text + "/"
+        }
+        return prefix
+    }
+
     /// The variables' values when `path` fits, else nil.
     func match(_ path: String) -> [(name: String, value: String)]? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()

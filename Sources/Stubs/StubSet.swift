@@ -1,0 +1,91 @@
+import HTTPServer
+
+/// An immutable set of mappings in match order, indexed so that a request meets only the mappings
+/// that can match it: those of its exact path (`url`, `urlPath`), the patterns and templates whose
+/// literal prefix its path or target starts with, and those the index cannot place. A class: a
+/// request takes the current set by one reference.
+final class StubSet: Sendable {
+    let ordered: [StubMapping]
+    /// Positions in `ordered`, in runs that each index below names; each run ascending.
+    private let positions: [Int]
+    private let byPath: [String: Range<Int>]
+    private let unindexed: Range<Int>
+    /// `urlPathPattern`s by the literal prefix of the path they match.
+    private let pathPatterns: PrefixIndex
+    /// `urlPathTemplate`s by their literal segments.
+    private let templates: PrefixIndex
+    /// `urlPattern`s by the literal prefix of the target (path and query) they match.
+    private let targetPatterns: PrefixIndex
+    /// The most runs one request can meet.
+    private let maximumRuns: Int
+
+    /// `mappings` in the order they were added (later ones win among equal priorities).
+    init(mappings: [StubMapping]) {
+        ordered = mappings.enumerated()
+            .sorted { a, b in a.element.priority != b.element.priority ? a.element.priority < b.element.priority : a.offset > b.offset }
+            .map(\.element)
+        var exact: [String: [Int]] = [:]
+        var unindexed: [Int] = []
+        var pathPatterns: [(prefix: String, value: Int)] = [], templates = pathPatterns, targetPatterns = pathPatterns
+        for (position, mapping) in ordered.enumerated() {
+            switch mapping.request.indexKey {
+            case .path(let path): exact[path, default: []].append(position)
+            case .pathPrefix(let prefix): pathPatterns.append((prefix, position))
+            case .templatePrefix(let prefix): templates.append((prefix, position))
+            case .targetPrefix(let prefix): targetPatterns.append((prefix, position))
+            case .none: unindexed.append(position)
+            }
+        }
+        var positions: [Int] = []
+        func run(_ list: [Int]) -> Range<Int> {
+            positions += list
+            return positions.count - list.count..<positions.count
+        }
+        byPath = exact.mapValues(run)
+        self.unindexed = run(unindexed)
+        self.pathPatterns = PrefixIndex(pathPatterns, appendingTo: &positions)
+        self.templates = PrefixIndex(templates, appendingTo: &positions)
+        self.targetPatterns = PrefixIndex(targetPatterns, appendingTo: &positions)
+        self.positions = positions
+        maximumRuns = 2 + self.pathPatterns.deepestEntryCount + max(self.templates.deepestEntryCount, 1) + self.targetPatterns.deepestEntryCount
+    }
+
+    /// Calls `visit` with the mappings that can match `request`, in match order, until it returns false.
+    func forEachCandidate(for request: Request, _ visit: (StubMapping) -> Bool) {
+        let path = request.rawPath
+        withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: maximumRuns) { runs in
+            var count = 0
+            func add(_ run: Range<Int>) {
+                runs[count] = run
+                count += 1
+            }
+            if let exact = byPath[String(path)] { add(exact) }
+            if !unindexed.isEmpty { add(unindexed) }
+            pathPatterns.forEachEntryRange(along: path.utf8, add)
+            targetPatterns.forEachEntryRange(along: request.target[...].utf8, add)
+            if !templates.isEmpty {
+                // A template splits and compares paths as Swift strings, where some non-ASCII text
+                // equals ASCII text: such paths try every template.
+                if path.utf8.allSatisfy({ $0 < 0x80 }) {
+                    templates.forEachEntryRange(along: path.utf8, add)
+                } else {
+                    add(templates.all)
+                }
+            }
+            // Merge the runs by position: match order.
+            while true {
+                var nearest = -1, nearestPosition = Int.max
+                for run in 0..<count where !runs[run].isEmpty {
+                    let position = positions[runs[run].lowerBound]
+                    if position < nearestPosition {
+                        nearest = run
+                        nearestPosition = position
+                    }
+                }
+                guard nearest >= 0 else { return }
+                runs[nearest] = runs[nearest].dropFirst()
+                if !visit(ordered[nearestPosition]) { return }
+            }
+        }
+    }
+}
