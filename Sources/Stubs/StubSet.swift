@@ -18,6 +18,7 @@ final class StubSet: Sendable {
     private let targetPatterns: PrefixIndex
     /// The most runs one request can meet.
     private let maximumRuns: Int
+    private var hasPatterns: Bool { !(pathPatterns.isEmpty && templates.isEmpty && targetPatterns.isEmpty) }
 
     /// `mappings` in the order they were added (later ones win among equal priorities).
     init(mappings: [StubMapping]) {
@@ -53,39 +54,49 @@ final class StubSet: Sendable {
     /// Calls `visit` with the mappings that can match `request`, in match order, until it returns false.
     func forEachCandidate(for request: Request, _ visit: (StubMapping) -> Bool) {
         let path = request.rawPath
-        withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: maximumRuns) { runs in
-            var count = 0
-            func add(_ run: Range<Int>) {
-                runs[count] = run
-                count += 1
-            }
-            if let exact = byPath[String(path)] { add(exact) }
-            if !unindexed.isEmpty { add(unindexed) }
-            pathPatterns.forEachEntryRange(along: path.utf8, add)
-            targetPatterns.forEachEntryRange(along: request.target[...].utf8, add)
-            if !templates.isEmpty {
-                // A template splits and compares paths as Swift strings, where some non-ASCII text
-                // equals ASCII text: such paths try every template.
-                if path.utf8.allSatisfy({ $0 < 0x80 }) {
-                    templates.forEachEntryRange(along: path.utf8, add)
-                } else {
-                    add(templates.all)
+        let exact = byPath[String(path)] ?? 0..<0
+        guard hasPatterns else { return visitInOrder(exact, unindexed, visit) }
+        var runs = [exact, unindexed]
+        runs.reserveCapacity(maximumRuns)
+        pathPatterns.forEachEntryRange(along: path.utf8) { runs.append($0) }
+        targetPatterns.forEachEntryRange(along: request.target[...].utf8) { runs.append($0) }
+        // A template splits and compares paths as Swift strings, where some non-ASCII text equals
+        // ASCII text: such paths try every template.
+        if path.utf8.allSatisfy({ $0 < 0x80 }) {
+            templates.forEachEntryRange(along: path.utf8) { runs.append($0) }
+        } else {
+            runs.append(templates.all)
+        }
+        // Merge the runs by position: match order.
+        while true {
+            var nearest = -1, nearestPosition = Int.max
+            for run in runs.indices where !runs[run].isEmpty {
+                let position = positions[runs[run].lowerBound]
+                if position < nearestPosition {
+                    nearest = run
+                    nearestPosition = position
                 }
             }
-            // Merge the runs by position: match order.
-            while true {
-                var nearest = -1, nearestPosition = Int.max
-                for run in 0..<count where !runs[run].isEmpty {
-                    let position = positions[runs[run].lowerBound]
-                    if position < nearestPosition {
-                        nearest = run
-                        nearestPosition = position
-                    }
-                }
-                guard nearest >= 0 else { return }
-                runs[nearest] = runs[nearest].dropFirst()
-                if !visit(ordered[nearestPosition]) { return }
+            guard nearest >= 0 else { return }
+            runs[nearest] = runs[nearest].dropFirst()
+            if !visit(ordered[nearestPosition]) { return }
+        }
+    }
+
+    /// Two runs merged, without the allocation the general case makes: sets without patterns.
+    @inline(__always)
+    private func visitInOrder(_ exact: Range<Int>, _ unindexed: Range<Int>, _ visit: (StubMapping) -> Bool) {
+        var i = exact.lowerBound, j = unindexed.lowerBound
+        while i < exact.upperBound || j < unindexed.upperBound {
+            let next: Int
+            if j == unindexed.upperBound || (i < exact.upperBound && positions[i] < positions[j]) {
+                next = positions[i]
+                i += 1
+            } else {
+                next = positions[j]
+                j += 1
             }
+            if !visit(ordered[next]) { return }
         }
     }
 }

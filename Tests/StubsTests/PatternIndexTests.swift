@@ -55,6 +55,31 @@ import UnderstudyTesting
         #expect(try prefix("/a/\u{212A}/{id}") == "/a/", "Swift compares segments by canonical equivalence")
     }
 
+    /// ASCII paths are matched as bytes: the same answers as splitting and comparing strings.
+    @Test func templatesMatchASCIIPathsAsStringsDo() throws {
+        func reference(_ template: PathTemplate, _ path: String) -> [String]? {
+            let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+            guard parts.count == template.segments.count else { return nil }
+            var values: [String] = []
+            for (part, segment) in zip(parts, template.segments) {
+                switch segment {
+                case .literal(let text): guard part == text else { return nil }
+                case .variable:
+                    guard !part.isEmpty else { return nil }
+                    values.append(String(part).removingPercentEncoding ?? String(part))
+                }
+            }
+            return values
+        }
+        let templates = try ["/a/{id}", "/a/{id}/b", "/{x}", "/", "/a/", "/a//{id}", "/{x}/{y}"].map { try PathTemplate($0, field: "t") }
+        let paths = ["/a/1", "/a/1/b", "/a/1/c", "/a/", "/a", "/", "", "a/1", "x/a/1", "/a//1", "/a/%41%2F", "/a/%zz", "/a/1/", "//", "/x/y", "/a/b%20c/b"]
+        for template in templates {
+            for path in paths {
+                #expect(template.match(path).map { $0.map(\.value) } == reference(template, path), "\(template.source) \(path)")
+            }
+        }
+    }
+
     /// The mapping set of the comparison: literal and pattern mappings of every kind, several
     /// priorities, overlapping prefixes, anchors, flags, alternations, templates with variables
     /// first, and urlPatterns on the query string.
