@@ -52,10 +52,10 @@ struct PathTemplate: Sendable {
 
     /// The variables' values when `path` fits, else nil.
     func match(_ path: String) -> [(name: String, value: String)]? {
-        if isASCII && path.utf8.allSatisfy({ $0 < 0x80 }) { return matchASCII(path) }
+        var values: [(name: String, value: String)] = []
+        if isASCII, let fits = matchASCII(path, collecting: true, into: &values) { return fits ? values : nil }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         guard parts.count == segments.count else { return nil }
-        var values: [(name: String, value: String)] = []
         for (part, segment) in zip(parts, segments) {
             switch segment {
             case .literal(let text): guard part == text else { return nil }
@@ -67,31 +67,43 @@ struct PathTemplate: Sendable {
         return values
     }
 
-    /// `match` over bytes: for ASCII, splitting at "/" and comparing as Swift strings is
-    /// splitting and comparing bytes (the other way costs 20,000 instructions a request).
-    private func matchASCII(_ path: String) -> [(name: String, value: String)]? {
-        let bytes = path.utf8
-        // As `split(…).dropFirst()`: what comes before the first "/" is not a segment.
-        guard let slash = bytes.firstIndex(of: UInt8(ascii: "/")) else { return nil }
+    /// Whether `path` fits (`match` without decoding the values).
+    func fits(_ path: String) -> Bool {
         var values: [(name: String, value: String)] = []
-        var count = 0
-        var start = bytes.index(after: slash)
-        while true {
-            let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
-            guard count < segments.count else { return nil }
-            let part = bytes[start..<end]
-            switch segments[count] {
-            case .literal(let text):
-                guard part.elementsEqual(text.utf8) else { return nil }
-            case .variable(let name):
-                guard !part.isEmpty else { return nil }
-                let raw = String(Substring(part))
-                values.append((name, part.contains(UInt8(ascii: "%")) ? raw.removingPercentEncoding ?? raw : raw))
+        if isASCII, let fits = matchASCII(path, collecting: false, into: &values) { return fits }
+        return match(path) != nil
+    }
+
+    /// `match` over bytes, nil when `path` is not ASCII: for ASCII, splitting at "/" and comparing
+    /// as Swift strings is splitting and comparing bytes (the other way costs 20,000 instructions
+    /// a request).
+    private func matchASCII(_ path: String, collecting: Bool, into values: inout [(name: String, value: String)]) -> Bool? {
+        var path = path
+        return path.withUTF8 { bytes -> Bool? in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            // As `split(…).dropFirst()`: what comes before the first "/" is not a segment.
+            guard let slash = bytes.firstIndex(of: UInt8(ascii: "/")) else { return false }
+            var count = 0
+            var start = slash + 1
+            while true {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
+                guard count < segments.count else { return false }
+                let part = bytes[start..<end]
+                switch segments[count] {
+                case .literal(let text):
+                    guard text.utf8.elementsEqual(part) else { return false }
+                case .variable(let name):
+                    guard !part.isEmpty else { return false }
+                    if collecting {
+                        let raw = String(decoding: UnsafeBufferPointer(rebasing: part), as: UTF8.self)
+                        values.append((name, part.contains(UInt8(ascii: "%")) ? raw.removingPercentEncoding ?? raw : raw))
+                    }
+                }
+                count += 1
+                guard end < bytes.endIndex else { break }
+                start = end + 1
             }
-            count += 1
-            guard end < bytes.endIndex else { break }
-            start = bytes.index(after: end)
+            return count == segments.count
         }
-        return count == segments.count ? values : nil
     }
 }

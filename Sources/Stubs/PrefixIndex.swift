@@ -69,7 +69,7 @@ struct PrefixIndex: Sendable {
 
     /// Calls `body` with the entry range of every prefix of `key` that has entries, shortest first.
     @inline(__always)
-    func forEachEntryRange(along key: Substring.UTF8View, _ body: (Range<Int>) -> Void) {
+    func forEachEntryRange(along key: UnsafeBufferPointer<UInt8>.SubSequence, _ body: (Range<Int>) -> Void) {
         guard !isEmpty else { return }
         var node = 0
         if !entries[0].isEmpty { body(entries[0]) }

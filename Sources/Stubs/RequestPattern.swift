@@ -142,6 +142,8 @@ public struct RequestPattern: Sendable {
                          weight: Self.textDistance(request.target, target))
         case .urlPath(let path):
             result.check(rawPath == path, "path is \(rawPath), not \(path)", weight: Self.textDistance(rawPath, path))
+        case .urlPathTemplate(let template) where pathParameters.isEmpty:
+            if !template.fits(rawPath) { result.check(false, "path \(rawPath) does not fit \(template.source)") }
         case .urlPathTemplate(let template):
             if let variables = template.match(rawPath) {
                 for (name, pattern) in pathParameters {

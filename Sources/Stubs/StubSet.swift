@@ -51,21 +51,30 @@ final class StubSet: Sendable {
         maximumRuns = 2 + self.pathPatterns.deepestEntryCount + max(self.templates.deepestEntryCount, 1) + self.targetPatterns.deepestEntryCount
     }
 
-    /// Calls `visit` with the mappings that can match `request`, in match order, until it returns false.
+    /// Calls `visit` with the mappings that can match `request`, in match order, until it returns
+    /// false. Inlined, as before the index: called with a closure, the mapping and the request
+    /// are copied (3,000 instructions a request).
+    @inline(__always)
     func forEachCandidate(for request: Request, _ visit: (StubMapping) -> Bool) {
         let path = request.rawPath
         let exact = byPath[String(path)] ?? 0..<0
         guard hasPatterns else { return visitInOrder(exact, unindexed, visit) }
-        var runs = [exact, unindexed]
+        var runs: [Range<Int>] = []
         runs.reserveCapacity(maximumRuns)
-        pathPatterns.forEachEntryRange(along: path.utf8) { runs.append($0) }
-        targetPatterns.forEachEntryRange(along: request.target[...].utf8) { runs.append($0) }
-        // A template splits and compares paths as Swift strings, where some non-ASCII text equals
-        // ASCII text: such paths try every template.
-        if path.utf8.allSatisfy({ $0 < 0x80 }) {
-            templates.forEachEntryRange(along: path.utf8) { runs.append($0) }
-        } else {
-            runs.append(templates.all)
+        runs.append(exact)
+        runs.append(unindexed)
+        var target = request.target
+        target.withUTF8 { target in
+            let path = target[..<(target.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex)]
+            pathPatterns.forEachEntryRange(along: path) { runs.append($0) }
+            targetPatterns.forEachEntryRange(along: target[...]) { runs.append($0) }
+            // A template splits and compares paths as Swift strings, where some non-ASCII text
+            // equals ASCII text: such paths try every template.
+            if path.allSatisfy({ $0 < 0x80 }) {
+                templates.forEachEntryRange(along: path) { runs.append($0) }
+            } else {
+                runs.append(templates.all)
+            }
         }
         // Merge the runs by position: match order.
         while true {

@@ -72,10 +72,11 @@ import UnderstudyTesting
             return values
         }
         let templates = try ["/a/{id}", "/a/{id}/b", "/{x}", "/", "/a/", "/a//{id}", "/{x}/{y}"].map { try PathTemplate($0, field: "t") }
-        let paths = ["/a/1", "/a/1/b", "/a/1/c", "/a/", "/a", "/", "", "a/1", "x/a/1", "/a//1", "/a/%41%2F", "/a/%zz", "/a/1/", "//", "/x/y", "/a/b%20c/b"]
+        let paths = ["/a/1", "/a/1/b", "/a/1/c", "/a/", "/a", "/", "", "a/1", "x/a/1", "/a//1", "/a/%41%2F", "/a/%zz", "/a/1/", "//", "/x/y", "/a/b%20c/b", "/a/caf\u{E9}", "/a/\u{212A}/b"]
         for template in templates {
             for path in paths {
                 #expect(template.match(path).map { $0.map(\.value) } == reference(template, path), "\(template.source) \(path)")
+                #expect(template.fits(path) == (reference(template, path) != nil), "\(template.source) \(path)")
             }
         }
     }
