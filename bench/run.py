@@ -9,6 +9,7 @@ difference between two runs of different request counts (start-up cost cancels o
 Wall-clock figures swing by 25% between runs on shared machines: read the medians and ratios.
 """
 import argparse
+import base64
 import http.client
 import json
 import os
@@ -42,6 +43,8 @@ SCENARIOS = {
     # The same, each request in one of 100 state scopes (X-Understudy-Scope), as parallel CI workers.
     "fixed-body-100-scopes": ("/fixed.txt", BENCH_STUBS, FIXED_BODY),
     "stubbed-1k": ("/api/items/500", None, None),
+    # 1,000 mappings of which 500 are urlPathTemplate/urlPathPattern; a template answers.
+    "stubbed-1k-patterns": ("/api/accounts/501/orders/77", None, None),
 }
 # Scenarios that POST a form body instead of a GET.
 POST_BODIES = {}
@@ -52,28 +55,33 @@ SCOPED = {"fixed-body-100-scopes": 100}
 STUBBED_MAPPINGS = 1000
 
 
-def make_stubbed_route(workdir):
+def make_stubbed_route(workdir, patterns=False):
     """A stub set as a real project has one: 1,000 mappings (GET, POST and PUT on literal paths,
-    some with query or header conditions), the measured one answering a 1 KB JSON body file."""
-    stubs = os.path.join(workdir, "stubs")
+    some with query or header conditions), the measured one answering a 1 KB JSON body file.
+    With `patterns`, every odd one is a urlPathTemplate or urlPathPattern instead (see
+    pattern_request), and the measured one is the template of 501."""
+    stubs = os.path.join(workdir, "stubs-patterns" if patterns else "stubs")
     os.makedirs(os.path.join(stubs, "mappings"))
     os.makedirs(os.path.join(stubs, "__files"))
     body = json.dumps({"id": 500, "name": "item 500", "tags": ["bench"], "text": ""})
     body = body.replace('"text": ""', '"text": "' + "x" * (1024 - len(body)) + '"')
     assert len(body) == 1024
+    measured = 501 if patterns else 500
     body_file = os.path.join(stubs, "__files", "item-500.json")
     with open(body_file, "w") as out:
         out.write(body)
     mappings = []
     for n in range(STUBBED_MAPPINGS):
-        method = ("GET", "POST", "PUT")[n % 3] if n != 500 else "GET"
+        method = ("GET", "POST", "PUT")[n % 3] if n != measured else "GET"
         request = {"method": method, "urlPath": f"/api/items/{n}"}
-        if n % 7 == 0 and n != 500:
+        if patterns and n % 2:
+            request = dict(pattern_request(n), method=method)
+        if n % 7 == 0 and n != measured:
             request["queryParameters"] = {"view": {"equalTo": "full"}}
-        if n % 11 == 0 and n != 500:
+        if n % 11 == 0 and n != measured:
             request["headers"] = {"Accept": {"contains": "json"}}
         response = {"status": 200, "headers": {"Content-Type": "application/json"}}
-        if n == 500:
+        if n == measured:
             response["bodyFileName"] = "item-500.json"
         else:
             response["jsonBody"] = {"id": n}
@@ -99,6 +107,14 @@ def add_emulator_scenarios():
                     SCENARIOS[scenario] = (benchmark["path"], (emulator["name"], cache), body_file)
                     if benchmark["formBody"] is not None:
                         POST_BODIES[scenario] = benchmark["formBody"]
+
+
+def pattern_request(n):
+    """The URL condition of pattern mapping `n`, in the forms projects use: a path template per
+    resource, and regular expressions on ids and file names."""
+    if n % 4 == 1:
+        return {"urlPathTemplate": f"/api/accounts/{n}/orders/{{orderId}}"}
+    return {"urlPathPattern": f"/api/reports/{n}/[0-9]{{4}}-[0-9]{{2}}\\.(csv|pdf)"}
 
 
 def make_emulator_stubs(workdir, emulator, cache=True):
@@ -359,6 +375,147 @@ def proxy_latency(args, workdir):
             print(f"{kind:19} {connections:>11} {rps:>15,.0f} {p50:>7.3f} {p99:>7.3f}   {extra}")
 
 
+# --- A CI test session: what one test case costs the server (`--no-ci-session` skips it).
+
+SHIPPED_STUBS = os.path.join(ROOT, "stubs")
+CI_STORE = "storeId=10152&catalogId=10051&langId=-1"
+CI_SERVLET = "/webapp/wcs/stores/servlet/"
+CI_FORM = {"Content-Type": "application/x-www-form-urlencoded"}
+CI_LOTUS_USER = {"Authorization": "Basic " + base64.b64encode(b"npoore@renovations.example.com:passw0rd").decode()}
+CI_STATUS = "/profiles/atom/mv/theboard/entry/status.do?email=npoore@renovations.example.com"
+CI_MAPPING = json.dumps({"request": {"method": "GET", "urlPath": "/ci/feature-flags"},
+                         "response": {"status": 200, "jsonBody": {"newCheckout": True}}})
+
+
+def ci_sql(statement, table, service="generic.php"):
+    from urllib.parse import urlencode
+    return ("POST", "/informix/" + service, CI_FORM, urlencode({"sql_stmt": statement, "tableName": table}), 200)
+
+
+# (method, target, headers, body, expected status): a test case's traffic, as the seed clients and
+# the test suites send it, after the reset a CI suite makes between cases. 40 requests after it.
+CI_SESSION = [
+    ("POST", "/__admin/reset", {}, "", 200),
+    # The stub engine: a mapping made by the test, shipped mappings and stub packs, a verification.
+    ("POST", "/__admin/mappings", {"Content-Type": "application/json"}, CI_MAPPING, 201),
+    ("GET", "/ci/feature-flags", {}, "", 200),
+    ("GET", "/__understudy/example", {}, "", 200),
+    ("GET", "/npi/rally/config.json", {}, "", 200),
+    ("GET", "/bus/12", {}, "", 200),
+    ("POST", "/bus/12/late", CI_FORM, "minutes=7", 303),
+    ("GET", "/bus/status.json", {}, "", 200),
+    # The geocoder: ZIP and town forward lookups, reverse lookups.
+    ("GET", "/maps/api/geocode/xml?address=94086&sensor=true", {}, "", 200),
+    ("GET", "/maps/api/geocode/json?latlng=37.3764,-122.0238&sensor=false", {}, "", 200),
+    ("GET", "/maps/api/geocode/json?address=Sunnyvale,+CA&sensor=false", {}, "", 200),
+    ("GET", "/maps/api/geocode/json?latlng=40.75,-73.99&sensor=false", {}, "", 200),
+    # Informix: the demo app's table, a write, the written row read back, the Dashcode service.
+    ci_sql("SELECT * FROM customer", "customer"),
+    ci_sql("INSERT INTO customer (fname, lname, company) VALUES ('Ci', 'Session', 'ci-session')", "customer"),
+    ci_sql("SELECT fname, lname FROM customer WHERE company = 'ci-session'", "customer", "generic2.php"),
+    ci_sql("SELECT FIRST 5 * FROM orders", "orders"),
+    ("GET", "/custdemoapp/service.php", {}, "", 200),
+    # Lotus: the sample app's feed, a status update posted and read back, profiles.
+    ("GET", "/developerworks/mydeveloperworks/news/atom/stories/public?source=blogs&ps=30", {}, "", 200),
+    ("GET", CI_STATUS, {}, "", 200),
+    ("PUT", CI_STATUS, dict(CI_LOTUS_USER, **{"Content-Type": "application/atom+xml"}),
+     '<entry xmlns="http://www.w3.org/2005/Atom"><content type="text">Testing on CI</content></entry>', 200),
+    ("GET", CI_STATUS, {}, "", 200),
+    ("GET", "/news/atom/stories/public?source=profiles&ps=10", {}, "", 200),
+    ("GET", "/profiles/atom/search.do?name=Poore", {}, "", 200),
+    ("GET", "/developerworks/mydeveloperworks/blogs/npoore/feed/entries/atom?ps=5", {}, "", 200),
+    # Commerce: browse, search, a product, into the cart (a guest: cookies kept), the cart.
+    ("GET", CI_SERVLET + "StoreView?storeId=10152", {}, "", 200),
+    ("GET", "/search/resources/store/10152/productview/bySearchTerm/skillet?catalogId=10001", {}, "", 200),
+    ("GET", CI_SERVLET + "mCatalogSearchResultView?" + CI_STORE + "&searchTerm=dress&pgGrp=search", {}, "", 200),
+    ("GET", CI_SERVLET + "mProductDisplayView?" + CI_STORE + "&productId=12001", {}, "", 200),
+    ("POST", CI_SERVLET + "OrderChangeServiceItemAdd", CI_FORM, CI_STORE + "&catEntryId=12002&quantity=2&URL=mOrderItemDisplay", 302),
+    ("GET", CI_SERVLET + "mOrderItemDisplay?" + CI_STORE, {}, "", 200),
+    ("GET", CI_SERVLET + "mProductDisplayView?" + CI_STORE + "&productId=12001", {}, "", 200),
+    ("GET", CI_SERVLET + "mStoreLocatorResultView?" + CI_STORE + "&geoCodeLatitude=40.75&geoCodeLongitude=-73.99", {}, "", 200),
+    # The test's own checks: what was sent, and the state it left.
+    ("POST", "/__admin/requests/count", {"Content-Type": "application/json"}, '{"method": "POST", "urlPath": "/informix/generic.php"}', 200),
+    ("GET", "/__admin/requests?limit=5", {}, "", 200),
+    ("GET", "/ci/feature-flags", {}, "", 200),
+    ("GET", "/maps/api/geocode/xml?address=94086&sensor=true", {}, "", 200),
+    ci_sql("SELECT COUNT(*) FROM customer", "customer", "generic2.php"),
+    ("GET", "/developerworks/mydeveloperworks/news/atom/stories/public?source=blogs&ps=30", {}, "", 200),
+    ("GET", CI_SERVLET + "mOrderItemDisplay?" + CI_STORE, {}, "", 200),
+    ("GET", "/__admin/scenarios", {}, "", 200),
+    ("GET", "/__admin/mappings", {}, "", 200),
+]
+
+
+def play_ci_sessions(port, count, check=False):
+    """Plays `count` sessions on one keep-alive connection; a session's cookies go with it (each
+    starts without). Returns the seconds per request."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    latencies = []
+    try:
+        for _ in range(count):
+            cookies = {}
+            for method, target, headers, body, expected in CI_SESSION:
+                headers = dict(headers, Cookie="; ".join(f"{k}={v}" for k, v in cookies.items())) if cookies else headers
+                began = time.perf_counter()
+                connection.request(method, target, body=body.encode() if body else None, headers=headers)
+                response = connection.getresponse()
+                answer = response.read()
+                latencies.append(time.perf_counter() - began)
+                for line in response.headers.get_all("Set-Cookie") or []:
+                    name, _, value = line.split(";")[0].partition("=")
+                    cookies[name.strip()] = value
+                if response.status != expected:
+                    raise RuntimeError(f"CI session: {method} {target}: {response.status}, expected {expected}: {answer[:200]!r}")
+                if check and method == "GET" and target.startswith(CI_SERVLET + "mOrderItemDisplay") and b'id="cartCount">2<' not in answer:
+                    raise RuntimeError("CI session: the cart does not show the item added")
+    finally:
+        connection.close()
+    return latencies
+
+
+def ci_session(args, workdir):
+    """Sessions per second of a CI test case against the shipped stubs/ (every emulator and the
+    stub engine): one client playing CI_SESSION over and over on one connection, as a test suite
+    does, in rounds of --duration seconds; and server instructions per session under callgrind."""
+    setup = ("/", SHIPPED_STUBS, None)
+    rates, medians = [], []
+    for round_number in range(1, args.rounds + 1):
+        process, port = start("understudy", args.threads, setup)
+        try:
+            play_ci_sessions(port, 2, check=True)  # warm-up, and the answers are what the session expects
+            began, sessions, latencies = time.monotonic(), 0, []
+            while time.monotonic() - began < args.duration:
+                latencies += play_ci_sessions(port, 1)
+                sessions += 1
+            rate = sessions / (time.monotonic() - began)
+        finally:
+            stop(process)
+        rates.append(rate)
+        medians.append(statistics.median(latencies) * 1000)
+        print(f"  ci-session round {round_number}: {rate:,.1f} sessions/s ({len(CI_SESSION)} requests each), "
+              f"per-request median {medians[-1]:.3f} ms", flush=True)
+    if rates:
+        print(f"ci-session: {statistics.median(rates):,.1f} sessions/s (median of {len(rates)}), "
+              f"per-request median {statistics.median(medians):.3f} ms")
+    if not args.no_callgrind and shutil.which("valgrind"):
+        totals = []
+        for count in (CI_CALLGRIND_SESSIONS // 5, CI_CALLGRIND_SESSIONS):
+            out_file = os.path.join(workdir, f"callgrind.ci-session.{count}")
+            prefix = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}"]
+            process, port = start("understudy", 1, setup, prefix)
+            try:
+                play_ci_sessions(port, count)
+            finally:
+                stop(process)
+            with open(out_file) as profile:
+                totals.append(next(int(line.split()[1]) for line in profile if line.startswith(("summary:", "totals:"))))
+        per_session = (totals[1] - totals[0]) / (CI_CALLGRIND_SESSIONS - CI_CALLGRIND_SESSIONS // 5)
+        print(f"ci-session: {per_session:,.0f} instructions per session, {per_session / len(CI_SESSION):,.0f} per request")
+
+
+CI_CALLGRIND_SESSIONS = 25
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=3)
@@ -372,6 +529,8 @@ def main():
     parser.add_argument("--no-proxy", action="store_true", help="skip the recording proxy's added latency")
     parser.add_argument("--no-scopes", action="store_true", help="skip the cost of state scopes (making one, memory per scope)")
     parser.add_argument("--no-device", action="store_true", help="skip device mode (HTTPS through the proxy, certificate issuance)")
+    parser.add_argument("--no-ci-session", action="store_true", help="skip the CI test session (reset + 40 requests on the shipped stubs)")
+    parser.add_argument("--ci-session-only", action="store_true", help="only the CI test session")
     args = parser.parse_args()
 
     for tool, path in (("wrk", shutil.which("wrk")), ("understudy", UNDERSTUDY), ("c-baseline", C_BASELINE)):
@@ -386,6 +545,9 @@ def main():
           f"-d{args.duration}s, {args.rounds} interleaved rounds, {os.cpu_count()} cores")
     summary = []
     generated = tempfile.TemporaryDirectory()
+    if args.ci_session_only:
+        ci_session(args, generated.name)
+        return
     if not args.no_startup:
         for label, stubs in [("without emulators", BENCH_STUBS)] + [(f"with {emulator}", make_emulator_stubs(generated.name, emulator)) for emulator in EMULATORS]:
             listening, healthy = startup_times(stubs)
@@ -398,10 +560,12 @@ def main():
     if not args.no_device:
         import device
         device.report()
+    if not args.no_ci_session and not args.scenario:
+        ci_session(args, generated.name)
     for scenario in args.scenario or SCENARIOS:
         path, stubs, body_file = SCENARIOS[scenario]
         if stubs is None:
-            stubs, body_file = make_stubbed_route(generated.name)
+            stubs, body_file = make_stubbed_route(generated.name, patterns=scenario == "stubbed-1k-patterns")
         elif isinstance(stubs, tuple):
             # (emulator, cache on): a folder with that shipped emulator only.
             emulator, cache = stubs

@@ -63,13 +63,28 @@ public struct RequestPattern: Sendable {
     /// Patterns on the parts of a `multipart/…` body; all must be satisfied.
     var multipartPatterns: [MultipartPattern] = []
 
-    /// The exact path a request must have, when the pattern fixes one: the key of the engine's
-    /// index, so a request is tested only against mappings that can match it.
-    var literalPath: String? {
+    /// What a request must have for the pattern to match it, as far as the engine's index can
+    /// tell, so a request is tested only against mappings that can match it.
+    enum IndexKey: Equatable {
+        /// Exactly this path.
+        case path(String)
+        /// A path that starts with this (a `urlPathPattern`).
+        case pathPrefix(String)
+        /// A path that starts with this, as a `urlPathTemplate` reads paths.
+        case templatePrefix(String)
+        /// A target (path and query) that starts with this (a `urlPattern`).
+        case targetPrefix(String)
+        case none
+    }
+
+    var indexKey: IndexKey {
         switch url {
-        case .url(let target): String(target.prefix { $0 != "?" })
-        case .urlPath(let path): path
-        default: nil
+        case .any: .none
+        case .url(let target): .path(String(target.prefix { $0 != "?" }))
+        case .urlPath(let path): .path(path)
+        case .urlPattern(let regex): .targetPrefix(regex.literalPrefix)
+        case .urlPathPattern(let regex): .pathPrefix(regex.literalPrefix)
+        case .urlPathTemplate(let template): .templatePrefix(template.literalPrefix)
         }
     }
 
@@ -127,6 +142,8 @@ public struct RequestPattern: Sendable {
                          weight: Self.textDistance(request.target, target))
         case .urlPath(let path):
             result.check(rawPath == path, "path is \(rawPath), not \(path)", weight: Self.textDistance(rawPath, path))
+        case .urlPathTemplate(let template) where pathParameters.isEmpty:
+            if !template.fits(rawPath) { result.check(false, "path \(rawPath) does not fit \(template.source)") }
         case .urlPathTemplate(let template):
             if let variables = template.match(rawPath) {
                 for (name, pattern) in pathParameters {

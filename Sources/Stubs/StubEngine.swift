@@ -7,7 +7,7 @@ import Synchronization
 /// The generic stub engine: the WireMock-format mappings of `stubs/mappings/`, of every stub pack
 /// (`stubs/<pack>/mappings/`, bodies from `stubs/<pack>/__files/`), and those added through the
 /// admin API; matched in priority order (1 first; among equals the newest first). Requests are
-/// tested only against mappings that fix their exact path or fix none.
+/// tested only against the mappings that can match them (see `StubSet`).
 ///
 /// Scopes: the files' mappings and those the admin API adds in the `default` scope are shared by
 /// every scope; a named scope's admin calls add mappings of its own, tried before the shared ones
@@ -293,7 +293,7 @@ public final class StubEngine: Backend {
     /// `hostOnly`: only mappings with a `host` condition (for a host hosts.json does not map).
     private func firstMatch(in set: StubSet, _ request: Request, _ scope: StateScope, hiding: Set<String>? = nil, hostOnly: Bool) -> StubMapping? {
         var found: StubMapping?
-        set.forEachCandidate(forPath: String(request.rawPath)) { mapping in
+        set.forEachCandidate(for: request) { mapping in
             if let hiding, hiding.contains(mapping.id) { return true }
             if hostOnly && mapping.request.host == nil { return true }
             guard mapping.request.evaluate(request).matched, enterScenario(mapping, scope: scope) else { return true }
@@ -432,46 +432,6 @@ private final class StubScope: ScopeState {
     var estimatedBytes: Int {
         contents.withLock { contents in
             contents.own.reduce(0) { $0 + 1024 + $1.response.response.body.count } + contents.scenarios.count * 64
-        }
-    }
-}
-
-/// An immutable set of mappings in match order, indexed by exact path. A class: a request takes
-/// the current set by one reference, not four.
-final class StubSet: Sendable {
-    let ordered: [StubMapping]
-    private let byPath: [String: [Int]]
-    private let unindexed: [Int]
-
-    /// `mappings` in the order they were added (later ones win among equal priorities).
-    init(mappings: [StubMapping]) {
-        ordered = mappings.enumerated()
-            .sorted { a, b in a.element.priority != b.element.priority ? a.element.priority < b.element.priority : a.offset > b.offset }
-            .map(\.element)
-        var byPath: [String: [Int]] = [:]
-        var unindexed: [Int] = []
-        for (index, mapping) in ordered.enumerated() {
-            if let path = mapping.request.literalPath { byPath[path, default: []].append(index) } else { unindexed.append(index) }
-        }
-        self.byPath = byPath
-        self.unindexed = unindexed
-    }
-
-    /// Calls `visit` with the mappings that can match a request for `path`, in match order, until
-    /// it returns false.
-    func forEachCandidate(forPath path: String, _ visit: (StubMapping) -> Bool) {
-        let exact = byPath[path] ?? []
-        var i = 0, j = 0
-        while i < exact.count || j < unindexed.count {
-            let next: Int
-            if j == unindexed.count || (i < exact.count && exact[i] < unindexed[j]) {
-                next = exact[i]
-                i += 1
-            } else {
-                next = unindexed[j]
-                j += 1
-            }
-            if !visit(ordered[next]) { return }
         }
     }
 }
