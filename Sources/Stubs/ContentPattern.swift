@@ -23,7 +23,7 @@ public indirect enum ContentPattern: Sendable {
     /// A compiled regular expression, matched against the whole value as WireMock does.
     public struct Regex: Sendable {
         public let source: String
-        nonisolated(unsafe) let expression: NSRegularExpression
+        let expression: NSRegularExpression
 
         init(_ source: String) throws {
             self.source = source
