@@ -1,5 +1,7 @@
 import Foundation
+import JSON
 import MockCore
+import Templating
 
 /// One of WireMock's content patterns (`equalTo`, `contains`, `matches`, `equalToJson`, …): a
 /// test on one string value (a header, a query parameter, a body), nil when the value is absent.

@@ -3,6 +3,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import JSON
 import MockCore
 
 /// `understudy tail`: follows another server's journal live (long-polling
