@@ -96,11 +96,12 @@ struct SimpleXMLWriter {
     static func parsedContent(_ value: [UInt8], runtime: PHPRuntime) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(value.count + 8)
+        let xml = TextEscaper.xmlText  // read once: a global's accessor per byte costs a call
         var index = 0
         while index < value.count {
             let byte = value[index]
             guard byte == UInt8(ascii: "&") else {
-                TextEscaper.xmlText.append(byte: byte, to: &out)
+                xml.append(byte: byte, to: &out)
                 index += 1
                 continue
             }
@@ -116,7 +117,7 @@ struct SimpleXMLWriter {
             case "apos": out.append(UInt8(ascii: "'"))
             case let text:
                 if text.hasPrefix("#"), let scalar = characterReference(text.dropFirst()) {
-                    for character in String(Character(scalar)).utf8 { TextEscaper.xmlText.append(byte: character, to: &out) }
+                    for character in String(Character(scalar)).utf8 { xml.append(byte: character, to: &out) }
                 } else {
                     out.append(UInt8(ascii: "&"))
                     out += name
@@ -142,10 +143,11 @@ enum HTMLEntities {
     /// escaped, quotes literal (their entities are predefined in XML), characters with an HTML
     /// entity as that entity's reference (undeclared in XML), everything else as is.
     static func appendAsXMLContent(_ text: String, runtime: PHPRuntime, to out: inout [UInt8]) {
+        let xml = TextEscaper.xmlText  // read once: a global's accessor per byte costs a call
         var text = text
         text.withUTF8 { bytes in
             // Most values need nothing: copied whole.
-            if !bytes.contains(where: { $0 >= 0x80 || TextEscaper.xmlText.isSpecial($0) }) {
+            if !bytes.contains(where: { $0 >= 0x80 || xml.isSpecial($0) }) {
                 out.append(contentsOf: bytes)
                 return
             }
@@ -153,7 +155,7 @@ enum HTMLEntities {
             while index < bytes.count {
                 let byte = bytes[index]
                 switch byte {
-                case 0..<0x80: TextEscaper.xmlText.append(byte: byte, to: &out)
+                case 0..<0x80: xml.append(byte: byte, to: &out)
                 default:
                     if runtime.version == .php53 {
                         // Each byte a Latin-1 character: 0xA0-0xFF have entities, 0x80-0x9F stay raw.
