@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "understudy", targets: ["understudy"]),
         // Libraries for the fuzz package in fuzz/ (docs/fuzzing.md); the server is the executable.
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .library(name: "JSON", targets: ["JSON"]),
         .library(name: "XML", targets: ["XML"]),
         .library(name: "MockCore", targets: ["MockCore"]),
         .library(name: "Templating", targets: ["Templating"]),
@@ -17,7 +18,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // 1.11: LogHandler.log(event:), the entry point handlers implement (the older one is deprecated).
+        .package(url: "https://github.com/apple/swift-log", from: "1.11.0"),
     ],
     targets: [
         .systemLibrary(
@@ -35,26 +37,30 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
-        .target(name: "HTTPServer", dependencies: ["CLibevent"]),
+        // Escaping, byte writing and calendar dates: below everything that writes output, the
+        // template engine and JSON included, so neither of those needs the server.
+        .target(name: "WireFormat"),
+        .target(name: "JSON", dependencies: ["WireFormat"]),
+        .target(name: "HTTPServer", dependencies: ["CLibevent", "WireFormat"]),
         .target(name: "XML", dependencies: ["CLibxml2"]),
         .target(
             name: "MockCore",
-            dependencies: ["HTTPServer", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["HTTPServer", "JSON", "WireFormat", .product(name: "Logging", package: "swift-log")],
             // The dashboard's pages (/__admin/ui), plain files served from memory.
             resources: [.copy("Resources/Dashboard")]
         ),
-        .target(name: "Templating", dependencies: ["MockCore"]),
+        .target(name: "Templating", dependencies: ["JSON", "WireFormat"]),
         .target(
             name: "Stubs",
-            dependencies: ["MockCore", "HTTPServer", "Templating", "XML", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["MockCore", "HTTPServer", "JSON", "Templating", "XML", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "Geocoder",
-            dependencies: ["MockCore", "HTTPServer", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["MockCore", "HTTPServer", "JSON", "WireFormat", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "Informix",
-            dependencies: ["MockCore", "HTTPServer", "CSQLite", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["MockCore", "HTTPServer", "WireFormat", "CSQLite", .product(name: "Logging", package: "swift-log")]
         ),
         .systemLibrary(
             name: "CZlib",
@@ -63,20 +69,20 @@ let package = Package(
         ),
         .target(
             name: "Recording",
-            dependencies: ["MockCore", "HTTPServer", "Stubs", "CZlib", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["MockCore", "HTTPServer", "JSON", "Stubs", "CZlib", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "Lotus",
-            dependencies: ["MockCore", "HTTPServer", "XML", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["MockCore", "HTTPServer", "WireFormat", "XML", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "Commerce",
-            dependencies: ["MockCore", "HTTPServer", "Templating", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["MockCore", "HTTPServer", "JSON", "Templating", "WireFormat", .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
             name: "understudy",
             dependencies: [
-                "MockCore", "HTTPServer", "Stubs", "Geocoder", "Informix", "Lotus", "Recording", "Commerce",
+                "MockCore", "HTTPServer", "JSON", "Stubs", "Geocoder", "Informix", "Lotus", "Recording", "Commerce",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -86,19 +92,21 @@ let package = Package(
             dependencies: ["MockCore", "HTTPServer", .product(name: "Logging", package: "swift-log")],
             path: "Tests/UnderstudyTesting"
         ),
+        .testTarget(name: "WireFormatTests", dependencies: ["WireFormat"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "UnderstudyTesting"]),
         .testTarget(
             name: "MockCoreTests",
             dependencies: ["MockCore", "UnderstudyTesting", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "TemplatingTests", dependencies: ["Templating"]),
+        .testTarget(name: "TemplatingTests", dependencies: ["Templating", "JSON"]),
         .testTarget(name: "XMLTests", dependencies: ["XML"]),
-        .testTarget(name: "StubsTests", dependencies: ["Stubs", "UnderstudyTesting"]),
+        .testTarget(name: "StubsTests", dependencies: ["Stubs", "JSON", "Templating", "UnderstudyTesting"]),
         .testTarget(name: "GeocoderTests", dependencies: ["Geocoder", "UnderstudyTesting"], resources: [.copy("Expected")]),
         .testTarget(name: "InformixTests", dependencies: ["Informix", "UnderstudyTesting"]),
         .testTarget(name: "LotusTests", dependencies: ["Lotus", "UnderstudyTesting"]),
         .testTarget(name: "CommerceTests", dependencies: ["Commerce", "Geocoder", "UnderstudyTesting"]),
-        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Stubs", "UnderstudyTesting"]),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Stubs", "JSON", "UnderstudyTesting"]),
         .testTarget(name: "ClientDesignTests", dependencies: ["Stubs", "Geocoder", "Informix", "Lotus", "Commerce", "MockCore", "HTTPServer", "UnderstudyTesting"]),
         .testTarget(name: "UnderstudyCLITests", dependencies: ["understudy", "UnderstudyTesting"]),
     ]

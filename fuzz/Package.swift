@@ -22,6 +22,7 @@ let package = Package(
             dependencies: [
                 "FuzzSupport",
                 .product(name: "HTTPServer", package: "Understudy"),
+                .product(name: "JSON", package: "Understudy"),
                 .product(name: "XML", package: "Understudy"),
                 .product(name: "MockCore", package: "Understudy"),
                 .product(name: "Templating", package: "Understudy"),

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import MockCore
 
 /// `stubs/commerce/config.json`, all optional:

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import JSON
 import MockCore
 
 /// The WebSphere Commerce search REST services a native search bar calls, under

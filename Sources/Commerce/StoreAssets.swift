@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import WireFormat
 
 /// `/wcsstore/Madisons/…`: the storefront's CSS and JavaScript (files of `stubs/commerce/assets`,
 /// read once) and the product images, drawn per product (SVG: a tinted tile with its name).
@@ -48,7 +49,7 @@ struct StoreAssets: Sendable {
     }
 
     static func image(_ product: Product, size: Int) -> String {
-        let name = product.name.en.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        let name = TextEscaper.svgText.escaped(product.name.en)
         let color = product.color.allSatisfy { $0 == "#" || $0.isHexDigit } ? product.color : "#888888"
         return """
         <svg xmlns="http://www.w3.org/2000/svg" width="\(size)" height="\(size)" viewBox="0 0 160 160">\

@@ -1,4 +1,5 @@
 import Foundation
+import WireFormat
 
 /// Google's JSON layout: keys in alphabetical order at every level, three spaces of indentation,
 /// `" : "` between key and value, arrays of strings on one line (`[ "locality", "political" ]`),
@@ -103,20 +104,7 @@ enum GeocodeJSONWriter {
 
     private static func quoted(_ text: String, to out: inout ByteWriter) {
         out.write("\"")
-        if !ByteWriter.contains(text, anyOf: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
-            out.write(text)
-        } else {
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out.write("\\\"")
-                case "\\": out.write("\\\\")
-                case _ where scalar.value < 0x20:
-                    let hex = String(scalar.value, radix: 16)
-                    out.write("\\u" + String(repeating: "0", count: 4 - hex.utf8.count) + hex)
-                default: out.write(String(scalar))
-                }
-            }
-        }
+        TextEscaper.jsonUnicodeControls.append(text, to: &out)
         out.write("\"")
     }
 }

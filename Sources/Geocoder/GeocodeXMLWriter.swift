@@ -1,3 +1,5 @@
+import WireFormat
+
 /// Google's XML layout: declaration, `<GeocodeResponse>`, one space of indentation per level,
 /// one element per line, `<type>`s first in a result, `southwest` before `northeast`, lat/lng with
 /// exactly 7 decimals, `partial_match` before `place_id`. Legacy clients scrape this line by line.
@@ -69,24 +71,10 @@ enum GeocodeXMLWriter {
         out.write("<")
         out.write(name)
         out.write(">")
-        escape(text, to: &out)
+        TextEscaper.xmlMarkup.append(text, to: &out)
         out.write("</")
         out.write(name)
         out.write(">\n")
-    }
-
-    private static func escape(_ text: String, to out: inout ByteWriter) {
-        guard ByteWriter.contains(text, anyOf: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) else {
-            return out.write(text)
-        }
-        for character in text {
-            switch character {
-            case "&": out.write("&amp;")
-            case "<": out.write("&lt;")
-            case ">": out.write("&gt;")
-            default: out.write(String(character))
-            }
-        }
     }
 
     /// `-122.0300000`, as text (the writer appends the same digits without one).

@@ -1,4 +1,3 @@
-import Synchronization
 import Foundation
 import HTTPServer
 import Logging
@@ -24,9 +23,8 @@ public final class GeocoderBackend: Backend {
     }
 
     private let directory: URL
-    /// Set once, when the gazetteer has loaded (on a thread of its own, so the server listens at
-    /// once; `/__admin/health` says 503 until then and geocoding requests wait for it).
-    private let loaded = AtomicLazyReference<Gazetteer>()
+    /// The gazetteer, loaded on a thread of its own (geocoding requests wait for it).
+    private let loaded = BackgroundLoad<Gazetteer>()
     private let editable: Locked<Editable>
     private let rateLimiter = RateLimiter()
     private let logger: Logger
@@ -68,15 +66,15 @@ public final class GeocoderBackend: Backend {
 
     private func finishLoading(_ gazetteer: Gazetteer) {
         reloadEditable(gazetteer)
-        _ = loaded.storeIfNil(gazetteer)
+        loaded.finish(gazetteer)
     }
 
-    public var isReady: Bool { loaded.load() != nil }
+    public var isReady: Bool { loaded.isLoaded }
 
     public var report: BackendReport {
         let (places, cache) = editable.withLock { ($0.places, $0.cache) }
         var fixtures: [(kind: String, count: Int)] = []
-        if let counts = loaded.load()?.counts {
+        if let counts = loaded.value?.counts {
             fixtures = [("ZIP codes", counts.postalCodes), ("towns", counts.localities), ("states", counts.states), ("countries", counts.countries)]
         }
         fixtures.append(("user places", places.byAddress.count))
@@ -84,7 +82,7 @@ public final class GeocoderBackend: Backend {
     }
 
     /// The gazetteer, once loaded.
-    public var gazetteer: Gazetteer? { loaded.load() }
+    public var gazetteer: Gazetteer? { loaded.value }
 
     /// Every problem with the folder's files, for `understudy check`, which also leaves the
     /// gazetteer's index in `cache` for the next start.
@@ -124,13 +122,16 @@ public final class GeocoderBackend: Backend {
     /// Resetting `default` reads the editable files again (they are shared by every scope); each
     /// scope's rate-limit counters are reset with the scope's state.
     public func reset(scope: StateScope) {
-        if scope.isDefault, let gazetteer = loaded.load() { reloadEditable(gazetteer) }
+        if scope.isDefault, let gazetteer = loaded.value { reloadEditable(gazetteer) }
     }
 
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
         guard request.method == .get || request.method == .head, let format = format(of: request.path) else { return .decline }
-        guard let gazetteer = loaded.load() else {
-            return .deferred { reply in self.answerOnceLoaded(request, context, format, reply) }
+        guard let gazetteer = loaded.value else {
+            // The gazetteer is still loading: wait on the loop's timers.
+            return .deferred { reply in
+                self.loaded.whenLoaded(reply) { gazetteer in reply.send(self.answer(request, context, format, gazetteer)) }
+            }
         }
         return .response(answer(request, context, format, gazetteer))
     }
@@ -151,15 +152,6 @@ public final class GeocoderBackend: Backend {
 
     private func render(_ answer: GeocodeAnswer, _ format: Format) -> [UInt8] {
         format == .json ? GeocodeJSONWriter.write(answer) : GeocodeXMLWriter.write(answer)
-    }
-
-    /// A request that came while the gazetteer loads waits for it on its loop's timers.
-    private func answerOnceLoaded(_ request: Request, _ context: RequestContext, _ format: Format, _ reply: DeferredReply) {
-        guard let gazetteer = loaded.load() else {
-            reply.loop.schedule(after: .milliseconds(5)) { self.answerOnceLoaded(request, context, format, reply) }
-            return
-        }
-        reply.send(answer(request, context, format, gazetteer))
     }
 
     enum Format {

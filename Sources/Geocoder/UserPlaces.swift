@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import MockCore
 
 /// The user's own places, `stubs/geocoder/places.json`, which win over the gazetteer: an address

@@ -1,3 +1,5 @@
+import WireFormat
+
 /// The `DBDATE` setting: the order of month, day and year, the year's digits and the separator,
 /// e.g. `Y4MD-` (2011-01-08), `MDY4/` (01/08/2011, the US default), `DMY2-` (08-01-11),
 /// `MDY20` (010811: no separator). DATE literals in SQL are read with it.
@@ -70,8 +72,8 @@ struct DBDateFormat: Equatable, Sendable, CustomStringConvertible {
             case .day: day = value
             }
         }
-        guard CalendarDate.isValid(year: year, month: month, day: day) else { return nil }
-        return CalendarDate.iso(year: year, month: month, day: day)
+        let date = CivilDate(year: year, month: month, day: day)
+        return date.isInformixDate ? date.iso8601 : nil
     }
 
     /// An ISO date written in this format.
@@ -89,27 +91,7 @@ struct DBDateFormat: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Small Gregorian-calendar helpers (no Foundation on the query path).
-enum CalendarDate {
-    static func isValid(year: Int, month: Int, day: Int) -> Bool {
-        guard (1...9999).contains(year), (1...12).contains(month), day >= 1 else { return false }
-        return day <= daysIn(month: month, year: year)
-    }
-
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    static func iso(year: Int, month: Int, day: Int) -> String {
-        pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
-    }
-
-    static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-    }
+extension CivilDate {
+    /// A date Informix's DATE holds: a day the month has, in years 1 to 9999.
+    var isInformixDate: Bool { (1...9999).contains(year) && isValid }
 }

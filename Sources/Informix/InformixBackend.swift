@@ -22,14 +22,14 @@ public final class InformixBackend: Backend {
     private let services: [String: PHPScripts.Service]
     private let logger: Logger
     /// The fixture database every scope starts from, once loaded.
-    private let template = AtomicLazyReference<TemplateDatabase>()
+    private let template = BackgroundLoad<TemplateDatabase>()
     /// Each scope's database and queue.
     private let databases: ScopeKey<ScopeDatabase>
     /// Answers of read-only requests, of every scope, under one byte cap.
     private let cache: InformixResponseCache
 
     public var report: BackendReport {
-        let tables = template.load()?.database.definitions.values.filter { !$0.isCatalog }.count
+        let tables = template.value?.database.definitions.values.filter { !$0.isCatalog }.count
         return BackendReport(fixtures: [("tables and views", tables ?? 0), ("services", services.count)], cache: cache.statistics)
     }
 
@@ -61,11 +61,11 @@ public final class InformixBackend: Backend {
             for problem in problems { logger.warning("informix: \(problem)") }
             let tables = database.definitions.values.filter { !$0.isCatalog }.count
             logger.info("informix: \(tables) tables and views loaded in \(ContinuousClock.now - started)")
-            _ = template.storeIfNil(TemplateDatabase(database))
+            template.finish(TemplateDatabase(database))
         }
     }
 
-    public var isReady: Bool { template.load() != nil }
+    public var isReady: Bool { template.isLoaded }
 
     /// A database made from the fixture file, and every problem met on the way (file:line).
     static func load(_ fixture: URL, _ settings: DatabaseSettings) -> (InformixDatabase, [InformixFixtureError]) {
@@ -116,17 +116,9 @@ public final class InformixBackend: Backend {
         }
         guard isReady else {
             // The fixture is still loading: wait on the loop's timers, not on a worker thread.
-            return .deferred { reply in self.whenLoaded(reply) { reply.compute(on: holder.queue, work) } }
+            return .deferred { reply in self.template.whenLoaded(reply) { _ in reply.compute(on: holder.queue, work) } }
         }
         return .computed(on: holder.queue, work)
-    }
-
-    private func whenLoaded(_ reply: DeferredReply, _ then: @escaping () -> Void) {
-        guard isReady else {
-            reply.loop.schedule(after: .milliseconds(5)) { self.whenLoaded(reply, then) }
-            return
-        }
-        then()
     }
 
     /// Runs the script, or answers from the scope's cache when the same request met the same data.
@@ -148,7 +140,7 @@ public final class InformixBackend: Backend {
     /// Runs `body` on the scope's database (on its queue), opening or restoring it first.
     private func withDatabase<T>(_ holder: ScopeDatabase, _ body: (InformixDatabase) -> T) -> T {
         // Requests are handed here only once the fixture has loaded.
-        guard let template = template.load()?.database else { preconditionFailure("informix: a request ran before the fixture loaded") }
+        guard let template = template.value?.database else { preconditionFailure("informix: a request ran before the fixture loaded") }
         if holder.database == nil || holder.needsRestore {
             holder.database = open(holder, from: template, restore: holder.database != nil || holder.needsRestore)
             holder.needsRestore = false

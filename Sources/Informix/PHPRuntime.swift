@@ -1,3 +1,5 @@
+import WireFormat
+
 /// The PHP the web services ran on, in the ways that show in their answers. The seed's scripts
 /// are from 2011 (PHP 5.3, whose magic_quotes_gpc the article discusses), so 5.3 is the default.
 struct PHPRuntime: Sendable, Equatable {
@@ -72,17 +74,7 @@ struct PHPRuntime: Sendable, Equatable {
 
     /// A displayed fatal error's text is HTML-escaped (ENT_COMPAT) before it is shown.
     static func escapeForDisplay(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(character)
-            }
-        }
-        return out
+        TextEscaper.phpSpecialChars.escaped(text)
     }
 }
 

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import WireFormat
 
 /// What the functions, the authorizer and the progress handler of one connection share. Used
 /// only from the thread that runs the connection.
@@ -123,7 +124,7 @@ enum SQLSandbox {
 
     private static let today: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { context, _, _ in
         let now = state(context).now()
-        resultText(context, CalendarDate.iso(year: now.0, month: now.1, day: now.2))
+        resultText(context, CivilDate(year: now.0, month: now.1, day: now.2).iso8601)
     }
 
     /// CURRENT first TO last: the fields from `first` to `last` of now, in Informix's layout.
@@ -169,11 +170,12 @@ enum SQLSandbox {
     private static let mdy: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { context, _, values in
         guard let values else { return }
         let month = Int(sqlite3_value_int64(values[0])), day = Int(sqlite3_value_int64(values[1])), year = Int(sqlite3_value_int64(values[2]))
-        guard CalendarDate.isValid(year: year, month: month, day: day) else {
+        let date = CivilDate(year: year, month: month, day: day)
+        guard date.isInformixDate else {
             sqlite3_result_error(context, "informix:-1206", -1)
             return
         }
-        resultText(context, CalendarDate.iso(year: year, month: month, day: day))
+        resultText(context, date.iso8601)
     }
 
     /// DAY(), MONTH(), YEAR() of an ISO date: part 0, 1 or 2 of yyyy-mm-dd.
@@ -275,8 +277,8 @@ enum DateTimeText {
     static func format(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, microsecond: Int,
                        first: InformixType.Field, last: InformixType.Field) -> String {
         let parts: [(InformixType.Field, String, String)] = [
-            (.year, "", CalendarDate.pad(year, 4)), (.month, "-", CalendarDate.pad(month, 2)), (.day, "-", CalendarDate.pad(day, 2)),
-            (.hour, " ", CalendarDate.pad(hour, 2)), (.minute, ":", CalendarDate.pad(minute, 2)), (.second, ":", CalendarDate.pad(second, 2)),
+            (.year, "", CivilDate.pad(year, 4)), (.month, "-", CivilDate.pad(month, 2)), (.day, "-", CivilDate.pad(day, 2)),
+            (.hour, " ", CivilDate.pad(hour, 2)), (.minute, ":", CivilDate.pad(minute, 2)), (.second, ":", CivilDate.pad(second, 2)),
         ]
         var text = ""
         for (field, separator, value) in parts where field >= first && field <= last {
@@ -284,7 +286,7 @@ enum DateTimeText {
         }
         if last.rawValue > 10 {
             let digits = last.rawValue - 10
-            text += (text.isEmpty ? "" : ".") + String(CalendarDate.pad(microsecond, 6).prefix(digits))
+            text += (text.isEmpty ? "" : ".") + String(CivilDate.pad(microsecond, 6).prefix(digits))
         }
         return text
     }

@@ -1,3 +1,5 @@
+import WireFormat
+
 /// Writes what the seed's scripts print: a document made with `simplexml_load_string` and
 /// `addChild`, output by `asXML()` (declaration with double quotes and the encoding as loaded,
 /// no indentation, a newline after the root element). Element values go through the scripts'
@@ -87,18 +89,19 @@ struct SimpleXMLWriter {
     }
 
     /// What libxml2 stores for addChild content, written back out: character references and
-    /// the five predefined entities become characters (escaped again as XML needs: `&` `<` `>`,
-    /// and CR), other named references stay references. A `&` with no `;` after it ends the
+    /// the five predefined entities become characters (escaped again as libxml2 writes text:
+    /// `TextEscaper.xmlText`), other named references stay references. A `&` with no `;` after it ends the
     /// content there (libxml2 2.7 warns "unterminated entity reference"; later versions keep
     /// nothing of it).
     static func parsedContent(_ value: [UInt8], runtime: PHPRuntime) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(value.count + 8)
+        let xml = TextEscaper.xmlText  // read once: a global's accessor per byte costs a call
         var index = 0
         while index < value.count {
             let byte = value[index]
             guard byte == UInt8(ascii: "&") else {
-                escape(byte, into: &out)
+                xml.append(byte: byte, to: &out)
                 index += 1
                 continue
             }
@@ -114,7 +117,7 @@ struct SimpleXMLWriter {
             case "apos": out.append(UInt8(ascii: "'"))
             case let text:
                 if text.hasPrefix("#"), let scalar = characterReference(text.dropFirst()) {
-                    for character in String(Character(scalar)).utf8 { escape(character, into: &out) }
+                    for character in String(Character(scalar)).utf8 { xml.append(byte: character, to: &out) }
                 } else {
                     out.append(UInt8(ascii: "&"))
                     out += name
@@ -130,17 +133,6 @@ struct SimpleXMLWriter {
         let value = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
         return value.flatMap(Unicode.Scalar.init)
     }
-
-    /// Text content as libxml2 escapes it when the document declares an encoding.
-    private static func escape(_ byte: UInt8, into out: inout [UInt8]) {
-        switch byte {
-        case UInt8(ascii: "&"): out += Array("&amp;".utf8)
-        case UInt8(ascii: "<"): out += Array("&lt;".utf8)
-        case UInt8(ascii: ">"): out += Array("&gt;".utf8)
-        case UInt8(ascii: "\r"): out += Array("&#13;".utf8)
-        default: out.append(byte)
-        }
-    }
 }
 
 /// PHP's `htmlentities($string)` with the default flags and charset of each version: 5.3
@@ -151,11 +143,11 @@ enum HTMLEntities {
     /// escaped, quotes literal (their entities are predefined in XML), characters with an HTML
     /// entity as that entity's reference (undeclared in XML), everything else as is.
     static func appendAsXMLContent(_ text: String, runtime: PHPRuntime, to out: inout [UInt8]) {
+        let xml = TextEscaper.xmlText  // read once: a global's accessor per byte costs a call
         var text = text
         text.withUTF8 { bytes in
             // Most values need nothing: copied whole.
-            if !bytes.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">")
-                || $0 == UInt8(ascii: "\r") }) {
+            if !bytes.contains(where: { $0 >= 0x80 || xml.isSpecial($0) }) {
                 out.append(contentsOf: bytes)
                 return
             }
@@ -163,11 +155,7 @@ enum HTMLEntities {
             while index < bytes.count {
                 let byte = bytes[index]
                 switch byte {
-                case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
-                case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
-                case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
-                case UInt8(ascii: "\r"): out.append(contentsOf: "&#13;".utf8)
-                case 0..<0x80: out.append(byte)
+                case 0..<0x80: xml.append(byte: byte, to: &out)
                 default:
                     if runtime.version == .php53 {
                         // Each byte a Latin-1 character: 0xA0-0xFF have entities, 0x80-0x9F stay raw.

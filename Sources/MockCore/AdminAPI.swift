@@ -1,5 +1,7 @@
 import Foundation
 import HTTPServer
+import JSON
+import WireFormat
 
 /// The built-in part of the admin API under `/__admin`, in WireMock's paths and shapes:
 /// `GET /health`, `GET /version`, `POST /reset`, `GET /requests` and `DELETE /requests` (also
@@ -225,12 +227,8 @@ extension RequestContext {
 public enum Timestamp {
     /// `2026-11-22T08:06:27.123Z`
     public static func iso8601(_ secondsSinceEpoch: Double) -> String {
-        var seconds = time_t(secondsSinceEpoch.rounded(.down))
-        let millis = Int((secondsSinceEpoch - Double(seconds)) * 1000)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { String(value).leftPadded(to: 2) }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(String(millis).leftPadded(to: 3))Z"
+        let seconds = secondsSinceEpoch.rounded(.down)
+        let millis = Int64(seconds) * 1000 + Int64((secondsSinceEpoch - seconds) * 1000)
+        return UTCDateTime(millisecondsSince1970: millis).iso8601
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import JSON
 
 /// Who may call the admin API (`/__admin/…`), checked before any admin backend sees a request.
 /// The threats are a web page in the developer's browser (a cross-origin "simple" request, or DNS

@@ -3,6 +3,7 @@
 // and small helpers (ordered JSON, path tables).
 
 import HTTPServer
+import JSON
 
 /// Something Understudy serves: an emulator, the stub engine, the admin API. Mounted at one or
 /// more path prefixes; answers a request now, later, or declines it so the next backend may.

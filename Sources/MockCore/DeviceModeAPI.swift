@@ -1,4 +1,5 @@
 import HTTPServer
+import WireFormat
 
 /// What a device needs to use Understudy as its proxy: the local CA's certificate to trust
 /// (`GET /__admin/ca.pem`, `.crt` — the same PEM, which phones open as a certificate — and `.der`),
@@ -57,8 +58,8 @@ public final class DeviceModeAPI: Backend {
 
     /// How to trust the CA, per device, with this server's own address in the commands.
     private func page(_ authority: LocalCA, proxy: String) -> Response {
-        let base = "http://\(HTMLText.escape(proxy))"
-        let hosts = deviceMode.hostMap.hosts.map { "<li><code>\(HTMLText.escape($0))</code></li>" }.joined()
+        let base = "http://\(TextEscaper.html.escaped(proxy))"
+        let hosts = deviceMode.hostMap.hosts.map { "<li><code>\(TextEscaper.html.escaped($0))</code></li>" }.joined()
         let html = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -68,31 +69,31 @@ public final class DeviceModeAPI: Backend {
             <h1>Understudy's local CA</h1>
             <p>With this server as a device's proxy, apps reach their real host names and get answers from here. For
             <code>https://</code> hosts, Understudy presents certificates issued by its own certificate authority,
-            <strong>\(HTMLText.escape(authority.commonName))</strong> (SHA-256 <code>\(HTMLText.escape(authority.fingerprint))</code>),
+            <strong>\(TextEscaper.html.escaped(authority.commonName))</strong> (SHA-256 <code>\(TextEscaper.html.escaped(authority.fingerprint))</code>),
             which the device must trust. Trust it on development devices only: its key, on this machine in
-            <code>\(HTMLText.escape(authority.directory.path))</code>, could sign a certificate for any site.</p>
+            <code>\(TextEscaper.html.escaped(authority.directory.path))</code>, could sign a certificate for any site.</p>
             <p>Download: <a href="/__admin/ca.pem">ca.pem</a> · <a href="/__admin/ca.crt">ca.crt</a> (phones) ·
-            <a href="/__admin/ca.der">ca.der</a> (DER). Proxy: <code>\(HTMLText.escape(proxy))</code>, or the auto-config URL
+            <a href="/__admin/ca.der">ca.der</a> (DER). Proxy: <code>\(TextEscaper.html.escaped(proxy))</code>, or the auto-config URL
             <a href="/proxy.pac"><code>\(base)/proxy.pac</code></a>, which sends only these hosts here:</p>
-            <ul>\(hosts.isEmpty ? "<li>none yet: map hosts in <code>\(HTMLText.escape(deviceMode.hostsFile.path))</code></li>" : hosts)</ul>
+            <ul>\(hosts.isEmpty ? "<li>none yet: map hosts in <code>\(TextEscaper.html.escaped(deviceMode.hostsFile.path))</code></li>" : hosts)</ul>
             <h2>iOS Simulator</h2>
             <pre>curl -o understudy-ca.pem \(base)/__admin/ca.pem
             xcrun simctl keychain booted add-root-cert understudy-ca.pem</pre>
             <p>Then set the Mac's HTTP and HTTPS proxy (System Settings → Network → Details → Proxies) to
-            <code>\(HTMLText.escape(proxy))</code>, or the auto-config URL above: the Simulator uses the Mac's.</p>
+            <code>\(TextEscaper.html.escaped(proxy))</code>, or the auto-config URL above: the Simulator uses the Mac's.</p>
             <h2>iPhone or iPad</h2>
             <ol><li>Settings → Wi-Fi → (i) of the network → Configure Proxy → Manual: this machine's address and port, or Automatic with the auto-config URL.</li>
             <li>In Safari, open <code>\(base)/__admin/ca.crt</code> and allow the download of the profile.</li>
             <li>Settings → General → VPN &amp; Device Management → the Understudy profile → Install.</li>
             <li>Settings → General → About → Certificate Trust Settings → turn on full trust for the Understudy CA.</li></ol>
             <h2>Android emulator</h2>
-            <pre>emulator -avd NAME -http-proxy \(HTMLText.escape(proxy))
+            <pre>emulator -avd NAME -http-proxy \(TextEscaper.html.escaped(proxy))
             adb push understudy-ca.crt /sdcard/Download/</pre>
             <p>Settings → Security → Encryption &amp; credentials → Install a certificate → CA certificate. Apps trust user CAs
             only when their <code>network_security_config</code> says so (debug builds: <code>&lt;debug-overrides&gt;</code>).</p>
             <h2>Chrome, Chromium and Firefox on Linux (NSS)</h2>
             <pre>certutil -d sql:$HOME/.pki/nssdb -A -t "C,," -n understudy -i understudy-ca.pem
-            chromium --proxy-server=\(HTMLText.escape(proxy))</pre>
+            chromium --proxy-server=\(TextEscaper.html.escaped(proxy))</pre>
             <h2>curl</h2>
             <pre>curl --proxy \(base) --cacert understudy-ca.pem https://www.ibm.com/developerworks/mydeveloperworks/news/atom/stories/public</pre>
             <h2>Python</h2>

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// A problem with a fixture or configuration file, with where it is: the line of a syntax
 /// error, or the field it concerns in the message.

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// `stubs/hosts.json`: the real hosts Understudy answers for when it is a device's proxy, and
 /// with what. A value names a backend (an emulator: `geocoder`, `informix`, `lotus`, `commerce`;

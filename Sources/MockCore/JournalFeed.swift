@@ -1,4 +1,5 @@
 import HTTPServer
+import JSON
 
 /// `GET /__admin/requests/live?after=N`: the journal followed live by long-polling, for the
 /// dashboard and `understudy tail`. An answer lists the entries after sequence `after` (oldest

@@ -1,4 +1,5 @@
 import HTTPServer
+import JSON
 
 /// The answer when no backend takes a request: what was asked, the stubs that came closest and
 /// why each missed (WireMock's near-miss report), and what is mounted; as text for people or

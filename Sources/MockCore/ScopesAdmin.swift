@@ -1,4 +1,5 @@
 import HTTPServer
+import JSON
 
 /// The admin API's scopes: `GET /__admin/scopes` (each live scope: name, created, last used,
 /// requests, estimated bytes), `GET /__admin/scopes/NAME`, `POST /__admin/scopes/NAME/reset`,

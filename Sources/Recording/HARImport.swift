@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import JSON
 import MockCore
 
 /// Reads HAR 1.2 (browser devtools, proxies): each entry's request and response become an

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import JSON
 import MockCore
 
 /// Turns an exchange into a WireMock mapping: the request matched on method, path, query (minus

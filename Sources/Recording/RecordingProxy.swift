@@ -5,6 +5,7 @@
 import Dispatch
 import Foundation
 import HTTPServer
+import JSON
 import Logging
 import MockCore
 import Synchronization

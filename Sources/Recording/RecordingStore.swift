@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import JSON
 import MockCore
 
 /// A recording on disk, written as exchanges come: `DIR/mappings/<name>.json` and the body files

@@ -1,5 +1,7 @@
 import Foundation
+import JSON
 import MockCore
+import Templating
 
 /// One of WireMock's content patterns (`equalTo`, `contains`, `matches`, `equalToJson`, …): a
 /// test on one string value (a header, a query parameter, a body), nil when the value is absent.
@@ -23,7 +25,7 @@ public indirect enum ContentPattern: Sendable {
     /// A compiled regular expression, matched against the whole value as WireMock does.
     public struct Regex: Sendable {
         public let source: String
-        nonisolated(unsafe) let expression: NSRegularExpression
+        let expression: NSRegularExpression
 
         init(_ source: String) throws {
             self.source = source

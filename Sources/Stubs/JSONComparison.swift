@@ -1,3 +1,4 @@
+import JSON
 import MockCore
 
 /// `equalToJson`: structural equality, with WireMock's options and JsonUnit's placeholders

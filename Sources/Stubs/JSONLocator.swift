@@ -1,3 +1,4 @@
+import JSON
 /// Finds the line of a field (`mappings[1].response.status`) in JSON text, so errors found
 /// after parsing still point at a line. The text is known to be valid JSON, or JSON with the
 /// comments and single quotes that mapping files may have (`JSONValue.parseLenient`).

@@ -1,3 +1,4 @@
+import JSON
 import MockCore
 
 /// The JSONPath that stubs use, read as Jayway JSONPath (WireMock's) reads it: `$`, `.name`,

@@ -1,3 +1,4 @@
+import JSON
 import MockCore
 
 /// The condition of a JSONPath filter `[?(…)]`, as Jayway JSONPath (WireMock's) reads it: `@.a`

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import MockCore
 
 /// Reads `mappings/**/*.json`: each file one mapping or `{"mappings": [...]}`. A bad file is

@@ -1,3 +1,4 @@
+import JSON
 import MockCore
 
 /// The keys a mapping may have at each level, as WireMock 2.35 reads them (plus the WireMock 3

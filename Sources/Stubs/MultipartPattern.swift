@@ -1,4 +1,5 @@
 import HTTPServer
+import JSON
 import MockCore
 
 /// One of a request pattern's `multipartPatterns`: what the parts of a `multipart/…` body must

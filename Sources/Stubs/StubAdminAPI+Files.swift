@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import JSON
 import MockCore
 
 /// `/__admin/files`: the body files of `__files/`, listed, read, written and deleted by name

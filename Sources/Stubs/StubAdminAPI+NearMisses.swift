@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import JSON
 import MockCore
 
 /// `POST /__admin/near-misses/request` (the stubs closest to a request given as WireMock logs

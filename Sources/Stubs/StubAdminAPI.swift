@@ -1,4 +1,5 @@
 import HTTPServer
+import JSON
 import MockCore
 
 /// The stub engine's part of the admin API, in WireMock's paths and shapes: mappings (list, create,

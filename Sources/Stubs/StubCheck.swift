@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import MockCore
 
 /// `understudy check`: every problem in a stubs folder, as `path:line: field: message`, without

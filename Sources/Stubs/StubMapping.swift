@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import JSON
 import MockCore
 
 /// One WireMock-format stub: a request pattern and the response it gets.

@@ -1,5 +1,5 @@
 import Foundation
-import MockCore
+import JSON
 
 /// The helpers WireMock 2.35 registers, under WireMock's names and argument orders, by theme
 /// (text, numbers and dates have files of their own). Modules add their own (the stub engine adds

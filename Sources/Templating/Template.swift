@@ -1,3 +1,5 @@
+import WireFormat
+
 /// A compiled Handlebars template. Parsed once (when a stub or page loads, where syntax errors and
 /// unknown helpers are reported with line and column), rendered per request.
 public struct Template: Sendable {
@@ -152,11 +154,11 @@ struct Renderer {
             case .output(let expression, let escaped):
                 do {
                     let text = try evaluate(expression).text
-                    output += escaped ? Self.escapeHTML(text) : text
+                    output += escaped ? TextEscaper.handlebars.escaped(text) : text
                 } catch {
                     // Escaped like the value it stands for: a message may quote the request.
                     let message = "[ERROR: \(error.message)]"
-                    output += escaped ? Self.escapeHTML(message) : message
+                    output += escaped ? TextEscaper.handlebars.escaped(message) : message
                 }
             case .block(let expression, let body, let inverse):
                 do {
@@ -293,28 +295,5 @@ struct Renderer {
         case "key": return each.key.map(TemplateValue.string) ?? .number(Double(each.index))
         default: return nil
         }
-    }
-
-    /// Handlebars' escaping of `{{ }}` output.
-    static func escapeHTML(_ text: String) -> String {
-        // & < > " ' ` =
-        func special(_ byte: UInt8) -> Bool { byte == 38 || byte == 60 || byte == 62 || byte == 34 || byte == 39 || byte == 96 || byte == 61 }
-        let needed = text.utf8.withContiguousStorageIfAvailable { $0.contains(where: special) } ?? text.utf8.contains(where: special)
-        guard needed else { return text }
-        var out = ""
-        out.reserveCapacity(text.utf8.count + 16)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#x27;"
-            case "`": out += "&#x60;"
-            case "=": out += "&#x3D;"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 }

@@ -2,7 +2,7 @@
 // engine's response templates (WireMock's syntax and helpers) and the emulators' pages.
 
 import Foundation
-import MockCore
+import JSON
 
 /// A value a template reads or a helper returns.
 public indirect enum TemplateValue: Sendable {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import JSON
 import MockCore
 
 /// `understudy emulators`: the registered emulators, as text, or with `--json` as the load

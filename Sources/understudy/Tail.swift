@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HTTPServer
+import JSON
 import MockCore
 
 /// `understudy tail`: follows another server's journal live (long-polling

@@ -113,9 +113,8 @@ struct CapturingLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
-             file: String, function: String, line: UInt) {
-        box.messages.withLock { $0.append("\(level): \(message)") }
+    func log(event: LogEvent) {
+        box.messages.withLock { $0.append("\(event.level): \(event.message)") }
     }
 }
 

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import HTTPServer
+import JSON
 import MockCore
 @testable import Recording
 import Stubs

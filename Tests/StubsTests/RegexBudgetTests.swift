@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import MockCore
 import Stubs
+import Templating
 import UnderstudyTesting
 
 /// Catastrophic backtracking in a stub's regex: `(a|aa)+b` over 60 `a`s takes about 10^12 steps.

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import JSON
 import Testing
 import MockCore
 @testable import Stubs

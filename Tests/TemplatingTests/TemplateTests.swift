@@ -1,5 +1,5 @@
 import Foundation
-import MockCore
+import JSON
 import Templating
 import Testing
 

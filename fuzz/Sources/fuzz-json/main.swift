@@ -1,8 +1,8 @@
-// MockCore's JSON parser on arbitrary bytes (admin API bodies, mapping files, JSON body
+// The JSON module's parser on arbitrary bytes (admin API bodies, mapping files, JSON body
 // patterns), strict and lenient (comments, single quotes: mapping files), then what is done with
 // a parsed value: serializing it and reading it back strictly.
 import FuzzSupport
-import MockCore
+import JSON
 
 runFuzzer(fuzzOne)
 

@@ -2,6 +2,7 @@
 // a document. Input: the expression, NUL, the document as JSON (a fixed one when missing).
 @testable import Stubs
 import FuzzSupport
+import JSON
 import MockCore
 
 private let defaultDocument = (try? JSONValue.parse(

@@ -5,6 +5,7 @@ import Foundation
 @testable import HTTPServer
 @testable import MockCore
 import FuzzSupport
+import JSON
 
 // Top-level code runs in order: these are set before the fuzzer starts.
 private let hostsFile = URL(fileURLWithPath: "/nonexistent/hosts.json")

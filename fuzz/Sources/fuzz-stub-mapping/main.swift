@@ -6,6 +6,7 @@
 import Foundation
 import FuzzSupport
 import HTTPServer
+import JSON
 import MockCore
 
 private let directory = StubDirectory(root: URL(fileURLWithPath: "/nonexistent/understudy-fuzz"))

@@ -2,6 +2,7 @@
 // API), parsed and rendered with the standard helpers over a JSON model. Input: the template,
 // NUL, the model as JSON (a fixed model when missing or not JSON).
 import FuzzSupport
+import JSON
 import MockCore
 import Templating
 

@@ -1,10 +1,10 @@
 import Foundation
-import HTTPServer
 
 /// Regular expressions from stub authors run on every request (and on the 404 path, which scores
 /// every stub): a pattern like `(a|aa)+b` backtracks for seconds on a long value. A match is
 /// given up after a time budget; ICU reports progress during long matches, which is where the
-/// budget is checked.
+/// budget is checked. Here, in the lowest module whose helpers match regular expressions on
+/// request data (the stub engine uses it too).
 public enum RegexOutcome: Equatable {
     case matched(NSRange)
     case noMatch
@@ -33,7 +33,7 @@ extension NSRegularExpression {
     @inline(__always)
     private func firstMatch<Outcome>(in text: String, options: NSRegularExpression.MatchingOptions, budgetNanoseconds budget: UInt64,
                                      noMatch: Outcome, gaveUp: Outcome, _ matched: (NSTextCheckingResult) -> Outcome) -> Outcome {
-        let start = MonotonicClock.nanoseconds()
+        let start = DispatchTime.now().uptimeNanoseconds
         var outcome = noMatch
         // Foundation on Linux declares the block escaping; it is only called during the enumeration.
         withoutActuallyEscaping(matched) { matched in
@@ -41,7 +41,7 @@ extension NSRegularExpression {
                 if let result {
                     outcome = matched(result)
                     stop.pointee = true
-                } else if MonotonicClock.nanoseconds() &- start > budget {
+                } else if DispatchTime.now().uptimeNanoseconds &- start > budget {
                     outcome = gaveUp
                     stop.pointee = true
                 }

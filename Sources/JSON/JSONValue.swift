@@ -1,3 +1,9 @@
+// The JSON module: the value every other module reads and writes, and its parser (strict, or
+// lenient for WireMock mapping files). It knows nothing of the server, so the template engine
+// can use it without one.
+
+import WireFormat
+
 /// A JSON value whose objects keep their keys in the order given, so responses come out in the
 /// same field order as the services they imitate.
 public indirect enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
@@ -110,23 +116,10 @@ public indirect enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral,
         return "\(value)"
     }
 
-    /// RFC 8259 string escaping: quote, backslash and control characters.
+    /// A JSON string: quoted, with RFC 8259's escapes.
     static func writeString(_ value: String, to out: inout String) {
         out += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            case _ where scalar.value < 0x20:
-                out += "\\u" + String(scalar.value, radix: 16).leftPadded(to: 4)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
+        TextEscaper.json.append(value, to: &out)
         out += "\""
     }
 }

@@ -1,0 +1,34 @@
+import HTTPServer
+import Synchronization
+
+/// A backend's fixture, loaded on a thread of its own so that the server listens at once. A
+/// request that comes before it is there waits for it on its own loop's timers (the loop goes on
+/// serving meanwhile); `/__admin/health` says 503 until then.
+public final class BackgroundLoad<Value: AnyObject & Sendable>: Sendable {
+    private let loaded = AtomicLazyReference<Value>()
+
+    public init() {}
+
+    /// The value, once loaded.
+    public var value: Value? { loaded.load() }
+
+    public var isLoaded: Bool { loaded.load() != nil }
+
+    /// Publishes the loaded value; the first one published stays.
+    public func finish(_ value: Value) {
+        _ = loaded.storeIfNil(value)
+    }
+
+    /// Calls `then` on `reply`'s loop with the value: at once when it is there, or else when a
+    /// look every few milliseconds on the loop's timers finds it.
+    public func whenLoaded(_ reply: DeferredReply, _ then: @escaping (Value) -> Void) {
+        guard let value = loaded.load() else {
+            reply.loop.schedule(after: Self.pollInterval) { self.whenLoaded(reply, then) }
+            return
+        }
+        then(value)
+    }
+
+    /// Short against a load (a few hundred milliseconds), and a timer costs the loop next to nothing.
+    static var pollInterval: Duration { .milliseconds(5) }
+}

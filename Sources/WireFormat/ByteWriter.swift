@@ -1,0 +1,110 @@
+/// Response bytes built in place: literals copied straight from the binary, text and numbers
+/// appended without intermediate strings. (Building an answer with String concatenation cost
+/// several times the instructions of the whole HTTP exchange.)
+///
+/// The methods are inlinable: a writer is called for every short piece of an answer, from other
+/// modules, and a call across modules would cost more than the copy it makes.
+public struct ByteWriter: ~Copyable {
+    // Growable bytes appended with memcpy: `Array.append(contentsOf:)` costs over a hundred
+    // instructions a call, and an answer is a few hundred short pieces. Non-copyable, so the
+    // buffer has one owner and is freed when the writer ends.
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var capacity: Int
+    @usableFromInline var count = 0
+
+    @inlinable
+    public init(capacity: Int) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    @inlinable
+    deinit { base.deallocate() }
+
+    /// The bytes written so far.
+    @inlinable
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    /// How many bytes have been written.
+    @inlinable
+    public var byteCount: Int { count }
+
+    /// Whether nothing has been written yet.
+    @inlinable
+    public var isEmpty: Bool { count == 0 }
+
+    @inlinable
+    mutating func append(_ source: UnsafePointer<UInt8>, _ length: Int) {
+        if count + length > capacity { grow(toHold: count + length) }
+        (base + count).update(from: source, count: length)
+        count += length
+    }
+
+    @usableFromInline
+    mutating func grow(toHold needed: Int) {
+        capacity = max(capacity * 2, needed)
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        grown.update(from: base, count: count)
+        base.deallocate()
+        base = grown
+    }
+
+    @inlinable
+    public mutating func write(_ literal: StaticString) {
+        append(literal.utf8Start, literal.utf8CodeUnitCount)
+    }
+
+    @inlinable
+    public mutating func write(_ text: String) {
+        // Long native strings are read in place; short ones live inside the String value itself.
+        if text.utf8.withContiguousStorageIfAvailable({ write($0) }) == nil {
+            var text = text
+            text.withUTF8 { write($0) }
+        }
+    }
+
+    @inlinable
+    public mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let start = bytes.baseAddress else { return }
+        append(start, bytes.count)
+    }
+
+    @inlinable
+    public mutating func write(_ bytes: UnsafeRawBufferPointer) {
+        write(bytes.assumingMemoryBound(to: UInt8.self))
+    }
+
+    @inlinable
+    public mutating func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { write($0) }
+    }
+
+    @inlinable
+    public mutating func write(byte: UInt8) {
+        if count == capacity { grow(toHold: count + 1) }
+        base[count] = byte
+        count += 1
+    }
+
+    /// `count` spaces (at most twenty: indentation).
+    @inlinable
+    public mutating func spaces(_ count: Int) {
+        let blanks: StaticString = "                    "
+        append(blanks.utf8Start, min(count, blanks.utf8CodeUnitCount))
+    }
+
+    /// `value` in decimal, with leading zeros up to `minimumCount` digits.
+    @inlinable
+    public mutating func decimal(_ value: UInt64, minimumCount: Int = 1) {
+        var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes on the stack
+        withUnsafeMutableBytes(of: &buffer) { raw in
+            var value = value, index = raw.count
+            repeat {
+                index -= 1
+                raw[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
+            } while value > 0 || raw.count - index < minimumCount
+            write(UnsafeRawBufferPointer(rebasing: raw[index...]))
+        }
+    }
+}
