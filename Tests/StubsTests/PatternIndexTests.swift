@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import HTTPServer
+import JSON
 import MockCore
 @testable import Stubs
 import UnderstudyTesting
