@@ -93,7 +93,26 @@ public struct GazetteerCache: Sendable {
             return false
         }
         let temporary = path + ".\(getpid()).tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else { return false }
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return false }
+        // A page at a time: the page cache then keeps the file in single pages, and mapping one
+        // page (a lookup) does not make a whole multi-megabyte block of it resident, as it does
+        // for a file written in one go on Linux (measured: 8 MB against 1.2 MB of the image).
+        let complete = bytes.withUnsafeBytes { buffer -> Bool in
+            guard let start = buffer.baseAddress else { return true }
+            var offset = 0
+            while offset < buffer.count {
+                let written = writeBytes(fd, start + offset, min(4096, buffer.count - offset))
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return false }
+                offset += written
+            }
+            return true
+        }
+        guard close(fd) == 0, complete else {
+            unlink(temporary)
+            return false
+        }
         guard rename(temporary, path) == 0 else {
             unlink(temporary)
             return false
@@ -110,4 +129,13 @@ extension Gazetteer {
         let (image, source) = cache.image(of: directory)
         return (Gazetteer(image: image), source)
     }
+}
+
+/// `write(2)`, by a name the cache's own `write(_:to:)` does not hide.
+private func writeBytes(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.write(fd, bytes, count)
+    #else
+    Darwin.write(fd, bytes, count)
+    #endif
 }
