@@ -40,7 +40,7 @@ public struct GazetteerCache: Sendable {
     /// The CSV files an image is made from, in the order they are checksummed.
     static let sourceFiles = ["countries.csv", "us-states.csv", "regions.csv", "us-zipcodes.csv", "ca-postalcodes.csv", "cities.csv"]
 
-    /// FNV-1a over each source file's name and bytes (a missing file counts as absent, not empty),
+    /// A hash of each source file's name and bytes (a missing file counts as absent, not empty),
     /// and the image version.
     static func checksum(of directory: URL) -> UInt64 {
         var hash = FNV1a.hash(withUnsafeBytes(of: GazetteerImage.version) { Array($0) })
@@ -51,9 +51,21 @@ public struct GazetteerCache: Sendable {
                 continue
             }
             hash = FNV1a.hash([1], seed: hash)
-            hash = data.withUnsafeBytes { FNV1a.hash($0, seed: hash) }
+            hash = data.withUnsafeBytes { wordHash($0, seed: hash) }
         }
         return hash
+    }
+
+    /// FNV-1a's step over 8-byte words, then the last bytes one by one: a start checksums 4.6 MB,
+    /// and a word at a time is several times quicker than a byte at a time. Each step is a
+    /// bijection of the hash, so a change to any one word always changes the checksum.
+    private static func wordHash(_ bytes: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
+        var hash = seed
+        let words = bytes.count / 8
+        for index in 0..<words {
+            hash = (hash ^ bytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* 0x100_0000_01b3
+        }
+        return FNV1a.hash(bytes[(words * 8)...], seed: hash)
     }
 
     func path(checksum: UInt64) -> String {
