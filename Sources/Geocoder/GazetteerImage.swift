@@ -27,7 +27,8 @@ final class GazetteerImage: @unchecked Sendable {
         case localityGridPoints, localityGridCells, localityGridIndices
         case problems
 
-        /// Bytes per element: records are words, lists are 32-bit indices, cells three words.
+        /// Bytes per element: records are rows of words, lists 32-bit indices, hash slots, grid points
+        /// and grid cells two words each.
         var stride: Int {
             switch self {
             case .strings: 1
@@ -47,7 +48,6 @@ final class GazetteerImage: @unchecked Sendable {
     static let headerWords = 4 + 2 * Section.allCases.count
 
     private let base: UnsafeRawPointer
-    let length: Int
     private let release: () -> Void
     /// Whether the bytes held an image of this version (else every section is empty).
     let isValid: Bool
@@ -60,7 +60,6 @@ final class GazetteerImage: @unchecked Sendable {
     init(base: UnsafeRawPointer, length: Int, release: @escaping () -> Void) {
         func word(_ index: Int) -> UInt64 { base.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self) }
         self.base = base
-        self.length = length
         self.release = release
         var sections: [(offset: Int, count: Int)] = []
         if length >= Self.headerWords * 8, word(0) == Self.magic, word(1) == Self.version, word(3) == UInt64(length) {

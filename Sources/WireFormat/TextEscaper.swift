@@ -8,17 +8,21 @@
 ///
 /// Runs of text without a special character are copied whole, and most texts have none: the
 /// check is a bit test per byte. Inlinable, as it runs for every value of every answer.
-public struct TextEscaper: Sendable {
+public struct TextEscaper: @unchecked Sendable {
     /// Bit `n` set: ASCII byte `n` has a replacement (`low` for 0-63, `high` for 64-127).
     @usableFromInline let low: UInt64
     @usableFromInline let high: UInt64
-    /// The replacement of each ASCII byte, indexed by the byte; empty where it has none.
-    @usableFromInline let replacements: [StaticString]
+    /// The replacement of each ASCII byte, indexed by the byte; empty where it has none. A table
+    /// kept for the life of the process (the conventions are constants), so copying an escaper —
+    /// once per value written — retains and releases nothing.
+    @usableFromInline let replacements: UnsafePointer<StaticString>
 
-    /// `rules`: each special character with its replacement (ASCII characters only).
-    public init(_ rules: KeyValuePairs<Unicode.Scalar, StaticString>) {
+    /// `rules`: each special character with its replacement (ASCII characters only). Only the
+    /// named conventions make escapers: each one's table is never freed.
+    init(_ rules: KeyValuePairs<Unicode.Scalar, StaticString>) {
         var low: UInt64 = 0, high: UInt64 = 0
-        var replacements = [StaticString](repeating: "", count: 128)
+        let replacements = UnsafeMutablePointer<StaticString>.allocate(capacity: 128)
+        replacements.initialize(repeating: "", count: 128)
         for (scalar, replacement) in rules {
             precondition(scalar.isASCII, "escaping rules name ASCII characters only")
             let byte = Int(scalar.value)
@@ -27,7 +31,7 @@ public struct TextEscaper: Sendable {
         }
         self.low = low
         self.high = high
-        self.replacements = replacements
+        self.replacements = UnsafePointer(replacements)
     }
 
     /// Whether `byte` is replaced.
