@@ -6,8 +6,6 @@ import FuzzSupport
 
 private let encodings = ["gzip", "deflate", "x-gzip", "identity", " GZIP ", "br"]
 
-runFuzzer(fuzzOne)
-
 /// libFuzzer's main, linked in with its runtime, wants this symbol even though it is not used.
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -17,3 +15,6 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     _ = ContentDecoding.decode(Array(input.bytes.dropFirst()), encoding: encodings[Int(selector) % encodings.count])
     return 0
 }
+
+// Last: the driver never returns, and what it calls may read the globals above, set by then.
+runFuzzer(fuzzOne)

@@ -8,8 +8,6 @@ private let dialects = ["Y4MD-", "MDY4/", "DMY2.", "Y2DM0"].compactMap(DBDateFor
     InformixDialect(dateFormat: $0, owners: ["informix", "fuzz"])
 }
 
-runFuzzer(fuzzOne)
-
 /// libFuzzer's main, linked in with its runtime, wants this symbol even though it is not used.
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -31,3 +29,6 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     _ = dialect.dateFormat.isoDate(from: sql)
     return 0
 }
+
+// Last: the driver never returns, and what it calls may read the globals above, set by then.
+runFuzzer(fuzzOne)

@@ -8,8 +8,6 @@ import MockCore
 private let defaultDocument = (try? JSONValue.parse(
     #"{"store":{"book":[{"title":"a","price":8.95,"tags":["x"]},{"title":"b","price":12,"isbn":"1"}],"bicycle":{"color":"red"}},"n":[1,2,3,null,true]}"#)) ?? .null
 
-runFuzzer(fuzzOne)
-
 /// libFuzzer's main, linked in with its runtime, wants this symbol even though it is not used.
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -20,3 +18,6 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     for found in path.evaluate(json) { _ = found.serialized }
     return 0
 }
+
+// Last: the driver never returns, and what it calls may read the globals above, set by then.
+runFuzzer(fuzzOne)

@@ -3,8 +3,6 @@
 import FuzzSupport
 import HTTPServer
 
-runFuzzer(fuzzOne)
-
 /// libFuzzer's main, linked in with its runtime, wants this symbol even though it is not used.
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -18,3 +16,6 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     _ = MultipartBody.parts(input.bytes, boundary: "b")
     return 0
 }
+
+// Last: the driver never returns, and what it calls may read the globals above, set by then.
+runFuzzer(fuzzOne)

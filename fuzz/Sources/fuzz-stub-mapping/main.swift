@@ -11,8 +11,6 @@ import MockCore
 
 private let directory = StubDirectory(root: URL(fileURLWithPath: "/nonexistent/understudy-fuzz"))
 
-runFuzzer(fuzzOne)
-
 /// libFuzzer's main, linked in with its runtime, wants this symbol even though it is not used.
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -37,3 +35,6 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     _ = mapping.json.serialized
     return 0
 }
+
+// Last: the driver never returns, and what it calls may read the globals above, set by then.
+runFuzzer(fuzzOne)

@@ -9,8 +9,6 @@ import Templating
 private let defaultModel = TemplateValue(
     (try? JSONValue.parse(#"{"a":1,"b":"two","c":[1,2,{"d":null}],"e":{"f":true,"g":-1.5},"h":"2024-02-29T12:00:00Z"}"#)) ?? .null)
 
-runFuzzer(fuzzOne)
-
 /// libFuzzer's main, linked in with its runtime, wants this symbol even though it is not used.
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -21,3 +19,6 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     _ = template.render(context)
     return 0
 }
+
+// Last: the driver never returns, and what it calls may read the globals above, set by then.
+runFuzzer(fuzzOne)

@@ -4,8 +4,6 @@
 import FuzzSupport
 import XML
 
-runFuzzer(fuzzOne)
-
 /// libFuzzer's main, linked in with its runtime, wants this symbol even though it is not used.
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -34,3 +32,6 @@ private func walk(_ element: XMLElementView, _ budget: inout Int) {
         if case .element(let inner) = child { walk(inner, &budget) }
     }
 }
+
+// Last: the driver never returns, and what it calls may read the globals above, set by then.
+runFuzzer(fuzzOne)
