@@ -184,7 +184,7 @@ def free_port():
         return s.getsockname()[1]
 
 
-def wait_until_listening(port, process, timeout=60):
+def wait_until_listening(port, process, timeout=60, pause=0.05):
     deadline = time.time() + timeout
     while time.time() < deadline:
         if process.poll() is not None:
@@ -193,11 +193,11 @@ def wait_until_listening(port, process, timeout=60):
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                 return
         except OSError:
-            time.sleep(0.05)
+            time.sleep(pause)
     raise RuntimeError(f"server not listening on {port} after {timeout}s")
 
 
-def wait_until_healthy(port, timeout=300):
+def wait_until_healthy(port, timeout=300, pause=0.05):
     """Emulators load their fixtures in the background; /__admin/health says 200 once all have."""
     deadline = time.time() + timeout
     while time.time() < deadline:
@@ -212,7 +212,7 @@ def wait_until_healthy(port, timeout=300):
             pass
         finally:
             connection.close()
-        time.sleep(0.05)
+        time.sleep(pause)
     raise RuntimeError(f"server on {port} not healthy after {timeout}s")
 
 
@@ -323,22 +323,43 @@ def instructions_per_request(kind, setup, args, workdir, body=None, scopes=0):
 
 
 def startup_times(stubs, runs=5):
-    """Seconds from exec to the first accepted connection, and to /__admin/health 200 (every
-    backend loaded): medians of `runs` starts."""
-    listening, healthy = [], []
-    for _ in range(runs):
+    """Seconds from exec to the first accepted connection and to /__admin/health 200 (every
+    backend loaded), both polled every millisecond, and the resident memory one second later (VmRSS,
+    and RssAnon: what no other process shares; Linux only, else None): medians of `runs` starts,
+    after one start left out (it fills the page cache and may build the gazetteer's cached image)."""
+    listening, healthy, rss, anon = [], [], [], []
+    for run in range(runs + 1):
         port = free_port()
         began = time.monotonic()
         process = subprocess.Popen([UNDERSTUDY, "serve", "--port", str(port), "--stubs", stubs, "--no-watch"],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            wait_until_listening(port, process)
-            listening.append(time.monotonic() - began)
-            wait_until_healthy(port)
+            wait_until_listening(port, process, pause=0.001)
+            listened = time.monotonic() - began
+            wait_until_healthy(port, pause=0.001)
+            if run == 0:
+                continue
+            listening.append(listened)
             healthy.append(time.monotonic() - began)
+            time.sleep(1)
+            memory = resident_memory(process.pid)
+            if memory:
+                rss.append(memory[0])
+                anon.append(memory[1])
         finally:
             stop(process)
-    return statistics.median(listening), statistics.median(healthy)
+    median = lambda values: statistics.median(values) if values else None
+    return median(listening), median(healthy), median(rss), median(anon)
+
+
+def resident_memory(pid):
+    """(VmRSS, RssAnon) of a process in MB, from /proc; None where there is no /proc."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            fields = dict(line.split(":", 1) for line in status if ":" in line)
+        return tuple(int(fields[name].split()[0]) / 1024 for name in ("VmRSS", "RssAnon"))
+    except (OSError, KeyError, ValueError):
+        return None
 
 
 def proxy_latency(args, workdir):
@@ -552,9 +573,11 @@ def main():
         ci_session(args, generated.name)
         return
     if not args.no_startup:
-        for label, stubs in [("without emulators", BENCH_STUBS)] + [(f"with {emulator}", make_emulator_stubs(generated.name, emulator)) for emulator in EMULATORS]:
-            listening, healthy = startup_times(stubs)
-            print(f"start-up {label:18}: listening after {listening * 1000:.0f} ms, healthy after {healthy * 1000:.0f} ms (median of 5)")
+        starts = [("without emulators", BENCH_STUBS)] + [(f"with {emulator}", make_emulator_stubs(generated.name, emulator)) for emulator in EMULATORS]
+        for label, stubs in starts + [("with all shipped", SHIPPED_STUBS)]:
+            listening, healthy, rss, anon = startup_times(stubs)
+            memory = f", idle RSS {rss:.1f} MB ({anon:.1f} MB private)" if rss else ""
+            print(f"start-up {label:18}: listening after {listening * 1000:.0f} ms, healthy after {healthy * 1000:.0f} ms{memory} (median of 5)")
     if not args.no_proxy and args.rounds > 0:
         proxy_latency(args, generated.name)
     if not args.no_scopes:

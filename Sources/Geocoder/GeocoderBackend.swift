@@ -127,13 +127,7 @@ public final class GeocoderBackend: Backend {
 
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
         guard request.method == .get || request.method == .head, let format = format(of: request.path) else { return .decline }
-        guard let gazetteer = loaded.value else {
-            // The gazetteer is still loading: wait on the loop's timers.
-            return .deferred { reply in
-                self.loaded.whenLoaded(reply) { gazetteer in reply.send(self.answer(request, context, format, gazetteer)) }
-            }
-        }
-        return .response(answer(request, context, format, gazetteer))
+        return loaded.reply { gazetteer in .response(self.answer(request, context, format, gazetteer)) }
     }
 
     private func answer(_ request: Request, _ context: RequestContext, _ format: Format, _ gazetteer: Gazetteer) -> Response {

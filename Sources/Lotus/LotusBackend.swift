@@ -16,7 +16,8 @@ public final class LotusBackend: Backend {
     public let mounts: [String]
 
     private let settings: LotusSettings
-    private let directory: LotusDirectory
+    /// The people, blogs and stories, loaded on a thread of their own (requests wait for them).
+    private let loaded = BackgroundLoad<LotusDirectory>()
     /// Each scope's writes and cache.
     private let scopes: ScopeKey<LotusScope>
     private let logger: Logger
@@ -27,11 +28,15 @@ public final class LotusBackend: Backend {
     private let cacheHits = Atomic(0)
     private let cacheMisses = Atomic(0)
 
+    public var isReady: Bool { loaded.isLoaded }
+
     public var report: BackendReport {
-        let fixtures = directory.fixtures
-        return BackendReport(fixtures: [("people", fixtures.people.count), ("blogs", fixtures.blogs.count),
-                                        ("entries", fixtures.blogs.reduce(0) { $0 + $1.entries.count }),
-                                        ("stories", fixtures.stories.count)],
+        var counts: [(kind: String, count: Int)] = []
+        if let fixtures = loaded.value?.fixtures {
+            counts = [("people", fixtures.people.count), ("blogs", fixtures.blogs.count),
+                      ("entries", fixtures.blogs.reduce(0) { $0 + $1.entries.count }), ("stories", fixtures.stories.count)]
+        }
+        return BackendReport(fixtures: counts,
                              cache: ResponseCache.Statistics(hits: cacheHits.load(ordering: .relaxed), misses: cacheMisses.load(ordering: .relaxed)))
     }
 
@@ -41,8 +46,9 @@ public final class LotusBackend: Backend {
     static let components = services + StoryKind.otherSources.sorted().map { "/\($0)/html" }
     private static let componentPrefixes = components.map { $0 + "/" }
 
-    /// Loads `directory` (normally `stubs/lotus`); problems are logged with their file and place,
-    /// and the rest is served.
+    /// Loads `directory` (normally `stubs/lotus`) in the background; problems are logged with
+    /// their file and place, and the rest is served. The settings (which say the mounts) are read
+    /// at once.
     public init(directory: URL, logger: Logger = Logger(label: "understudy")) {
         var settings = LotusSettings()
         do {
@@ -50,15 +56,17 @@ public final class LotusBackend: Backend {
         } catch {
             logger.warning("lotus: \(error)")
         }
-        let (fixtures, problems) = LotusFixtures.load(directory)
-        for problem in problems { logger.warning("lotus: \(problem)") }
         self.settings = settings
         self.logger = logger
-        self.directory = LotusDirectory(fixtures)
         let (cacheCapacity, cacheBytes) = (settings.responseCache, settings.responseCacheBytes)
         scopes = ScopeKey { _ in LotusScope(cacheCapacity: cacheCapacity, cacheBytes: cacheBytes) }
         prefixes = settings.prefixes.sorted { $0.count > $1.count }.map { $0 + "/" }
         mounts = ([""] + settings.prefixes).flatMap { prefix in Self.components.map { prefix + $0 } }
+        Thread.detachNewThread { [loaded] in
+            let (fixtures, problems) = LotusFixtures.load(directory)
+            for problem in problems { logger.warning("lotus: \(problem)") }
+            loaded.finish(LotusDirectory(fixtures))
+        }
     }
 
     /// Every problem with the folder's files, for `understudy check`.
@@ -97,6 +105,12 @@ public final class LotusBackend: Backend {
             break
         }
         guard Self.components.contains(path) || Self.componentPrefixes.contains(where: { path.hasPrefix($0) }) else { return .decline }
+        return loaded.reply { directory in .response(self.answer(request, context, scope, headers, key: key, path: path, prefix: prefix, directory)) }
+    }
+
+    /// A request of one of the components, `path` without its mount `prefix`.
+    private func answer(_ request: Request, _ context: RequestContext, _ scope: LotusScope, _ headers: LotusHeaders,
+                        key: String, path: String, prefix: String, _ directory: LotusDirectory) -> Response {
         let host = headers.host ?? "127.0.0.1:\(request.localPort)"
         let lang = request.query("lang"), acceptLanguage = headers.acceptLanguage
         let labels = lang == nil && acceptLanguage == nil ? LotusLabels.english : LotusLabels(lang: lang, acceptLanguage: acceptLanguage)
@@ -104,17 +118,18 @@ public final class LotusBackend: Backend {
         // Credentials, when sent, must be right; a protected resource then asks for them.
         var user: Person?
         if let authorization = headers.authorization {
-            guard let person = basicUser(authorization) else { return .response(challenge(request, basePath: context.basePath)) }
+            guard let person = basicUser(authorization, directory) else { return challenge(request, basePath: context.basePath) }
             user = person
         }
-        let view = View(request: request, headers: headers, basePath: context.basePath, base: "http://" + host + context.basePath + prefix, path: path, user: user, labels: labels)
+        let view = View(request: request, headers: headers, basePath: context.basePath, base: "http://" + host + context.basePath + prefix,
+                        path: path, user: user, labels: labels, directory: directory)
         switch request.method {
         case .get, .head:
-            return .response(read(view, scope, key: key))
+            return read(view, scope, key: key)
         case .post, .put:
-            return .response(write(view, scope))
+            return write(view, scope)
         default:
-            return .response(error(.methodNotAllowed, labels))
+            return error(.methodNotAllowed, labels)
         }
     }
 
@@ -129,6 +144,7 @@ public final class LotusBackend: Backend {
         let path: String
         let user: Person?
         let labels: LotusLabels
+        let directory: LotusDirectory
 
         func with(_ content: LotusContent, now: AtomDate) -> LotusRequest {
             LotusRequest(request: request, base: base, path: path, user: user, labels: labels, content: content, now: now)
@@ -139,7 +155,7 @@ public final class LotusBackend: Backend {
     /// answered 304 when the client's copy is current.
     private func read(_ view: View, _ scope: LotusScope, key: String) -> Response {
         let snapshot = scope.snapshot()
-        let lotus = view.with(LotusContent(directory: directory, state: snapshot.state), now: AtomDate.now(fixed: settings.now))
+        let lotus = view.with(LotusContent(directory: view.directory, state: snapshot.state), now: AtomDate.now(fixed: settings.now))
         let response: Response
         do {
             response = respond(try route(lotus), lotus.labels)
@@ -171,7 +187,7 @@ public final class LotusBackend: Backend {
         do {
             let rendered = try scope.write { state throws(LotusError) -> Rendered in
                 // Read what is current, under the lock: another write may have come first.
-                let current = view.with(LotusContent(directory: directory, state: state), now: now)
+                let current = view.with(LotusContent(directory: view.directory, state: state), now: now)
                 switch (method, view.path) {
                 case (.put, "/profiles/atom/mv/theboard/entry/status.do"): return try ProfilesAPI.putStatus(current, entry, &state)
                 case (.post, "/profiles/atom/mv/theboard/entries.do"): return try ProfilesAPI.postMessage(current, entry, &state)
@@ -191,7 +207,7 @@ public final class LotusBackend: Backend {
         }
     }
 
-    private func basicUser(_ authorization: String) -> Person? {
+    private func basicUser(_ authorization: String, _ directory: LotusDirectory) -> Person? {
         guard authorization.lowercased().hasPrefix("basic "),
               let decoded = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
               let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":") else { return nil }

@@ -29,6 +29,22 @@ public final class BackgroundLoad<Value: AnyObject & Sendable>: Sendable {
         then(value)
     }
 
+    /// `answer` with the value: at once when it is loaded, else when it is (the reply deferred
+    /// meanwhile). Decide whether to decline before: once deferred, a request must be answered,
+    /// so a decline then is a 404.
+    public func reply(_ answer: @escaping (Value) -> Reply) -> Reply {
+        if let value = loaded.load() { return answer(value) }
+        return .deferred { reply in
+            self.whenLoaded(reply) { value in
+                switch answer(value) {
+                case .response(let response): reply.send(response)
+                case .deferred(let start): start(reply)
+                case .decline: reply.send(.text("Not found\n", status: 404))
+                }
+            }
+        }
+    }
+
     /// Short against a load (a few hundred milliseconds), and a timer costs the loop next to nothing.
     static var pollInterval: Duration { .milliseconds(5) }
 }

@@ -28,13 +28,21 @@ import UnderstudyTesting
         return (try TestServer.start(backends: backends), commerce)
     }
 
+    /// The backend's storefront, once its background load is done.
+    static func storefront(_ commerce: CommerceBackend) -> Storefront {
+        while true {
+            if let storefront = commerce.storefront { return storefront }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+    }
+
     static func view(_ name: String, _ query: String = "") -> String {
         servlet + name + "?" + base + (query.isEmpty ? "" : "&" + query)
     }
 
     @Test func theFixturesLoadWithoutProblems() {
         #expect(CommerceBackend.check(directory: Self.stubs.appendingPathComponent("commerce")).isEmpty)
-        let commerce = CommerceBackend(directory: Self.stubs.appendingPathComponent("commerce"))
+        let commerce = Self.storefront(CommerceBackend(directory: Self.stubs.appendingPathComponent("commerce")))
         #expect(commerce.catalog.products.count >= 150)
         #expect(commerce.physicalStores.stores.count >= 40)
     }
@@ -115,7 +123,7 @@ import UnderstudyTesting
         let firstPage = try browser.get(Self.view("mCategoriesDisplayView", "categoryId=10002&pageSize=4"))
         #expect(firstPage.html.components(separatedBy: "<li class=\"product\">").count - 1 == 4)
         let next = try browser.get(#require(firstPage.link(containing: "beginIndex=4")))
-        #expect(next.html.contains(commerce.catalog.products(inCategory: "10002")[4].name.en))
+        #expect(next.html.contains(Self.storefront(commerce).catalog.products(inCategory: "10002")[4].name.en))
         // SEO URLs reach the same pages.
         #expect(try browser.get("/shop/en/madisonsesite/dresses").html.contains("Silk Wrap Dress"))
         #expect(try browser.get("/shop/en/madisonsesite/mad-app-dres-01").text(id: "offerPrice") == "$29.99")

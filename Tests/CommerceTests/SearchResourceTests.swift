@@ -53,7 +53,7 @@ import UnderstudyTesting
         let byPart = try await json(server, Self.root + "productview/MAD-KIT-COOK-01")
         #expect((byPart.object["catalogEntryView"] as? [[String: Any]])?.first?["uniqueID"] as? String == "12601")
         let byCategory = try await json(server, Self.root + "productview/byCategory/10002")
-        #expect(byCategory.object["recordSetTotal"] as? Int == commerce.catalog.products(inCategory: "10002").count)
+        #expect(byCategory.object["recordSetTotal"] as? Int == CommerceTests.storefront(commerce).catalog.products(inCategory: "10002").count)
         let byDepartment = try await json(server, Self.root + "productview/byCategory/10001")
         #expect(byDepartment.object["recordSetTotal"] as? Int == 30)
     }

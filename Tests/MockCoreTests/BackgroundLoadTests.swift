@@ -37,4 +37,38 @@ private final class LoadedText: Sendable {
         #expect(body == Data("fixture".utf8))
         #expect(load.value?.text == "fixture")
     }
+
+    @Test func aReplyOverTheLoadIsAnsweredOnceLoadedWhateverItsKind() async throws {
+        let load = BackgroundLoad<LoadedText>()
+        let server = try TestServer.start(backends: [
+            ClosureBackend(name: "loaded", mounts: ["/loaded"]) { request in
+                load.reply { value in
+                    switch request.path {
+                    case "/loaded/later": .deferred { reply in reply.send(.text(value.text + " later"), after: .milliseconds(1)) }
+                    case "/loaded/none": .decline
+                    default: .response(.text(value.text))
+                    }
+                }
+            },
+        ])
+        defer { server.stop() }
+        async let now = server.send("GET", "/loaded/now")
+        async let later = server.send("GET", "/loaded/later")
+        async let none = server.send("GET", "/loaded/none")
+        try await Task.sleep(for: .milliseconds(20))
+        load.finish(LoadedText("fixture"))
+        #expect(try await now.body == Data("fixture".utf8))
+        #expect(try await later.body == Data("fixture later".utf8))
+        // Once deferred, a request is answered: a decline after the load is a 404.
+        #expect(try await none.response.statusCode == 404)
+        // Loaded, the answer is given at once.
+        if case .response(let response) = load.reply({ .response(.text($0.text)) }) {
+            #expect(response.body.bytes == Array("fixture".utf8))
+        } else {
+            Issue.record("a loaded value's reply was deferred")
+        }
+        if case .deferred = BackgroundLoad<LoadedText>().reply({ .response(.text($0.text)) }) {} else {
+            Issue.record("a reply before the load was not deferred")
+        }
+    }
 }
