@@ -35,7 +35,9 @@ public final class InformixBackend: Backend {
 
     /// Loads `directory` (normally `stubs/informix`) in the background; problems are logged
     /// with their file and line and the rest is served.
-    public init(directory: URL, dataDirectory: URL? = nil, logger: Logger = Logger(label: "understudy")) {
+    /// The fixture database is copied from `fixtureCache` when it holds one made from the same
+    /// file (and put there when not).
+    public init(directory: URL, dataDirectory: URL? = nil, fixtureCache: FixtureCache? = .user, logger: Logger = Logger(label: "understudy")) {
         var settings = InformixSettings()
         do {
             settings = try InformixSettings(file: directory.appendingPathComponent("config.json"))
@@ -57,15 +59,31 @@ public final class InformixBackend: Backend {
         let databaseSettings = settings.database
         Thread.detachNewThread { [self] in
             let started = ContinuousClock.now
-            let (database, problems) = Self.load(fixture, databaseSettings)
+            let (database, problems, source) = Self.load(fixture, databaseSettings, cache: fixtureCache)
             for problem in problems { logger.warning("informix: \(problem)") }
             let tables = database.definitions.values.filter { !$0.isCatalog }.count
-            logger.info("informix: \(tables) tables and views loaded in \(ContinuousClock.now - started)")
+            let how = switch source {
+            case .copied(let path): "copied from \(path)"
+            case .loadedAndCached(let path): "loaded and cached in \(path)"
+            case .loaded: "loaded"
+            }
+            logger.info("informix: \(tables) tables and views \(how) in \(ContinuousClock.now - started)")
             template.finish(TemplateDatabase(database))
         }
     }
 
     public var isReady: Bool { template.isLoaded }
+
+    /// The database of the fixture file through `cache` (see `InformixFixtureCache`), every
+    /// problem met on the way, and where it came from.
+    static func load(_ fixture: URL, _ settings: DatabaseSettings, cache: FixtureCache?)
+        -> (InformixDatabase, [InformixFixtureError], InformixFixtureCache.Source) {
+        guard let cache else {
+            let (database, problems) = load(fixture, settings)
+            return (database, problems, .loaded)
+        }
+        return InformixFixtureCache(files: cache).database(of: fixture, settings) { load(fixture, settings) }
+    }
 
     /// A database made from the fixture file, and every problem met on the way (file:line).
     static func load(_ fixture: URL, _ settings: DatabaseSettings) -> (InformixDatabase, [InformixFixtureError]) {
@@ -90,8 +108,9 @@ public final class InformixBackend: Backend {
         return (database, problems)
     }
 
-    /// Every problem with the folder's files, for `understudy check`.
-    public static func check(directory: URL) -> [InformixFixtureError] {
+    /// Every problem with the folder's files, for `understudy check`, which also leaves the
+    /// fixture database in `cache` for the next start.
+    public static func check(directory: URL, cache: FixtureCache? = .user) -> [InformixFixtureError] {
         var settings = DatabaseSettings()
         var problems: [InformixFixtureError] = []
         do {
@@ -99,7 +118,7 @@ public final class InformixBackend: Backend {
         } catch {
             problems.append(error)
         }
-        return problems + load(directory.appendingPathComponent("stores_demo.sql"), settings).1
+        return problems + load(directory.appendingPathComponent("stores_demo.sql"), settings, cache: cache).1
     }
 
     // MARK: Requests

@@ -113,17 +113,28 @@ final class InformixDatabase {
 
     /// Makes this database an exact copy of `source` (a fixture restored on reset).
     func restore(from source: InformixDatabase) throws(InformixError) {
+        try copy(from: source.connection)
+        // The same tables as the source's: its definitions, not decoded again (a new scope's
+        // database is made this way, and every reset).
+        forgetStatements()
+        definitions = source.definitions
+    }
+
+    /// Makes this database a copy of the one `file` holds (the fixture database, cached), with
+    /// the definitions read from it.
+    func restore(fromFile file: SQLiteConnection) throws(InformixError) {
+        try copy(from: file)
+        try reloadDefinitions()
+    }
+
+    private func copy(from source: SQLiteConnection) throws(InformixError) {
         do {
-            try connection.copy(from: source.connection)
+            try connection.copy(from: source)
         } catch {
             throw InformixError(code: -329, sqlState: "IX000", message: "Cannot restore the database: \(error.message)")
         }
         // The copy brings the source's pages and page size: the cap is counted again.
         try asEmulator { try SQLSandbox.limitSize(of: connection, to: settings.maxDatabaseBytes) }
-        // The same tables as the source's: its definitions, not decoded again (a new scope's
-        // database is made this way, and every reset).
-        forgetStatements()
-        definitions = source.definitions
     }
 
     /// Bytes the database holds in memory (a file database: its cached pages), for the scope list.
