@@ -24,9 +24,7 @@ public final class CommerceBackend: Backend {
     /// Loads `directory` (normally `stubs/commerce`) in the background; problems are logged with
     /// their file and field, and whatever loaded is served.
     public init(directory: URL, logger: Logger = Logger(label: "understudy")) {
-        Thread.detachNewThread { [loaded] in
-            loaded.finish(Storefront(directory: directory, logger: logger))
-        }
+        loaded.start { Storefront(directory: directory, logger: logger) }
     }
 
     /// Every problem with the folder's files, for `understudy check`.

@@ -46,9 +46,10 @@ public final class GeocoderBackend: Backend {
         formats = Dictionary(settings.mounts.flatMap { [($0 + "/json", Format.json), ($0 + "/xml", Format.xml)] },
                              uniquingKeysWith: { first, _ in first })
         if let gazetteer {
-            finishLoading(gazetteer)
+            reloadEditable(gazetteer)
+            loaded.finish(gazetteer)
         } else {
-            Thread.detachNewThread { [self] in
+            loaded.start { [self] in
                 let started = ContinuousClock.now
                 let (gazetteer, source) = Gazetteer.load(directory: directory, cache: cache)
                 for problem in gazetteer.problems { logger.warning("geocoder: \(problem)") }
@@ -59,14 +60,10 @@ public final class GeocoderBackend: Backend {
                 case .indexed: "indexed"
                 }
                 logger.info("geocoder: \(counts.postalCodes) postal codes, \(counts.localities) towns, \(counts.states) regions, \(counts.countries) countries \(how) in \(ContinuousClock.now - started)")
-                finishLoading(gazetteer)
+                reloadEditable(gazetteer)
+                return gazetteer
             }
         }
-    }
-
-    private func finishLoading(_ gazetteer: Gazetteer) {
-        reloadEditable(gazetteer)
-        loaded.finish(gazetteer)
     }
 
     public var isReady: Bool { loaded.isLoaded }

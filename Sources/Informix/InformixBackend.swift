@@ -57,7 +57,7 @@ public final class InformixBackend: Backend {
         mounts = Array(Set(settings.services.values)).sorted()
         let fixture = directory.appendingPathComponent("stores_demo.sql")
         let databaseSettings = settings.database
-        Thread.detachNewThread { [self] in
+        template.start {
             let started = ContinuousClock.now
             let (database, problems, source) = Self.load(fixture, databaseSettings, cache: fixtureCache)
             for problem in problems { logger.warning("informix: \(problem)") }
@@ -68,7 +68,7 @@ public final class InformixBackend: Backend {
             case .loaded: "loaded"
             }
             logger.info("informix: \(tables) tables and views \(how) in \(ContinuousClock.now - started)")
-            template.finish(TemplateDatabase(database))
+            return TemplateDatabase(database)
         }
     }
 

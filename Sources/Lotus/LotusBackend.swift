@@ -62,10 +62,10 @@ public final class LotusBackend: Backend {
         scopes = ScopeKey { _ in LotusScope(cacheCapacity: cacheCapacity, cacheBytes: cacheBytes) }
         prefixes = settings.prefixes.sorted { $0.count > $1.count }.map { $0 + "/" }
         mounts = ([""] + settings.prefixes).flatMap { prefix in Self.components.map { prefix + $0 } }
-        Thread.detachNewThread { [loaded] in
+        loaded.start {
             let (fixtures, problems) = LotusFixtures.load(directory)
             for problem in problems { logger.warning("lotus: \(problem)") }
-            loaded.finish(LotusDirectory(fixtures))
+            return LotusDirectory(fixtures)
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServer
 import Synchronization
 
@@ -17,6 +18,13 @@ public final class BackgroundLoad<Value: AnyObject & Sendable>: Sendable {
     /// Publishes the loaded value; the first one published stays.
     public func finish(_ value: Value) {
         _ = loaded.storeIfNil(value)
+    }
+
+    /// Loads the value with `load` on a thread of its own, once `LoadStart` lets loads start.
+    public func start(_ load: @escaping @Sendable () -> Value) {
+        LoadStart.whenAllowed {
+            Thread.detachNewThread { self.finish(load()) }
+        }
     }
 
     /// Calls `then` on `reply`'s loop with the value: at once when it is there, or else when a
@@ -47,4 +55,34 @@ public final class BackgroundLoad<Value: AnyObject & Sendable>: Sendable {
 
     /// Short against a load (a few hundred milliseconds), and a timer costs the loop next to nothing.
     static var pollInterval: Duration { .milliseconds(5) }
+}
+
+/// When background loads start. `serve` holds them until its sockets listen: on two cores, four
+/// loads started at once took the cores from the start-up and made listening twice as late. Loads
+/// start at once when nothing holds them (tests, `check`).
+public enum LoadStart {
+    private static let held = Mutex<(isHeld: Bool, waiting: [@Sendable () -> Void])>((false, []))
+
+    /// Loads started from now on wait for `release()`.
+    public static func hold() {
+        held.withLock { $0.isHeld = true }
+    }
+
+    /// Starts the loads that waited, and those to come at once.
+    public static func release() {
+        let waiting = held.withLock { state in
+            state.isHeld = false
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for start in waiting { start() }
+    }
+
+    static func whenAllowed(_ start: @escaping @Sendable () -> Void) {
+        let now = held.withLock { state in
+            if state.isHeld { state.waiting.append(start) }
+            return !state.isHeld
+        }
+        if now { start() }
+    }
 }

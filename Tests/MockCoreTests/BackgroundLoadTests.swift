@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import HTTPServer
 import Testing
 import UnderstudyTesting
@@ -70,5 +71,26 @@ private final class LoadedText: Sendable {
         if case .deferred = BackgroundLoad<LoadedText>().reply({ .response(.text($0.text)) }) {} else {
             Issue.record("a reply before the load was not deferred")
         }
+    }
+
+    @Test func loadsHeldUntilTheServerListensStartWhenReleased() async throws {
+        let load = BackgroundLoad<LoadedText>()
+        let started = Atomic(false)
+        LoadStart.hold()
+        load.start {
+            started.store(true, ordering: .relaxed)
+            return LoadedText("fixture")
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        let startedWhileHeld = started.load(ordering: .relaxed)
+        #expect(!startedWhileHeld)
+        LoadStart.release()
+        while !load.isLoaded { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(load.value?.text == "fixture")
+        // Not held: a load starts at once.
+        let next = BackgroundLoad<LoadedText>()
+        next.start { LoadedText("next") }
+        while !next.isLoaded { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(next.value?.text == "next")
     }
 }
