@@ -1,11 +1,21 @@
+import Foundation
 import WireFormat
 
 /// Numbers as Google's geocoder prints them.
 extension ByteWriter {
-    /// The shortest text that reads back as `value` (Swift's own algorithm), at most 16
-    /// significant digits as Google prints them, never in exponent form.
+    /// The shortest text that reads back as `value` (Swift's own algorithm), but at most 16
+    /// significant digits, as Google prints them (`38.8990252802915` where the shortest form is
+    /// `38.899025280291504`); never in exponent form (Swift writes 1e-05 for 0.00001).
     mutating func number(_ value: Double) {
-        write(GeocodeJSONWriter.number(value))
+        if value == value.rounded(), abs(value) < 1e15 {
+            if value < 0 { write(byte: UInt8(ascii: "-")) }
+            return decimal(UInt64(abs(value)))
+        }
+        guard abs(value) >= 1e-4 else { return write(GeocodeXMLWriter.sevenDecimals(value).droppingZeroTail()) }
+        let shortest = ShortestDecimal(value)
+        let digits = shortest.withBytes { $0.count(where: { (0x30...0x39).contains($0) }) }
+        guard shortest.count > 17, digits > 16 else { return write(shortest) }
+        write(String(format: "%.16g", value).droppingZeroTail())
     }
 
     /// `-122.0238000`: fixed point with exactly 7 decimals.
@@ -15,5 +25,14 @@ extension ByteWriter {
         decimal(scaled / 10_000_000)
         write(".")
         decimal(scaled % 10_000_000, minimumCount: 7)
+    }
+}
+
+private extension String {
+    /// `0.0000100` → `0.00001`.
+    func droppingZeroTail() -> String {
+        var text = self
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
     }
 }

@@ -81,15 +81,11 @@ enum GeocodeJSONWriter {
         out.write("\n")
     }
 
-    /// The shortest digits that read back as the value, but at most 16 significant ones, as
-    /// Google prints them (`38.8990252802915` where the shortest form is `38.899025280291504`);
-    /// never in exponent form (Swift writes 1e-05 for 0.00001).
+    /// A number as the JSON writes it (`ByteWriter.number`).
     static func number(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
-        guard abs(value) >= 1e-4 else { return GeocodeXMLWriter.sevenDecimals(value).droppingZeroTail() }
-        let shortest = value.description
-        guard shortest.utf8.count > 17, shortest.utf8.count(where: { (0x30...0x39).contains($0) }) > 16 else { return shortest }
-        return String(format: "%.16g", value).droppingZeroTail()
+        var out = ByteWriter(capacity: 32)
+        out.number(value)
+        return String(decoding: out.bytes, as: UTF8.self)
     }
 
     private static func strings(_ values: [String], to out: inout ByteWriter) {
@@ -106,14 +102,5 @@ enum GeocodeJSONWriter {
         out.write("\"")
         TextEscaper.jsonUnicodeControls.append(text, to: &out)
         out.write("\"")
-    }
-}
-
-private extension String {
-    /// `0.0000100` → `0.00001`.
-    func droppingZeroTail() -> String {
-        var text = self
-        while text.hasSuffix("0") { text.removeLast() }
-        return text
     }
 }

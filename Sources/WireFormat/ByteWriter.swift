@@ -54,7 +54,9 @@ public struct ByteWriter: ~Copyable {
         append(literal.utf8Start, literal.utf8CodeUnitCount)
     }
 
-    @inlinable
+    /// Disfavoured, so that a string literal is written as the `StaticString` it can be (a copy
+    /// from the binary) rather than made a `String` first.
+    @inlinable @_disfavoredOverload
     public mutating func write(_ text: String) {
         // Long native strings are read in place; short ones live inside the String value itself.
         if text.utf8.withContiguousStorageIfAvailable({ write($0) }) == nil {

@@ -36,6 +36,8 @@ import UnderstudyTesting
         #expect(GeocodeJSONWriter.number(47.60317389999999) == "47.60317389999999")
         #expect(GeocodeJSONWriter.number(-122.336407) == "-122.336407")
         #expect(GeocodeJSONWriter.number(52) == "52")
+        #expect(GeocodeJSONWriter.number(-52) == "-52")
+        #expect(GeocodeJSONWriter.number(-0.0) == "0")
         #expect(GeocodeJSONWriter.number(0.00001) == "0.00001")
         // Google's 16 significant digits (a rooftop viewport corner).
         #expect(GeocodeJSONWriter.number(38.8976763 + 0.0013489802915) == "38.8990252802915")
