@@ -13,24 +13,31 @@ enum PlaceKey: Equatable {
     case userPlace(String)
 
     var placeID: String {
-        let text: String = switch self {
-        case .postalCode(let zip): "Z|" + zip
-        case .state(let code): "S|" + code
-        case .country(let code): "C|" + code
-        case .locality(let country, let region, let name): "L|" + country + "|" + region + "|" + name
-        case .userPlace(let key): "U|" + key
+        // The key's fields joined by "|", without intermediate strings: this runs for every result.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(48)
+        func field(_ text: String) {
+            bytes.append(UInt8(ascii: "|"))
+            bytes.append(contentsOf: text.utf8)
+        }
+        switch self {
+        case .postalCode(let zip): bytes.append(UInt8(ascii: "Z")); field(zip)
+        case .state(let code): bytes.append(UInt8(ascii: "S")); field(code)
+        case .country(let code): bytes.append(UInt8(ascii: "C")); field(code)
+        case .locality(let country, let region, let name): bytes.append(UInt8(ascii: "L")); field(country); field(region); field(name)
+        case .userPlace(let key): bytes.append(UInt8(ascii: "U")); field(key)
         }
         // At least 20 bytes, NUL-padded, so every ID is as long as Google's (27 characters or more).
-        var bytes = Array(text.utf8)
         if bytes.count < 20 { bytes += repeatElement(0, count: 20 - bytes.count) }
         for index in bytes.indices { bytes[index] ^= Self.mask[index & 7] }
-        return "ChIJ" + Self.base64URL(bytes)
+        return Self.base64URL(bytes, after: "ChIJ")
     }
 
-    /// Unpadded base64url (RFC 4648 §5), without Foundation: this runs for every result.
-    private static func base64URL(_ bytes: [UInt8]) -> String {
+    /// `prefix`, then `bytes` in unpadded base64url (RFC 4648 §5), without Foundation.
+    private static func base64URL(_ bytes: [UInt8], after prefix: StaticString) -> String {
         var out: [UInt8] = []
-        out.reserveCapacity((bytes.count * 4 + 2) / 3)
+        out.reserveCapacity(prefix.utf8CodeUnitCount + (bytes.count * 4 + 2) / 3)
+        out.append(contentsOf: UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
         var index = 0
         while index < bytes.count {
             let count = min(3, bytes.count - index)

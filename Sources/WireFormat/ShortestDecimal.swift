@@ -17,17 +17,18 @@ public struct ShortestDecimal: TextOutputStream {
     }
 
     public mutating func write(_ string: String) {
-        for byte in string.utf8 { append(byte) }
+        var string = string
+        string.withUTF8 { _writeASCII($0) }
     }
 
     public mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
-        for byte in buffer { append(byte) }
-    }
-
-    private mutating func append(_ byte: UInt8) {
-        guard count < MemoryLayout.size(ofValue: storage) else { return }
-        withUnsafeMutableBytes(of: &storage) { $0[count] = byte }
-        count += 1
+        let start = count
+        withUnsafeMutableBytes(of: &storage) { storage in
+            let length = min(buffer.count, storage.count - start)
+            guard length > 0, let source = buffer.baseAddress else { return }
+            storage.baseAddress?.advanced(by: start).copyMemory(from: source, byteCount: length)
+            count = start + length
+        }
     }
 
     /// The text's bytes, for the duration of `body`.
