@@ -44,20 +44,21 @@ enum PDOValue: Equatable {
         return padding > 0 ? text + String(repeating: " ", count: padding) : text
     }
 
-    /// `text.count`, without walking grapheme clusters when the text is ASCII (nearly always):
-    /// there each byte is a character but for CR LF, which is one.
+    /// `text.count`, without walking grapheme clusters when the text is ASCII (nearly always).
     static func characterCount(_ text: String) -> Int {
-        let count = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
-            var pairs = 0
-            var previous: UInt8 = 0
-            for byte in bytes {
-                if byte >= 0x80 { return nil }
-                if byte == UInt8(ascii: "\n") && previous == UInt8(ascii: "\r") { pairs += 1 }
-                previous = byte
-            }
-            return bytes.count - pairs
+        (text.utf8.withContiguousStorageIfAvailable(asciiCharacterCount) ?? nil) ?? text.count
+    }
+
+    /// The characters of ASCII text (each byte one, but CR LF is one); nil when not ASCII.
+    static func asciiCharacterCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var pairs = 0
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if byte >= 0x80 { return nil }
+            if byte == UInt8(ascii: "\n") && previous == UInt8(ascii: "\r") { pairs += 1 }
+            previous = byte
         }
-        return (count ?? nil) ?? text.count
+        return bytes.count - pairs
     }
 
     /// `number` with `scale` decimals, rounded half away from zero.

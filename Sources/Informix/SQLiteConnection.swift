@@ -160,6 +160,35 @@ final class SQLiteStatement {
         return (String(cString: table), String(cString: column))
     }
 
+    /// The storage class of a column of the current row (SQLITE_TEXT, SQLITE_NULL, …).
+    func columnType(_ index: Int) -> Int32 {
+        sqlite3_column_type(statement, Int32(index))
+    }
+
+    /// The bytes of a TEXT column of the current row, read in place (valid until the next step).
+    func withText<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let column = Int32(index)
+        let text = sqlite3_column_text(statement, column)
+        return body(UnsafeBufferPointer(start: text, count: text == nil ? 0 : Int(sqlite3_column_bytes(statement, column))))
+    }
+
+    /// The sum of the current row's `value(index).byteCount`, without making the values.
+    var rowByteCount: Int {
+        (0..<columnCount).reduce(0) { $0 + valueByteCount($1) }
+    }
+
+    /// `value(index).byteCount`, without making the value.
+    func valueByteCount(_ index: Int) -> Int {
+        switch columnType(index) {
+        case SQLITE_INTEGER, SQLITE_FLOAT: return 8
+        case SQLITE_TEXT:
+            // The value's String repairs invalid UTF-8, which can change its length.
+            return withText(index) { $0.contains { $0 >= 0x80 } ? String(decoding: $0, as: UTF8.self).utf8.count : $0.count }
+        case SQLITE_BLOB: return Int(sqlite3_column_bytes(statement, Int32(index)))
+        default: return 1
+        }
+    }
+
     func value(_ index: Int) -> SQLiteValue {
         let column = Int32(index)
         switch sqlite3_column_type(statement, column) {

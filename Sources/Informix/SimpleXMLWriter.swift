@@ -74,12 +74,30 @@ struct SimpleXMLWriter: ~Copyable {
     /// `$node->addChild($name, htmlentities($value))`, written in one pass: the same bytes as
     /// `parsedContent(HTMLEntities.encode(value))`, without the text in between.
     mutating func addEscapedChild(_ element: Element, _ value: String, padding: Int = 0) {
-        if value.isEmpty && padding == 0 {
+        guard openChild(element, isEmpty: value.isEmpty && padding == 0) else { return }
+        HTMLEntities.appendAsXMLContent(value, runtime: runtime, to: &bytes)
+        closeChild(element, padding: padding)
+    }
+
+    /// The same for an ASCII value, where no character has an HTML entity: XML's escaping only.
+    mutating func addEscapedChild(_ element: Element, ascii value: UnsafeBufferPointer<UInt8>, padding: Int) {
+        guard openChild(element, isEmpty: value.isEmpty && padding == 0) else { return }
+        TextEscaper.xmlText.append(value, to: &bytes)
+        closeChild(element, padding: padding)
+    }
+
+    /// Opens a child for its content; an empty one is written whole (false).
+    private mutating func openChild(_ element: Element, isEmpty: Bool) -> Bool {
+        if isEmpty {
             addChild(element, parsed: [])
-            return
+            return false
         }
         bytes.write(element.open)
-        HTMLEntities.appendAsXMLContent(value, runtime: runtime, to: &bytes)
+        return true
+    }
+
+    /// Ends a child's content with `padding` blanks.
+    private mutating func closeChild(_ element: Element, padding: Int) {
         var blanks = padding
         while blanks > 0 {
             bytes.spaces(blanks)  // at most twenty at a time

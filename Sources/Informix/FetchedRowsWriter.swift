@@ -1,0 +1,144 @@
+import CSQLite
+import WireFormat
+
+/// The scripts' `$rows = $stmt->fetchAll(PDO::FETCH_ASSOC)` and the loop that adds each row to
+/// the XML, fed one row at a time while the statement steps: a value goes from SQLite's buffer
+/// into the answer, without a String or a row array in between. What it writes only counts once
+/// the query has run to its end: fetchAll fails as a whole before the loop runs, so on an error
+/// the caller drops this writer and its script run.
+final class FetchedRowsWriter {
+    /// One key of a fetched row: its element, and the result column its value comes from. A
+    /// class: the loop reads keys for every value, and a copy of a struct retains each tag.
+    private final class Key {
+        let element: SimpleXMLWriter.Element
+        let source: Int
+        let type: InformixType?
+        /// Text is written as the driver hands it (no number or date formatting, no stream).
+        let isPlainText: Bool
+        /// CHAR and NCHAR: blank-padded to their length.
+        let isPadded: Bool
+
+        init(element: SimpleXMLWriter.Element, source: Int, type: InformixType?) {
+            self.element = element
+            self.source = source
+            self.type = type
+            isPlainText = ![.text, .byte, .decimal, .money, .date].contains(type?.kind)
+            isPadded = type?.kind == .char || type?.kind == .nchar
+        }
+    }
+
+    private let scripts: PHPScripts
+    /// The script run, with the notices the loop printed.
+    private(set) var run: ScriptRun
+    private var xml: SimpleXMLWriter
+    private let row: SimpleXMLWriter.Element
+    /// `<ThereWasAnError>no</ThereWasAnError>` opens every row (generic.php), as addChild stores it.
+    private let marker: [UInt8]?
+    private let entitiesLine: Int
+    /// Made from the result's columns at the first row.
+    private var keys: [Key]?
+    /// The script's end, when a value stopped it: later rows are still fetched but not written.
+    private var fatal: PHPPage?
+
+    init(_ scripts: PHPScripts, run: ScriptRun, root: String, row: String, marker: Bool, entitiesLine: Int) {
+        self.scripts = scripts
+        self.run = run
+        xml = SimpleXMLWriter(runtime: scripts.runtime, root: root, capacity: 16 * 1024)
+        self.row = SimpleXMLWriter.Element(row)
+        self.marker = marker ? SimpleXMLWriter.parsedContent(Array("no".utf8), runtime: scripts.runtime) : nil
+        self.entitiesLine = entitiesLine
+    }
+
+    /// The page the script sends once every row was added.
+    func finish() -> PHPPage {
+        fatal ?? run.page(contentType: scripts.runtime.contentType("text/xml"), xml.finish())
+    }
+
+    /// Adds the statement's current row; answers its size as a kept row counts it (RowVisitor).
+    func add(_ statement: SQLiteStatement, _ columns: [ResultColumn]) -> Int {
+        guard fatal == nil else { return statement.rowByteCount }
+        let keys = keys ?? makeKeys(columns)
+        var size = 0
+        xml.openRow(row)
+        if let marker { xml.addChild(PHPScripts.errorFlag, parsed: marker) }
+        for key in keys {
+            if key.isPlainText, statement.columnType(key.source) == SQLITE_TEXT, let bytes = addASCII(statement, key) {
+                size += bytes
+                continue
+            }
+            let value = statement.value(key.source)
+            size += value.byteCount
+            if let end = add(PDOValue(value, type: key.type, dateOutput: scripts.dateOutput), key) {
+                fatal = end
+                return statement.rowByteCount
+            }
+        }
+        xml.closeRow(row)
+        // A repeated name reads only the last of its columns: then the row is counted on its own.
+        return keys.count == columns.count ? size : statement.rowByteCount
+    }
+
+    /// FETCH_ASSOC: one key per name; a repeated name keeps its first place and last value.
+    private func makeKeys(_ columns: [ResultColumn]) -> [Key] {
+        var names: [String] = []
+        var positions: [String: Int] = [:]
+        var sources: [Int] = []
+        for (index, column) in columns.enumerated() {
+            let name = switch scripts.columnCase {
+            case .upper: column.name.uppercased()
+            case .lower: column.name.lowercased()
+            case .natural: column.name
+            }
+            if let position = positions[name] {
+                sources[position] = index
+            } else {
+                positions[name] = names.count
+                names.append(name)
+                sources.append(index)
+            }
+        }
+        let made = zip(names, sources).map { name, source in
+            Key(element: SimpleXMLWriter.Element(name), source: source, type: columns[source].type)
+        }
+        keys = made
+        return made
+    }
+
+    /// A TEXT value in ASCII (nearly all): escaped straight from SQLite's buffer, with the
+    /// padding PDOValue would add. Answers the value's size; nil (nothing written) when it is
+    /// not ASCII.
+    private func addASCII(_ statement: SQLiteStatement, _ key: Key) -> Int? {
+        statement.withText(key.source) { bytes in
+            guard let characters = PDOValue.asciiCharacterCount(bytes) else { return nil }
+            let padding = key.isPadded ? max(0, (key.type?.length ?? 0) - characters) : 0
+            xml.addEscapedChild(key.element, ascii: bytes, padding: padding)
+            return bytes.count
+        }
+    }
+
+    /// `$child->addChild($name, htmlentities($value))`; the script's end when it stops there.
+    private func add(_ value: PDOValue, _ key: Key) -> PHPPage? {
+        let runtime = scripts.runtime
+        switch value {
+        case .string(let text, let padding):
+            xml.addEscapedChild(key.element, text, padding: padding)
+        case .null:
+            if runtime.version == .php8 {
+                run.notice("htmlentities(): Passing null to parameter #1 ($string) of type string is deprecated",
+                           line: entitiesLine, kind: "Deprecated")
+            }
+            xml.addChild(key.element, raw: [])
+        case .stream:
+            if runtime.version == .php8 {
+                let trace = "Uncaught TypeError: htmlentities(): Argument #1 ($string) must be of type string, resource given in "
+                    + "\(runtime.documentRoot)\(run.file):\(entitiesLine)\nStack trace:\n#0 \(runtime.documentRoot)\(run.file)(\(entitiesLine)): "
+                    + "htmlentities(Resource id #\(run.nextResource()))\n#1 {main}\n  thrown"
+                return run.fatal(trace, line: entitiesLine)
+            }
+            run.notice("htmlentities() expects parameter 1 to be string, resource given", line: entitiesLine, kind: "Warning")
+            _ = run.nextResource()
+            xml.addChild(key.element, raw: nil)
+        }
+        return nil
+    }
+}
