@@ -1,4 +1,5 @@
 import CSQLite
+import HTTPServer
 import WireFormat
 
 /// The scripts' `$rows = $stmt->fetchAll(PDO::FETCH_ASSOC)` and the loop that adds each row to
@@ -9,7 +10,7 @@ import WireFormat
 final class FetchedRowsWriter {
     /// One key of a fetched row: its element, and the result column its value comes from. A
     /// class: the loop reads keys for every value, and a copy of a struct retains each tag.
-    private final class Key {
+    private final class Key: Sendable {
         let element: SimpleXMLWriter.Element
         let source: Int
         let type: InformixType?
@@ -37,6 +38,14 @@ final class FetchedRowsWriter {
     private let entitiesLine: Int
     /// Made from the result's columns at the first row.
     private var keys: [Key]?
+    /// Keys by columns and case: clients run the same few statements again and again.
+    private static let knownKeys = Locked([KeyedColumns: [Key]]())
+    private static let knownKeysLimit = 256
+
+    private struct KeyedColumns: Hashable {
+        let columns: [ResultColumn]
+        let columnCase: PHPScripts.ColumnCase
+    }
     /// The script's end, when a value stopped it: later rows are still fetched but not written.
     private var fatal: PHPPage?
 
@@ -78,13 +87,28 @@ final class FetchedRowsWriter {
         return keys.count == columns.count ? size : statement.rowByteCount
     }
 
-    /// FETCH_ASSOC: one key per name; a repeated name keeps its first place and last value.
     private func makeKeys(_ columns: [ResultColumn]) -> [Key] {
+        let known = KeyedColumns(columns: columns, columnCase: scripts.columnCase)
+        if let made = Self.knownKeys.withLock({ $0[known] }) {
+            keys = made
+            return made
+        }
+        let made = Self.keys(columns, scripts.columnCase)
+        Self.knownKeys.withLock { keys in
+            if keys.count >= Self.knownKeysLimit { keys.removeAll() }
+            keys[known] = made
+        }
+        keys = made
+        return made
+    }
+
+    /// FETCH_ASSOC: one key per name; a repeated name keeps its first place and last value.
+    private static func keys(_ columns: [ResultColumn], _ columnCase: PHPScripts.ColumnCase) -> [Key] {
         var names: [String] = []
         var positions: [String: Int] = [:]
         var sources: [Int] = []
         for (index, column) in columns.enumerated() {
-            let name = switch scripts.columnCase {
+            let name = switch columnCase {
             case .upper: column.name.uppercased()
             case .lower: column.name.lowercased()
             case .natural: column.name
@@ -97,11 +121,9 @@ final class FetchedRowsWriter {
                 sources.append(index)
             }
         }
-        let made = zip(names, sources).map { name, source in
+        return zip(names, sources).map { name, source in
             Key(element: SimpleXMLWriter.Element(name), source: source, type: columns[source].type)
         }
-        keys = made
-        return made
     }
 
     /// A TEXT value in ASCII (nearly all): escaped straight from SQLite's buffer, with the
@@ -127,7 +149,7 @@ final class FetchedRowsWriter {
                 run.notice("htmlentities(): Passing null to parameter #1 ($string) of type string is deprecated",
                            line: entitiesLine, kind: "Deprecated")
             }
-            xml.addChild(key.element, raw: [])
+            xml.addChild(key.element, parsed: [])  // what addChild stores of ""
         case .stream:
             if runtime.version == .php8 {
                 let trace = "Uncaught TypeError: htmlentities(): Argument #1 ($string) must be of type string, resource given in "

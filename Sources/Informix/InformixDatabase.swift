@@ -25,7 +25,7 @@ struct DatabaseSettings: Sendable {
 }
 
 /// A result column: Informix's label (lower case) and, when it is a table column, its type.
-struct ResultColumn: Sendable, Equatable {
+struct ResultColumn: Sendable, Hashable {
     var name: String
     var type: InformixType?
 }

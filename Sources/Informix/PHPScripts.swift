@@ -202,7 +202,7 @@ struct ScriptRun {
     }
 
     func page(contentType: String, _ body: [UInt8]) -> PHPPage {
-        PHPPage(contentType: contentType, body: output + body)
+        PHPPage(contentType: contentType, body: output.isEmpty ? body : output + body)
     }
 }
 
