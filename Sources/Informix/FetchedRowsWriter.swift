@@ -67,24 +67,32 @@ final class FetchedRowsWriter {
     func add(_ statement: SQLiteStatement, _ columns: [ResultColumn]) -> Int {
         guard fatal == nil else { return statement.rowByteCount }
         let keys = keys ?? makeKeys(columns)
+        // The document is passed down inout: reached through this class's property at every
+        // value, each access would be checked for exclusivity at run time.
+        guard let size = add(statement, keys, to: &xml) else { return statement.rowByteCount }
+        // A repeated name reads only the last of its columns: then the row is counted on its own.
+        return keys.count == columns.count ? size : statement.rowByteCount
+    }
+
+    /// The row's size when written whole; nil when a value stopped the script.
+    private func add(_ statement: SQLiteStatement, _ keys: [Key], to xml: inout SimpleXMLWriter) -> Int? {
         var size = 0
         xml.openRow(row)
         if let marker { xml.addChild(PHPScripts.errorFlag, parsed: marker) }
         for key in keys {
-            if key.isPlainText, statement.columnType(key.source) == SQLITE_TEXT, let bytes = addASCII(statement, key) {
+            if key.isPlainText, statement.columnType(key.source) == SQLITE_TEXT, let bytes = addASCII(statement, key, to: &xml) {
                 size += bytes
                 continue
             }
             let value = statement.value(key.source)
             size += value.byteCount
-            if let end = add(PDOValue(value, type: key.type, dateOutput: scripts.dateOutput), key) {
+            if let end = add(PDOValue(value, type: key.type, dateOutput: scripts.dateOutput), key, to: &xml) {
                 fatal = end
-                return statement.rowByteCount
+                return nil
             }
         }
         xml.closeRow(row)
-        // A repeated name reads only the last of its columns: then the row is counted on its own.
-        return keys.count == columns.count ? size : statement.rowByteCount
+        return size
     }
 
     private func makeKeys(_ columns: [ResultColumn]) -> [Key] {
@@ -129,7 +137,7 @@ final class FetchedRowsWriter {
     /// A TEXT value in ASCII (nearly all): escaped straight from SQLite's buffer, with the
     /// padding PDOValue would add. Answers the value's size; nil (nothing written) when it is
     /// not ASCII.
-    private func addASCII(_ statement: SQLiteStatement, _ key: Key) -> Int? {
+    private func addASCII(_ statement: SQLiteStatement, _ key: Key, to xml: inout SimpleXMLWriter) -> Int? {
         statement.withText(key.source) { bytes in
             guard let characters = PDOValue.asciiCharacterCount(bytes) else { return nil }
             let padding = key.isPadded ? max(0, (key.type?.length ?? 0) - characters) : 0
@@ -139,7 +147,7 @@ final class FetchedRowsWriter {
     }
 
     /// `$child->addChild($name, htmlentities($value))`; the script's end when it stops there.
-    private func add(_ value: PDOValue, _ key: Key) -> PHPPage? {
+    private func add(_ value: PDOValue, _ key: Key, to xml: inout SimpleXMLWriter) -> PHPPage? {
         let runtime = scripts.runtime
         switch value {
         case .string(let text, let padding):
