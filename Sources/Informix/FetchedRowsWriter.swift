@@ -1,4 +1,3 @@
-import CSQLite
 import HTTPServer
 import WireFormat
 
@@ -79,10 +78,27 @@ final class FetchedRowsWriter {
         var size = 0
         xml.openRow(row)
         if let marker { xml.addChild(PHPScripts.errorFlag, parsed: marker) }
+        let php8 = scripts.runtime.version == .php8
         for key in keys {
-            if key.isPlainText, statement.columnType(key.source) == SQLITE_TEXT, let bytes = addASCII(statement, key, to: &xml) {
-                size += bytes
+            // Values PDO hands over as they are stored: written from SQLite's buffers. What
+            // needs formatting, a notice or a stream goes through PDOValue.
+            switch statement.view(key.source) {
+            case .null where !php8:
+                xml.addChild(key.element, parsed: [])  // what addChild stores of htmlentities(NULL)
+                size += 1
                 continue
+            case .integer(let number) where key.isPlainText && !key.isPadded:
+                xml.addChild(key.element, integer: number)
+                size += 8
+                continue
+            case .text(let bytes) where key.isPlainText:
+                if let characters = PDOValue.asciiCharacterCount(bytes) {
+                    let padding = key.isPadded ? max(0, (key.type?.length ?? 0) - characters) : 0
+                    xml.addEscapedChild(key.element, ascii: bytes, padding: padding)
+                    size += bytes.count
+                    continue
+                }
+            default: break
             }
             let value = statement.value(key.source)
             size += value.byteCount
@@ -131,18 +147,6 @@ final class FetchedRowsWriter {
         }
         return zip(names, sources).map { name, source in
             Key(element: SimpleXMLWriter.Element(name), source: source, type: columns[source].type)
-        }
-    }
-
-    /// A TEXT value in ASCII (nearly all): escaped straight from SQLite's buffer, with the
-    /// padding PDOValue would add. Answers the value's size; nil (nothing written) when it is
-    /// not ASCII.
-    private func addASCII(_ statement: SQLiteStatement, _ key: Key, to xml: inout SimpleXMLWriter) -> Int? {
-        statement.withText(key.source) { bytes in
-            guard let characters = PDOValue.asciiCharacterCount(bytes) else { return nil }
-            let padding = key.isPadded ? max(0, (key.type?.length ?? 0) - characters) : 0
-            xml.addEscapedChild(key.element, ascii: bytes, padding: padding)
-            return bytes.count
         }
     }
 

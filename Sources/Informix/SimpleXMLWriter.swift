@@ -86,6 +86,14 @@ struct SimpleXMLWriter: ~Copyable {
         closeChild(element, padding: padding)
     }
 
+    /// `addChild` of an integer's decimal text (which needs no escaping).
+    mutating func addChild(_ element: Element, integer: Int64) {
+        bytes.write(element.open)
+        if integer < 0 { bytes.write(byte: UInt8(ascii: "-")) }
+        bytes.decimal(integer.magnitude)
+        bytes.write(element.close)
+    }
+
     /// Opens a child for its content; an empty one is written whole (false).
     private mutating func openChild(_ element: Element, isEmpty: Bool) -> Bool {
         if isEmpty {
