@@ -27,9 +27,21 @@ final class FetchedRowsWriter {
         }
     }
 
+    /// Keys by columns and case: clients run the same few statements again and again. Kept
+    /// for small results' columns only, so that the table stays small whatever clients select.
+    private static let knownKeys = Locked([KeyedColumns: [Key]]())
+    private static let knownKeysLimit = 256
+    private static let knownColumnsLimit = 64
+    private static let knownNameBytesLimit = 1_024
+
+    private struct KeyedColumns: Hashable {
+        let columns: [ResultColumn]
+        let columnCase: PHPScripts.ColumnCase
+    }
+
     private let scripts: PHPScripts
     /// The script run, with the notices the loop printed.
-    private(set) var run: ScriptRun
+    private var run: ScriptRun
     private var xml: SimpleXMLWriter
     private let row: SimpleXMLWriter.Element
     /// `<ThereWasAnError>no</ThereWasAnError>` opens every row (generic.php), as addChild stores it.
@@ -37,14 +49,6 @@ final class FetchedRowsWriter {
     private let entitiesLine: Int
     /// Made from the result's columns at the first row.
     private var keys: [Key]?
-    /// Keys by columns and case: clients run the same few statements again and again.
-    private static let knownKeys = Locked([KeyedColumns: [Key]]())
-    private static let knownKeysLimit = 256
-
-    private struct KeyedColumns: Hashable {
-        let columns: [ResultColumn]
-        let columnCase: PHPScripts.ColumnCase
-    }
     /// The script's end, when a value stopped it: later rows are still fetched but not written.
     private var fatal: PHPPage?
 
@@ -118,9 +122,11 @@ final class FetchedRowsWriter {
             return made
         }
         let made = Self.keys(columns, scripts.columnCase)
-        Self.knownKeys.withLock { keys in
-            if keys.count >= Self.knownKeysLimit { keys.removeAll() }
-            keys[known] = made
+        if columns.count <= Self.knownColumnsLimit && columns.reduce(0, { $0 + $1.name.utf8.count }) <= Self.knownNameBytesLimit {
+            Self.knownKeys.withLock { keys in
+                if keys.count >= Self.knownKeysLimit { keys.removeAll() }
+                keys[known] = made
+            }
         }
         keys = made
         return made
