@@ -101,7 +101,12 @@ public final class SharedBytes: Sendable {
         count = bytes.count
         countText = String(count)
         base = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 16)
-        UnsafeMutableRawBufferPointer(start: base, count: count).copyBytes(from: bytes)
+        let target = UnsafeMutableRawBufferPointer(start: base, count: count)
+        // Contiguous bytes (an array: every answer made per request) with memcpy; copyBytes
+        // from a collection goes byte by byte.
+        if bytes.withContiguousStorageIfAvailable({ target.copyMemory(from: UnsafeRawBufferPointer($0)) }) == nil {
+            target.copyBytes(from: bytes)
+        }
     }
 
     public var buffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }

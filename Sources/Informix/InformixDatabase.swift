@@ -25,7 +25,7 @@ struct DatabaseSettings: Sendable {
 }
 
 /// A result column: Informix's label (lower case) and, when it is a table column, its type.
-struct ResultColumn: Sendable, Equatable {
+struct ResultColumn: Sendable, Hashable {
     var name: String
     var type: InformixType?
 }
@@ -36,6 +36,11 @@ struct StatementResult: Sendable {
     var rows: [[SQLiteValue]] = []
     var changes = 0
 }
+
+/// Reads one result row in place, from the statement stepped to it, with the result's columns;
+/// answers the row's size as kept rows count it (the sum of its values' `byteCount`), for the
+/// result's byte cap.
+typealias RowVisitor = (SQLiteStatement, [ResultColumn]) -> Int
 
 /// One Informix database, emulated on a SQLite connection: the dialect, the catalog, SERIAL,
 /// Informix's errors, and a sandbox. Not thread-safe: its owner runs it on one thread at a time.
@@ -172,7 +177,9 @@ final class InformixDatabase {
 
     /// Runs every statement of `sql` (separated by `;`); the answer is the last one's.
     /// `call` says how the client ran it (PDO exec or query), which the error text names.
-    func execute(_ sql: String, call: ODBCCall) throws(PDOError) -> StatementResult {
+    /// With `eachRow`, the last statement's rows are not kept: each is handed over while it is
+    /// the statement's current row, with the result's columns, to be read in place.
+    func execute(_ sql: String, call: ODBCCall, eachRow: RowVisitor? = nil) throws(PDOError) -> StatementResult {
         let prepareCall: ODBCCall = call == .execDirect ? .execDirect : .prepare
         let runCall: ODBCCall = call == .execDirect ? .execDirect : .execute
         guard sql.utf8.count <= settings.maxStatementBytes else { throw PDOError(error: .statementTooLong(), call: prepareCall) }
@@ -181,13 +188,15 @@ final class InformixDatabase {
         // SQLite ends the whole transaction when a write is interrupted or finds the database
         // full: BEGIN WORK is then over, and COMMIT must say so (-255).
         defer { if inUserTransaction && !connection.isInTransaction { inUserTransaction = false } }
-        for statement in planned {
+        for (index, statement) in planned.enumerated() {
             // Every statement, schema statements too, is bounded in time (-213).
             state.deadline = ConnectionState.monotonicNanos() + UInt64(settings.timeLimit.components.seconds) * 1_000_000_000
                 + UInt64(settings.timeLimit.components.attoseconds / 1_000_000_000)
             defer { state.deadline = 0 }
             switch statement {
-            case .query(let sqlite, let target): result = try runQuery(sqlite, target: target, prepareCall: prepareCall, runCall: runCall)
+            case .query(let sqlite, let target):
+                result = try runQuery(sqlite, target: target, prepareCall: prepareCall, runCall: runCall,
+                                      eachRow: index == planned.count - 1 ? eachRow : nil)
             case .other(let tokens): result = try run(tokens, prepareCall: prepareCall)
             }
         }
@@ -273,7 +282,8 @@ final class InformixDatabase {
         }
     }
 
-    private func runQuery(_ sql: String, target: String?, prepareCall: ODBCCall, runCall: ODBCCall) throws(PDOError) -> StatementResult {
+    private func runQuery(_ sql: String, target: String?, prepareCall: ODBCCall, runCall: ODBCCall,
+                          eachRow: RowVisitor?) throws(PDOError) -> StatementResult {
         let query: PreparedQuery
         if let known = prepared[sql] {
             query = known
@@ -296,14 +306,22 @@ final class InformixDatabase {
         // checks that it runs; a write runs to the end.
         let fetches = runCall != .execDirect || !statement.isReadOnly
         var resultBytes = 0
+        var rowCount = 0
         do throws(SQLiteError) {
             while try statement.step() {
                 guard fetches else { break }
-                guard result.rows.count < settings.maxRows else { throw SQLiteError(code: SQLITE_INTERRUPT, message: "too many rows") }
-                let row = (0..<result.columns.count).map(statement.value)
-                resultBytes += row.reduce(0) { $0 + $1.byteCount }
+                guard rowCount < settings.maxRows else { throw SQLiteError(code: SQLITE_INTERRUPT, message: "too many rows") }
+                rowCount += 1
+                guard let eachRow else {
+                    let row = (0..<result.columns.count).map(statement.value)
+                    resultBytes += row.reduce(0) { $0 + $1.byteCount }
+                    guard resultBytes <= settings.maxResultBytes else { throw SQLiteError(code: SQLITE_TOOBIG, message: "result too big") }
+                    result.rows.append(row)
+                    continue
+                }
+                // Counted as if kept: the caller holds what it makes of them until the answer.
+                resultBytes += eachRow(statement, result.columns)
                 guard resultBytes <= settings.maxResultBytes else { throw SQLiteError(code: SQLITE_TOOBIG, message: "result too big") }
-                result.rows.append(row)
             }
         } catch {
             if error.code == SQLiteConstraint.foreignKey {

@@ -1,6 +1,6 @@
 /// A column type as Informix declares it, with what the system catalog shows for it (`coltype`,
 /// `collength`), how it is stored in SQLite, and how PDO_INFORMIX hands its values to PHP.
-struct InformixType: Codable, Equatable, Sendable {
+struct InformixType: Codable, Hashable, Sendable {
     enum Kind: String, Codable, Sendable {
         case char, nchar, varchar, nvarchar, lvarchar
         case smallint, integer, int8, bigint, serial, serial8, bigserial

@@ -8,7 +8,8 @@ enum PDOValue: Equatable {
     /// A LOB column's value: a PHP stream resource, which the scripts' `htmlentities()` refuses.
     case stream
 
-    init(_ value: SQLiteValue, type: InformixType?, dateOutput: DBDateFormat) {
+    // Borrowed: an initializer's arguments are otherwise passed owned, a copy of the format per value.
+    init(_ value: SQLiteValue, type: InformixType?, dateOutput: borrowing DBDateFormat) {
         if case .null = value {
             self = .null
             return
@@ -22,7 +23,7 @@ enum PDOValue: Equatable {
             self = .stream
         case .char, .nchar:
             let text = Self.text(value)
-            self = .string(text, padding: max(0, type.length - text.count))
+            self = .string(text, padding: max(0, type.length - Self.characterCount(text)))
         case .decimal, .money:
             guard type.scale != InformixType.floatingScale, let number = Self.number(value) else {
                 self = .string(Self.text(value))
@@ -41,6 +42,23 @@ enum PDOValue: Equatable {
     var phpString: String? {
         guard case .string(let text, let padding) = self else { return nil }
         return padding > 0 ? text + String(repeating: " ", count: padding) : text
+    }
+
+    /// `text.count`, without walking grapheme clusters when the text is ASCII (nearly always).
+    static func characterCount(_ text: String) -> Int {
+        (text.utf8.withContiguousStorageIfAvailable(asciiCharacterCount) ?? nil) ?? text.count
+    }
+
+    /// The characters of ASCII text (each byte one, but CR LF is one); nil when not ASCII.
+    static func asciiCharacterCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var pairs = 0
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if byte >= 0x80 { return nil }
+            if byte == UInt8(ascii: "\n") && previous == UInt8(ascii: "\r") { pairs += 1 }
+            previous = byte
+        }
+        return bytes.count - pairs
     }
 
     /// `number` with `scale` decimals, rounded half away from zero.

@@ -100,8 +100,13 @@ enum PHPForm {
             while key.hasPrefix(" ") { key.removeFirst() }
             // Before the first "[", PHP turns spaces and dots into underscores; "a[b]" makes an
             // array, which these scripts cannot use as a string.
-            if key.contains("[") && key.contains("]") { continue }
-            key = String(key.map { $0 == " " || $0 == "." ? "_" : $0 })
+            // (Foundation's search, which matches whole characters; a name without the bytes
+            // cannot match, and most names have none of them.)
+            let bytes = key.utf8
+            if bytes.contains(UInt8(ascii: "[")) && key.contains("[") && key.contains("]") { continue }
+            if bytes.contains(UInt8(ascii: " ")) || bytes.contains(UInt8(ascii: ".")) {
+                key = String(key.map { $0 == " " || $0 == "." ? "_" : $0 })
+            }
             guard !key.isEmpty else { continue }
             var text = decode(value)
             if runtime.magicQuotesGPC { text = addSlashes(text) }

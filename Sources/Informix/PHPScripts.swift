@@ -33,9 +33,14 @@ struct PHPScripts {
     /// Whether the same request on the same data always gets the same answer: no clock, no
     /// session values, no randomness in the statement (a conservative test of its words).
     static func isRepeatable(_ post: [String: String]) -> Bool {
-        let sql = (post["sql_stmt"] ?? "").lowercased()
-        return !["today", "current", "user", "dbinfo", "random", "now", "changes", "last_insert", "sqlite_"].contains { sql.contains($0) }
+        var sql = (post["sql_stmt"] ?? "").lowercased()
+        // Bytes, not Foundation's Unicode-aware search (several thousand instructions a word):
+        // the words are ASCII, so a byte match finds at least what the other would.
+        return sql.withUTF8 { text in !unrepeatableWords.contains { text.contains(run: $0) } }
     }
+
+    private static let unrepeatableWords = ["today", "current", "user", "dbinfo", "random", "now", "changes", "last_insert", "sqlite_"]
+        .map { Array($0.utf8) }
 
     /// Runs `service` (reached at `path`) with the POST fields `post`.
     func run(_ service: Service, path: String, post: [String: String], database: InformixDatabase) -> PHPPage {
@@ -68,14 +73,14 @@ struct PHPScripts {
             return run.page(contentType: runtime.defaultContentType, xml.finish())
         }
         let select = "SELECT * FROM \(table ?? "")"
-        let result: StatementResult
+        let rows = FetchedRowsWriter(self, run: run, root: rootElement, row: table ?? "", marker: true, entitiesLine: 65)
         do {
-            result = try execute(select, .prepare, database)
+            _ = try execute(select, .prepare, database, eachRow: rows.add)
         } catch {
             // Outside the try block: the exception is uncaught.
             return run.fatal(runtime.uncaughtException(error.message, file: run.file, line: 47, call: "PDO->query", argument: select), line: 47)
         }
-        return rows(&run, result, root: rootElement, row: table ?? "", marker: true, entitiesLine: 65)
+        return rows.finish()
     }
 
     private func query(_ run: inout ScriptRun, _ post: [String: String], _ database: InformixDatabase) -> PHPPage {
@@ -92,23 +97,24 @@ struct PHPScripts {
             }
         }
         // The statement runs a second time, as the query whose rows are answered: a write runs twice.
-        let result: StatementResult
+        let rows = FetchedRowsWriter(self, run: run, root: rootElement, row: table, marker: false, entitiesLine: 44)
         do {
-            result = try execute(sql, .prepare, database)
+            _ = try execute(sql, .prepare, database, eachRow: rows.add)
         } catch {
             if throwing {
                 return run.fatal(runtime.uncaughtException(error.message, file: run.file, line: 27, call: "PDO->query", argument: sql), line: 27)
             }
             return run.fatal(runtime.nonObjectCall("fetchAll"), line: 29)
         }
-        return rows(&run, result, root: rootElement, row: table, marker: false, entitiesLine: 44)
+        return rows.finish()
     }
 
     private func customers(_ run: inout ScriptRun, _ database: InformixDatabase) -> PHPPage {
         let select = "SELECT * FROM customer"
+        let rows = FetchedRowsWriter(self, run: run, root: "cust", row: "customer", marker: false, entitiesLine: 37)
         do {
-            let result = try execute(select, .prepare, database)
-            return rows(&run, result, root: "cust", row: "customer", marker: false, entitiesLine: 37)
+            _ = try execute(select, .prepare, database, eachRow: rows.add)
+            return rows.finish()
         } catch {
             if runtime.pdoThrowsByDefault {
                 return run.fatal(runtime.uncaughtException(error.message, file: run.file, line: 20, call: "PDO->query", argument: select), line: 20)
@@ -117,66 +123,14 @@ struct PHPScripts {
         }
     }
 
-    /// `$rows = $stmt->fetchAll(PDO::FETCH_ASSOC)` and the loop that adds each row to the XML.
-    private func rows(_ run: inout ScriptRun, _ result: StatementResult, root: String, row: String, marker: Bool, entitiesLine: Int) -> PHPPage {
-        // FETCH_ASSOC: one key per name; a repeated name keeps its first place and last value.
-        var names: [SimpleXMLWriter.Element] = []
-        var positions: [String: Int] = [:]
-        var sources: [Int] = []
-        for (index, column) in result.columns.enumerated() {
-            let name = switch columnCase {
-            case .upper: column.name.uppercased()
-            case .lower: column.name.lowercased()
-            case .natural: column.name
-            }
-            if let position = positions[name] {
-                sources[position] = index
-            } else {
-                positions[name] = names.count
-                names.append(SimpleXMLWriter.Element(name))
-                sources.append(index)
-            }
-        }
-        let row = SimpleXMLWriter.Element(row)
-        let no = Array("no".utf8)
-        var xml = SimpleXMLWriter(runtime: runtime, root: root, capacity: 64 + result.rows.count * (32 + names.count * 40))
-        for values in result.rows {
-            xml.openRow(row)
-            if marker { xml.addChild(Self.errorFlag, raw: no) }
-            for (name, source) in zip(names, sources) {
-                switch PDOValue(values[source], type: result.columns[source].type, dateOutput: dateOutput) {
-                case .string(let text, let padding):
-                    xml.addEscapedChild(name, text, padding: padding)
-                case .null:
-                    if runtime.version == .php8 {
-                        run.notice("htmlentities(): Passing null to parameter #1 ($string) of type string is deprecated",
-                                   line: entitiesLine, kind: "Deprecated")
-                    }
-                    xml.addChild(name, raw: [])
-                case .stream:
-                    if runtime.version == .php8 {
-                        let trace = "Uncaught TypeError: htmlentities(): Argument #1 ($string) must be of type string, resource given in "
-                            + "\(runtime.documentRoot)\(run.file):\(entitiesLine)\nStack trace:\n#0 \(runtime.documentRoot)\(run.file)(\(entitiesLine)): "
-                            + "htmlentities(Resource id #\(run.nextResource()))\n#1 {main}\n  thrown"
-                        return run.fatal(trace, line: entitiesLine)
-                    }
-                    run.notice("htmlentities() expects parameter 1 to be string, resource given", line: entitiesLine, kind: "Warning")
-                    _ = run.nextResource()
-                    xml.addChild(name, raw: nil)
-                }
-            }
-            xml.closeRow(row)
-        }
-        return run.page(contentType: runtime.contentType("text/xml"), xml.finish())
-    }
+    static let errorFlag = SimpleXMLWriter.Element("ThereWasAnError")
 
-    private static let errorFlag = SimpleXMLWriter.Element("ThereWasAnError")
-
-    private func execute(_ sql: String, _ call: ODBCCall, _ database: InformixDatabase) throws(PDOException) -> StatementResult {
+    private func execute(_ sql: String, _ call: ODBCCall, _ database: InformixDatabase,
+                         eachRow: RowVisitor? = nil) throws(PDOException) -> StatementResult {
         // PDO refuses an empty statement itself, before the driver sees it.
         guard !sql.isEmpty else { throw PDOException(message: "SQLSTATE[HY000]: General error: trying to execute an empty query") }
         do {
-            return try database.execute(sql, call: call)
+            return try database.execute(sql, call: call, eachRow: eachRow)
         } catch {
             throw PDOException(message: error.message)
         }
@@ -248,6 +202,19 @@ struct ScriptRun {
     }
 
     func page(contentType: String, _ body: [UInt8]) -> PHPPage {
-        PHPPage(contentType: contentType, body: output + body)
+        PHPPage(contentType: contentType, body: output.isEmpty ? body : output + body)
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether `run` occurs in these bytes.
+    func contains(run: [UInt8]) -> Bool {
+        guard let first = run.first, run.count <= count else { return run.isEmpty }
+        var start = 0
+        while start <= count - run.count {
+            if self[start] == first && self[start..<(start + run.count)].elementsEqual(run) { return true }
+            start += 1
+        }
+        return false
     }
 }

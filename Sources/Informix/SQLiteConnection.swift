@@ -114,6 +114,16 @@ final class SQLiteConnection {
     }
 }
 
+/// A column of a statement's current row, as `SQLiteStatement.view` reads it in place.
+enum SQLiteColumnView {
+    case null
+    case integer(Int64)
+    /// UTF-8 as stored (not checked), valid until the statement steps or resets.
+    case text(UnsafeBufferPointer<UInt8>)
+    /// REAL or BLOB: read with `value`.
+    case other
+}
+
 /// A compiled statement; finalized when released.
 final class SQLiteStatement {
     private let statement: OpaquePointer
@@ -158,6 +168,36 @@ final class SQLiteStatement {
         guard let table = sqlite3_column_table_name(statement, Int32(index)),
               let column = sqlite3_column_origin_name(statement, Int32(index)) else { return nil }
         return (String(cString: table), String(cString: column))
+    }
+
+    /// A column of the current row as stored, read in place: TEXT's bytes stay valid until the
+    /// next step. One call into SQLite (its value object) instead of one per property.
+    func view(_ index: Int) -> SQLiteColumnView {
+        guard let value = sqlite3_column_value(statement, Int32(index)) else { return .other }
+        switch sqlite3_value_type(value) {
+        case SQLITE_NULL: return .null
+        case SQLITE_INTEGER: return .integer(sqlite3_value_int64(value))
+        case SQLITE_TEXT:
+            let text = sqlite3_value_text(value)
+            return .text(UnsafeBufferPointer(start: text, count: text == nil ? 0 : Int(sqlite3_value_bytes(value))))
+        default: return .other
+        }
+    }
+
+    /// The sum of the current row's `value(index).byteCount`, without making the values.
+    var rowByteCount: Int {
+        (0..<columnCount).reduce(0) { $0 + valueByteCount($1) }
+    }
+
+    /// `value(index).byteCount`, without making the value.
+    func valueByteCount(_ index: Int) -> Int {
+        switch view(index) {
+        case .null: 1
+        // The value's String repairs invalid UTF-8, which can change its length.
+        case .text(let bytes): bytes.contains { $0 >= 0x80 } ? String(decoding: bytes, as: UTF8.self).utf8.count : bytes.count
+        case .integer: 8
+        case .other: value(index).byteCount
+        }
     }
 
     func value(_ index: Int) -> SQLiteValue {

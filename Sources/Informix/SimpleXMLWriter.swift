@@ -7,7 +7,7 @@ import WireFormat
 /// PHP sent: `&` `<` `>` escaped, quotes literal, and non-ASCII characters left as the HTML
 /// entity references htmlentities made of them (`&eacute;`, or `&Atilde;&copy;` for é on PHP
 /// 5.3, which took strings as ISO-8859-1) — undeclared in XML, so strict parsers stop there.
-struct SimpleXMLWriter {
+struct SimpleXMLWriter: ~Copyable {
     /// An element name with its tags as bytes, made once for all the rows of an answer.
     struct Element {
         let name: String
@@ -26,66 +26,99 @@ struct SimpleXMLWriter {
     let runtime: PHPRuntime
     private let root: Element
     private var rootOpen = false
-    private var bytes: [UInt8] = []
+    private var bytes: ByteWriter
 
     /// Starts the document `<?xml version='1.0' encoding='utf-8'?><root/>` (as loaded).
     init(runtime: PHPRuntime, root: String, capacity: Int = 256) {
         self.runtime = runtime
         self.root = Element(root)
-        bytes.reserveCapacity(capacity)
-        bytes.append(contentsOf: Self.declaration)
+        bytes = ByteWriter(capacity: capacity)
+        bytes.write("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n")
     }
-
-    private static let declaration = Array("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n".utf8)
 
     /// Opens a child of the root (`$xml->addChild($name)`).
     mutating func openRow(_ element: Element) {
         if !rootOpen {
-            bytes.append(contentsOf: root.open)
+            bytes.write(root.open)
             rootOpen = true
         }
-        bytes.append(contentsOf: element.open)
+        bytes.write(element.open)
     }
 
     mutating func closeRow(_ element: Element) {
-        bytes.append(contentsOf: element.close)
+        bytes.write(element.close)
     }
 
     /// `$node->addChild($name, $value)` with `$value` taken as addChild takes it (entity
     /// references in it are parsed). nil: PHP's NULL (no content).
     mutating func addChild(_ element: Element, raw value: [UInt8]?) {
         guard let value else {
-            bytes.append(contentsOf: element.empty)
+            bytes.write(element.empty)
             return
         }
-        let content = Self.parsedContent(value, runtime: runtime)
+        addChild(element, parsed: Self.parsedContent(value, runtime: runtime))
+    }
+
+    /// `addChild` with `content` as it stores it (`parsedContent` of the value): for a value
+    /// written on every row, parsed once.
+    mutating func addChild(_ element: Element, parsed content: [UInt8]) {
         if content.isEmpty && runtime.emptyValueSelfCloses {
-            bytes.append(contentsOf: element.empty)
+            bytes.write(element.empty)
         } else {
-            bytes.append(contentsOf: element.open)
-            bytes.append(contentsOf: content)
-            bytes.append(contentsOf: element.close)
+            bytes.write(element.open)
+            bytes.write(content)
+            bytes.write(element.close)
         }
     }
 
     /// `$node->addChild($name, htmlentities($value))`, written in one pass: the same bytes as
     /// `parsedContent(HTMLEntities.encode(value))`, without the text in between.
     mutating func addEscapedChild(_ element: Element, _ value: String, padding: Int = 0) {
-        if value.isEmpty && padding == 0 {
-            addChild(element, raw: [])
-            return
-        }
-        bytes.append(contentsOf: element.open)
+        guard openChild(element, isEmpty: value.isEmpty && padding == 0) else { return }
         HTMLEntities.appendAsXMLContent(value, runtime: runtime, to: &bytes)
-        if padding > 0 { bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: padding)) }
-        bytes.append(contentsOf: element.close)
+        closeChild(element, padding: padding)
+    }
+
+    /// The same for an ASCII value, where no character has an HTML entity: XML's escaping only.
+    mutating func addEscapedChild(_ element: Element, ascii value: UnsafeBufferPointer<UInt8>, padding: Int) {
+        guard openChild(element, isEmpty: value.isEmpty && padding == 0) else { return }
+        TextEscaper.xmlText.append(value, to: &bytes)
+        closeChild(element, padding: padding)
+    }
+
+    /// `addChild` of an integer's decimal text (which needs no escaping).
+    mutating func addChild(_ element: Element, integer: Int64) {
+        bytes.write(element.open)
+        if integer < 0 { bytes.write(byte: UInt8(ascii: "-")) }
+        bytes.decimal(integer.magnitude)
+        bytes.write(element.close)
+    }
+
+    /// Opens a child for its content; an empty one is written whole (false).
+    private mutating func openChild(_ element: Element, isEmpty: Bool) -> Bool {
+        if isEmpty {
+            addChild(element, parsed: [])
+            return false
+        }
+        bytes.write(element.open)
+        return true
+    }
+
+    /// Ends a child's content with `padding` blanks.
+    private mutating func closeChild(_ element: Element, padding: Int) {
+        var blanks = padding
+        while blanks > 0 {
+            bytes.spaces(blanks)  // at most twenty at a time
+            blanks -= 20
+        }
+        bytes.write(element.close)
     }
 
     /// The finished document, as `print $xml->asXML()` sends it.
     mutating func finish() -> [UInt8] {
-        bytes.append(contentsOf: rootOpen ? root.close : root.empty)
-        bytes.append(UInt8(ascii: "\n"))
-        return bytes
+        bytes.write(rootOpen ? root.close : root.empty)
+        bytes.write(byte: UInt8(ascii: "\n"))
+        return bytes.bytes
     }
 
     /// What libxml2 stores for addChild content, written back out: character references and
@@ -143,46 +176,55 @@ enum HTMLEntities {
     /// escaped, quotes literal (their entities are predefined in XML), characters with an HTML
     /// entity as that entity's reference (undeclared in XML), everything else as is.
     static func appendAsXMLContent(_ text: String, runtime: PHPRuntime, to out: inout [UInt8]) {
-        let xml = TextEscaper.xmlText  // read once: a global's accessor per byte costs a call
-        var text = text
-        text.withUTF8 { bytes in
-            // Most values need nothing: copied whole.
-            if !bytes.contains(where: { $0 >= 0x80 || xml.isSpecial($0) }) {
-                out.append(contentsOf: bytes)
-                return
-            }
-            var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                switch byte {
-                case 0..<0x80: xml.append(byte: byte, to: &out)
-                default:
-                    if runtime.version == .php53 {
-                        // Each byte a Latin-1 character: 0xA0-0xFF have entities, 0x80-0x9F stay raw.
-                        if byte >= 0xA0, let name = HTMLEntityTable.names[UInt32(byte)] { appendReference(name, to: &out) } else { out.append(byte) }
-                    } else {
-                        let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
-                        let end = min(index + length, bytes.count)
-                        var scalar = UInt32(byte) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
-                        for next in bytes[(index + 1)..<end] { scalar = scalar << 6 | UInt32(next & 0x3F) }
-                        if let name = HTMLEntityTable.names[scalar] {
-                            appendReference(name, to: &out)
-                        } else {
-                            out.append(contentsOf: bytes[index..<end])
-                        }
-                        index = end
-                        continue
-                    }
-                }
-                index += 1
-            }
+        var writer = ByteWriter(capacity: text.utf8.count + 16)
+        appendAsXMLContent(text, runtime: runtime, to: &writer)
+        out += writer.bytes
+    }
+
+    static func appendAsXMLContent(_ text: String, runtime: PHPRuntime, to out: inout ByteWriter) {
+        // Long native strings are read in place; short ones live inside the String value itself.
+        if text.utf8.withContiguousStorageIfAvailable({ appendAsXMLContent($0, runtime: runtime, to: &out) }) == nil {
+            var text = text
+            text.withUTF8 { appendAsXMLContent($0, runtime: runtime, to: &out) }
         }
     }
 
-    private static func appendReference(_ name: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "&"))
-        out.append(contentsOf: name.utf8)
-        out.append(UInt8(ascii: ";"))
+    private static func appendAsXMLContent(_ bytes: UnsafeBufferPointer<UInt8>, runtime: PHPRuntime, to out: inout ByteWriter) {
+        let xml = TextEscaper.xmlText  // read once: a global's accessor per byte costs a call
+        // Most values are ASCII: escaped in runs, copied whole when nothing needs it.
+        guard bytes.contains(where: { $0 >= 0x80 }) else { return xml.append(bytes, to: &out) }
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case 0..<0x80:
+                if let replacement = xml.replacement(for: byte) { out.write(replacement) } else { out.write(byte: byte) }
+            default:
+                if runtime.version == .php53 {
+                    // Each byte a Latin-1 character: 0xA0-0xFF have entities, 0x80-0x9F stay raw.
+                    if byte >= 0xA0, let name = HTMLEntityTable.names[UInt32(byte)] { appendReference(name, to: &out) } else { out.write(byte: byte) }
+                } else {
+                    let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+                    let end = min(index + length, bytes.count)
+                    var scalar = UInt32(byte) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+                    for next in bytes[(index + 1)..<end] { scalar = scalar << 6 | UInt32(next & 0x3F) }
+                    if let name = HTMLEntityTable.names[scalar] {
+                        appendReference(name, to: &out)
+                    } else {
+                        out.write(UnsafeBufferPointer(rebasing: bytes[index..<end]))
+                    }
+                    index = end
+                    continue
+                }
+            }
+            index += 1
+        }
+    }
+
+    private static func appendReference(_ name: String, to out: inout ByteWriter) {
+        out.write(byte: UInt8(ascii: "&"))
+        out.write(name)
+        out.write(byte: UInt8(ascii: ";"))
     }
 
     static func encode(_ text: String, runtime: PHPRuntime) -> [UInt8] {

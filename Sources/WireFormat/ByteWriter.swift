@@ -23,7 +23,13 @@ public struct ByteWriter: ~Copyable {
 
     /// The bytes written so far.
     @inlinable
-    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    public var bytes: [UInt8] {
+        // Copied with memcpy: the array initializer from a buffer went byte by byte.
+        [UInt8](unsafeUninitializedCapacity: count) { target, initialized in
+            target.baseAddress?.update(from: base, count: count)
+            initialized = count
+        }
+    }
 
     /// How many bytes have been written.
     @inlinable
