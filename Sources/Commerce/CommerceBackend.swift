@@ -40,6 +40,7 @@ public final class CommerceBackend: Backend {
     public var report: BackendReport { loaded.value?.report ?? BackendReport() }
 
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
-        loaded.reply { storefront in storefront.handle(request, context) }
+        guard let storefront = loaded.value else { return loaded.deferredReply { $0.handle(request, context) } }
+        return storefront.handle(request, context)
     }
 }

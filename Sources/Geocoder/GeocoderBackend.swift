@@ -124,7 +124,8 @@ public final class GeocoderBackend: Backend {
 
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
         guard request.method == .get || request.method == .head, let format = format(of: request.path) else { return .decline }
-        return loaded.reply { gazetteer in .response(self.answer(request, context, format, gazetteer)) }
+        guard let gazetteer = loaded.value else { return loaded.deferredReply { .response(self.answer(request, context, format, $0)) } }
+        return .response(answer(request, context, format, gazetteer))
     }
 
     private func answer(_ request: Request, _ context: RequestContext, _ format: Format, _ gazetteer: Gazetteer) -> Response {

@@ -105,7 +105,10 @@ public final class LotusBackend: Backend {
             break
         }
         guard Self.components.contains(path) || Self.componentPrefixes.contains(where: { path.hasPrefix($0) }) else { return .decline }
-        return loaded.reply { directory in .response(self.answer(request, context, scope, headers, key: key, path: path, prefix: prefix, directory)) }
+        guard let directory = loaded.value else {
+            return loaded.deferredReply { .response(self.answer(request, context, scope, headers, key: key, path: path, prefix: prefix, $0)) }
+        }
+        return .response(answer(request, context, scope, headers, key: key, path: path, prefix: prefix, directory))
     }
 
     /// A request of one of the components, `path` without its mount `prefix`.

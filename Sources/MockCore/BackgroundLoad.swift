@@ -23,9 +23,9 @@ public final class BackgroundLoad<Value: AnyObject & Sendable>: Sendable {
         _ = loaded.storeIfNil(value)
     }
 
-    /// Loads the value with `load` on a thread of its own, once `LoadStart` lets loads start.
-    public func start(_ load: @escaping @Sendable () -> Value) {
-        LoadStart.whenAllowed {
+    /// Loads the value with `load` on a thread of its own, once `gate` lets loads start.
+    public func start(after gate: LoadStart = .shared, _ load: @escaping @Sendable () -> Value) {
+        gate.whenAllowed {
             Thread.detachNewThread {
                 self.finish(load())
                 releaseFreedMemory()
@@ -43,12 +43,12 @@ public final class BackgroundLoad<Value: AnyObject & Sendable>: Sendable {
         then(value)
     }
 
-    /// `answer` with the value: at once when it is loaded, else when it is (the reply deferred
-    /// meanwhile). Decide whether to decline before: once deferred, a request must be answered,
-    /// so a decline then is a 404.
-    public func reply(_ answer: @escaping (Value) -> Reply) -> Reply {
-        if let value = loaded.load() { return answer(value) }
-        return .deferred { reply in
+    /// For a request that came before the value: `answer` with it once loaded, the reply deferred
+    /// meanwhile. (Take `value` first: forming the closure costs an allocation, which a request
+    /// answered at once need not pay.) Decide whether to decline before: once deferred, a request
+    /// must be answered, so a decline then is a 404.
+    public func deferredReply(_ answer: @escaping (Value) -> Reply) -> Reply {
+        .deferred { reply in
             self.whenLoaded(reply) { value in
                 switch answer(value) {
                 case .response(let response): reply.send(response)
@@ -77,16 +77,21 @@ private func releaseFreedMemory() {
 /// When background loads start. `serve` holds them until its sockets listen: on two cores, four
 /// loads started at once took the cores from the start-up and made listening twice as late. Loads
 /// start at once when nothing holds them (tests, `check`).
-public enum LoadStart {
-    private static let held = Mutex<(isHeld: Bool, waiting: [@Sendable () -> Void])>((false, []))
+public final class LoadStart: Sendable {
+    /// The one `serve` holds; loads wait for it unless given another.
+    public static let shared = LoadStart()
+
+    private let held = Mutex<(isHeld: Bool, waiting: [@Sendable () -> Void])>((false, []))
+
+    public init() {}
 
     /// Loads started from now on wait for `release()`.
-    public static func hold() {
+    public func hold() {
         held.withLock { $0.isHeld = true }
     }
 
     /// Starts the loads that waited, and those to come at once.
-    public static func release() {
+    public func release() {
         let waiting = held.withLock { state in
             state.isHeld = false
             defer { state.waiting = [] }
@@ -95,7 +100,7 @@ public enum LoadStart {
         for start in waiting { start() }
     }
 
-    static func whenAllowed(_ start: @escaping @Sendable () -> Void) {
+    func whenAllowed(_ start: @escaping @Sendable () -> Void) {
         let now = held.withLock { state in
             if state.isHeld { state.waiting.append(start) }
             return !state.isHeld

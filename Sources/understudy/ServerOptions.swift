@@ -95,8 +95,8 @@ struct ServerOptions: ParsableArguments {
              makeBackends: () throws -> [any Backend]) throws {
         let signals = ShutdownSignals()
         // Fixtures load once the sockets listen, so that the loads do not slow the start-up.
-        LoadStart.hold()
-        defer { LoadStart.release() }
+        LoadStart.shared.hold()
+        defer { LoadStart.shared.release() }
         var backends = try makeBackends()
         let scopes = StateScopes(limits: .init(maxScopes: maxScopes, idleSeconds: scopeIdleTimeout), logger: logger)
         let running = device.map { device in device.options.start(hostsFile: device.hostsFile, backends: backends, logger: logger) }
@@ -127,7 +127,7 @@ struct ServerOptions: ParsableArguments {
             throw ValidationError("\(error)")
         }
         // The port file first: whoever waits for the line may read the file at once.
-        LoadStart.release()
+        LoadStart.shared.release()
         if let portFile { try writePortFile(portFile, port: servers[0].address.port) }
         FileHandle.standardOutput.write(Data("listening on \(servers[0].baseURL)\n".utf8))
         if device?.httpsPort != nil {
