@@ -69,6 +69,8 @@ final class LotusDirectory: Sendable {
     private let entries: [ObjectIdentifier: StoryEntry]
     /// Each kind of story's sentence in every language (`LotusLabels.supported`'s order).
     private let sentences: [StoryKind: [SentenceTemplate]]
+    /// Each person as entries name them, by user id.
+    private let actors: [String: StoryEntry.Actor]
 
     init(_ fixtures: LotusFixtures) {
         self.fixtures = fixtures
@@ -113,9 +115,11 @@ final class LotusDirectory: Sendable {
         let kinds: Set<StoryKind> = Set(stories.map(\.kind)).union([.blogEntry, .blogComment, .status, .boardMessage])
         let sentences = Dictionary(uniqueKeysWithValues: kinds.map { kind in (kind, LotusLabels.all.map { $0.sentence(kind) }) })
         self.sentences = sentences
+        let actors = Dictionary(fixtures.people.map { ($0.userid, StoryEntry.Actor($0)) }, uniquingKeysWith: { _, last in last })
+        self.actors = actors
         var entries: [ObjectIdentifier: StoryEntry] = [:]
         entries.reserveCapacity(stories.count)
-        for story in stories { entries[ObjectIdentifier(story)] = Self.entry(for: story, byUserid, fixtures.people, sentences) }
+        for story in stories { entries[ObjectIdentifier(story)] = Self.entry(for: story, byUserid, fixtures.people, actors, sentences) }
         self.entries = entries
     }
 
@@ -131,14 +135,14 @@ final class LotusDirectory: Sendable {
     /// The story's entry in the News feeds: prepared at load for the fixtures' stories, and now
     /// for those clients posted.
     func entry(for story: Story) -> StoryEntry {
-        entries[ObjectIdentifier(story)] ?? Self.entry(for: story, byUserid, fixtures.people, sentences)
+        entries[ObjectIdentifier(story)] ?? Self.entry(for: story, byUserid, fixtures.people, actors, sentences)
     }
 
-    private static func entry(for story: Story, _ byUserid: [String: Int], _ people: [Person], _ sentences: [StoryKind: [SentenceTemplate]]) -> StoryEntry {
-        func person(_ userid: String) -> Person? { byUserid[userid].map { people[$0] } }
+    private static func entry(for story: Story, _ byUserid: [String: Int], _ people: [Person], _ actors: [String: StoryEntry.Actor],
+                              _ sentences: [StoryKind: [SentenceTemplate]]) -> StoryEntry {
         // On a board message, the target is whose board it is.
-        let target = story.kind == .boardMessage ? (person(story.target)?.name ?? "") : story.target
-        return StoryEntry(story, actor: person(story.actor), target: target,
+        let target = story.kind == .boardMessage ? (byUserid[story.target].map { people[$0].name } ?? "") : story.target
+        return StoryEntry(story, actor: actors[story.actor], target: target,
                           sentences: sentences[story.kind] ?? LotusLabels.all.map { $0.sentence(story.kind) })
     }
 

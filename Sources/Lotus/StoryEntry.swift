@@ -6,18 +6,36 @@ import WireFormat
 /// instead of translating, building and escaping some 1,400 elements and their strings. A class:
 /// a feed takes 30 of them from the directory's table, each one reference rather than eight arrays.
 final class StoryEntry: Sendable {
-    /// Everything inside `<entry>`, without the gaps: `<id>…<title type="html">` ⟨title⟩
+    /// Everything inside `<entry>` but the gaps: `<id>…<title type="html">` ⟨title⟩
     /// `</title><category…/>…<link href="` ⟨base⟩ `/…"…/><updated>…<content type="html">`
-    /// ⟨content⟩ `</content>…<author>…</author>`.
+    /// ⟨content⟩ `</content>…` (the author follows); then the story's own values (one buffer, as
+    /// every fixture story has one: memory counts).
     private let bytes: [UInt8]
-    private let titleAt: Int, baseAt: Int, contentAt: Int
+    private let titleAt: Int, baseAt: Int, contentAt: Int, runsEnd: Int
+    /// The object and the target: as XML text in the title, as HTML as XML text in the content.
+    private let title: (object: Range<Int>, target: Range<Int>)
+    private let content: (object: Range<Int>, target: Range<Int>)
+    /// Who the sentence names first; nil when the story's actor is no one of the directory.
+    private let actor: Actor?
     /// The story's sentence in each language, in `LotusLabels.supported`'s order.
     private let sentences: [SentenceTemplate]
-    /// The title's values: the actor's name, the object and the target, as XML text.
-    private let title: (actor: [UInt8], object: [UInt8], target: [UInt8])
-    /// The content's values, HTML as XML text: the end of the actor's vcard (nil without an
-    /// actor; it starts with `Atom.vcardStart` and the base), the object and the target.
-    private let content: (vcardEnd: [UInt8]?, object: [UInt8], target: [UInt8])
+
+    /// A person as entries name them, prepared once and shared by their stories: the name as XML
+    /// text (the title), the end of their vcard as XML text (the content: it follows
+    /// `Atom.vcardStart` and the base URL) and the `<author>` element.
+    struct Actor: Sendable {
+        let name: [UInt8]
+        let vcardEnd: [UInt8]
+        let author: [UInt8]
+
+        init(_ person: Person?) {
+            name = Array(TextEscaper.xmlText.escaped(person?.name ?? "").utf8)
+            vcardEnd = person.map { Array(TextEscaper.xmlText.escaped(Atom.vcardEnd($0)).utf8) } ?? []
+            var writer = XMLWriter(capacity: 512)
+            Atom.person(&writer, "author", person)
+            author = writer.bytes
+        }
+    }
 
     /// The request's base URL, escaped once per answer for the two places it goes.
     struct Base {
@@ -30,16 +48,12 @@ final class StoryEntry: Sendable {
         }
     }
 
-    /// `actor` is the story's actor's profile; `target` what the sentence names as its target (the
-    /// blog, or the owner of the board).
-    init(_ story: Story, actor: Person?, target: String, sentences: [SentenceTemplate]) {
-        let text = TextEscaper.xmlText
+    /// `actor`: the story's actor as entries name them; `target`: what the sentence names as its
+    /// target (the blog, or the owner of the board).
+    init(_ story: Story, actor: Actor?, target: String, sentences: [SentenceTemplate]) {
+        self.actor = actor
         self.sentences = sentences
-        title = (Array(text.escaped(actor?.name ?? "").utf8), Array(text.escaped(story.object).utf8), Array(text.escaped(target).utf8))
-        content = (actor.map { Array(text.escaped(Atom.vcardEnd($0)).utf8) },
-                   Array(text.escaped(XMLWriter.escaped(story.object)).utf8), Array(text.escaped(XMLWriter.escaped(target)).utf8))
-
-        var writer = XMLWriter(capacity: 1024)
+        var writer = XMLWriter(capacity: 2048)
         writer.element("id", text: "urn:lsid:ibm.com:news:story-\(story.id)")
         writer.open("title", ["type": "html"])
         titleAt = writer.count
@@ -58,7 +72,15 @@ final class StoryEntry: Sendable {
         contentAt = writer.count
         writer.close("content")
         if !story.summary.isEmpty { writer.element("summary", ["type": "html"], text: story.summary) }
-        Atom.person(&writer, "author", actor)
+        runsEnd = writer.count
+
+        func value(_ text: String) -> Range<Int> {
+            let start = writer.count
+            writer.raw(TextEscaper.xmlText.escaped(text))
+            return start..<writer.count
+        }
+        title = (value(story.object), value(target))
+        content = (value(XMLWriter.escaped(story.object)), value(XMLWriter.escaped(target)))
         bytes = writer.bytes
     }
 
@@ -67,31 +89,35 @@ final class StoryEntry: Sendable {
     func write(to writer: inout XMLWriter, base: Base, language: Int) {
         let sentence = sentences[language]
         bytes.withUnsafeBufferPointer { bytes in
-            writer.raw(UnsafeBufferPointer(rebasing: bytes[..<titleAt]))
+            func run(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[range]) }
+            writer.raw(run(0..<titleAt))
             sentence.write(to: &writer) { slot, writer in
                 switch slot {
-                case .actor: writer.raw(title.actor)
-                case .object: writer.raw(title.object)
-                case .target: writer.raw(title.target)
+                case .actor: if let actor { writer.raw(actor.name) }
+                case .object: writer.raw(run(title.object))
+                case .target: writer.raw(run(title.target))
                 }
             }
-            writer.raw(UnsafeBufferPointer(rebasing: bytes[titleAt..<baseAt]))
+            writer.raw(run(titleAt..<baseAt))
             writer.raw(base.attribute)
-            writer.raw(UnsafeBufferPointer(rebasing: bytes[baseAt..<contentAt]))
+            writer.raw(run(baseAt..<contentAt))
             sentence.write(to: &writer) { slot, writer in
                 switch slot {
                 case .actor:
-                    guard let vcardEnd = content.vcardEnd else { return }
+                    guard let actor else { return }
                     writer.raw(Self.vcardStart)
                     writer.raw(base.text)
-                    writer.raw(vcardEnd)
-                case .object: writer.raw(content.object)
-                case .target: writer.raw(content.target)
+                    writer.raw(actor.vcardEnd)
+                case .object: writer.raw(run(content.object))
+                case .target: writer.raw(run(content.target))
                 }
             }
-            writer.raw(UnsafeBufferPointer(rebasing: bytes[contentAt...]))
+            writer.raw(run(contentAt..<runsEnd))
         }
+        writer.raw((actor ?? Self.nobody).author)
     }
 
     private static let vcardStart = Array(TextEscaper.xmlText.escaped(Atom.vcardStart).utf8)
+    /// The author of a story whose actor is no one of the directory: empty fields.
+    private static let nobody = Actor(nil)
 }
