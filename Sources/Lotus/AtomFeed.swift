@@ -60,10 +60,12 @@ enum Atom {
         writer.close(element)
     }
 
-    /// HTML naming a person as Connections does (a vcard span with the hidden user id).
-    static func vcard(_ person: Person?, base: String) -> String {
-        guard let person else { return "" }
-        return "<span class=\"vcard\"><a class=\"fn url\" href=\"\(base)/profiles/html/profileView.do?userid=\(person.userid)\">"
+    /// HTML naming a person as Connections does (a vcard span with the hidden user id), cut where
+    /// the base URL of its link goes: `vcardStart`, the base, `vcardEnd(person)`.
+    static let vcardStart = "<span class=\"vcard\"><a class=\"fn url\" href=\""
+
+    static func vcardEnd(_ person: Person) -> String {
+        "/profiles/html/profileView.do?userid=\(person.userid)\">"
             + "\(XMLWriter.escaped(person.name))</a><span class=\"x-lconn-userid\" style=\"display : none\">\(person.userid)</span></span>"
     }
 }

@@ -3,7 +3,7 @@ import MockCore
 import Synchronization
 
 /// What a story in the News feeds tells, which picks its (translated) sentence.
-enum StoryKind: Sendable, Equatable {
+enum StoryKind: Sendable, Hashable {
     case blogEntry
     case blogComment
     case status
@@ -63,6 +63,14 @@ final class LotusDirectory: Sendable {
     private let networks: [String: Set<String>]
     /// Every story the fixtures make, newest first.
     let stories: [Story]
+    /// The stories of each feature (`Story.source`), newest first: what `source=` asks for.
+    private let storiesBySource: [String: [Story]]
+    /// Each story's entry in the News feeds, by the story's identity.
+    private let entries: [ObjectIdentifier: StoryEntry]
+    /// Each kind of story's sentence in every language (`LotusLabels.supported`'s order).
+    private let sentences: [StoryKind: [SentenceTemplate]]
+    /// Each person as entries name them, by user id.
+    private let actors: [String: StoryEntry.Actor]
 
     init(_ fixtures: LotusFixtures) {
         self.fixtures = fixtures
@@ -102,6 +110,17 @@ final class LotusDirectory: Sendable {
                                  tags: story.tags, updated: AtomDate(story.published) ?? AtomDate(millis: 0)))
         }
         self.stories = stories.sorted { $0.updated > $1.updated }
+        storiesBySource = Dictionary(grouping: self.stories, by: \.source)
+
+        let kinds: Set<StoryKind> = Set(stories.map(\.kind)).union([.blogEntry, .blogComment, .status, .boardMessage])
+        let sentences = Dictionary(uniqueKeysWithValues: kinds.map { kind in (kind, LotusLabels.all.map { $0.sentence(kind) }) })
+        self.sentences = sentences
+        let actors = Dictionary(fixtures.people.map { ($0.userid, StoryEntry.Actor($0)) }, uniquingKeysWith: { _, last in last })
+        self.actors = actors
+        var entries: [ObjectIdentifier: StoryEntry] = [:]
+        entries.reserveCapacity(stories.count)
+        for story in stories { entries[ObjectIdentifier(story)] = Self.entry(for: story, byUserid, fixtures.people, actors, sentences) }
+        self.entries = entries
     }
 
     func person(userid: String) -> Person? { byUserid[userid].map { fixtures.people[$0] } }
@@ -109,6 +128,23 @@ final class LotusDirectory: Sendable {
     func person(key: String) -> Person? { byKey[key].map { fixtures.people[$0] } }
     func blog(_ handle: String) -> Blog? { blogByHandle[handle].map { fixtures.blogs[$0] } }
     func network(of person: Person) -> Set<String> { networks[person.userid] ?? [] }
+
+    /// The fixtures' stories of one feature, newest first.
+    func stories(source: String) -> [Story] { storiesBySource[source] ?? [] }
+
+    /// The story's entry in the News feeds: prepared at load for the fixtures' stories, and now
+    /// for those clients posted.
+    func entry(for story: Story) -> StoryEntry {
+        entries[ObjectIdentifier(story)] ?? Self.entry(for: story, byUserid, fixtures.people, actors, sentences)
+    }
+
+    private static func entry(for story: Story, _ byUserid: [String: Int], _ people: [Person], _ actors: [String: StoryEntry.Actor],
+                              _ sentences: [StoryKind: [SentenceTemplate]]) -> StoryEntry {
+        // On a board message, the target is whose board it is.
+        let target = story.kind == .boardMessage ? (byUserid[story.target].map { people[$0].name } ?? "") : story.target
+        return StoryEntry(story, actor: actors[story.actor], target: target,
+                          sentences: sentences[story.kind] ?? LotusLabels.all.map { $0.sentence(story.kind) })
+    }
 
     /// The person a login names (e-mail or user id) if the password is theirs.
     func authenticate(_ login: String, _ password: String) -> Person? {
@@ -224,6 +260,13 @@ struct LotusContent {
     var stories: [Story] {
         state.stories.isEmpty ? directory.stories : (state.stories.reversed() + directory.stories).sorted { $0.updated > $1.updated }
     }
+
+    /// The stories of one feature (`Story.source`), newest first.
+    func stories(source: String) -> [Story] {
+        state.stories.isEmpty ? directory.stories(source: source) : stories.filter { $0.source == source }
+    }
+
+    func entry(for story: Story) -> StoryEntry { directory.entry(for: story) }
 
     var blogs: [Blog] { directory.fixtures.blogs }
     var homepage: String { directory.fixtures.homepage }

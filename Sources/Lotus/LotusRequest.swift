@@ -82,13 +82,20 @@ struct LotusRequest {
     /// A link to `path` with this request's parameters, `changes` replacing or adding some
     /// (nil removes one), query-escaped.
     func link(_ path: String, _ changes: [(String, String?)] = []) -> String {
-        var items: [(String, String)] = request.queryItems.compactMap { item in
-            guard let value = item.value, !changes.contains(where: { $0.0 == item.name }) else { return nil }
-            return (item.name, value)
+        var link = base + path
+        var separator = "?"
+        func add(_ name: String, _ value: String) {
+            link += separator
+            link += URLQuery.escape(name)
+            link += "="
+            link += URLQuery.escape(value)
+            separator = "&"
         }
-        for (name, value) in changes { if let value { items.append((name, value)) } }
-        let query = items.map { "\(URLQuery.escape($0.0))=\(URLQuery.escape($0.1))" }.joined(separator: "&")
-        return base + path + (query.isEmpty ? "" : "?" + query)
+        for item in request.queryItems {
+            if let value = item.value, !changes.contains(where: { $0.0 == item.name }) { add(item.name, value) }
+        }
+        for (name, value) in changes { if let value { add(name, value) } }
+        return link
     }
 }
 
@@ -123,17 +130,25 @@ struct Paging {
 /// Query-string escaping for links (RFC 3986 unreserved characters kept).
 enum URLQuery {
     static func escape(_ text: String) -> String {
+        // Most names and values (page, ps, source) have nothing to escape.
+        guard !text.utf8.allSatisfy(isKept) else { return text }
         var out = ""
         for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "*"):
+            if isKept(byte) {
                 out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
+            } else {
                 let hex = String(byte, radix: 16, uppercase: true)
                 out += "%" + (hex.count == 1 ? "0" + hex : hex)
             }
         }
         return out
+    }
+
+    private static func isKept(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "*"): true
+        default: false
+        }
     }
 }

@@ -5,10 +5,10 @@ enum NewsFeeds {
         let method = request.request.method
         switch request.path {
         case "/news/atom/stories/public":
-            return try feed(request, title: request.labels.publicUpdates, id: "public") { _ in true }
+            return try feed(request, title: request.labels.publicUpdates, id: "public")
         case "/news/atom/stories/public/person":
             guard try request.namedPerson() != nil else { throw .missingParameter("email or userid") }
-            return try feed(request, title: request.labels.publicUpdates, id: "public-person") { _ in true }
+            return try feed(request, title: request.labels.publicUpdates, id: "public-person")
         case "/news/atom/stories/top":
             // "My updates": what the signed-in person's network and the people they follow did,
             // their own updates and messages left on their board.
@@ -66,62 +66,46 @@ enum NewsFeeds {
         if !(state.saved[user.userid] ?? []).contains(id) { state.saved[user.userid, default: []].append(id) }
         var writer = XMLWriter()
         writer.declaration()
-        Self.entry(&writer, story, request, namespaces: true)
+        writer.open("entry", ["xmlns": Atom.namespace, "xmlns:snx": Atom.snx])
+        request.content.entry(for: story).write(to: &writer, base: StoryEntry.Base(request.base), language: request.labels.index)
+        writer.close("entry")
         return Rendered(status: 201, contentType: Atom.entryType, body: writer.bytes, lastModified: story.updated,
                         headers: [("Location", request.base + "/news/atom/stories/saved?userid=\(user.userid)")])
     }
 
-    /// A paged feed of the stories `include` keeps, after the request's filters.
+    /// A paged feed of the stories `include` keeps (all when nil), after the request's filters.
     /// `sourceIsFeature` is false where `source` means something else (statusupdates).
     private static func feed(_ request: LotusRequest, title: String, id: String, byPerson: Bool = true, sourceIsFeature: Bool = true,
-                             include: (Story) -> Bool) throws(LotusError) -> Rendered {
+                             include: ((Story) -> Bool)? = nil) throws(LotusError) -> Rendered {
         let paging = try Paging(request, firstPage: 1, defaultSize: 20, maximumSize: 100)
-        let source = !sourceIsFeature ? nil : request.query("source").map { $0.lowercased() == "dogear" ? "bookmarks" : $0.lowercased() }
-        if let source, source != "all", !StoryKind.sources.contains(source) { throw .badParameter("source", source) }
+        var source = !sourceIsFeature ? nil : request.query("source").map { $0.lowercased() == "dogear" ? "bookmarks" : $0.lowercased() }
+        if let feature = source, feature != "all", !StoryKind.sources.contains(feature) { throw .badParameter("source", feature) }
+        if source == "all" { source = nil }
         let person = byPerson ? try request.namedPerson() : nil
-        let container = source == nil || source == "all" ? nil : request.query("container")
+        let container = source == nil ? nil : request.query("container")
         let since = try request.date("since"), before = try request.date("before")
-        let stories = request.content.stories.filter { story in
-            include(story)
-                && (source == nil || source == "all" || story.source == source)
+        // A feature's stories are indexed; the other filters (rarer) go through them one by one.
+        let candidates = source.map { request.content.stories(source: $0) } ?? request.content.stories
+        let filtered = include != nil || container != nil || person != nil || since != nil || before != nil
+        let stories = !filtered ? candidates : candidates.filter { story in
+            (include?(story) ?? true)
                 && (container == nil || story.container == container)
-                && (person == nil || story.actor == person!.userid)
-                && (since == nil || story.updated > since!)
-                && (before == nil || story.updated < before!)
+                && (person == nil || story.actor == person?.userid)
+                && (since.map { story.updated > $0 } ?? true)
+                && (before.map { story.updated < $0 } ?? true)
         }
         let updated = stories.first?.updated ?? request.now
         var writer = XMLWriter(capacity: 2048 + paging.size * 1500)
         let feedTitle = person.map { request.labels.updatesBy($0.name) } ?? title
         Atom.openFeed(&writer, id: "urn:lsid:ibm.com:news:stories-\(id)", title: feedTitle, generator: "News Story service", updated: updated)
         Atom.paging(&writer, paging, total: stories.count, request: request, path: request.path)
-        for story in paging.slice(stories) { entry(&writer, story, request, namespaces: false) }
+        let base = StoryEntry.Base(request.base), language = request.labels.index
+        for story in paging.slice(stories) {
+            writer.open("entry")
+            request.content.entry(for: story).write(to: &writer, base: base, language: language)
+            writer.close("entry")
+        }
         writer.close("feed")
         return .atom(writer.bytes, lastModified: stories.first?.updated)
-    }
-
-    /// A story as an entry: its sentence as the title, the actor as author, the source and
-    /// type as categories (their scheme URIs are unverified), tags as plain categories.
-    static func entry(_ writer: inout XMLWriter, _ story: Story, _ request: LotusRequest, namespaces: Bool) {
-        let actor = request.content.person(userid: story.actor)
-        let target = story.kind == .boardMessage ? (request.content.person(userid: story.target)?.name ?? "") : story.target
-        if namespaces {
-            writer.open("entry", ["xmlns": Atom.namespace, "xmlns:snx": Atom.snx])
-        } else {
-            writer.open("entry")
-        }
-        writer.element("id", text: "urn:lsid:ibm.com:news:story-\(story.id)")
-        let sentence = request.labels.sentence(story.kind, actor: actor?.name ?? "", object: story.object, target: target)
-        writer.element("title", ["type": "html"], text: sentence)
-        writer.element("category", ["scheme": Atom.typeScheme, "term": "news"])
-        writer.element("category", ["scheme": "http://www.ibm.com/xmlns/prod/sn/source", "term": story.source])
-        for tag in story.tags { writer.element("category", ["term": tag]) }
-        writer.element("link", ["href": request.base + story.link, "rel": "alternate", "type": "text/html"])
-        writer.element("updated", text: story.updated.text)
-        let html = request.labels.sentence(story.kind, actor: Atom.vcard(actor, base: request.base), object: XMLWriter.escaped(story.object),
-                                           target: XMLWriter.escaped(target))
-        writer.element("content", ["type": "html"], text: html)
-        if !story.summary.isEmpty { writer.element("summary", ["type": "html"], text: story.summary) }
-        Atom.person(&writer, "author", actor)
-        writer.close("entry")
     }
 }

@@ -15,6 +15,9 @@ struct XMLWriter: ~Copyable {
     /// The document written so far.
     var bytes: [UInt8] { out.bytes }
 
+    /// How many bytes have been written.
+    var count: Int { out.byteCount }
+
     mutating func declaration() {
         raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>" as StaticString)
     }
@@ -56,6 +59,14 @@ struct XMLWriter: ~Copyable {
 
     mutating func raw(_ text: StaticString) {
         out.write(text)
+    }
+
+    mutating func raw(_ bytes: [UInt8]) {
+        out.write(bytes)
+    }
+
+    mutating func raw(_ bytes: UnsafeBufferPointer<UInt8>) {
+        out.write(bytes)
     }
 
     private mutating func start(_ name: String, _ attributes: KeyValuePairs<String, String>) {

@@ -239,6 +239,24 @@ import Testing
         #expect(try lotus.write("PUT", "/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)", entry: "not xml").status == 400)
     }
 
+    /// A feature's stories are indexed at load; what clients post joins them until a reset.
+    @Test func postedStoriesJoinTheirFeatureUntilReset() async throws {
+        let lotus = try LotusTestServer.start(config: #"{"now": "2011-01-01T12:00:00Z", "responseCache": 0}"#)
+        defer { lotus.stop() }
+        let profiles = try await lotus.feed("/news/atom/stories/public?source=profiles&ps=1")
+        let blogs = try await lotus.feed("/news/atom/stories/public?source=blogs&ps=1")
+        let update = "<entry xmlns=\"http://www.w3.org/2005/Atom\"><content type=\"text\">Shipping</content></entry>"
+        #expect(try lotus.write("PUT", "/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)", entry: update).status == 200)
+        let after = try await lotus.feed("/news/atom/stories/public?source=profiles&ps=1&lang=de")
+        #expect(after.entries.first?.title == "Nick Poore hat den Status aktualisiert.")
+        #expect(after.totalResults == profiles.totalResults.map { $0 + 1 })
+        let blogsAfter = try await lotus.feed("/news/atom/stories/public?source=blogs&ps=1")
+        #expect(blogsAfter.totalResults == blogs.totalResults && blogsAfter.entries.map(\.id) == blogs.entries.map(\.id))
+        _ = try await lotus.server.send("POST", "/__admin/reset")
+        let reset = try await lotus.feed("/news/atom/stories/public?source=profiles&ps=1")
+        #expect(reset.totalResults == profiles.totalResults && reset.entries.map(\.id) == profiles.entries.map(\.id))
+    }
+
     /// Bodies that crashed FoundationXML's parser, or asked it to read a file: each is a 400 and the
     /// server keeps answering.
     @Test func hostileEntriesAreRefusedAndTheServerStaysUp() throws {
