@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import MockCore
 import Templating
+import WireFormat
 
 /// The storefront's page templates (`templates/<view>.html`, Handlebars, rendered inside
 /// `templates/layout.html`) and their labels in each language (`labels.json`). Loaded once;
@@ -57,12 +58,17 @@ struct StorePages: Sendable {
 
     /// `view`'s template over `values`, inside the layout; the labels of `language` are `labels`.
     func render(_ view: String, _ values: TemplateMembers, title: String, common: TemplateMembers,
-                language: StoreLanguage) -> String {
+                language: StoreLanguage) -> [UInt8] {
         let labels = self.labels[language] ?? .null
         let context = TemplateValue.object(TemplateObject(common + values + [("labels", labels), ("title", .string(title))]))
-        let body = templates[view]?.render(context) ?? ""
-        guard let layout = templates["layout"] else { return body }
-        return layout.render(.object(TemplateObject(common + [("labels", labels), ("title", .string(title)), ("view", .string(view)), ("body", .string(body))])))
+        var body = ByteWriter(capacity: 8_192)
+        templates[view]?.render(context, into: &body)
+        guard let layout = templates["layout"] else { return body.bytes }
+        var page = ByteWriter(capacity: body.byteCount + 4_096)
+        let bodyText = String(decoding: body.bytes, as: UTF8.self)
+        layout.render(.object(TemplateObject(common + [("labels", labels), ("title", .string(title)), ("view", .string(view)), ("body", .string(bodyText))])),
+                      into: &page)
+        return page.bytes
     }
 
     /// A label's text, for titles and messages made in code.

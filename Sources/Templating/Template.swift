@@ -52,9 +52,16 @@ public struct Template: Sendable {
     }
 
     public func render(_ context: TemplateValue) -> String {
-        var renderer = Renderer(root: context, variables: assignsVariables ? TemplateVariables() : nil)
+        var out = ByteWriter(capacity: 256)
+        render(context, into: &out)
+        return String(decoding: out.bytes, as: UTF8.self)
+    }
+
+    /// Appends the rendered bytes to `out`, for pages built from several templates.
+    public func render(_ context: TemplateValue, into out: inout ByteWriter) {
+        var renderer = Renderer(root: context, variables: assignsVariables ? TemplateVariables() : nil, output: out)
         renderer.render(nodes)
-        return renderer.output
+        out = renderer.takeOutput()
     }
 }
 
@@ -123,8 +130,9 @@ final class TemplateVariables {
 }
 
 /// Walks the nodes with a stack of contexts (`this`, `../`) and data variables (`@index`). A
-/// value, so its output and frames are checked for exclusive access when compiled, not at run time.
-struct Renderer {
+/// value, so its output and frames are checked for exclusive access when compiled, not at run time;
+/// it writes bytes, as appending to a String costs several times more.
+struct Renderer: ~Copyable {
     static let blockKeywords: Set<String> = ["if", "unless", "each", "with"]
 
     private struct Frame {
@@ -138,33 +146,34 @@ struct Renderer {
     private let root: TemplateValue
     private var frames: [Frame]
     private let variables: TemplateVariables?
-    var output = ""
+    private var output: ByteWriter
 
-    init(root: TemplateValue, variables: TemplateVariables?) {
+    init(root: TemplateValue, variables: TemplateVariables?, output: consuming ByteWriter) {
         self.root = root
         self.variables = variables
+        self.output = output
         frames = [Frame(this: root)]
     }
+
+    consuming func takeOutput() -> ByteWriter { output }
 
     mutating func render(_ nodes: [TemplateNode]) {
         for node in nodes {
             switch node {
             case .text(let text):
-                output += text
+                output.write(text)
             case .output(let expression, let escaped):
                 do {
-                    let text = try evaluate(expression).text
-                    output += escaped ? TextEscaper.handlebars.escaped(text) : text
+                    write(try evaluate(expression).text, escaped: escaped)
                 } catch {
                     // Escaped like the value it stands for: a message may quote the request.
-                    let message = "[ERROR: \(error.message)]"
-                    output += escaped ? TextEscaper.handlebars.escaped(message) : message
+                    write("[ERROR: \(error.message)]", escaped: escaped)
                 }
             case .block(let expression, let body, let inverse):
                 do {
                     try renderBlock(expression, body: body, inverse: inverse)
                 } catch {
-                    output += "[ERROR: \(error.message)]"
+                    output.write("[ERROR: \(error.message)]")
                 }
             }
         }
@@ -183,12 +192,11 @@ struct Renderer {
         case "each":
             try renderEach(argument(expression, "a list"), body: body, inverse: inverse, blockParams: expression.blockParams)
         case _ where expression.takesBlock:
-            let saved = output
-            output = ""
+            var enclosing = ByteWriter(capacity: 256)
+            swap(&output, &enclosing)
             render(body)
-            let block = output
-            output = saved
-            output += try evaluate(expression, block: block).text
+            swap(&output, &enclosing)
+            output.write(try evaluate(expression, block: String(decoding: enclosing.bytes, as: UTF8.self)).text)
         case _ where expression.helper != nil:
             // Other helpers as blocks are conditions: eq, contains, matches…
             render(try evaluate(expression).isTruthy ? body : inverse)
@@ -202,6 +210,10 @@ struct Renderer {
             default: render(value.isTruthy ? body : inverse)
             }
         }
+    }
+
+    private mutating func write(_ text: String, escaped: Bool) {
+        if escaped { TextEscaper.handlebars.append(text, to: &output) } else { output.write(text) }
     }
 
     private mutating func renderEach(_ value: TemplateValue, body: [TemplateNode], inverse: [TemplateNode],
