@@ -9,6 +9,18 @@ struct PageRenderer: Sendable {
     let pages: StorePages
     let store: StoreInfo
     let shopping: ShoppingStateKey
+    /// `baseQuery` of each language escaped for HTML, made once.
+    private let escapedBaseQueries: (english: String, french: String)
+
+    init(pages: StorePages, store: StoreInfo, shopping: ShoppingStateKey) {
+        self.pages = pages
+        self.store = store
+        self.shopping = shopping
+        func escaped(_ language: StoreLanguage) -> String {
+            Self.baseQuery(store, language).replacingOccurrences(of: "&", with: "&amp;")
+        }
+        escapedBaseQueries = (escaped(.english), escaped(.french))
+    }
 
     /// What every page gets: the store, language, device, shopper and the query string that
     /// every link carries.
@@ -25,7 +37,7 @@ struct PageRenderer: Sendable {
             ("locale", .string(request.language.locale)),
             ("lang", .string(request.language.code)),
             // Inserted raw ({{{base}}}) into href attributes: already escaped for HTML.
-            ("base", .string(baseQuery(request.language).replacingOccurrences(of: "&", with: "&amp;"))),
+            ("base", .string(request.language == .french ? escapedBaseQueries.french : escapedBaseQueries.english)),
             ("servlet", .string(request.basePath + CommerceBackend.servlet)),
             // Sign-in and checkout go over TLS when the store can be reached that way, as a real
             // store's SSL-only commands do.
@@ -44,6 +56,10 @@ struct PageRenderer: Sendable {
 
     /// The parameters every link and redirect carries.
     func baseQuery(_ language: StoreLanguage) -> String {
+        Self.baseQuery(store, language)
+    }
+
+    private static func baseQuery(_ store: StoreInfo, _ language: StoreLanguage) -> String {
         "storeId=\(store.storeId)&catalogId=\(store.catalogId)&langId=\(language.rawValue)"
     }
 

@@ -269,30 +269,30 @@ struct Renderer: ~Copyable {
     }
 
     private func resolve(_ path: TemplatePath) -> TemplateValue {
-        var segments = path.segments[...]
+        var keys = path.keys[...]
         var value: TemplateValue?
         if path.isData {
-            guard let name = segments.popFirst() else { return .null }
+            guard let name = keys.popFirst()?.name else { return .null }
             value = name == "root" ? root : eachData(name)
         } else {
             let frameIndex = max(0, frames.count - 1 - path.depth)
-            if path.isThis || segments.isEmpty {
+            if path.isThis || keys.isEmpty {
                 value = frames[frameIndex].this
             } else {
-                let first = segments.removeFirst()
+                let first = keys.removeFirst()
                 // Like Handlebars.java (WireMock's engine), a name not found in the current
                 // context is looked up in the enclosing ones.
                 var index = frameIndex
                 while index >= 0, value == nil {
-                    value = frames[index].blockParams.first { $0.name == first }?.value ?? frames[index].this.member(first)
+                    value = frames[index].blockParams.first { $0.name == first.name }?.value ?? frames[index].this.member(first)
                     if path.depth > 0 { break }
                     index -= 1
                 }
-                if value == nil, let variables { value = variables.values[first] }
+                if value == nil, let variables { value = variables.values[first.name] }
             }
         }
-        for segment in segments {
-            value = value?.member(segment)
+        for key in keys {
+            value = value?.member(key)
         }
         return value ?? .null
     }

@@ -60,7 +60,11 @@ struct TemplatePath: Sendable {
     var isData = false
     /// `this` or `.` leads it.
     var isThis = false
-    var segments: [String] = []
+    var segments: [String] = [] {
+        didSet { keys = segments.map(TemplateKey.init) }
+    }
+    /// The segments with their hashes, for lookups.
+    private(set) var keys: [TemplateKey] = []
 }
 
 /// A template that cannot be parsed or names an unknown helper, with where.
