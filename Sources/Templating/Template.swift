@@ -133,7 +133,7 @@ final class TemplateVariables {
 /// value, so its output and frames are checked for exclusive access when compiled, not at run time;
 /// it writes bytes, as appending to a String costs several times more.
 struct Renderer: ~Copyable {
-    static let blockKeywords: Set<String> = ["if", "unless", "each", "with"]
+    static let blockKeywords = Set(TemplateExpression.BlockKeyword.allCases.map(\.rawValue))
 
     private struct Frame {
         var this: TemplateValue
@@ -180,27 +180,27 @@ struct Renderer: ~Copyable {
     }
 
     private mutating func renderBlock(_ expression: TemplateExpression, body: [TemplateNode], inverse: [TemplateNode]) throws(HelperError) {
-        switch expression.helperName {
-        case "if", "unless":
+        switch expression.keyword {
+        case .if, .unless:
             let value = try argument(expression, "a condition")
             var truthy = value.isTruthy
             if case .number(0) = value, try hashValue(expression, "includeZero")?.isTruthy == true { truthy = true }
-            render(truthy == (expression.helperName == "if") ? body : inverse)
-        case "with":
+            render(truthy == (expression.keyword == .if) ? body : inverse)
+        case .with:
             let value = try argument(expression, "a value")
             if value.isTruthy { renderWithin(value, body, blockParams: expression.blockParams.prefix(1).map { ($0, value) }) } else { render(inverse) }
-        case "each":
+        case .each:
             try renderEach(argument(expression, "a list"), body: body, inverse: inverse, blockParams: expression.blockParams)
-        case _ where expression.takesBlock:
+        case nil where expression.takesBlock:
             var enclosing = ByteWriter(capacity: 256)
             swap(&output, &enclosing)
             render(body)
             swap(&output, &enclosing)
             output.write(try evaluate(expression, block: String(decoding: enclosing.bytes, as: UTF8.self)).text)
-        case _ where expression.helper != nil:
+        case nil where expression.helper != nil:
             // Other helpers as blocks are conditions: eq, contains, matches…
             render(try evaluate(expression).isTruthy ? body : inverse)
-        default:
+        case nil:
             // A path as a block (Mustache sections): lists repeat, objects become the context.
             let value = try evaluate(expression)
             switch value {
@@ -218,18 +218,30 @@ struct Renderer: ~Copyable {
 
     private mutating func renderEach(_ value: TemplateValue, body: [TemplateNode], inverse: [TemplateNode],
                                      blockParams: [String] = []) throws(HelperError) {
+        // Lists, the usual case, are walked as they are: no list of (key, value) pairs is made.
+        if case .array(let items) = value {
+            guard !items.isEmpty else { return render(inverse) }
+            for index in items.indices {
+                renderItem(items[index], key: nil, index: index, count: items.count, body: body, blockParams: blockParams)
+            }
+            return
+        }
         let items = value.eachItems
         guard !items.isEmpty else { return render(inverse) }
         for (index, item) in items.enumerated() {
-            var frame = Frame(this: item.value, each: (index, items.count, item.key))
-            if !blockParams.isEmpty {
-                frame.blockParams.append((blockParams[0], item.value))
-                if blockParams.count > 1 { frame.blockParams.append((blockParams[1], item.key.map(TemplateValue.string) ?? .number(Double(index)))) }
-            }
-            frames.append(frame)
-            render(body)
-            frames.removeLast()
+            renderItem(item.value, key: item.key, index: index, count: items.count, body: body, blockParams: blockParams)
         }
+    }
+
+    private mutating func renderItem(_ item: TemplateValue, key: String?, index: Int, count: Int, body: [TemplateNode], blockParams: [String]) {
+        var frame = Frame(this: item, each: (index, count, key))
+        if !blockParams.isEmpty {
+            frame.blockParams.append((blockParams[0], item))
+            if blockParams.count > 1 { frame.blockParams.append((blockParams[1], key.map(TemplateValue.string) ?? .number(Double(index)))) }
+        }
+        frames.append(frame)
+        render(body)
+        frames.removeLast()
     }
 
     private mutating func renderWithin(_ value: TemplateValue, _ body: [TemplateNode], blockParams: [(name: String, value: TemplateValue)] = []) {
