@@ -10,6 +10,8 @@ import WireFormat
 struct StorePages: Sendable {
     private let templates: [String: Template]
     private let labels: [StoreLanguage: TemplateValue]
+    /// The templates with each language's fixed values (`folding(_:)`) already in as text.
+    private var folded: [StoreLanguage: [String: Template]] = [:]
 
     static let helpers = TemplateHelpers.standard
         .adding("money") { call throws(HelperError) in
@@ -56,10 +58,23 @@ struct StorePages: Sendable {
 
     func has(_ view: String) -> Bool { templates[view] != nil }
 
+    /// A copy whose templates have, in each language, `fixed(language)` and the labels folded in
+    /// (`Template.folding`): what every page of that language shows the same. Every context
+    /// `render` makes starts with those members (`common`), and views add no member of their names.
+    func folding(_ fixed: (StoreLanguage) -> TemplateMembers) -> StorePages {
+        var copy = self
+        for language in [StoreLanguage.english, .french] {
+            let constants = TemplateObject(fixed(language) + [("labels", labels[language] ?? .null)])
+            copy.folded[language] = templates.mapValues { $0.folding(constants) }
+        }
+        return copy
+    }
+
     /// `view`'s template over `values`, inside the layout; the labels of `language` are `labels`.
     func render(_ view: String, _ values: TemplateMembers, title: String, common: TemplateMembers,
                 language: StoreLanguage) -> [UInt8] {
         let labels = self.labels[language] ?? .null
+        let templates = folded[language] ?? self.templates
         let context = TemplateValue.object(TemplateObject(common + values + [("labels", labels), ("title", .string(title))]))
         var body = ByteWriter(capacity: 8_192)
         templates[view]?.render(context, into: &body)

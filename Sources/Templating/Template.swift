@@ -7,7 +7,13 @@ public struct Template: Sendable {
     public let helpers: TemplateHelpers
     /// Whether a helper may assign a variable (`assign`, `formData`…): only then does a render
     /// carry a variable store.
-    private let assignsVariables: Bool
+    let assignsVariables: Bool
+
+    init(nodes: [TemplateNode], helpers: TemplateHelpers, assignsVariables: Bool) {
+        self.nodes = nodes
+        self.helpers = helpers
+        self.assignsVariables = assignsVariables
+    }
 
     public init(_ source: String, helpers: TemplateHelpers = .standard) throws(TemplateError) {
         var parser = TemplateParser(source, knownHelpers: Set(helpers.table.keys).union(Renderer.blockKeywords))

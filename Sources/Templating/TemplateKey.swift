@@ -11,12 +11,16 @@ struct TemplateKey: Sendable {
 
     init(_ name: String) {
         self.name = name
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
-        var ascii = true
-        for byte in name.utf8 {
-            ascii = ascii && byte < 0x80
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        var bytes = name
+        // Over the contiguous bytes (a short name's are copied out of the String value).
+        hash = bytes.withUTF8 { utf8 in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
+            var ascii = true
+            for byte in utf8 {
+                ascii = ascii && byte < 0x80
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            }
+            return ascii ? hash : nil
         }
-        self.hash = ascii ? hash : nil
     }
 }
