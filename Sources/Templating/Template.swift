@@ -159,6 +159,7 @@ struct Renderer: ~Copyable {
         self.variables = variables
         self.output = output
         frames = [Frame(this: root)]
+        frames.reserveCapacity(8)
     }
 
     consuming func takeOutput() -> ByteWriter { output }
@@ -287,30 +288,37 @@ struct Renderer: ~Copyable {
     }
 
     private func resolve(_ path: TemplatePath) -> TemplateValue {
-        var keys = path.keys[...]
+        let keys = path.keys
+        // The keys before `rest` have been used to find the start.
+        var rest = 0
         var value: TemplateValue?
         if path.isData {
-            guard let name = keys.popFirst()?.name else { return .null }
+            guard let name = keys.first?.name else { return .null }
+            rest = 1
             value = name == "root" ? root : eachData(name)
         } else {
             let frameIndex = max(0, frames.count - 1 - path.depth)
             if path.isThis || keys.isEmpty {
                 value = frames[frameIndex].this
             } else {
-                let first = keys.removeFirst()
+                let first = keys[0]
+                rest = 1
                 // Like Handlebars.java (WireMock's engine), a name not found in the current
                 // context is looked up in the enclosing ones.
                 var index = frameIndex
                 while index >= 0, value == nil {
-                    value = frames[index].blockParams.first { $0.name == first.name }?.value ?? frames[index].this.member(first)
+                    if !frames[index].blockParams.isEmpty {
+                        value = frames[index].blockParams.first { $0.name == first.name }?.value
+                    }
+                    if value == nil { value = frames[index].this.member(first) }
                     if path.depth > 0 { break }
                     index -= 1
                 }
                 if value == nil, let variables { value = variables.values[first.name] }
             }
         }
-        for key in keys {
-            value = value?.member(key)
+        for index in rest..<keys.count {
+            value = value?.member(keys[index])
         }
         return value ?? .null
     }
