@@ -12,6 +12,9 @@ struct StorePages: Sendable {
     private let labels: [StoreLanguage: TemplateValue]
     /// The templates with each language's fixed values (`folding(_:)`) already in as text.
     private var folded: [StoreLanguage: [String: Template]] = [:]
+    /// Each language's layout around `{{{body}}}`, when the view can be rendered straight into
+    /// the page between the halves (`Template.split(around:)`) instead of passed to it as text.
+    private var layoutHalves: [StoreLanguage: (head: Template, tail: Template)] = [:]
 
     static let helpers = TemplateHelpers.standard
         .adding("money") { call throws(HelperError) in
@@ -66,6 +69,7 @@ struct StorePages: Sendable {
         for language in [StoreLanguage.english, .french] {
             let constants = TemplateObject(fixed(language) + [("labels", labels[language] ?? .null)])
             copy.folded[language] = templates.mapValues { $0.folding(constants) }
+            copy.layoutHalves[language] = copy.folded[language]?["layout"]?.split(around: "body")
         }
         return copy
     }
@@ -76,13 +80,19 @@ struct StorePages: Sendable {
         let labels = self.labels[language] ?? .null
         let templates = folded[language] ?? self.templates
         let context = TemplateValue.object(TemplateObject(common + values + [("labels", labels), ("title", .string(title))]))
+        let layoutMembers = common + [("labels", labels), ("title", .string(title)), ("view", .string(view))]
+        var page = ByteWriter(capacity: 16_384)
+        if let (head, tail) = layoutHalves[language] {
+            let layoutContext = TemplateValue.object(TemplateObject(layoutMembers))
+            head.render(layoutContext, into: &page)
+            templates[view]?.render(context, into: &page)
+            tail.render(layoutContext, into: &page)
+            return page.bytes
+        }
         var body = ByteWriter(capacity: 8_192)
         templates[view]?.render(context, into: &body)
         guard let layout = templates["layout"] else { return body.bytes }
-        var page = ByteWriter(capacity: body.byteCount + 4_096)
-        let bodyText = String(decoding: body.bytes, as: UTF8.self)
-        layout.render(.object(TemplateObject(common + [("labels", labels), ("title", .string(title)), ("view", .string(view)), ("body", .string(bodyText))])),
-                      into: &page)
+        layout.render(.object(TemplateObject(layoutMembers + [("body", .string(String(decoding: body.bytes, as: UTF8.self)))])), into: &page)
         return page.bytes
     }
 
