@@ -90,8 +90,10 @@ struct CommerceCatalog: Sendable {
     let productsByCategory: [String: [Int]]
     /// "Color: Red, Size: M" by SKU id, made once.
     private let skuDescriptions: [String: String]
-    /// Each product's words per language: of its name, and of everything else searched.
-    private let searchWords: [StoreLanguage: [(name: Set<String>, rest: Set<String>)]]
+    /// Per language, each word's products in catalog order, with what a match there is worth: 2
+    /// for a word of the name, 1 for one of everything else searched. A search looks up its words
+    /// instead of testing every product.
+    private let searchIndex: [StoreLanguage: [String: [(index: Int, score: Int)]]]
 
     private struct File: Codable {
         var store: StoreInfo
@@ -122,18 +124,22 @@ struct CommerceCatalog: Sendable {
             for (categoryOffset, category) in department.categories.enumerated() { categories[category.id] = (departmentOffset, categoryOffset) }
         }
         categoryIndex = categories
-        var searchWords: [StoreLanguage: [(name: Set<String>, rest: Set<String>)]] = [:]
+        var searchIndex: [StoreLanguage: [String: [(index: Int, score: Int)]]] = [:]
         for language in [StoreLanguage.english, .french] {
-            searchWords[language] = products.map { product in
+            var postings: [String: [(index: Int, score: Int)]] = [:]
+            for (index, product) in products.enumerated() {
                 let place = categories[product.category]
                 let department = place.map { departments[$0.0] }
                 let category = place.flatMap { place in place.1.map { department!.categories[$0] } }
                 let rest = [product.shortDescription.text(language), product.longDescription.text(language), product.manufacturer,
                             product.partNumber, category?.name.text(language) ?? "", department?.name.text(language) ?? ""]
-                return (Set(Self.words(product.name.text(language))), Set(Self.words(rest.joined(separator: " "))))
+                let name = Set(Self.words(product.name.text(language)))
+                for word in name { postings[word, default: []].append((index, 2)) }
+                for word in Set(Self.words(rest.joined(separator: " "))).subtracting(name) { postings[word, default: []].append((index, 1)) }
             }
+            searchIndex[language] = postings
         }
-        self.searchWords = searchWords
+        self.searchIndex = searchIndex
     }
 
     static let empty = CommerceCatalog(store: StoreInfo(storeId: "10152", catalogId: "10051", masterCatalogId: "10001",
@@ -195,16 +201,12 @@ struct CommerceCatalog: Sendable {
     /// then catalog order.
     func search(_ term: String, language: StoreLanguage) -> [Product] {
         let wanted = Self.words(term)
-        guard !wanted.isEmpty else { return [] }
-        var scored: [(score: Int, index: Int)] = []
-        for (index, words) in (searchWords[language] ?? []).enumerated() {
-            let (name, rest) = words
-            var score = 0
-            var matchesAll = true
-            for word in wanted {
-                if name.contains(word) { score += 2 } else if rest.contains(word) { score += 1 } else { matchesAll = false; break }
-            }
-            if matchesAll { scored.append((score, index)) }
+        guard let first = wanted.first, let postings = searchIndex[language] else { return [] }
+        // The first word's products, kept while every other word matches them too.
+        var scored = (postings[first] ?? []).map { (score: $0.score, index: $0.index) }
+        for word in wanted.dropFirst() where !scored.isEmpty {
+            let scores = Dictionary((postings[word] ?? []).map { ($0.index, $0.score) }, uniquingKeysWith: { first, _ in first })
+            scored = scored.compactMap { match in scores[match.index].map { (match.score + $0, match.index) } }
         }
         return scored.sorted { $0.score != $1.score ? $0.score > $1.score : $0.index < $1.index }.map { products[$0.index] }
     }

@@ -9,6 +9,40 @@ struct PageRenderer: Sendable {
     let pages: StorePages
     let store: StoreInfo
     let shopping: ShoppingStateKey
+    /// What every page shows that depends only on the language, made once.
+    private let english: FixedMembers
+    private let french: FixedMembers
+
+    /// The members of every page's context that depend only on the store and the language.
+    private struct FixedMembers {
+        let storeId, catalogId, langId, locale, lang, base, storeName, otherLangId: TemplateValue
+
+        init(_ store: StoreInfo, _ language: StoreLanguage) {
+            storeId = .string(store.storeId)
+            catalogId = .string(store.catalogId)
+            langId = .string(language.rawValue)
+            locale = .string(language.locale)
+            lang = .string(language.code)
+            // Inserted raw ({{{base}}}) into href attributes: already escaped for HTML.
+            base = .string(PageRenderer.baseQuery(store, language).replacingOccurrences(of: "&", with: "&amp;"))
+            storeName = .string(store.name)
+            otherLangId = .string(language == .english ? "-2" : "-1")
+        }
+
+        var members: TemplateMembers {
+            [("storeId", storeId), ("catalogId", catalogId), ("langId", langId), ("locale", locale), ("lang", lang), ("base", base),
+             ("storeName", storeName), ("otherLangId", otherLangId)]
+        }
+    }
+
+    init(pages: StorePages, store: StoreInfo, shopping: ShoppingStateKey) {
+        let english = FixedMembers(store, .english), french = FixedMembers(store, .french)
+        self.pages = pages.folding { $0 == .french ? french.members : english.members }
+        self.store = store
+        self.shopping = shopping
+        self.english = english
+        self.french = french
+    }
 
     /// What every page gets: the store, language, device, shopper and the query string that
     /// every link carries.
@@ -18,19 +52,19 @@ struct PageRenderer: Sendable {
                 (session.logonId == nil ? nil : state.shopper(userId: session.userId), state.carts[session.userId]?.itemCount ?? 0)
             }
         } ?? (nil, 0)
+        let fixed = request.language == .french ? french : english
         return [
-            ("storeId", .string(store.storeId)),
-            ("catalogId", .string(store.catalogId)),
-            ("langId", .string(request.language.rawValue)),
-            ("locale", .string(request.language.locale)),
-            ("lang", .string(request.language.code)),
-            // Inserted raw ({{{base}}}) into href attributes: already escaped for HTML.
-            ("base", .string(baseQuery(request.language).replacingOccurrences(of: "&", with: "&amp;"))),
+            ("storeId", fixed.storeId),
+            ("catalogId", fixed.catalogId),
+            ("langId", fixed.langId),
+            ("locale", fixed.locale),
+            ("lang", fixed.lang),
+            ("base", fixed.base),
             ("servlet", .string(request.basePath + CommerceBackend.servlet)),
             // Sign-in and checkout go over TLS when the store can be reached that way, as a real
             // store's SSL-only commands do.
             ("secureServlet", .string((request.secureOrigin ?? "") + request.basePath + CommerceBackend.servlet)),
-            ("storeName", .string(store.name)),
+            ("storeName", fixed.storeName),
             ("device", .string(request.device.name)),
             ("pageSet", .string(request.device.pageSet.rawValue)),
             ("hybrid", .bool(request.device.hybrid)),
@@ -38,12 +72,16 @@ struct PageRenderer: Sendable {
             ("loggedOn", .bool(shopper != nil)),
             ("shopperName", .string(shopper?.firstName ?? "")),
             ("cartCount", .number(Double(cartCount))),
-            ("otherLangId", .string(request.language == .english ? "-2" : "-1")),
+            ("otherLangId", fixed.otherLangId),
         ]
     }
 
     /// The parameters every link and redirect carries.
     func baseQuery(_ language: StoreLanguage) -> String {
+        Self.baseQuery(store, language)
+    }
+
+    fileprivate static func baseQuery(_ store: StoreInfo, _ language: StoreLanguage) -> String {
         "storeId=\(store.storeId)&catalogId=\(store.catalogId)&langId=\(language.rawValue)"
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import MockCore
 import Templating
+import WireFormat
 
 /// The storefront's page templates (`templates/<view>.html`, Handlebars, rendered inside
 /// `templates/layout.html`) and their labels in each language (`labels.json`). Loaded once;
@@ -9,6 +10,11 @@ import Templating
 struct StorePages: Sendable {
     private let templates: [String: Template]
     private let labels: [StoreLanguage: TemplateValue]
+    /// The templates with each language's fixed values (`folding(_:)`) already in as text.
+    private var folded: [StoreLanguage: [String: Template]] = [:]
+    /// Each language's layout around `{{{body}}}`, when the view can be rendered straight into
+    /// the page between the halves (`Template.split(around:)`) instead of passed to it as text.
+    private var layoutHalves: [StoreLanguage: (head: Template, tail: Template)] = [:]
 
     static let helpers = TemplateHelpers.standard
         .adding("money") { call throws(HelperError) in
@@ -55,14 +61,39 @@ struct StorePages: Sendable {
 
     func has(_ view: String) -> Bool { templates[view] != nil }
 
+    /// A copy whose templates have, in each language, `fixed(language)` and the labels folded in
+    /// (`Template.folding`): what every page of that language shows the same. Every context
+    /// `render` makes starts with those members (`common`), and views add no member of their names.
+    func folding(_ fixed: (StoreLanguage) -> TemplateMembers) -> StorePages {
+        var copy = self
+        for language in [StoreLanguage.english, .french] {
+            let constants = TemplateObject(fixed(language) + [("labels", labels[language] ?? .null)])
+            copy.folded[language] = templates.mapValues { $0.folding(constants) }
+            copy.layoutHalves[language] = copy.folded[language]?["layout"]?.split(around: "body")
+        }
+        return copy
+    }
+
     /// `view`'s template over `values`, inside the layout; the labels of `language` are `labels`.
     func render(_ view: String, _ values: TemplateMembers, title: String, common: TemplateMembers,
-                language: StoreLanguage) -> String {
+                language: StoreLanguage) -> [UInt8] {
         let labels = self.labels[language] ?? .null
+        let templates = folded[language] ?? self.templates
         let context = TemplateValue.object(TemplateObject(common + values + [("labels", labels), ("title", .string(title))]))
-        let body = templates[view]?.render(context) ?? ""
-        guard let layout = templates["layout"] else { return body }
-        return layout.render(.object(TemplateObject(common + [("labels", labels), ("title", .string(title)), ("view", .string(view)), ("body", .string(body))])))
+        let layoutMembers = common + [("labels", labels), ("title", .string(title)), ("view", .string(view))]
+        var page = ByteWriter(capacity: 16_384)
+        if let (head, tail) = layoutHalves[language] {
+            let layoutContext = TemplateValue.object(TemplateObject(layoutMembers))
+            head.render(layoutContext, into: &page)
+            templates[view]?.render(context, into: &page)
+            tail.render(layoutContext, into: &page)
+            return page.bytes
+        }
+        var body = ByteWriter(capacity: 8_192)
+        templates[view]?.render(context, into: &body)
+        guard let layout = templates["layout"] else { return body.bytes }
+        layout.render(.object(TemplateObject(layoutMembers + [("body", .string(String(decoding: body.bytes, as: UTF8.self)))])), into: &page)
+        return page.bytes
     }
 
     /// A label's text, for titles and messages made in code.

@@ -4,42 +4,28 @@ import Templating
 /// The catalog, orders and stores as the templates see them.
 struct StoreValues: Sendable {
     let catalog: CommerceCatalog
+    /// The catalog's entries, made once per language.
+    private let catalogValues: CatalogValues
+
+    init(catalog: CommerceCatalog) {
+        self.catalog = catalog
+        catalogValues = CatalogValues(catalog: catalog)
+    }
 
     func departmentValue(_ department: Department, _ language: StoreLanguage) -> TemplateValue {
-        object([("id", .string(department.id)), ("identifier", .string(department.identifier)), ("keyword", .string(department.keyword)),
-                ("name", .string(department.name.text(language))), ("description", .string(department.shortDescription.text(language))),
-                ("categories", .array(department.categories.map { categoryValue($0, language) }))])
+        catalogValues.department(department, language)
     }
 
     func categoryValue(_ category: CatalogCategory, _ language: StoreLanguage) -> TemplateValue {
-        object([("id", .string(category.id)), ("identifier", .string(category.identifier)), ("keyword", .string(category.keyword)),
-                ("name", .string(category.name.text(language))), ("description", .string(category.shortDescription.text(language))),
-                ("count", .number(Double(catalog.products(inCategory: category.id).count)))])
+        catalogValues.category(category, language)
     }
 
     func productValue(_ product: Product, _ language: StoreLanguage, detailed: Bool = false) -> TemplateValue {
-        var members: TemplateMembers = [
-            ("id", .string(product.id)), ("partNumber", .string(product.partNumber)),
-            ("name", .string(product.name.text(language))), ("shortDescription", .string(product.shortDescription.text(language))),
-            ("manufacturer", .string(product.manufacturer)), ("price", .string(product.price)),
-            ("listPrice", product.listPrice != product.price ? .string(product.listPrice) : .null),
-            ("thumbnail", .string(StoreAssets.imagePath(product, size: "thumb"))),
-            ("image", .string(StoreAssets.imagePath(product, size: "full"))),
-        ]
-        if detailed {
-            members.append(("longDescription", .string(product.longDescription.text(language))))
-            members.append(("attributes", .array(product.attributes.map { attribute in
-                object([("name", .string(attribute.name)), ("values", .array(attribute.values.map(TemplateValue.string)))])
-            })))
-            members.append(("skus", .array(product.skus.map(skuValue))))
-            members.append(("singleSku", product.skus.count == 1 ? .string(product.skus[0].id) : .null))
-        }
-        return object(members)
+        catalogValues.product(product, language, detailed: detailed)
     }
 
     func skuValue(_ sku: SKU) -> TemplateValue {
-        object([("id", .string(sku.id)), ("partNumber", .string(sku.partNumber)), ("description", .string(catalog.description(of: sku))),
-                       ("inStock", .bool(sku.inventory > 0)), ("inventory", .number(Double(sku.inventory)))])
+        catalogValues.sku(sku)
     }
 
     /// The cart's lines and totals.

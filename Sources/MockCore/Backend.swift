@@ -120,7 +120,8 @@ extension RequestContext {
     public func secureOrigin(of request: Request) -> String? {
         if request.isSecure { return "" }
         guard let (host, _) = request.requestedHost else { return nil }
-        let name = host.contains(":") ? "[\(host)]" : host
+        // Hosts are ASCII (checked names and addresses): a byte test, not Foundation's text search.
+        let name = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
         if request.isProxied && interceptsTLS { return "https://\(name)" }
         guard let httpsPort else { return nil }
         return "https://\(name):\(httpsPort)"

@@ -7,7 +7,13 @@ public struct Template: Sendable {
     public let helpers: TemplateHelpers
     /// Whether a helper may assign a variable (`assign`, `formData`…): only then does a render
     /// carry a variable store.
-    private let assignsVariables: Bool
+    let assignsVariables: Bool
+
+    init(nodes: [TemplateNode], helpers: TemplateHelpers, assignsVariables: Bool) {
+        self.nodes = nodes
+        self.helpers = helpers
+        self.assignsVariables = assignsVariables
+    }
 
     public init(_ source: String, helpers: TemplateHelpers = .standard) throws(TemplateError) {
         var parser = TemplateParser(source, knownHelpers: Set(helpers.table.keys).union(Renderer.blockKeywords))
@@ -52,9 +58,16 @@ public struct Template: Sendable {
     }
 
     public func render(_ context: TemplateValue) -> String {
-        var renderer = Renderer(root: context, variables: assignsVariables ? TemplateVariables() : nil)
+        var out = ByteWriter(capacity: 256)
+        render(context, into: &out)
+        return String(decoding: out.bytes, as: UTF8.self)
+    }
+
+    /// Appends the rendered bytes to `out`, for pages built from several templates.
+    public func render(_ context: TemplateValue, into out: inout ByteWriter) {
+        var renderer = Renderer(root: context, variables: assignsVariables ? TemplateVariables() : nil, output: out)
         renderer.render(nodes)
-        return renderer.output
+        out = renderer.takeOutput()
     }
 }
 
@@ -123,9 +136,10 @@ final class TemplateVariables {
 }
 
 /// Walks the nodes with a stack of contexts (`this`, `../`) and data variables (`@index`). A
-/// value, so its output and frames are checked for exclusive access when compiled, not at run time.
-struct Renderer {
-    static let blockKeywords: Set<String> = ["if", "unless", "each", "with"]
+/// value, so its output and frames are checked for exclusive access when compiled, not at run time;
+/// it writes bytes, as appending to a String costs several times more.
+struct Renderer: ~Copyable {
+    static let blockKeywords = Set(TemplateExpression.BlockKeyword.allCases.map(\.rawValue))
 
     private struct Frame {
         var this: TemplateValue
@@ -138,61 +152,62 @@ struct Renderer {
     private let root: TemplateValue
     private var frames: [Frame]
     private let variables: TemplateVariables?
-    var output = ""
+    private var output: ByteWriter
 
-    init(root: TemplateValue, variables: TemplateVariables?) {
+    init(root: TemplateValue, variables: TemplateVariables?, output: consuming ByteWriter) {
         self.root = root
         self.variables = variables
+        self.output = output
         frames = [Frame(this: root)]
+        frames.reserveCapacity(8)
     }
+
+    consuming func takeOutput() -> ByteWriter { output }
 
     mutating func render(_ nodes: [TemplateNode]) {
         for node in nodes {
             switch node {
             case .text(let text):
-                output += text
+                output.write(text)
             case .output(let expression, let escaped):
                 do {
-                    let text = try evaluate(expression).text
-                    output += escaped ? TextEscaper.handlebars.escaped(text) : text
+                    write(try evaluate(expression).text, escaped: escaped)
                 } catch {
                     // Escaped like the value it stands for: a message may quote the request.
-                    let message = "[ERROR: \(error.message)]"
-                    output += escaped ? TextEscaper.handlebars.escaped(message) : message
+                    write("[ERROR: \(error.message)]", escaped: escaped)
                 }
             case .block(let expression, let body, let inverse):
                 do {
                     try renderBlock(expression, body: body, inverse: inverse)
                 } catch {
-                    output += "[ERROR: \(error.message)]"
+                    output.write("[ERROR: \(error.message)]")
                 }
             }
         }
     }
 
     private mutating func renderBlock(_ expression: TemplateExpression, body: [TemplateNode], inverse: [TemplateNode]) throws(HelperError) {
-        switch expression.helperName {
-        case "if", "unless":
+        switch expression.keyword {
+        case .if, .unless:
             let value = try argument(expression, "a condition")
             var truthy = value.isTruthy
             if case .number(0) = value, try hashValue(expression, "includeZero")?.isTruthy == true { truthy = true }
-            render(truthy == (expression.helperName == "if") ? body : inverse)
-        case "with":
+            render(truthy == (expression.keyword == .if) ? body : inverse)
+        case .with:
             let value = try argument(expression, "a value")
             if value.isTruthy { renderWithin(value, body, blockParams: expression.blockParams.prefix(1).map { ($0, value) }) } else { render(inverse) }
-        case "each":
+        case .each:
             try renderEach(argument(expression, "a list"), body: body, inverse: inverse, blockParams: expression.blockParams)
-        case _ where expression.takesBlock:
-            let saved = output
-            output = ""
+        case nil where expression.takesBlock:
+            var enclosing = ByteWriter(capacity: 256)
+            swap(&output, &enclosing)
             render(body)
-            let block = output
-            output = saved
-            output += try evaluate(expression, block: block).text
-        case _ where expression.helper != nil:
+            swap(&output, &enclosing)
+            output.write(try evaluate(expression, block: String(decoding: enclosing.bytes, as: UTF8.self)).text)
+        case nil where expression.helper != nil:
             // Other helpers as blocks are conditions: eq, contains, matches…
             render(try evaluate(expression).isTruthy ? body : inverse)
-        default:
+        case nil:
             // A path as a block (Mustache sections): lists repeat, objects become the context.
             let value = try evaluate(expression)
             switch value {
@@ -204,20 +219,36 @@ struct Renderer {
         }
     }
 
+    private mutating func write(_ text: String, escaped: Bool) {
+        if escaped { TextEscaper.handlebars.append(text, to: &output) } else { output.write(text) }
+    }
+
     private mutating func renderEach(_ value: TemplateValue, body: [TemplateNode], inverse: [TemplateNode],
                                      blockParams: [String] = []) throws(HelperError) {
+        // Lists, the usual case, are walked as they are: no list of (key, value) pairs is made.
+        if case .array(let items) = value {
+            guard !items.isEmpty else { return render(inverse) }
+            for index in items.indices {
+                renderItem(items[index], key: nil, index: index, count: items.count, body: body, blockParams: blockParams)
+            }
+            return
+        }
         let items = value.eachItems
         guard !items.isEmpty else { return render(inverse) }
         for (index, item) in items.enumerated() {
-            var frame = Frame(this: item.value, each: (index, items.count, item.key))
-            if !blockParams.isEmpty {
-                frame.blockParams.append((blockParams[0], item.value))
-                if blockParams.count > 1 { frame.blockParams.append((blockParams[1], item.key.map(TemplateValue.string) ?? .number(Double(index)))) }
-            }
-            frames.append(frame)
-            render(body)
-            frames.removeLast()
+            renderItem(item.value, key: item.key, index: index, count: items.count, body: body, blockParams: blockParams)
         }
+    }
+
+    private mutating func renderItem(_ item: TemplateValue, key: String?, index: Int, count: Int, body: [TemplateNode], blockParams: [String]) {
+        var frame = Frame(this: item, each: (index, count, key))
+        if !blockParams.isEmpty {
+            frame.blockParams.append((blockParams[0], item))
+            if blockParams.count > 1 { frame.blockParams.append((blockParams[1], key.map(TemplateValue.string) ?? .number(Double(index)))) }
+        }
+        frames.append(frame)
+        render(body)
+        frames.removeLast()
     }
 
     private mutating func renderWithin(_ value: TemplateValue, _ body: [TemplateNode], blockParams: [(name: String, value: TemplateValue)] = []) {
@@ -257,30 +288,37 @@ struct Renderer {
     }
 
     private func resolve(_ path: TemplatePath) -> TemplateValue {
-        var segments = path.segments[...]
+        let keys = path.keys
+        // The keys before `rest` have been used to find the start.
+        var rest = 0
         var value: TemplateValue?
         if path.isData {
-            guard let name = segments.popFirst() else { return .null }
+            guard let name = keys.first?.name else { return .null }
+            rest = 1
             value = name == "root" ? root : eachData(name)
         } else {
             let frameIndex = max(0, frames.count - 1 - path.depth)
-            if path.isThis || segments.isEmpty {
+            if path.isThis || keys.isEmpty {
                 value = frames[frameIndex].this
             } else {
-                let first = segments.removeFirst()
+                let first = keys[0]
+                rest = 1
                 // Like Handlebars.java (WireMock's engine), a name not found in the current
                 // context is looked up in the enclosing ones.
                 var index = frameIndex
                 while index >= 0, value == nil {
-                    value = frames[index].blockParams.first { $0.name == first }?.value ?? frames[index].this.member(first)
+                    if !frames[index].blockParams.isEmpty {
+                        value = frames[index].blockParams.first { $0.name == first.name }?.value
+                    }
+                    if value == nil { value = frames[index].this.member(first) }
                     if path.depth > 0 { break }
                     index -= 1
                 }
-                if value == nil, let variables { value = variables.values[first] }
+                if value == nil, let variables { value = variables.values[first.name] }
             }
         }
-        for segment in segments {
-            value = value?.member(segment)
+        for index in rest..<keys.count {
+            value = value?.member(keys[index])
         }
         return value ?? .null
     }

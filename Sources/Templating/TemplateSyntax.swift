@@ -21,12 +21,19 @@ struct TemplateExpression: Sendable {
     var takesBlock = false
     /// A block's `as |name index|` names.
     var blockParams: [String] = []
+    /// The built-in block the head names (`#if`, `#each`…), found once.
+    var keyword: BlockKeyword?
+
+    enum BlockKeyword: String, Sendable, CaseIterable {
+        case `if`, unless, each, with
+    }
 
     /// With its helper, and those of its subexpressions, looked up in `helpers`.
     func bound(to helpers: TemplateHelpers) -> TemplateExpression {
         var bound = self
         bound.helper = helperName.flatMap { helpers.table[$0] }
         bound.takesBlock = helperName.map { helpers.takingBlocks.contains($0) } ?? false
+        bound.keyword = helperName.flatMap(BlockKeyword.init)
         bound.params = params.map { $0.bound(to: helpers) }
         bound.hash = hash.map { ($0.key, $0.value.bound(to: helpers)) }
         return bound
@@ -60,7 +67,11 @@ struct TemplatePath: Sendable {
     var isData = false
     /// `this` or `.` leads it.
     var isThis = false
-    var segments: [String] = []
+    var segments: [String] = [] {
+        didSet { keys = segments.map(TemplateKey.init) }
+    }
+    /// The segments with their hashes, for lookups.
+    private(set) var keys: [TemplateKey] = []
 }
 
 /// A template that cannot be parsed or names an unknown helper, with where.

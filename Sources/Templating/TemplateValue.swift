@@ -91,6 +91,15 @@ public indirect enum TemplateValue: Sendable {
         }
     }
 
+    /// `member(_:)` for a name hashed in advance (a template's paths).
+    func member(_ key: TemplateKey) -> TemplateValue? {
+        switch self {
+        case .object(let object): object.member(key)
+        case .array(let items): Self.element(of: items, key.name)
+        default: nil
+        }
+    }
+
     /// `first`, `last`, `n` or `-n` (from the end) of a list.
     static func element(of items: [TemplateValue], _ key: String) -> TemplateValue? {
         switch key {
@@ -150,8 +159,10 @@ public final class TemplateObject: Sendable {
     /// Set for list-like objects: what `#each` walks and what `.[n]` indexes.
     public let elements: [TemplateValue]?
 
-    /// Member positions by name, for objects large enough that a scan costs more (page labels,
-    /// a page's root values).
+    /// The members' name hashes (`TemplateKey`), in order: a lookup scans these integers.
+    private let hashes: [UInt64?]
+    /// Member positions by name, for objects so large that even a scan of integers costs more
+    /// (large JSON bodies).
     private let positions: [String: Int]?
 
     public init(_ members: [(key: String, value: TemplateValue)], caseInsensitive: Bool = false,
@@ -160,8 +171,9 @@ public final class TemplateObject: Sendable {
         self.caseInsensitive = caseInsensitive
         self.printed = printed
         self.elements = elements
-        positions = caseInsensitive || members.count < 12 ? nil
-            : Dictionary(members.enumerated().map { ($0.element.key, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        let indexed = !caseInsensitive && members.count >= 64
+        hashes = caseInsensitive || indexed ? [] : members.map { TemplateKey($0.key).hash }
+        positions = indexed ? Dictionary(members.enumerated().map { ($0.element.key, $0.offset) }, uniquingKeysWith: { first, _ in first }) : nil
     }
 
     /// A list that prints as its first element.
@@ -170,17 +182,27 @@ public final class TemplateObject: Sendable {
     }
 
     public func member(_ key: String) -> TemplateValue? {
-        if let elements, members.isEmpty || Int(key) != nil || key == "first" || key == "last" {
-            return TemplateValue.element(of: elements, key) ?? (members.isEmpty ? nil : memberNamed(key))
+        member(TemplateKey(key))
+    }
+
+    func member(_ key: TemplateKey) -> TemplateValue? {
+        if let elements, members.isEmpty || Int(key.name) != nil || key.name == "first" || key.name == "last" {
+            return TemplateValue.element(of: elements, key.name) ?? (members.isEmpty ? nil : memberNamed(key))
         }
         return memberNamed(key)
     }
 
-    private func memberNamed(_ key: String) -> TemplateValue? {
+    private func memberNamed(_ key: TemplateKey) -> TemplateValue? {
         if caseInsensitive {
-            return members.first { $0.key.caseInsensitiveCompare(key) == .orderedSame }?.value
+            return members.first { $0.key.caseInsensitiveCompare(key.name) == .orderedSame }?.value
         }
-        if let positions { return positions[key].map { members[$0].value } }
-        return members.first { $0.key == key }?.value
+        if let positions { return positions[key.name].map { members[$0].value } }
+        guard let hash = key.hash else { return members.first { $0.key == key.name }?.value }
+        // An ASCII name equals only a member with the same hash, or one outside ASCII that Swift
+        // finds equivalent.
+        for index in hashes.indices where hashes[index] == hash || hashes[index] == nil {
+            if members[index].key == key.name { return members[index].value }
+        }
+        return nil
     }
 }

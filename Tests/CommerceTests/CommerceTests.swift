@@ -207,6 +207,28 @@ import UnderstudyTesting
         #expect(nothing.text(id: "noResults") == "No products match your search.")
     }
 
+    @Test func searchMatchesEveryWordAndRanksNameMatchesFirst() {
+        func product(_ id: String, _ name: String, _ description: String) -> Product {
+            Product(id: id, partNumber: "P-\(id)", category: "20", name: LocalizedText(en: name, fr: "Robe \(id)"),
+                    shortDescription: LocalizedText(en: description, fr: nil), longDescription: LocalizedText(en: "", fr: nil),
+                    manufacturer: "Maker", price: "1.00", listPrice: "1.00", color: "red", attributes: [], skus: [])
+        }
+        let category = CatalogCategory(id: "20", identifier: "C", keyword: "c", name: LocalizedText(en: "Clothes", fr: nil),
+                                       shortDescription: LocalizedText(en: "", fr: nil))
+        let department = Department(id: "10", identifier: "D", keyword: "d", name: LocalizedText(en: "Women", fr: nil),
+                                    shortDescription: LocalizedText(en: "", fr: nil), categories: [category])
+        let catalog = CommerceCatalog(store: CommerceCatalog.empty.store, departments: [department], products: [
+            product("1", "Blue Dress", "in red stripes"), product("2", "Red Shirt", "cotton"), product("3", "Red Dress", "silk"),
+        ])
+        #expect(catalog.search("red dress", language: .english).map(\.id) == ["3", "1"])
+        #expect(catalog.search("DRESSES", language: .english).map(\.id) == ["1", "3"])
+        #expect(catalog.search("red", language: .english).map(\.id) == ["2", "3", "1"])
+        #expect(catalog.search("red dress women", language: .english).map(\.id) == ["3", "1"])
+        #expect(catalog.search("dress zeppelin", language: .english).isEmpty)
+        #expect(catalog.search(" ,", language: .english).isEmpty)
+        #expect(catalog.search("robe 2", language: .french).map(\.id) == ["2"])
+    }
+
     @Test func cartAddUpdateRemoveWithTotals() throws {
         let (server, _) = try Self.start()
         defer { server.stop() }
