@@ -37,7 +37,7 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
-        // Escaping, byte writing and calendar dates: below everything that writes output, the
+        // Escaping, byte writing, calendar dates and hashing: below everything that writes output, the
         // template engine and JSON included, so neither of those needs the server.
         .target(name: "WireFormat"),
         .target(name: "JSON", dependencies: ["WireFormat"]),
@@ -69,7 +69,7 @@ let package = Package(
         ),
         .target(
             name: "Recording",
-            dependencies: ["MockCore", "HTTPServer", "JSON", "Stubs", "CZlib", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["MockCore", "HTTPServer", "JSON", "Stubs", "WireFormat", "CZlib", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "Lotus",

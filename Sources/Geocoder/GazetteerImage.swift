@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import WireFormat
 
 /// The gazetteer's tables as one block of bytes, laid out to be read in place: built once from the
 /// CSV files (`GazetteerImageWriter`), cached in a file and memory-mapped on the next start, so a

@@ -70,6 +70,7 @@ final class FetchedRowsWriter {
     func add(_ statement: SQLiteStatement, _ columns: [ResultColumn]) -> Int {
         guard fatal == nil else { return statement.rowByteCount }
         let keys = keys ?? makeKeys(columns)
+        self.keys = keys
         // The document is passed down inout: reached through this class's property at every
         // value, each access would be checked for exclusivity at run time.
         guard let size = add(statement, keys, to: &xml) else { return statement.rowByteCount }
@@ -117,10 +118,7 @@ final class FetchedRowsWriter {
 
     private func makeKeys(_ columns: [ResultColumn]) -> [Key] {
         let known = KeyedColumns(columns: columns, columnCase: scripts.columnCase)
-        if let made = Self.knownKeys.withLock({ $0[known] }) {
-            keys = made
-            return made
-        }
+        if let made = Self.knownKeys.withLock({ $0[known] }) { return made }
         let made = Self.keys(columns, scripts.columnCase)
         if columns.count <= Self.knownColumnsLimit && columns.reduce(0, { $0 + $1.name.utf8.count }) <= Self.knownNameBytesLimit {
             Self.knownKeys.withLock { keys in
@@ -128,7 +126,6 @@ final class FetchedRowsWriter {
                 keys[known] = made
             }
         }
-        keys = made
         return made
     }
 

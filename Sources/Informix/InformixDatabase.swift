@@ -312,15 +312,14 @@ final class InformixDatabase {
                 guard fetches else { break }
                 guard rowCount < settings.maxRows else { throw SQLiteError(code: SQLITE_INTERRUPT, message: "too many rows") }
                 rowCount += 1
-                guard let eachRow else {
+                if let eachRow {
+                    // Counted as if kept: the caller holds what it makes of them until the answer.
+                    resultBytes += eachRow(statement, result.columns)
+                } else {
                     let row = (0..<result.columns.count).map(statement.value)
                     resultBytes += row.reduce(0) { $0 + $1.byteCount }
-                    guard resultBytes <= settings.maxResultBytes else { throw SQLiteError(code: SQLITE_TOOBIG, message: "result too big") }
                     result.rows.append(row)
-                    continue
                 }
-                // Counted as if kept: the caller holds what it makes of them until the answer.
-                resultBytes += eachRow(statement, result.columns)
                 guard resultBytes <= settings.maxResultBytes else { throw SQLiteError(code: SQLITE_TOOBIG, message: "result too big") }
             }
         } catch {

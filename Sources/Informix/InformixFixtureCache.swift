@@ -1,5 +1,6 @@
 import Foundation
 import MockCore
+import WireFormat
 
 /// The fixture database as SQLite wrote it, kept between runs in a `FixtureCache`: a start copies
 /// it into memory (a few milliseconds) instead of running `stores_demo.sql` through the dialect

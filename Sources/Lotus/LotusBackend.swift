@@ -7,6 +7,7 @@ import Synchronization
 import HTTPServer
 import Logging
 import MockCore
+import WireFormat
 
 /// The Connections components at `/news`, `/profiles`, `/blogs`, `/search` (and under each
 /// configured prefix). Reads are answered from the fixtures and the scope's writes; answers of

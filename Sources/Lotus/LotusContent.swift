@@ -1,6 +1,7 @@
 import HTTPServer
 import MockCore
 import Synchronization
+import WireFormat
 
 /// What a story in the News feeds tells, which picks its (translated) sentence.
 enum StoryKind: Sendable, Hashable {

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import WireFormat
 
 /// Where emulators keep between runs what they make from their fixtures (the geocoder's gazetteer
 /// image, Informix's database), so a start reads it instead of making it again. A file is named by

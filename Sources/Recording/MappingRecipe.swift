@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import JSON
 import MockCore
+import WireFormat
 
 /// Turns an exchange into a WireMock mapping: the request matched on method, path, query (minus
 /// ignored parameters), chosen headers and the body where it identifies the call (form fields,

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import JSON
 import MockCore
+import WireFormat
 
 /// A recording on disk, written as exchanges come: `DIR/mappings/<name>.json` and the body files
 /// they name in `DIR/__files/`. Every file is written whole under a temporary name and renamed,

@@ -1,3 +1,5 @@
+import WireFormat
+
 /// A member name with a hash of its bytes made once: a template's path names are hashed when the
 /// template is parsed and an object's names when it is made, so finding a member compares
 /// integers and then one name, instead of hashing the name on every lookup.
@@ -13,14 +15,6 @@ struct TemplateKey: Sendable {
         self.name = name
         var bytes = name
         // Over the contiguous bytes (a short name's are copied out of the String value).
-        hash = bytes.withUTF8 { utf8 in
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
-            var ascii = true
-            for byte in utf8 {
-                ascii = ascii && byte < 0x80
-                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-            }
-            return ascii ? hash : nil
-        }
+        hash = bytes.withUTF8 { utf8 in utf8.allSatisfy { $0 < 0x80 } ? FNV1a.hash(utf8) : nil }
     }
 }
