@@ -16,8 +16,11 @@ public final class DeviceMode: Sendable {
     private let map: Locked<HostMap>
     /// Whether the map has any host: while not, requests to this server skip the gate unread.
     private let mapsAnyHost = Atomic<Bool>(false)
-    /// The port of the TLS listener tunnels are relayed into; 0 until it listens.
+    /// The port of the TLS listener tunnels are relayed into once made; 0 before, -1 when none
+    /// could be made.
     private let interceptPort = Atomic<Int>(0)
+    /// The local CA and that listener: made by `tls.make` at their first use (`endTLS(using:)`).
+    private let tls = Locked<(made: TLSSetup?, make: (@Sendable () -> TLSSetup)?)>((nil, nil))
     private let logger: Logger
 
     /// `backends`: the names `hosts.json` may use.
@@ -45,18 +48,61 @@ public final class DeviceMode: Sendable {
 
     public var hostMap: HostMap { map.withLock { $0 } }
 
+    /// Device mode's TLS: the local CA devices trust, and the loopback port of the TLS listener
+    /// tunnels are relayed into (nil: tunnels are refused).
+    public struct TLSSetup: Sendable {
+        public var authority: LocalCA?
+        public var interceptPort: Int?
+
+        public init(authority: LocalCA?, interceptPort: Int?) {
+            self.authority = authority
+            self.interceptPort = interceptPort
+        }
+    }
+
+    /// TLS is made by `make` when first used — a device's first request through this server as its
+    /// proxy, or a request for the CA's certificate or page — not at start: libcrypto's pages, the
+    /// keys, the TLS context and the listener's loops cost about 3.5 MB that a server only reached
+    /// directly (as by most test runs) never needs. Making it takes a few milliseconds, once, on
+    /// the loop of the request that needs it.
+    public func endTLS(using make: @escaping @Sendable () -> TLSSetup) {
+        tls.withLock { $0 = (nil, make) }
+        interceptPort.store(0, ordering: .releasing)
+    }
+
+    /// TLS made already (`--https-port` needs the CA at start).
+    public func endTLS(with setup: TLSSetup) { endTLS(using: { setup }) }
+
     /// Tunnels go to the TLS listener on `port` (on loopback) from now on.
-    public func intercept(onPort port: Int) { interceptPort.store(port, ordering: .releasing) }
+    public func intercept(onPort port: Int) { endTLS(with: TLSSetup(authority: nil, interceptPort: port)) }
+
+    /// Device mode's TLS, made now if this is its first use; nil without `endTLS`.
+    public func tlsSetup() -> TLSSetup? {
+        tls.withLock { tls in
+            if tls.made == nil, let make = tls.make { tls.made = make() }
+            return tls.made
+        }
+    }
+
+    /// The port tunnels are relayed into, TLS made at the first call; nil: tunnels are refused.
+    private func tunnelPort() -> Int? {
+        let known = interceptPort.load(ordering: .acquiring)
+        if known != 0 { return known > 0 ? known : nil }
+        guard let setup = tlsSetup() else { return nil }
+        interceptPort.store(setup.interceptPort ?? -1, ordering: .releasing)
+        return setup.interceptPort
+    }
 
     /// `--https-port`: pages that real servers serve over TLS link there.
     private let httpsPortValue = Atomic<Int>(0)
     public func servesHTTPS(onPort port: Int) { httpsPortValue.store(port, ordering: .releasing) }
 
-    /// What requests learn of the ways to TLS (`RequestContext.secureOrigin`).
-    func describeTLS(to context: inout RequestContext) {
+    /// What requests learn of the ways to TLS (`RequestContext.secureOrigin`). Only a device's
+    /// request through this server as its proxy asks whether tunnels are intercepted.
+    func describeTLS(of request: Request, to context: inout RequestContext) {
         let port = httpsPortValue.load(ordering: .relaxed)
         context.httpsPort = port > 0 ? port : nil
-        context.interceptsTLS = interceptPort.load(ordering: .relaxed) > 0
+        if request.isProxied { context.interceptsTLS = tunnelPort() != nil }
     }
 
     // MARK: What a request may reach
@@ -103,8 +149,7 @@ public final class DeviceMode: Sendable {
         if !mapped && HostName.isIPAddress(host) {
             return refuse(request, responder, 403, "no entry of \(hostsFile.lastPathComponent) names the address \(host); map it there, or start with --pass-through to let it through")
         }
-        let listener = interceptPort.load(ordering: .acquiring)
-        guard listener > 0 else {
+        guard let listener = tunnelPort() else {
             return refuse(request, responder, 501, "this server does not end TLS for tunnels (device mode is off)")
         }
         responder.openTunnel(to: .intercept(host: host, port: port, localPort: listener), clientAddress: request.remoteAddress, clientPort: request.remotePort)

@@ -12,11 +12,9 @@ public final class DeviceModeAPI: Backend {
     public let mounts = ["/__admin", "/proxy.pac"]
 
     private let deviceMode: DeviceMode
-    private let authority: LocalCA?
 
-    public init(deviceMode: DeviceMode, authority: LocalCA?) {
+    public init(deviceMode: DeviceMode) {
         self.deviceMode = deviceMode
-        self.authority = authority
     }
 
     /// The paths that serve nothing secret: the admin guard lets them through without a token.
@@ -29,8 +27,10 @@ public final class DeviceModeAPI: Backend {
             let proxy = request.headers["Host"] ?? "127.0.0.1:\(request.localPort)"
             return .response(deviceMode.pacFile(proxy: proxy))
         }
-        guard let authority else {
-            return .response(.text("This server has no local CA (device mode could not make or read one; see its log at start).\n", status: 404))
+        guard Self.publicPaths.contains(request.path) else { return .decline }
+        // The CA is made at its first use (DeviceMode.endTLS).
+        guard let authority = deviceMode.tlsSetup()?.authority else {
+            return .response(.text("This server has no local CA (device mode could not make or read one; its log says why).\n", status: 404))
         }
         switch request.path {
         case "/__admin/ca.pem":

@@ -123,7 +123,7 @@ public final class Router: HTTPHandler {
         var onlyEmulator: String?? = .none
         var offlineHost: String?
         if !isAdmin, let deviceMode {
-            deviceMode.describeTLS(to: &context)
+            deviceMode.describeTLS(of: request, to: &context)
             switch deviceMode.gate(for: request) {
             case .ordinary: break
             case .mapped(let target): onlyEmulator = .some(HostMap.backend(for: request.path, in: target))

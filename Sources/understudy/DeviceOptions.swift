@@ -7,7 +7,7 @@ import MockCore
 /// Device mode's options: Understudy as the HTTP(S) proxy of a simulator, an emulator, a phone
 /// or a browser, answering for the real hosts of `stubs/hosts.json` (docs/device-mode.md).
 struct DeviceOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Where the local CA's certificate and key are kept, made on first start "
+    @Option(help: ArgumentHelp("Where the local CA's certificate and key are kept, made at first use "
         + "(default: UNDERSTUDY_CA_DIR, else ~/.understudy/ca).", valueName: "dir"))
     var caDir: String?
 
@@ -31,60 +31,88 @@ struct DeviceOptions: ParsableArguments {
         return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".understudy/ca")
     }
 
-    /// Reads `hosts.json` and the local CA (made when missing). Without a CA, device mode still
-    /// answers proxied plain-HTTP requests; CONNECT tunnels are refused.
+    /// Reads `hosts.json`. The local CA is read (or made) when TLS is first needed.
     func start(hostsFile: URL, backends: [any Backend], logger: Logger) -> RunningDevice {
         // hosts.json names backends that answer requests: emulators, stubs, recordings, static files.
         let names = Set(backends.filter { $0.tier >= .userStubs }.map(\.name))
         let mode = DeviceMode(hostsFile: hostsFile, backends: names, passThrough: passThrough, logger: logger)
-        var authority: LocalCA?
-        do {
-            authority = try LocalCA.loadOrCreate(directory: caDirectory)
-        } catch {
-            logger.warning("device mode: no local CA, so HTTPS tunnels are refused: \(error)")
-        }
-        return RunningDevice(mode: mode, authority: authority, httpsPort: httpsPort, logger: logger)
+        return RunningDevice(mode: mode, caDirectory: caDirectory, httpsPort: httpsPort, logger: logger)
     }
 }
 
-/// Device mode once started: its host map, its CA, and the TLS listener it relays tunnels into.
-struct RunningDevice {
+/// Device mode once started: its host map, and the TLS listeners of its CA.
+final class RunningDevice: Sendable {
     let mode: DeviceMode
-    let authority: LocalCA?
+    let caDirectory: URL
     let httpsPort: Int?
     let logger: Logger
+    /// The listener tunnels are relayed into, when started at the first tunnel.
+    private let tunnels = Locked<HTTPServer?>(nil)
 
-    /// Starts the TLS listeners: `--https-port` (at the main listener's address) when given, and
-    /// the one CONNECT tunnels are relayed into — the https port itself when it issues the local
-    /// CA's certificates on an address loopback reaches, else one on a free loopback port.
+    init(mode: DeviceMode, caDirectory: URL, httpsPort: Int?, logger: Logger) {
+        self.mode = mode
+        self.caDirectory = caDirectory
+        self.httpsPort = httpsPort
+        self.logger = logger
+    }
+
+    /// Without a CA, device mode still answers proxied plain-HTTP requests; CONNECT tunnels are refused.
+    private func loadAuthority() -> LocalCA? {
+        do {
+            return try LocalCA.loadOrCreate(directory: caDirectory)
+        } catch {
+            logger.warning("device mode: no local CA, so HTTPS tunnels are refused: \(error)")
+            return nil
+        }
+    }
+
+    /// Starts `--https-port`'s listener (at the main listener's address) when given, and sets up
+    /// the one CONNECT tunnels are relayed into: the https port itself when it issues the local
+    /// CA's certificates on an address loopback reaches, else one on a free loopback port, started
+    /// with the CA at the first need (`DeviceMode.endTLS(using:)`).
     func startHTTPS(_ main: ServerConfiguration, tlsFiles: (certificate: String, key: String)?, handler: any HTTPHandler) throws -> [HTTPServer] {
         var servers: [HTTPServer] = []
-        var interception: HTTPServer?
+        var authority: LocalCA?
         if let httpsPort {
             var configuration = main
             configuration.port = httpsPort
             if let tlsFiles {
                 configuration.tls = TLSServerSettings(certificateFile: tlsFiles.certificate, privateKeyFile: tlsFiles.key)
-            } else if let authority {
-                configuration.tls = TLSServerSettings(authority: authority)
+            } else if let loaded = loadAuthority() {
+                authority = loaded
+                configuration.tls = TLSServerSettings(authority: loaded)
             } else {
                 throw ValidationError("--https-port needs --tls-certificate and --tls-key, or the local CA (see the warning above)")
             }
             let https = try HTTPServer.start(configuration: configuration, handler: handler)
             servers.append(https)
             mode.servesHTTPS(onPort: https.address.port)
-            if tlsFiles == nil, ["127.0.0.1", "0.0.0.0", "localhost"].contains(main.host) { interception = https }
+            if tlsFiles == nil, ["127.0.0.1", "0.0.0.0", "localhost"].contains(main.host) {
+                mode.endTLS(with: .init(authority: authority, interceptPort: https.address.port))
+                return servers
+            }
         }
-        if interception == nil, let authority {
-            var configuration = main
-            configuration.host = "127.0.0.1"
-            configuration.port = 0
-            configuration.tls = TLSServerSettings(authority: authority)
-            let tunnels = try HTTPServer.start(configuration: configuration, handler: handler)
-            servers.append(tunnels)
-            interception = tunnels
-        }
-        if let interception { mode.intercept(onPort: interception.address.port) }
+        mode.endTLS { [self, authority] in startTunnelListener(main, authority: authority ?? loadAuthority(), handler: handler) }
         return servers
     }
+
+    /// The loopback TLS listener tunnels are relayed into, with certificates from `authority`.
+    private func startTunnelListener(_ main: ServerConfiguration, authority: LocalCA?, handler: any HTTPHandler) -> DeviceMode.TLSSetup {
+        guard let authority else { return .init(authority: nil, interceptPort: nil) }
+        var configuration = main
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.tls = TLSServerSettings(authority: authority)
+        do {
+            let server = try HTTPServer.start(configuration: configuration, handler: handler)
+            tunnels.withLock { $0 = server }
+            return .init(authority: authority, interceptPort: server.address.port)
+        } catch {
+            logger.warning("device mode: HTTPS tunnels are refused, as their listener did not start: \(error)")
+            return .init(authority: authority, interceptPort: nil)
+        }
+    }
+
+    /// The listeners started at a first tunnel, to stop with the others.
+    var startedLater: [HTTPServer] { tunnels.withLock { $0.map { [$0] } ?? [] } }
 }

@@ -101,7 +101,7 @@ struct ServerOptions: ParsableArguments {
         let scopes = StateScopes(limits: .init(maxScopes: maxScopes, idleSeconds: scopeIdleTimeout), logger: logger)
         let running = device.map { device in device.options.start(hostsFile: device.hostsFile, backends: backends, logger: logger) }
         if let running {
-            backends.append(DeviceModeAPI(deviceMode: running.mode, authority: running.authority))
+            backends.append(DeviceModeAPI(deviceMode: running.mode))
             device?.made(running.mode)
         }
         let device = running
@@ -137,6 +137,7 @@ struct ServerOptions: ParsableArguments {
 
         let signal = signals.wait()
         logger.info("received \(signal), stopping: in-flight requests get \(shutdownGrace) s")
+        servers += device?.startedLater ?? []
         for server in servers { server.shutdown(gracePeriod: .seconds(shutdownGrace)) }
         for server in servers { server.wait() }
         stopped()

@@ -97,7 +97,7 @@ import UnderstudyTesting
     @Test func thePACFileSendsOnlyMappedHostsToTheProxy() throws {
         let (server, _, root) = try serve()
         defer { server.stop(); try? FileManager.default.removeItem(at: root) }
-        let backends: [any Backend] = [DeviceModeAPI(deviceMode: try #require(server.router?.deviceMode), authority: nil)]
+        let backends: [any Backend] = [DeviceModeAPI(deviceMode: try #require(server.router?.deviceMode))]
         let pacServer = try TestServer.start(backends: backends)
         defer { pacServer.stop() }
         let pac = try pacServer.connect().request("GET /proxy.pac HTTP/1.1\r\nHost: 192.168.1.20:8080\r\n\r\n")

@@ -16,6 +16,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
 import xml.etree.ElementTree as ET
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -60,7 +61,7 @@ def export_ca(ca_dir, destination, der=False):
 
 @contextlib.contextmanager
 def device_server(*arguments):
-    """A device-mode server on a free port with a CA directory of its own (made on first start)."""
+    """A device-mode server on a free port with a CA directory of its own (made by `understudy ca` as the fixture exports its certificate)."""
     with tempfile.TemporaryDirectory(prefix="understudy-device-") as scratch:
         ca_dir = os.path.join(scratch, "ca")
         with serve(STUBS, "--ca-dir", ca_dir, *arguments) as base:
@@ -395,6 +396,14 @@ def fetch(url):
         return answer.status, answer.headers.get("Content-Type", ""), answer.read()
 
 
+def fetch_status(url):
+    """`fetch`, for an answer that may be an error status."""
+    try:
+        return fetch(url)
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers.get("Content-Type", ""), error.read()
+
+
 def test_ca_pem_and_crt_are_what_the_cli_exports(device, tmp_path):
     exported = tmp_path / "exported.pem"
     export_ca(device.ca_dir, str(exported))
@@ -437,6 +446,45 @@ def test_ca_key_is_private_and_the_ca_survives_a_restart(device):
         assert (code, status) == (0, 200), error
     assert pem_again == pem
     assert stat.S_IMODE(os.stat(key).st_mode) == 0o600
+
+
+def test_the_ca_is_read_or_made_at_the_first_tunnel_not_at_start(tmp_path):
+    ca_dir = tmp_path / "ca"
+    with serve(STUBS, "--ca-dir", str(ca_dir)) as base:
+        # A server only reached directly, as by most test runs, never reads or makes the CA.
+        assert fetch(base + "/__admin/health")[0] == 200
+        assert fetch(base + "/proxy.pac")[0] == 200
+        assert fetch(base + "/maps/api/geocode/xml?address=94086")[0] == 200
+        assert not ca_dir.exists()
+        # The first tunnel makes it, and its TLS is ended with a leaf that CA issued for the host.
+        device = Device(base, str(ca_dir), None)
+        connection, answer = raw_connect(device, "maps.googleapis.com:443")
+        assert answer.startswith("HTTP/1.1 200"), answer
+        trusting = ssl.create_default_context(cafile=str(ca_dir / "ca.pem"))
+        with trusting.wrap_socket(connection, server_hostname="maps.googleapis.com") as tls:
+            tls.sendall(b"GET /maps/api/geocode/json?address=94086 HTTP/1.1\r\nHost: maps.googleapis.com\r\nConnection: close\r\n\r\n")
+            reply = b""
+            while chunk := tls.recv(65536):
+                reply += chunk
+        assert reply.startswith(b"HTTP/1.1 200") and b"Sunnyvale, CA 94086, USA" in reply, reply[:300]
+        # The certificate endpoints serve that same CA.
+        assert fetch(base + "/__admin/ca.pem")[2] == (ca_dir / "ca.pem").read_bytes()
+
+
+def test_a_ca_that_cannot_be_read_refuses_tunnels_and_says_why(tmp_path):
+    ca_dir = tmp_path / "ca"
+    ca_dir.mkdir()
+    (ca_dir / "ca.pem").write_text("not a certificate")
+    with serve(STUBS, "--ca-dir", str(ca_dir)) as base:
+        device = Device(base, str(ca_dir), None)
+        connection, answer = raw_connect(device, "maps.googleapis.com:443")
+        connection.close()
+        assert answer.startswith("HTTP/1.1 501"), answer
+        status, _, body = fetch_status(base + "/__admin/ca.pem")
+        assert status == 404 and b"no local CA" in body
+        # Plain-HTTP requests through the proxy are still answered.
+        proxied = requests.get(GEOCODE, proxies={"http": base}, timeout=TIMEOUT)
+        assert proxied.status_code == 200 and "Sunnyvale" in proxied.text
 
 
 def test_each_ca_dir_has_its_own_ca(device, tmp_path):
