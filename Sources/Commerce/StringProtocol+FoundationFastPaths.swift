@@ -5,10 +5,12 @@ import Foundation
 /// always the trivial one; that answer is found from the UTF-8 bytes, and only the rest goes to
 /// Foundation, so every answer stays Foundation's.
 extension StringProtocol {
-    /// `contains(other)`: Foundation cannot find text whose bytes do not occur, so only when
-    /// they do is it asked.
+    /// `contains(other)`. Foundation compares canonically equivalent text as equal, but ASCII
+    /// text has no other form (except `K`, `;` and `` ` ``: the Kelvin sign, the Greek question
+    /// mark and the Greek varia), so where its bytes do not occur Foundation cannot find it either.
     func containsText(_ other: String) -> Bool {
-        utf8.containsBytes(of: other) && contains(other)
+        guard other.utf8.allSatisfy({ $0 < 0x80 && !"K;`".utf8.contains($0) }) else { return contains(other) }
+        return utf8.containsBytes(of: other) && contains(other)
     }
 
     /// `trimmingCharacters(in: .whitespaces)`: text that neither starts nor ends with a space,
