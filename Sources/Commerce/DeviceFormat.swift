@@ -45,9 +45,9 @@ struct DeviceFormat: Sendable, Equatable {
 
     /// From the User-Agent: iPads get the tablet pages, everything else the phone pages.
     init(userAgent: String) {
-        let tablet = userAgent.contains("iPad")
-        let iOS = tablet || userAgent.contains("iPhone") || userAgent.contains("iPod")
-        let hybrid = userAgent.contains("Madisons") || (iOS && !userAgent.contains("Safari/"))
+        let tablet = userAgent.containsText("iPad")
+        let iOS = tablet || userAgent.containsText("iPhone") || userAgent.containsText("iPod")
+        let hybrid = userAgent.containsText("Madisons") || (iOS && !userAgent.containsText("Safari/"))
         self.init(pageSet: tablet ? .tablet : .phone, hybrid: hybrid)
     }
 

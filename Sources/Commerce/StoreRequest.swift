@@ -53,7 +53,7 @@ struct StoreRequest {
 
     /// A parameter as text, empty when absent.
     func text(_ name: String) -> String {
-        (self[name] ?? "").trimmingCharacters(in: .whitespaces)
+        (self[name] ?? "").trimmingWhitespace()
     }
 
     /// The user ids and tokens the cookies carry: `WC_AUTHENTICATION_<id>=<id>,<token>`.

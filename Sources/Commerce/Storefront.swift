@@ -100,7 +100,7 @@ final class Storefront: Sendable {
             }
         }
         let name: String
-        if path.hasPrefix(CommerceBackend.servlet), !path.dropFirst(CommerceBackend.servlet.count).contains("/") {
+        if path.hasPrefix(CommerceBackend.servlet), !path.dropFirst(CommerceBackend.servlet.count).containsText("/") {
             name = String(path.dropFirst(CommerceBackend.servlet.count))
         } else if let seo = seoURLs.view(path) {
             var parameters = store.parameters

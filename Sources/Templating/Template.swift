@@ -170,6 +170,10 @@ struct Renderer: ~Copyable {
             case .text(let text):
                 output.write(text)
             case .output(let expression, let escaped):
+                if let path = expression.plainPath {
+                    write(resolve(path).text, escaped: escaped)
+                    continue
+                }
                 do {
                     write(try evaluate(expression).text, escaped: escaped)
                 } catch {

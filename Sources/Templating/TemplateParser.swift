@@ -236,8 +236,7 @@ struct TemplateParser {
     private func parseBlock(_ open: Tag, inverted: Bool, _ tokens: [Token], _ index: inout Int) throws(TemplateError) -> TemplateNode {
         var tag = open
         let blockParams = try Self.splitBlockParams(&tag)
-        var head = try expression(tag)
-        head.blockParams = blockParams
+        let head = try expression(tag).with(blockParams: blockParams)
         guard let name = head.helperName ?? (head.params.isEmpty ? blockName(head) : nil) else {
             throw error(at: open, "a block must start with a helper name or a path")
         }
@@ -342,21 +341,24 @@ private struct ExpressionLexer {
     mutating func parseExpression(line: Int, column: Int, closing: UInt8?) throws(HelperError) -> TemplateExpression {
         skipSpaces()
         guard position < bytes.count, bytes[position] != closing else { throw HelperError("an empty tag") }
-        var expression = TemplateExpression(head: try operand(), line: line, column: column)
+        let head = try operand()
+        var params: [TemplateOperand] = []
+        var hash: [(key: String, value: TemplateOperand)] = []
         while true {
             skipSpaces()
             if position == bytes.count {
                 if closing != nil { throw HelperError("'(' is never closed") }
-                return expression
+                break
             }
-            if bytes[position] == closing { position += 1; return expression }
+            if bytes[position] == closing { position += 1; break }
             if let key = hashKey() {
-                expression.hash.append((key, try operand()))
+                hash.append((key, try operand()))
             } else {
-                guard expression.hash.isEmpty else { throw HelperError("positional arguments must come before key=value ones") }
-                expression.params.append(try operand())
+                guard hash.isEmpty else { throw HelperError("positional arguments must come before key=value ones") }
+                params.append(try operand())
             }
         }
+        return TemplateExpression(head: head, params: params, hash: hash, line: line, column: column)
     }
 
     /// `name=` ahead: consumes it and returns the name.
@@ -425,37 +427,37 @@ private struct ExpressionLexer {
     }
 
     private mutating func path() throws(HelperError) -> TemplatePath {
-        var path = TemplatePath()
+        var depth = 0, isData = false, isThis = false
+        var segments: [String] = []
         if bytes[position] == UInt8(ascii: "."), position + 1 == bytes.count || [UInt8(ascii: " "), UInt8(ascii: ")")].contains(bytes[position + 1]) {
             position += 1
-            path.isThis = true
-            return path
+            return TemplatePath(isThis: true)
         }
-        if bytes[position] == UInt8(ascii: "@") { path.isData = true; position += 1 }
-        while starts("../") { path.depth += 1; position += 3 }
-        if starts("./") { path.isThis = true; position += 2 }
+        if bytes[position] == UInt8(ascii: "@") { isData = true; position += 1 }
+        while starts("../") { depth += 1; position += 3 }
+        if starts("./") { isThis = true; position += 2 }
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "[") {
                 guard let close = bytes[position...].firstIndex(of: UInt8(ascii: "]")) else { throw HelperError("'[' is never closed") }
-                path.segments.append(String(decoding: bytes[(position + 1)..<close], as: UTF8.self))
+                segments.append(String(decoding: bytes[(position + 1)..<close], as: UTF8.self))
                 position = close + 1
             } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "/") {
                 position += 1
             } else if Self.isIdentifier(byte) {
                 var end = position
                 while end < bytes.count, Self.isIdentifier(bytes[end]) { end += 1 }
-                path.segments.append(String(decoding: bytes[position..<end], as: UTF8.self))
+                segments.append(String(decoding: bytes[position..<end], as: UTF8.self))
                 position = end
             } else {
                 break
             }
         }
-        if path.segments.first == "this", !path.isData { path.isThis = true; path.segments.removeFirst() }
-        if path.segments.isEmpty && !path.isThis && path.depth == 0 {
+        if segments.first == "this", !isData { isThis = true; segments.removeFirst() }
+        if segments.isEmpty && !isThis && depth == 0 {
             throw HelperError("unexpected '\(position < bytes.count ? String(UnicodeScalar(bytes[position])) : "end")'")
         }
-        return path
+        return TemplatePath(depth: depth, isData: isData, isThis: isThis, segments: segments)
     }
 
     private func starts(_ text: StaticString) -> Bool {

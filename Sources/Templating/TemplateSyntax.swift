@@ -1,5 +1,9 @@
 /// A parsed template: text and tags, blocks holding their bodies.
-indirect enum TemplateNode: Sendable {
+///
+/// Expressions and paths are immutable class instances: the renderer binds one with a single
+/// retain per tag, where copying them out as values retained each of their arrays, names and
+/// helper (about half of a page's rendering went on that).
+enum TemplateNode: Sendable {
     case text(String)
     /// `{{expr}}` (escaped) or `{{{expr}}}` / `{{& expr}}` (raw).
     case output(TemplateExpression, escaped: Bool)
@@ -8,35 +12,55 @@ indirect enum TemplateNode: Sendable {
 }
 
 /// `helper param… key=value…`, or a bare path.
-struct TemplateExpression: Sendable {
-    var head: TemplateOperand
-    var params: [TemplateOperand] = []
-    var hash: [(key: String, value: TemplateOperand)] = []
+final class TemplateExpression: Sendable {
+    let head: TemplateOperand
+    let params: [TemplateOperand]
+    let hash: [(key: String, value: TemplateOperand)]
     /// Where the tag starts, for messages.
-    var line: Int
-    var column: Int
+    let line: Int
+    let column: Int
     /// The helper the head names, found once when the template is made (not per render).
-    var helper: TemplateHelpers.Helper?
+    let helper: TemplateHelpers.Helper?
     /// Whether that helper, as a block, is given its rendered body.
-    var takesBlock = false
+    let takesBlock: Bool
     /// A block's `as |name index|` names.
-    var blockParams: [String] = []
+    let blockParams: [String]
     /// The built-in block the head names (`#if`, `#each`…), found once.
-    var keyword: BlockKeyword?
+    let keyword: BlockKeyword?
+    /// The head's path when the tag is that path alone (no helper, no arguments): the usual tag,
+    /// which the renderer resolves without evaluating an expression.
+    let plainPath: TemplatePath?
 
     enum BlockKeyword: String, Sendable, CaseIterable {
         case `if`, unless, each, with
     }
 
+    init(head: TemplateOperand, params: [TemplateOperand] = [], hash: [(key: String, value: TemplateOperand)] = [], line: Int, column: Int,
+         helper: TemplateHelpers.Helper? = nil, takesBlock: Bool = false, blockParams: [String] = [], keyword: BlockKeyword? = nil) {
+        self.head = head
+        self.params = params
+        self.hash = hash
+        self.line = line
+        self.column = column
+        self.helper = helper
+        self.takesBlock = takesBlock
+        self.blockParams = blockParams
+        self.keyword = keyword
+        if helper == nil, params.isEmpty, hash.isEmpty, case .path(let path) = head { plainPath = path } else { plainPath = nil }
+    }
+
     /// With its helper, and those of its subexpressions, looked up in `helpers`.
     func bound(to helpers: TemplateHelpers) -> TemplateExpression {
-        var bound = self
-        bound.helper = helperName.flatMap { helpers.table[$0] }
-        bound.takesBlock = helperName.map { helpers.takingBlocks.contains($0) } ?? false
-        bound.keyword = helperName.flatMap(BlockKeyword.init)
-        bound.params = params.map { $0.bound(to: helpers) }
-        bound.hash = hash.map { ($0.key, $0.value.bound(to: helpers)) }
-        return bound
+        TemplateExpression(head: head, params: params.map { $0.bound(to: helpers) }, hash: hash.map { ($0.key, $0.value.bound(to: helpers)) },
+                           line: line, column: column, helper: helperName.flatMap { helpers.table[$0] },
+                           takesBlock: helperName.map { helpers.takingBlocks.contains($0) } ?? false, blockParams: blockParams,
+                           keyword: helperName.flatMap(BlockKeyword.init))
+    }
+
+    /// The same expression with a block's `as |…|` names.
+    func with(blockParams: [String]) -> TemplateExpression {
+        TemplateExpression(head: head, params: params, hash: hash, line: line, column: column, helper: helper, takesBlock: takesBlock,
+                           blockParams: blockParams, keyword: keyword)
     }
 
     /// The helper name when the head is a plain identifier.
@@ -48,7 +72,7 @@ struct TemplateExpression: Sendable {
     }
 }
 
-indirect enum TemplateOperand: Sendable {
+enum TemplateOperand: Sendable {
     case path(TemplatePath)
     case literal(TemplateValue)
     case subexpression(TemplateExpression)
@@ -60,18 +84,24 @@ indirect enum TemplateOperand: Sendable {
 }
 
 /// `a.b.[c]`, `../x`, `this`, `@index`.
-struct TemplatePath: Sendable {
+final class TemplatePath: Sendable {
     /// How many `../` lead it.
-    var depth = 0
+    let depth: Int
     /// `@name` data variables (`@index`, `@key`, `@first`, `@last`, `@root`).
-    var isData = false
+    let isData: Bool
     /// `this` or `.` leads it.
-    var isThis = false
-    var segments: [String] = [] {
-        didSet { keys = segments.map(TemplateKey.init) }
-    }
+    let isThis: Bool
+    let segments: [String]
     /// The segments with their hashes, for lookups.
-    private(set) var keys: [TemplateKey] = []
+    let keys: [TemplateKey]
+
+    init(depth: Int = 0, isData: Bool = false, isThis: Bool = false, segments: [String] = []) {
+        self.depth = depth
+        self.isData = isData
+        self.isThis = isThis
+        self.segments = segments
+        keys = segments.map(TemplateKey.init)
+    }
 }
 
 /// A template that cannot be parsed or names an unknown helper, with where.

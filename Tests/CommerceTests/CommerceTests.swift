@@ -73,6 +73,17 @@ import UnderstudyTesting
         #expect(Money.plain(Decimal(string: "4.1986")!) == "4.20")
     }
 
+    @Test func foundationsSearchAndTrimmingAnsweredFromTheBytesAsFoundationAnswers() {
+        let texts = ["", " ", "\t", "a", " a ", "a b", "\u{00A0}a\u{00A0}", "\u{3000}x", "é", "e\u{301}", "iPad", "xiPadx", "iPa",
+                     "iPad\u{301}", "/", "a/b", "/\u{301}", "Safari/537", "\u{212A}", "K"]
+        for text in texts {
+            #expect(text.trimmingWhitespace() == text.trimmingCharacters(in: .whitespaces), "\(text.unicodeScalars.map(\.value))")
+            for needle in ["iPad", "/", "Safari/", "K", "e", "é", "a b"] {
+                #expect(text.containsText(needle) == text.contains(needle), "\(text.unicodeScalars.map(\.value)) \(needle)")
+            }
+        }
+    }
+
     @Test func storeViewPicksThePageSetAndEstablishesTheSession() throws {
         let (server, _) = try Self.start()
         defer { server.stop() }
