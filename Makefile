@@ -19,11 +19,15 @@ bench-deps:
 build: deps
 	$(SWIFT) build
 
-# On Linux the Swift runtime and Foundation are linked into the binary: a start then loads a few
-# system libraries instead of some thirty, in less time and memory (docs/performance.md).
-RELEASE_FLAGS := $(if $(filter Linux,$(shell uname)),--static-swift-stdlib,)
+# On Linux the Swift runtime and Foundation are linked into the binary (a start then loads a few
+# system libraries instead of some thirty) and its code is laid out by use, so that fewer of its
+# pages are mapped: tools/release-flags.sh and docs/performance.md.
+RELEASE_FLAGS := $(shell SWIFT=$(SWIFT) tools/release-flags.sh)
 
 release: deps
+	@# SwiftPM does not know the files the flags name: a newer one relinks.
+	@if [ -e .build/release/understudy ] && [ -n "$$(find tools/link -newer .build/release/understudy)" ]; then \
+		rm -f "$$(readlink -f .build/release/understudy)"; fi
 	$(SWIFT) build -c release --product understudy $(RELEASE_FLAGS)
 
 run: release

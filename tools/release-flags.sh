@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Prints the `swift build` flags of a release build (`make release`, docker/Dockerfile).
+# On Linux: the Swift runtime and Foundation linked into the binary, and, when the toolchain has
+# lld, the code laid out by use: each function in a section of its own, the ones a server runs
+# placed together in the order of tools/link/functions.txt, the compiler's unnamed helpers together
+# (tools/link/unnamed.ld), and relative relocations packed (RELR; glibc loads them from 2.36).
+# Fewer pages of the binary are then mapped: docs/performance.md, "Idle memory".
+set -euo pipefail
+[ "$(uname)" = Linux ] || exit 0
+link="$(cd "$(dirname "$0")" && pwd)/link"
+flags=(--static-swift-stdlib)
+# The toolchain's own bin folder, where clang looks for ld.lld first.
+resources=$("${SWIFT:-swift}" -print-target-info 2>/dev/null | sed -n 's/.*"runtimeResourcePath": "\(.*\)".*/\1/p')
+if [ -n "$resources" ] && [ -x "$resources/../../bin/ld.lld" ]; then
+  flags+=(-Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld
+          -Xlinker "--symbol-ordering-file=$link/functions.txt" -Xlinker --no-warn-symbol-ordering
+          -Xlinker -T -Xlinker "$link/unnamed.ld")
+  glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')
+  if [ -n "$glibc" ] && [ "$(printf '%s\n2.36\n' "$glibc" | sort -V | head -n 1)" = 2.36 ]; then
+    flags+=(-Xlinker -z -Xlinker pack-relative-relocs)
+  fi
+fi
+echo "${flags[@]}"
