@@ -11,11 +11,35 @@ extension ByteWriter {
             if value < 0 { write(byte: UInt8(ascii: "-")) }
             return decimal(UInt64(abs(value)))
         }
+        // Every gazetteer coordinate has at most 7 decimals: such a value (the double nearest to a
+        // decimal of at most 15 digits) reads back from exactly those digits, so they are its
+        // shortest form, written without the shortest-digits search.
+        let scaled = (value * 1e7).rounded()
+        if abs(scaled) < 1e15, scaled / 1e7 == value { return sevenDecimalsTrimmed(UInt64(abs(scaled)), negative: value < 0) }
+        shortestNumber(value)
+    }
+
+    /// `number` of a value that is not whole, by the shortest-digits search alone (the reference
+    /// the tests hold the faster path to).
+    mutating func shortestNumber(_ value: Double) {
         guard abs(value) >= 1e-4 else { return write(GeocodeXMLWriter.sevenDecimals(value).droppingZeroTail()) }
         let shortest = ShortestDecimal(value)
         let digits = shortest.withBytes { $0.count(where: { (0x30...0x39).contains($0) }) }
         guard shortest.count > 17, digits > 16 else { return write(shortest) }
         write(String(format: "%.16g", value).droppingZeroTail())
+    }
+
+    /// `digits` × 10⁻⁷ without the fraction's trailing zeros (`digits` is not a multiple of 10⁷).
+    private mutating func sevenDecimalsTrimmed(_ digits: UInt64, negative: Bool) {
+        if negative { write(byte: UInt8(ascii: "-")) }
+        decimal(digits / 10_000_000)
+        write(byte: UInt8(ascii: "."))
+        var fraction = digits % 10_000_000, count = 7
+        while fraction % 10 == 0 {
+            fraction /= 10
+            count -= 1
+        }
+        decimal(fraction, minimumCount: count)
     }
 
     /// `-122.0238000`: fixed point with exactly 7 decimals.

@@ -32,13 +32,21 @@ public final class Gazetteer: Sendable {
     /// area ("L6G"). Read from the image when asked.
     struct PostalCode: Sendable {
         fileprivate let image: GazetteerImage, index: Int
-        var zip: String { image.string(.postalCodes, index, 0) }
-        var city: String { image.string(.postalCodes, index, 1) }
-        var state: String { image.string(.postalCodes, index, 2) }
-        var county: String { image.string(.postalCodes, index, 3) }
-        var country: String { image.string(.postalCodes, index, 4) }
-        /// The city's name as the gazetteer compares names.
-        var townKey: String { image.string(.postalCodes, index, 5) }
+
+        /// The string fields, in the record's order.
+        enum Field: Int {
+            case zip, city, state, county, country
+            /// The city's name as the gazetteer compares names.
+            case townKey
+        }
+
+        func text(_ field: Field) -> PlaceText { image.text(.postalCodes, index, field.rawValue) }
+        var zip: String { text(.zip).string }
+        var city: String { text(.city).string }
+        var state: String { text(.state).string }
+        var county: String { text(.county).string }
+        var country: String { text(.country).string }
+        var townKey: String { text(.townKey).string }
         var location: Coordinate { image.coordinate(.postalCodes, index, 6) }
         var radius: Double { image.double(.postalCodes, index, 8) }
     }
@@ -47,16 +55,28 @@ public final class Gazetteer: Sendable {
     /// Read from the image when asked.
     struct Locality: Sendable {
         fileprivate let image: GazetteerImage, index: Int
-        var name: String { image.string(.localities, index, 0) }
-        var country: String { image.string(.localities, index, 1) }
-        /// The US state code, or the GeoNames first-level code elsewhere.
-        var regionCode: String { image.string(.localities, index, 2) }
-        var regionName: String { image.string(.localities, index, 3) }
-        /// The region's short code when `regions.csv` knows it ("ON"), else "".
-        var regionShortCode: String { image.string(.localities, index, 4) }
-        var county: String { image.string(.localities, index, 5) }
-        /// The name as the gazetteer compares names (and as place IDs carry it).
-        var nameKey: String { image.string(.localities, index, 6) }
+
+        /// The string fields, in the record's order.
+        enum Field: Int {
+            case name, country
+            /// The US state code, or the GeoNames first-level code elsewhere.
+            case regionCode
+            case regionName
+            /// The region's short code when `regions.csv` knows it ("ON"), else "".
+            case regionShortCode
+            case county
+            /// The name as the gazetteer compares names (and as place IDs carry it).
+            case nameKey
+        }
+
+        func text(_ field: Field) -> PlaceText { image.text(.localities, index, field.rawValue) }
+        var name: String { text(.name).string }
+        var country: String { text(.country).string }
+        var regionCode: String { text(.regionCode).string }
+        var regionName: String { text(.regionName).string }
+        var regionShortCode: String { text(.regionShortCode).string }
+        var county: String { text(.county).string }
+        var nameKey: String { text(.nameKey).string }
         var location: Coordinate { image.coordinate(.localities, index, 7) }
         var bounds: Box { Box(southwest: image.coordinate(.localities, index, 9), northeast: image.coordinate(.localities, index, 11)) }
         /// For ranking: the population, or for towns known only from ZIP codes a small figure
@@ -98,7 +118,8 @@ public final class Gazetteer: Sendable {
         subscript(position: Int) -> Int { image.index(lists, start + position) }
     }
 
-    private let image: GazetteerImage
+    /// The records, read in place by the results written from them.
+    let image: GazetteerImage
     let countries: [Country]
     let countriesByName: [String: Int]
     /// By the upper-case codes results carry, so building a result lowercases nothing.

@@ -6,22 +6,21 @@ import WireFormat
 /// an empty array as `[]`, numbers in their shortest round-trip form (at most 16 digits).
 enum GeocodeJSONWriter {
     static func write(_ answer: GeocodeAnswer) -> [UInt8] {
-        var out = ByteWriter(capacity: 1_024 + 2_560 * answer.results.count)
+        var out = ByteWriter(capacity: 1_024 + 2_560 * answer.count)
         out.write("{\n")
         if let message = answer.errorMessage {
             out.write("   \"error_message\" : ")
             quoted(message, to: &out)
             out.write(",\n")
         }
-        if answer.results.isEmpty {
+        if answer.count == 0 {
             out.write("   \"results\" : [],\n")
         } else {
             out.write("   \"results\" : [\n")
-            for (index, result) in answer.results.enumerated() {
-                write(result, to: &out)
-                out.write(index < answer.results.count - 1 ? ",\n" : "\n")
-            }
-            out.write("   ],\n")
+            var first = true
+            write(answer.results, first: &first, to: &out)
+            write(answer.places, first: &first, to: &out)
+            out.write("\n   ],\n")
         }
         out.write("   \"status\" : \"")
         out.write(answer.status.rawValue)
@@ -29,25 +28,40 @@ enum GeocodeJSONWriter {
         return out.bytes
     }
 
-    private static func write(_ result: GeocodeResult, to out: inout ByteWriter) {
-        out.write(result.components.isEmpty ? "      {\n         \"address_components\" : [],\n" : "      {\n         \"address_components\" : [\n")
-        for (index, component) in result.components.enumerated() {
-            out.write("            {\n               \"long_name\" : ")
-            quoted(component.longName, to: &out)
-            out.write(",\n               \"short_name\" : ")
-            quoted(component.shortName, to: &out)
-            out.write(",\n               \"types\" : ")
-            strings(component.types, to: &out)
-            out.write(index < result.components.count - 1 ? "\n            },\n" : "\n            }\n")
+    /// Results, each after a comma but the first of the answer.
+    private static func write(_ results: [some GeocodeResultFields], first: inout Bool, to out: inout ByteWriter) {
+        for result in results {
+            if !first { out.write(",\n") }
+            first = false
+            write(result, to: &out)
         }
-        out.write(result.components.isEmpty ? "         \"formatted_address\" : " : "         ],\n         \"formatted_address\" : ")
+    }
+
+    private static func write(_ result: some GeocodeResultFields, to out: inout ByteWriter) {
+        if result.hasComponents {
+            out.write("      {\n         \"address_components\" : [\n")
+            var first = true
+            result.forEachComponent { component in
+                out.write(first ? "            {\n               \"long_name\" : " : ",\n            {\n               \"long_name\" : ")
+                first = false
+                quoted(component.longName, to: &out)
+                out.write(",\n               \"short_name\" : ")
+                quoted(component.shortName, to: &out)
+                out.write(",\n               \"types\" : ")
+                strings(component.types, to: &out)
+                out.write("\n            }")
+            }
+            out.write("\n         ],\n         \"formatted_address\" : ")
+        } else {
+            out.write("      {\n         \"address_components\" : [],\n         \"formatted_address\" : ")
+        }
         quoted(result.formattedAddress, to: &out)
         out.write(",\n         \"geometry\" : {\n")
         if let bounds = result.bounds { box("bounds", bounds, last: false, to: &out) }
         out.write("            \"location\" : {\n")
         point(result.location, indent: 15, to: &out)
         out.write("            },\n            \"location_type\" : \"")
-        out.write(result.locationType)
+        result.locationType.write(to: &out)
         out.write("\",\n")
         box("viewport", result.viewport, last: true, to: &out)
         out.write("         },\n")
@@ -88,7 +102,7 @@ enum GeocodeJSONWriter {
         return String(decoding: out.bytes, as: UTF8.self)
     }
 
-    private static func strings(_ values: [String], to out: inout ByteWriter) {
+    private static func strings(_ values: [some ResultText], to out: inout ByteWriter) {
         guard !values.isEmpty else { return out.write("[]") }
         out.write("[ ")
         for (index, value) in values.enumerated() {
@@ -98,9 +112,9 @@ enum GeocodeJSONWriter {
         out.write(" ]")
     }
 
-    private static func quoted(_ text: String, to out: inout ByteWriter) {
+    private static func quoted(_ text: some ResultText, to out: inout ByteWriter) {
         out.write("\"")
-        TextEscaper.jsonUnicodeControls.append(text, to: &out)
+        text.write(escapedBy: .jsonUnicodeControls, to: &out)
         out.write("\"")
     }
 }

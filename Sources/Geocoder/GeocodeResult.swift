@@ -108,7 +108,10 @@ public enum GeocodeStatus: String, Sendable, CaseIterable {
 /// What the service answers: a status, the results, and for most failures Google's message.
 public struct GeocodeAnswer: Sendable, Equatable {
     public var status: GeocodeStatus
+    /// Results made as values (the user's places), listed first.
     public var results: [GeocodeResult]
+    /// The gazetteer's places, listed after `results`.
+    var places: [PlaceResult] = []
     public var errorMessage: String?
 
     public init(status: GeocodeStatus, results: [GeocodeResult] = [], errorMessage: String? = nil) {
@@ -118,9 +121,14 @@ public struct GeocodeAnswer: Sendable, Equatable {
     }
 
     /// `OK` with results, `ZERO_RESULTS` without.
-    static func found(_ results: [GeocodeResult]) -> GeocodeAnswer {
-        GeocodeAnswer(status: results.isEmpty ? .zeroResults : .ok, results: results)
+    static func found(_ results: [GeocodeResult] = [], places: [PlaceResult] = []) -> GeocodeAnswer {
+        var answer = GeocodeAnswer(status: results.isEmpty && places.isEmpty ? .zeroResults : .ok, results: results)
+        answer.places = places
+        return answer
     }
+
+    /// How many results the answer lists.
+    var count: Int { results.count + places.count }
 
     static func invalid(_ message: String) -> GeocodeAnswer {
         GeocodeAnswer(status: .invalidRequest, errorMessage: message)

@@ -5,20 +5,21 @@ import WireFormat
 /// exactly 7 decimals, `partial_match` before `place_id`. Legacy clients scrape this line by line.
 enum GeocodeXMLWriter {
     static func write(_ answer: GeocodeAnswer) -> [UInt8] {
-        var out = ByteWriter(capacity: 1_024 + 1_536 * answer.results.count)
+        var out = ByteWriter(capacity: 1_024 + 1_536 * answer.count)
         out.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<GeocodeResponse>\n")
         element("status", answer.status.rawValue, level: 1, to: &out)
         if let message = answer.errorMessage { element("error_message", message, level: 1, to: &out) }
         for result in answer.results { write(result, to: &out) }
+        for place in answer.places { write(place, to: &out) }
         out.write("</GeocodeResponse>\n")
         return out.bytes
     }
 
-    private static func write(_ result: GeocodeResult, to out: inout ByteWriter) {
+    private static func write(_ result: some GeocodeResultFields, to out: inout ByteWriter) {
         out.write(" <result>\n")
         for type in result.types { element("type", type, level: 2, to: &out) }
         element("formatted_address", result.formattedAddress, level: 2, to: &out)
-        for component in result.components {
+        result.forEachComponent { component in
             out.write("  <address_component>\n")
             element("long_name", component.longName, level: 3, to: &out)
             element("short_name", component.shortName, level: 3, to: &out)
@@ -66,12 +67,12 @@ enum GeocodeXMLWriter {
         out.write(">\n")
     }
 
-    private static func element(_ name: StaticString, _ text: String, level: Int, to out: inout ByteWriter) {
+    private static func element(_ name: StaticString, _ text: some ResultText, level: Int, to out: inout ByteWriter) {
         out.spaces(level)
         out.write("<")
         out.write(name)
         out.write(">")
-        TextEscaper.xmlMarkup.append(text, to: &out)
+        text.write(escapedBy: .xmlMarkup, to: &out)
         out.write("</")
         out.write(name)
         out.write(">\n")

@@ -171,17 +171,24 @@ public final class GeocoderBackend: Backend {
             switch places.answer(for: query.words) {
             case .result(let result)?: return .found([result])
             case .status(let status, let message)?: return GeocodeAnswer(status: status, errorMessage: message)
-            case nil: return .found(ForwardLookup(gazetteer: gazetteer).lookup(query))
+            case nil: return .found(places: ForwardLookup(gazetteer: gazetteer).lookup(query))
             }
         case .success(.reverse(let point, let resultTypes, let locationTypes)):
-            var results = ReverseLookup(gazetteer: gazetteer).lookup(point)
-            if let exact = places.nearest(to: point, within: 100) { results.insert(exact, at: 0) }
-            if let resultTypes { results.removeAll { Set($0.types).isDisjoint(with: resultTypes) } }
-            if let locationTypes { results.removeAll { !locationTypes.contains($0.locationType) } }
-            return .found(results)
+            var exact = places.nearest(to: point, within: 100).map { [$0] } ?? []
+            var found = ReverseLookup(gazetteer: gazetteer).lookup(point)
+            if let resultTypes {
+                exact.removeAll { Set($0.types).isDisjoint(with: resultTypes) }
+                found.removeAll { place in !place.types.contains { resultTypes.contains($0.description) } }
+            }
+            if let locationTypes {
+                exact.removeAll { !locationTypes.contains($0.locationType) }
+                found.removeAll { !locationTypes.contains($0.locationType.description) }
+            }
+            return .found(exact, places: found)
         case .success(.placeID(let id)):
             guard let key = PlaceKey(placeID: id) else { return .invalid("Invalid request. Invalid 'place_id' parameter.") }
-            return .found([places.result(for: key) ?? gazetteer.result(for: key)].compactMap { $0 })
+            if let result = places.result(for: key) { return .found([result]) }
+            return .found(places: gazetteer.result(for: key).map { [$0] } ?? [])
         }
     }
 

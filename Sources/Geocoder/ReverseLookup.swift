@@ -14,8 +14,8 @@ struct ReverseLookup {
     /// The nearest town decides the country up to this far.
     static let countryReach = 150_000.0
 
-    func lookup(_ point: Coordinate) -> [GeocodeResult] {
-        var results: [GeocodeResult] = []
+    func lookup(_ point: Coordinate) -> [PlaceResult] {
+        var results: [PlaceResult] = []
         let maximumPostalReach = 30_000 * Self.postalCodeReach.factor
         if let (index, distance) = gazetteer.postalCodeGrid.nearest(to: point, within: maximumPostalReach),
            distance <= max(gazetteer.postalCodes[index].radius * Self.postalCodeReach.factor, Self.postalCodeReach.minimum) {

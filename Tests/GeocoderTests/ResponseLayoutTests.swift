@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Geocoder
 import UnderstudyTesting
+import WireFormat
 
 /// The bytes of Google's layouts, compared with stored responses (Expected/): legacy clients
 /// scrape the XML by line, so indentation, order and number formats are part of the contract.
@@ -42,6 +43,35 @@ import UnderstudyTesting
         // Google's 16 significant digits (a rooftop viewport corner).
         #expect(GeocodeJSONWriter.number(38.8976763 + 0.0013489802915) == "38.8990252802915")
         #expect(GeocodeJSONWriter.number(-122.0842499 + 0.0013489802915) == "-122.0829009197085")
+    }
+
+    /// `number` writes values of at most 7 decimals without the shortest-digits search: for every
+    /// coordinate a gazetteer answer can hold (each record's rounded location and bounds, a
+    /// postal code's box), and for random ones, the bytes must be the search's.
+    @Test func sevenDecimalNumbersAreWrittenAsTheShortestDigitsSearchWritesThem() async {
+        let mismatches = await withCheckedContinuation { (done: CheckedContinuation<[Double], Never>) in
+            Thread.detachNewThread {
+                let gazetteer = sharedGazetteer
+                var boxes = gazetteer.postalCodes.map { Box(around: $0.location, metres: $0.radius) }
+                boxes += gazetteer.postalCodes.map { Box(southwest: $0.location, northeast: $0.location) }
+                boxes += gazetteer.localities.map { [$0.bounds, Box(southwest: $0.location, northeast: $0.location)] }.joined()
+                boxes += gazetteer.states.map { [$0.bounds, Box(southwest: $0.location, northeast: $0.location)] }.joined()
+                boxes += gazetteer.countries.map { [$0.bounds, Box(southwest: $0.location, northeast: $0.location)] }.joined()
+                var values = boxes.flatMap { box in [box.southwest, box.northeast].flatMap { [$0.rounded.lat, $0.rounded.lng] } }
+                var generator = SeededGenerator(seed: 22)
+                values += (0..<20_000).map { _ in (Double.random(in: -180...180, using: &generator) * 1e7).rounded() / 1e7 }
+                values += (0..<2_000).map { _ in Double(Int.random(in: -999...999, using: &generator)) / 1e7 }
+                values += [0.0001, -0.0001, 0.00001, -0.0000001, 179.9999999, -89.9999999, 0.5, -0.5]
+                done.resume(returning: values.filter { value in
+                    guard value != value.rounded() else { return false }
+                    var fast = ByteWriter(capacity: 32), reference = ByteWriter(capacity: 32)
+                    fast.number(value)
+                    reference.shortestNumber(value)
+                    return fast.bytes != reference.bytes
+                })
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
     }
 
     @Test func textIsEscapedForEachFormat() {
