@@ -15,7 +15,7 @@ extension ByteWriter {
         // decimal of at most 15 digits) reads back from exactly those digits, so they are its
         // shortest form, written without the shortest-digits search.
         let scaled = (value * 1e7).rounded()
-        if abs(scaled) < 1e15, scaled / 1e7 == value { return sevenDecimalsTrimmed(UInt64(abs(scaled)), negative: value < 0) }
+        if abs(scaled) < 1e15, scaled / 1e7 == value { return fixedPoint(UInt64(abs(scaled)), negative: value < 0, trimmingZeros: true) }
         shortestNumber(value)
     }
 
@@ -29,26 +29,43 @@ extension ByteWriter {
         write(String(format: "%.16g", value).droppingZeroTail())
     }
 
-    /// `digits` × 10⁻⁷ without the fraction's trailing zeros (`digits` is not a multiple of 10⁷).
-    private mutating func sevenDecimalsTrimmed(_ digits: UInt64, negative: Bool) {
-        if negative { write(byte: UInt8(ascii: "-")) }
-        decimal(digits / 10_000_000)
-        write(byte: UInt8(ascii: "."))
-        var fraction = digits % 10_000_000, count = 7
-        while fraction % 10 == 0 {
-            fraction /= 10
-            count -= 1
-        }
-        decimal(fraction, minimumCount: count)
-    }
-
     /// `-122.0238000`: fixed point with exactly 7 decimals.
     mutating func sevenDecimals(_ value: Double) {
         let scaled = UInt64((abs(value) * 1e7).rounded())
-        if value < 0 && scaled != 0 { write("-") }
-        decimal(scaled / 10_000_000)
-        write(".")
-        decimal(scaled % 10_000_000, minimumCount: 7)
+        fixedPoint(scaled, negative: value < 0 && scaled != 0, trimmingZeros: false)
+    }
+
+    /// `digits` × 10⁻⁷ with 7 decimals, or without the fraction's trailing zeros (then `digits`
+    /// must not be a multiple of 10⁷). Made on the stack and written at once: this runs for
+    /// every coordinate.
+    private mutating func fixedPoint(_ digits: UInt64, negative: Bool, trimmingZeros: Bool) {
+        var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: 20 digits, the point and a sign
+        withUnsafeMutableBytes(of: &buffer) { text in
+            var value = digits, index = text.count, decimals = 7
+            if trimmingZeros {
+                while decimals > 0, value % 10 == 0 {
+                    value /= 10
+                    decimals -= 1
+                }
+            }
+            for _ in 0..<decimals {
+                index -= 1
+                text[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
+            }
+            index -= 1
+            text[index] = UInt8(ascii: ".")
+            repeat {
+                index -= 1
+                text[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
+            } while value > 0
+            if negative {
+                index -= 1
+                text[index] = UInt8(ascii: "-")
+            }
+            write(UnsafeRawBufferPointer(rebasing: text[index...]))
+        }
     }
 }
 

@@ -19,7 +19,16 @@ public struct Coordinate: Sendable, Equatable {
         let radians = Double.pi / 180
         let dLat = (other.lat - lat) * radians, dLng = (other.lng - lng) * radians
         let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat * radians) * cos(other.lat * radians) * sin(dLng / 2) * sin(dLng / 2)
-        return 6_371_000 * 2 * atan2(a.squareRoot(), (1 - a).squareRoot())
+        return Self.earthRadius * 2 * atan2(a.squareRoot(), (1 - a).squareRoot())
+    }
+
+    private static let earthRadius = 6_371_000.0
+
+    /// Whether `other` may be within `metres`, judged by the latitudes alone (the
+    /// distance is at least the arc between them, less a margin for rounding): a search skips
+    /// the trigonometry of points that are too far north or south.
+    func mayBeWithin(_ metres: Double, of other: Coordinate) -> Bool {
+        Self.earthRadius * abs(other.lat - lat) * (Double.pi / 180) * (1 - 1e-9) <= metres
     }
 
     /// The same point with both degrees rounded to 7 decimals, the precision Google answers in.

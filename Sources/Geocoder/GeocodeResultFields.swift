@@ -44,11 +44,14 @@ extension String: ResultText {
     func write(escapedBy escaper: TextEscaper, to out: inout ByteWriter) { escaper.append(self, to: &out) }
 }
 
+/// The literals of results are Google's type names and fixed words: no convention escapes any of
+/// their characters, so they are written as they are.
 extension StaticString: ResultText {
     func write(to out: inout ByteWriter) { out.write(self) }
 
     func write(escapedBy escaper: TextEscaper, to out: inout ByteWriter) {
-        escaper.append(UnsafeBufferPointer(start: utf8Start, count: utf8CodeUnitCount), to: &out)
+        assert(!UnsafeBufferPointer(start: utf8Start, count: utf8CodeUnitCount).contains(where: escaper.isSpecial), "\(self) needs escaping")
+        out.write(self)
     }
 }
 
