@@ -127,6 +127,8 @@ public final class Gazetteer: Sendable {
     let states: [State]
     let statesByName: [String: Int]
     let statesByCode: [String: Int]
+    /// `countriesByCode` and `statesByCode` by bytes, for the results written from the records.
+    private let countryCodes: CodeIndex, regionKeys: CodeIndex
     let postalCodes: Records<PostalCode>
     let postalCodesByZIP: KeyIndex
     let localities: Records<Locality>
@@ -191,6 +193,34 @@ public final class Gazetteer: Sendable {
         self.statesByName = statesByName
         countriesByCode = Dictionary(countries.enumerated().map { ($1.code, $0) }, uniquingKeysWith: { first, _ in first })
         statesByCode = Dictionary(states.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+        countryCodes = CodeIndex(countries.map(\.code))
+        regionKeys = CodeIndex(states.map(\.key))
+    }
+
+    /// `countriesByCode[code]`, without making a string of a short code.
+    func countryIndex(_ code: PlaceText) -> Int? {
+        var key = CodeIndex.Key()
+        key.append(code)
+        switch countryCodes.lookup(key) {
+        case .found(let index): return index
+        case .absent: return nil
+        case .tooLong: return countriesByCode[code.string]
+        }
+    }
+
+    /// `statesByCode[Gazetteer.regionKey(country:code:)]`, without making strings of short codes.
+    func regionIndex(country: PlaceText, code: PlaceText) -> Int? {
+        var key = CodeIndex.Key()
+        if country != PlaceText("US") {
+            key.append(country)
+            key.append(PlaceText("-"))
+        }
+        key.append(code)
+        switch regionKeys.lookup(key) {
+        case .found(let index): return index
+        case .absent: return nil
+        case .tooLong: return statesByCode[Gazetteer.regionKey(country: country.string, code: code.string)]
+        }
     }
 
     /// By ISO code or name, in any case.

@@ -69,7 +69,7 @@ extension Gazetteer {
     /// County (when known), state (or province) and country components of a place.
     func forEachCountyStateCountry(county: PlaceText, state code: PlaceText, country: PlaceText, _ body: (PlaceComponent) -> Void) {
         if !county.isEmpty { body(PlaceComponent(longName: county, shortName: county, types: PlaceTypes.county)) }
-        let region = statesByCode[Gazetteer.regionKey(country: country.string, code: code.string)]
+        let region = regionIndex(country: country, code: code)
         body(PlaceComponent(longName: region.map { image.text(.states, $0, StateField.name) } ?? code, shortName: code, types: PlaceTypes.region))
         body(countryComponent(country))
     }
@@ -80,8 +80,7 @@ extension Gazetteer {
 
     /// The name of the country with ISO code `code`, or the code when the gazetteer lacks it.
     func countryName(_ code: PlaceText) -> PlaceText {
-        let name = code.string
-        guard let index = countriesByCode[name] ?? countriesByName[PlaceName.key(name)] else { return code }
+        guard let index = countryIndex(code) ?? countriesByName[PlaceName.key(code.string)] else { return code }
         return image.text(.countries, index, CountryField.name)
     }
 

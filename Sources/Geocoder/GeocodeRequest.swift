@@ -12,7 +12,7 @@ enum GeocodeRequest: Equatable {
     /// The request, or the `INVALID_REQUEST` answer explaining what is wrong.
     static func parse(_ request: Request) -> Result<GeocodeRequest, GeocodeInvalid> {
         func value(_ name: String) -> String? {
-            request.query(name).flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+            request.query(name).flatMap { isBlank($0) ? nil : $0 }
         }
         let address = value("address"), components = value("components"), latlng = value("latlng"), placeID = value("place_id")
         let given = [address != nil || components != nil, latlng != nil, placeID != nil].filter { $0 }.count
@@ -61,6 +61,13 @@ enum GeocodeRequest: Equatable {
             query.boundsBias = Box(southwest: southwest, northeast: northeast)
         }
         return .success(.forward(query))
+    }
+
+    /// Whether `text` is empty or only whitespace. Most values start with a visible ASCII
+    /// character, which settles it without reading `Character`s.
+    private static func isBlank(_ text: String) -> Bool {
+        if let first = text.utf8.first, first > 0x20, first < 0x7F { return false }
+        return text.allSatisfy(\.isWhitespace)
     }
 
     /// `lat,lng` in range, spaces allowed around either.

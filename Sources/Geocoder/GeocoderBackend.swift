@@ -134,12 +134,17 @@ public final class GeocoderBackend: Backend {
         if let refusal = accessAnswer(request, settings, context) {
             return Response(status: 200, headers: format.headers, body: ResponseBody(render(refusal, format)))
         }
+        // Without a cache there is no key to make.
+        guard cache.capacity > 0 else { return fresh(request, places, gazetteer, format) }
         let key = (format == .json ? "j" : "x") + (request.rawQuery ?? "")
         if let cached = cache.response(for: key) { return cached }
-        let response = Response(status: 200, headers: format.headers,
-                                body: ResponseBody(shared: SharedBytes(render(lookup(request, places, gazetteer), format))))
+        let response = fresh(request, places, gazetteer, format)
         cache.store(response, for: key)
         return response
+    }
+
+    private func fresh(_ request: Request, _ places: UserPlaces, _ gazetteer: Gazetteer, _ format: Format) -> Response {
+        Response(status: 200, headers: format.headers, body: ResponseBody(shared: SharedBytes(render(lookup(request, places, gazetteer), format))))
     }
 
     private func render(_ answer: GeocodeAnswer, _ format: Format) -> [UInt8] {
@@ -152,10 +157,14 @@ public final class GeocoderBackend: Backend {
         // Google's content types with their charset; the CORS header lets browser apps call it.
         var headers: HTTPHeaders {
             switch self {
-            case .json: ["Content-Type": "application/json; charset=UTF-8", "Access-Control-Allow-Origin": "*"]
-            case .xml: ["Content-Type": "application/xml; charset=UTF-8", "Access-Control-Allow-Origin": "*"]
+            case .json: Self.jsonHeaders
+            case .xml: Self.xmlHeaders
             }
         }
+
+        // Made once: every answer carries one of them.
+        private static let jsonHeaders: HTTPHeaders = ["Content-Type": "application/json; charset=UTF-8", "Access-Control-Allow-Origin": "*"]
+        private static let xmlHeaders: HTTPHeaders = ["Content-Type": "application/xml; charset=UTF-8", "Access-Control-Allow-Origin": "*"]
     }
 
     private func format(of path: String) -> Format? {

@@ -93,7 +93,11 @@ struct PlaceIDWriter {
         count += 1
         groupCount += 1
         guard groupCount == 3 else { return }
-        for sextet in 0..<4 { out.write(byte: Self.character(group >> (18 - 6 * UInt32(sextet)))) }
+        // Four characters, written at once.
+        var characters = UInt32(Self.character(group >> 18)) | UInt32(Self.character(group >> 12)) << 8
+            | UInt32(Self.character(group >> 6)) << 16 | UInt32(Self.character(group)) << 24
+        characters = characters.littleEndian
+        withUnsafeBytes(of: &characters) { out.write($0) }
         group = 0
         groupCount = 0
     }

@@ -106,7 +106,7 @@ struct UserPlaces: Sendable {
     func nearest(to point: Coordinate, within metres: Double) -> GeocodeResult? {
         // A loop rather than map, filter and min: this runs for every reverse lookup.
         var nearest: (result: GeocodeResult, distance: Double)?
-        for result in results {
+        for result in results where point.mayBeWithin(metres, of: result.location) {
             let distance = result.location.distance(to: point)
             if distance <= metres, distance < nearest?.distance ?? .infinity { nearest = (result, distance) }
         }
