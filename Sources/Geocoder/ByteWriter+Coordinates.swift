@@ -7,15 +7,18 @@ extension ByteWriter {
     /// significant digits, as Google prints them (`38.8990252802915` where the shortest form is
     /// `38.899025280291504`); never in exponent form (Swift writes 1e-05 for 0.00001).
     mutating func number(_ value: Double) {
+        // Every gazetteer coordinate has at most 7 decimals: such a value (the double nearest to a
+        // decimal of at most 15 digits) reads back from exactly those digits, so they are its
+        // shortest form, written without the shortest-digits search. The nearest multiple of
+        // 10⁻⁷ is found without a call to `rounded()`; the comparison checks it.
+        if abs(value) < 1e8 {
+            let scaled = Int64(value * 1e7 + (value < 0 ? -0.5 : 0.5))
+            if Double(scaled) / 1e7 == value { return fixedPoint(scaled.magnitude, negative: value < 0, trimmingZeros: true) }
+        }
         if value == value.rounded(), abs(value) < 1e15 {
             if value < 0 { write(byte: UInt8(ascii: "-")) }
             return decimal(UInt64(abs(value)))
         }
-        // Every gazetteer coordinate has at most 7 decimals: such a value (the double nearest to a
-        // decimal of at most 15 digits) reads back from exactly those digits, so they are its
-        // shortest form, written without the shortest-digits search.
-        let scaled = (value * 1e7).rounded()
-        if abs(scaled) < 1e15, scaled / 1e7 == value { return fixedPoint(UInt64(abs(scaled)), negative: value < 0, trimmingZeros: true) }
         shortestNumber(value)
     }
 
@@ -35,8 +38,8 @@ extension ByteWriter {
         fixedPoint(scaled, negative: value < 0 && scaled != 0, trimmingZeros: false)
     }
 
-    /// `digits` × 10⁻⁷ with 7 decimals, or without the fraction's trailing zeros (then `digits`
-    /// must not be a multiple of 10⁷). Made on the stack and written at once: this runs for
+    /// `digits` × 10⁻⁷ with 7 decimals, or without the fraction's trailing zeros (and without
+    /// the point when they are all zeros). Made on the stack and written at once: this runs for
     /// every coordinate.
     private mutating func fixedPoint(_ digits: UInt64, negative: Bool, trimmingZeros: Bool) {
         var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: 20 digits, the point and a sign
@@ -53,8 +56,10 @@ extension ByteWriter {
                 text[index] = UInt8(ascii: "0") + UInt8(value % 10)
                 value /= 10
             }
-            index -= 1
-            text[index] = UInt8(ascii: ".")
+            if decimals > 0 {
+                index -= 1
+                text[index] = UInt8(ascii: ".")
+            }
             repeat {
                 index -= 1
                 text[index] = UInt8(ascii: "0") + UInt8(value % 10)

@@ -59,7 +59,7 @@ enum GeocodeJSONWriter {
         out.write(",\n         \"geometry\" : {\n")
         if let bounds = result.bounds { box("bounds", bounds, last: false, to: &out) }
         out.write("            \"location\" : {\n")
-        point(result.location, indent: 15, to: &out)
+        point(result.location, corner: false, to: &out)
         out.write("            },\n            \"location_type\" : \"")
         result.locationType.write(to: &out)
         out.write("\",\n")
@@ -77,20 +77,17 @@ enum GeocodeJSONWriter {
         out.write("            \"")
         out.write(name)
         out.write("\" : {\n               \"northeast\" : {\n")
-        point(box.northeast, indent: 18, to: &out)
+        point(box.northeast, corner: true, to: &out)
         out.write("               },\n               \"southwest\" : {\n")
-        point(box.southwest, indent: 18, to: &out)
+        point(box.southwest, corner: true, to: &out)
         out.write(last ? "               }\n            }\n" : "               }\n            },\n")
     }
 
-    /// The `"lat"` and `"lng"` lines of a point.
-    private static func point(_ point: Coordinate, indent: Int, to out: inout ByteWriter) {
-        out.spaces(indent)
-        out.write("\"lat\" : ")
+    /// The `"lat"` and `"lng"` lines of a point: a location's, or a corner's (deeper).
+    private static func point(_ point: Coordinate, corner: Bool, to out: inout ByteWriter) {
+        out.write(corner ? "                  \"lat\" : " : "               \"lat\" : ")
         out.number(point.lat)
-        out.write(",\n")
-        out.spaces(indent)
-        out.write("\"lng\" : ")
+        out.write(corner ? ",\n                  \"lng\" : " : ",\n               \"lng\" : ")
         out.number(point.lng)
         out.write("\n")
     }
