@@ -44,32 +44,30 @@ extension ByteWriter {
     private mutating func fixedPoint(_ digits: UInt64, negative: Bool, trimmingZeros: Bool) {
         var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: 20 digits, the point and a sign
         withUnsafeMutableBytes(of: &buffer) { text in
-            var value = digits, index = text.count, decimals = 7
+            // The 7 decimals at the end, then the point and the whole part before them.
+            var fraction = UInt32(digits % 10_000_000), whole = digits / 10_000_000
+            let point = text.count - 8
+            var end = text.count
+            for index in (point + 1..<end).reversed() {
+                text[index] = UInt8(ascii: "0") + UInt8(fraction % 10)
+                fraction /= 10
+            }
+            text[point] = UInt8(ascii: ".")
             if trimmingZeros {
-                while decimals > 0, value % 10 == 0 {
-                    value /= 10
-                    decimals -= 1
-                }
+                while end > point + 1, text[end - 1] == UInt8(ascii: "0") { end -= 1 }
+                if end == point + 1 { end = point }
             }
-            for _ in 0..<decimals {
-                index -= 1
-                text[index] = UInt8(ascii: "0") + UInt8(value % 10)
-                value /= 10
-            }
-            if decimals > 0 {
-                index -= 1
-                text[index] = UInt8(ascii: ".")
-            }
+            var start = point
             repeat {
-                index -= 1
-                text[index] = UInt8(ascii: "0") + UInt8(value % 10)
-                value /= 10
-            } while value > 0
+                start -= 1
+                text[start] = UInt8(ascii: "0") + UInt8(whole % 10)
+                whole /= 10
+            } while whole > 0
             if negative {
-                index -= 1
-                text[index] = UInt8(ascii: "-")
+                start -= 1
+                text[start] = UInt8(ascii: "-")
             }
-            write(UnsafeRawBufferPointer(rebasing: text[index...]))
+            write(UnsafeRawBufferPointer(rebasing: text[start..<end]))
         }
     }
 }

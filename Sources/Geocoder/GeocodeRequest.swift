@@ -75,17 +75,45 @@ enum GeocodeRequest: Equatable {
         // Split on the bytes: splitting Characters cost more than the rest of the parse.
         guard let comma = text.utf8.firstIndex(of: UInt8(ascii: ",")) else { return nil }
         let latitude = text[..<comma], longitude = text[text.utf8.index(after: comma)...]
-        guard !longitude.utf8.contains(UInt8(ascii: ",")), let lat = Double(trimmed(latitude)), let lng = Double(trimmed(longitude)),
+        guard !longitude.utf8.contains(UInt8(ascii: ",")), let lat = decimal(trimmed(latitude)), let lng = decimal(trimmed(longitude)),
               (-90...90).contains(lat), (-180...180).contains(lng) else { return nil }
         return Coordinate(lat: lat, lng: lng)
     }
 
+    /// Without the spaces around it, taken off as bytes. (A space followed by a combining mark
+    /// is a `Character` of its own, but what is left then is no number either way.)
     private static func trimmed(_ text: Substring) -> Substring {
-        var text = text
-        while text.first == " " { text.removeFirst() }
-        while text.last == " " { text.removeLast() }
-        return text
+        let bytes = text.utf8
+        let start = bytes.firstIndex { $0 != UInt8(ascii: " ") } ?? bytes.endIndex
+        let end = bytes[start...].lastIndex { $0 != UInt8(ascii: " ") }.map { bytes.index(after: $0) } ?? start
+        return text[start..<end]
     }
+
+    /// `Double(text)`, without the general conversion for a plain decimal ("-122.0238"): its
+    /// digits, at most 15, are an exact integer and 10^decimals an exact power, so one division
+    /// rounds as the conversion does (Clinger's fast path). Anything else goes to `Double(_:)`.
+    static func decimal(_ text: Substring) -> Double? {
+        var bytes = text.utf8[...]
+        let negative = bytes.first == UInt8(ascii: "-")
+        if negative { bytes = bytes.dropFirst() }
+        var digits: UInt64 = 0, count = 0, decimals = 0, afterPoint = false
+        for byte in bytes {
+            if byte == UInt8(ascii: "."), !afterPoint, count > 0 {
+                afterPoint = true
+                continue
+            }
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte), count < 15 else { return Double(text) }
+            digits = digits * 10 + UInt64(byte - UInt8(ascii: "0"))
+            count += 1
+            if afterPoint { decimals += 1 }
+        }
+        guard count > 0, !afterPoint || decimals > 0 else { return Double(text) }
+        let value = Double(digits) / powersOfTen[decimals]
+        return negative ? -value : value
+    }
+
+    /// 10⁰ to 10¹⁵, each exact (made by multiplying exact values).
+    private static let powersOfTen: [Double] = (0...15).map { exponent in (0..<exponent).reduce(1.0) { power, _ in power * 10 } }
 
     private static func filterValues(_ text: String) -> Set<String> {
         Set(text.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) })
