@@ -203,16 +203,25 @@ struct PlaceAddress: ResultText {
 
     func write(escapedBy escaper: TextEscaper, to out: inout ByteWriter) { write(escapedBy: Optional(escaper), to: &out) }
 
+    // Escaping the parts one by one escapes the whole: the separators need none.
     private func write(escapedBy escaper: TextEscaper?, to out: inout ByteWriter) {
-        // Escaping the parts one by one escapes the whole: the separators need none.
-        func part(_ text: PlaceText, after separator: StaticString, to out: inout ByteWriter) {
-            out.write(separator)
-            if let escaper { text.write(escapedBy: escaper, to: &out) } else { text.write(to: &out) }
+        Self.write(name, escapedBy: escaper, to: &out)
+        if let region {
+            out.write(", ")
+            Self.write(region, escapedBy: escaper, to: &out)
         }
-        part(name, after: "", to: &out)
-        if let region { part(region, after: ", ", to: &out) }
-        if let postalCode { part(postalCode, after: " ", to: &out) }
-        if let country { part(country, after: ", ", to: &out) }
+        if let postalCode {
+            out.write(" ")
+            Self.write(postalCode, escapedBy: escaper, to: &out)
+        }
+        if let country {
+            out.write(", ")
+            Self.write(country, escapedBy: escaper, to: &out)
+        }
+    }
+
+    private static func write(_ text: PlaceText, escapedBy escaper: TextEscaper?, to out: inout ByteWriter) {
+        if let escaper { text.write(escapedBy: escaper, to: &out) } else { text.write(to: &out) }
     }
 }
 

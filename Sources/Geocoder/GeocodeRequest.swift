@@ -72,42 +72,42 @@ enum GeocodeRequest: Equatable {
 
     /// `lat,lng` in range, spaces allowed around either.
     private static func coordinate(_ text: String) -> Coordinate? {
-        // Split on the bytes: splitting Characters cost more than the rest of the parse.
-        guard let comma = text.utf8.firstIndex(of: UInt8(ascii: ",")) else { return nil }
-        let latitude = text[..<comma], longitude = text[text.utf8.index(after: comma)...]
-        guard !longitude.utf8.contains(UInt8(ascii: ",")), let lat = decimal(trimmed(latitude)), let lng = decimal(trimmed(longitude)),
-              (-90...90).contains(lat), (-180...180).contains(lng) else { return nil }
+        // Split, trimmed and read on the bytes: Characters cost more than the rest of the parse.
+        var text = text
+        let parts = text.withUTF8 { bytes -> (Double?, Double?)? in
+            guard let comma = bytes.firstIndex(of: UInt8(ascii: ",")), !bytes[(comma + 1)...].contains(UInt8(ascii: ",")) else { return nil }
+            return (decimal(trimmed(bytes[..<comma])), decimal(trimmed(bytes[(comma + 1)...])))
+        }
+        guard case let (lat?, lng?)? = parts, (-90...90).contains(lat), (-180...180).contains(lng) else { return nil }
         return Coordinate(lat: lat, lng: lng)
     }
 
-    /// Without the spaces around it, taken off as bytes. (A space followed by a combining mark
+    /// Without the spaces around it. (Taken off as bytes: a space followed by a combining mark
     /// is a `Character` of its own, but what is left then is no number either way.)
-    private static func trimmed(_ text: Substring) -> Substring {
-        let bytes = text.utf8
+    private static func trimmed(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
         let start = bytes.firstIndex { $0 != UInt8(ascii: " ") } ?? bytes.endIndex
-        let end = bytes[start...].lastIndex { $0 != UInt8(ascii: " ") }.map { bytes.index(after: $0) } ?? start
-        return text[start..<end]
+        let end = bytes[start...].lastIndex { $0 != UInt8(ascii: " ") }.map { $0 + 1 } ?? start
+        return bytes[start..<end]
     }
 
-    /// `Double(text)`, without the general conversion for a plain decimal ("-122.0238"): its
-    /// digits, at most 15, are an exact integer and 10^decimals an exact power, so one division
-    /// rounds as the conversion does (Clinger's fast path). Anything else goes to `Double(_:)`.
-    static func decimal(_ text: Substring) -> Double? {
-        var bytes = text.utf8[...]
+    /// `Double(text)` of UTF-8 `bytes`, without the general conversion for a plain decimal
+    /// ("-122.0238"): its digits, at most 15, are an exact integer and 10^decimals an exact
+    /// power, so one division rounds as the conversion does (Clinger's fast path). Anything else
+    /// goes to `Double(_:)`.
+    static func decimal(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Double? {
         let negative = bytes.first == UInt8(ascii: "-")
-        if negative { bytes = bytes.dropFirst() }
         var digits: UInt64 = 0, count = 0, decimals = 0, afterPoint = false
-        for byte in bytes {
+        for byte in negative ? bytes.dropFirst() : bytes {
             if byte == UInt8(ascii: "."), !afterPoint, count > 0 {
                 afterPoint = true
                 continue
             }
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte), count < 15 else { return Double(text) }
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte), count < 15 else { return Double(String(decoding: bytes, as: UTF8.self)) }
             digits = digits * 10 + UInt64(byte - UInt8(ascii: "0"))
             count += 1
             if afterPoint { decimals += 1 }
         }
-        guard count > 0, !afterPoint || decimals > 0 else { return Double(text) }
+        guard count > 0, !afterPoint || decimals > 0 else { return Double(String(decoding: bytes, as: UTF8.self)) }
         let value = Double(digits) / powersOfTen[decimals]
         return negative ? -value : value
     }
