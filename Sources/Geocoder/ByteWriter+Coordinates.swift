@@ -44,14 +44,17 @@ extension ByteWriter {
     private mutating func fixedPoint(_ digits: UInt64, negative: Bool, trimmingZeros: Bool) {
         var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: 20 digits, the point and a sign
         withUnsafeMutableBytes(of: &buffer) { text in
-            // The 7 decimals at the end, then the point and the whole part before them.
+            // The 7 decimals at the end (two at a time), then the point and the whole part.
             var fraction = UInt32(digits % 10_000_000), whole = digits / 10_000_000
             let point = text.count - 8
             var end = text.count
-            for index in (point + 1..<end).reversed() {
-                text[index] = UInt8(ascii: "0") + UInt8(fraction % 10)
-                fraction /= 10
+            for pair in 0..<3 {
+                let twoDigits = Int(fraction % 100) * 2
+                fraction /= 100
+                text[end - 2 * pair - 1] = Self.digitPairs[twoDigits + 1]
+                text[end - 2 * pair - 2] = Self.digitPairs[twoDigits]
             }
+            text[point + 1] = UInt8(ascii: "0") + UInt8(fraction)
             text[point] = UInt8(ascii: ".")
             if trimmingZeros {
                 while end > point + 1, text[end - 1] == UInt8(ascii: "0") { end -= 1 }
@@ -69,6 +72,14 @@ extension ByteWriter {
             }
             write(UnsafeRawBufferPointer(rebasing: text[start..<end]))
         }
+    }
+}
+
+private extension ByteWriter {
+    /// "00" to "99", for writing two digits at a time.
+    static var digitPairs: UnsafeBufferPointer<UInt8> {
+        let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+        return UnsafeBufferPointer(start: pairs.utf8Start, count: pairs.utf8CodeUnitCount)
     }
 }
 

@@ -42,21 +42,21 @@ enum GeocodeJSONWriter {
             out.write("      {\n         \"address_components\" : [\n")
             var first = true
             result.forEachComponent { component in
-                out.write(first ? "            {\n               \"long_name\" : " : ",\n            {\n               \"long_name\" : ")
+                out.write(first ? "            {\n               \"long_name\" : \"" : ",\n            {\n               \"long_name\" : \"")
                 first = false
-                quoted(component.longName, to: &out)
-                out.write(",\n               \"short_name\" : ")
-                quoted(component.shortName, to: &out)
-                out.write(",\n               \"types\" : ")
+                escaped(component.longName, to: &out)
+                out.write("\",\n               \"short_name\" : \"")
+                escaped(component.shortName, to: &out)
+                out.write("\",\n               \"types\" : ")
                 strings(component.types, to: &out)
                 out.write("\n            }")
             }
-            out.write("\n         ],\n         \"formatted_address\" : ")
+            out.write("\n         ],\n         \"formatted_address\" : \"")
         } else {
-            out.write("      {\n         \"address_components\" : [],\n         \"formatted_address\" : ")
+            out.write("      {\n         \"address_components\" : [],\n         \"formatted_address\" : \"")
         }
-        quoted(result.formattedAddress, to: &out)
-        out.write(",\n         \"geometry\" : {\n")
+        escaped(result.formattedAddress, to: &out)
+        out.write("\",\n         \"geometry\" : {\n")
         if let bounds = result.bounds { box("bounds", bounds, last: false, to: &out) }
         out.write("            \"location\" : {\n")
         point(result.location, corner: false, to: &out)
@@ -66,9 +66,9 @@ enum GeocodeJSONWriter {
         box("viewport", result.viewport, last: true, to: &out)
         out.write("         },\n")
         if result.partialMatch { out.write("         \"partial_match\" : true,\n") }
-        out.write("         \"place_id\" : ")
-        quoted(result.placeID, to: &out)
-        out.write(",\n         \"types\" : ")
+        out.write("         \"place_id\" : \"")
+        escaped(result.placeID, to: &out)
+        out.write("\",\n         \"types\" : ")
         strings(result.types, to: &out)
         out.write("\n      }")
     }
@@ -99,19 +99,25 @@ enum GeocodeJSONWriter {
         return String(decoding: out.bytes, as: UTF8.self)
     }
 
+    /// `[ "a", "b" ]`; the quotes are written with the separators (a few pieces fewer a list).
     private static func strings(_ values: [some ResultText], to out: inout ByteWriter) {
         guard !values.isEmpty else { return out.write("[]") }
-        out.write("[ ")
+        out.write("[ \"")
         for (index, value) in values.enumerated() {
-            if index > 0 { out.write(", ") }
-            quoted(value, to: &out)
+            if index > 0 { out.write("\", \"") }
+            escaped(value, to: &out)
         }
-        out.write(" ]")
+        out.write("\" ]")
     }
 
     private static func quoted(_ text: some ResultText, to out: inout ByteWriter) {
         out.write("\"")
-        text.write(escapedBy: .jsonUnicodeControls, to: &out)
+        escaped(text, to: &out)
         out.write("\"")
+    }
+
+    /// A string's text without its quotes: the literals around it carry them.
+    private static func escaped(_ text: some ResultText, to out: inout ByteWriter) {
+        text.write(escapedBy: .jsonUnicodeControls, to: &out)
     }
 }
