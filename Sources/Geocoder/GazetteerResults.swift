@@ -184,8 +184,10 @@ extension PlaceResult: GeocodeResultFields {
         }
     }
 
-    var viewport: Box { area }
-    var bounds: Box? { area }
+    var geometry: (viewport: Box, bounds: Box?) {
+        let area = area
+        return (area, area)
+    }
 
     var placeID: PlaceResultID { PlaceResultID(place: self) }
 }

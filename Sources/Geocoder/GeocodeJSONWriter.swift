@@ -57,13 +57,14 @@ enum GeocodeJSONWriter {
         }
         escaped(result.formattedAddress, to: &out)
         out.write("\",\n         \"geometry\" : {\n")
-        if let bounds = result.bounds { box("bounds", bounds, last: false, to: &out) }
+        let (viewport, bounds) = result.geometry
+        if let bounds { box("bounds", bounds, last: false, to: &out) }
         out.write("            \"location\" : {\n")
         point(result.location, corner: false, to: &out)
         out.write("            },\n            \"location_type\" : \"")
         result.locationType.write(to: &out)
         out.write("\",\n")
-        box("viewport", result.viewport, last: true, to: &out)
+        box("viewport", viewport, last: true, to: &out)
         out.write("         },\n")
         if result.partialMatch { out.write("         \"partial_match\" : true,\n") }
         out.write("         \"place_id\" : \"")

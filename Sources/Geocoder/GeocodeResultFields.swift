@@ -23,8 +23,9 @@ protocol GeocodeResultFields {
     func forEachComponent(_ body: (Component) -> Void)
     var location: Coordinate { get }
     var locationType: LocationType { get }
-    var viewport: Box { get }
-    var bounds: Box? { get }
+    /// The viewport, and the bounds when the result is an area (read together: a place's are
+    /// one box, made once).
+    var geometry: (viewport: Box, bounds: Box?) { get }
     var partialMatch: Bool { get }
     var placeID: PlaceID { get }
 }
@@ -57,6 +58,7 @@ extension StaticString: ResultText {
 
 extension GeocodeResult: GeocodeResultFields {
     var hasComponents: Bool { !components.isEmpty }
+    var geometry: (viewport: Box, bounds: Box?) { (viewport, bounds) }
     func forEachComponent(_ body: (AddressComponent) -> Void) { components.forEach(body) }
 }
 

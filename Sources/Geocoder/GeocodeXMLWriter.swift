@@ -29,8 +29,9 @@ enum GeocodeXMLWriter {
         out.write("  <geometry>\n")
         point("location", result.location, level: 3, to: &out)
         element("location_type", result.locationType, level: 3, to: &out)
-        box("viewport", result.viewport, to: &out)
-        if let bounds = result.bounds { box("bounds", bounds, to: &out) }
+        let (viewport, bounds) = result.geometry
+        box("viewport", viewport, to: &out)
+        if let bounds { box("bounds", bounds, to: &out) }
         out.write("  </geometry>\n")
         if result.partialMatch { out.write("  <partial_match>true</partial_match>\n") }
         element("place_id", result.placeID, level: 2, to: &out)
