@@ -28,6 +28,23 @@ import WireFormat
         #expect(String(decoding: body, as: UTF8.self) == (try expected(file)))
     }
 
+    /// Gazetteer places are written straight from their records: reverse lookups (a US and a
+    /// Canadian postal code with town, region and country; a town abroad) and a region by place ID,
+    /// compared with the bytes the values they replaced were written as.
+    @Test(arguments: [
+        ("json?latlng=37.3764,-122.0238&sensor=false", "reverse-sunnyvale.json"),
+        ("xml?latlng=37.3764,-122.0238&sensor=false", "reverse-sunnyvale.xml"),
+        ("json?latlng=43.6426,-79.3871", "reverse-toronto.json"), ("xml?latlng=52.52,13.405", "reverse-berlin.xml"),
+        ("json?place_id=" + PlaceKey.state("CA-ON").placeID, "place-ontario.json"),
+    ])
+    func placesAreWrittenFromTheirRecordsByteForByte(query: String, file: String) async throws {
+        let (server, _) = try geocoderServer()
+        defer { server.stop() }
+        let (body, response) = try await server.send("GET", "/maps/api/geocode/" + query)
+        #expect(response.statusCode == 200)
+        #expect(String(decoding: body, as: UTF8.self) == (try expected(file)))
+    }
+
     @Test func xmlNumbersHaveSevenDecimalsAndJSONNumbersTheShortestForm() {
         #expect(GeocodeXMLWriter.sevenDecimals(37.3764) == "37.3764000")
         #expect(GeocodeXMLWriter.sevenDecimals(-122.0238) == "-122.0238000")
@@ -47,7 +64,8 @@ import WireFormat
 
     /// `number` writes values of at most 7 decimals without the shortest-digits search: for every
     /// coordinate a gazetteer answer can hold (each record's rounded location and bounds, a
-    /// postal code's box), and for random ones, the bytes must be the search's.
+    /// postal code's box), and for random ones, the bytes must be the search's (or a whole
+    /// number's digits); `sevenDecimals` must write the 7 decimals of the scaled integer.
     @Test func sevenDecimalNumbersAreWrittenAsTheShortestDigitsSearchWritesThem() async {
         let mismatches = await withCheckedContinuation { (done: CheckedContinuation<[Double], Never>) in
             Thread.detachNewThread {
@@ -61,13 +79,17 @@ import WireFormat
                 var generator = SeededGenerator(seed: 22)
                 values += (0..<20_000).map { _ in (Double.random(in: -180...180, using: &generator) * 1e7).rounded() / 1e7 }
                 values += (0..<2_000).map { _ in Double(Int.random(in: -999...999, using: &generator)) / 1e7 }
-                values += [0.0001, -0.0001, 0.00001, -0.0000001, 179.9999999, -89.9999999, 0.5, -0.5]
+                values += [0.0001, -0.0001, 0.00001, -0.0000001, 179.9999999, -89.9999999, 0.5, -0.5, 0, -0.0, 52, -122, 1e9 + 0.5]
                 done.resume(returning: values.filter { value in
-                    guard value != value.rounded() else { return false }
                     var fast = ByteWriter(capacity: 32), reference = ByteWriter(capacity: 32)
                     fast.number(value)
-                    reference.shortestNumber(value)
-                    return fast.bytes != reference.bytes
+                    if value == value.rounded() { reference.decimal(UInt64(abs(value))) } else { reference.shortestNumber(value) }
+                    var sevenDecimals = ByteWriter(capacity: 32)
+                    sevenDecimals.sevenDecimals(value)
+                    let scaled = UInt64((abs(value) * 1e7).rounded()), fraction = String(scaled % 10_000_000)
+                    let expected = (value < 0 && scaled != 0 ? "-" : "") + "\(scaled / 10_000_000)." + String(repeating: "0", count: 7 - fraction.count) + fraction
+                    return fast.bytes != (value < 0 && value == value.rounded() ? [UInt8(ascii: "-")] : []) + reference.bytes
+                        || String(decoding: sevenDecimals.bytes, as: UTF8.self) != expected
                 })
             }
         }
