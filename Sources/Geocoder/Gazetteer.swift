@@ -8,6 +8,9 @@ public final class Gazetteer: Sendable {
     struct Country {
         let code: String, code3: String, name: String
         let location: Coordinate, bounds: Box
+
+        /// The string fields of its record, in order.
+        enum Field: Int { case code, code3, name }
     }
 
     /// A first-level region: a US state, or a province or territory of another country
@@ -26,6 +29,9 @@ public final class Gazetteer: Sendable {
         /// How `statesByCode` and place IDs know it: the US code alone (as before there were
         /// other countries' regions), else ISO 3166-2 ("CA-ON").
         var key: String { Gazetteer.regionKey(country: country, code: code) }
+
+        /// The string fields of its record, in order.
+        enum Field: Int { case code, name, country, townRegionCode, otherName }
     }
 
     /// A US ZIP code, or a Canadian postal code: a full one ("L6G 1C7") or a forward sortation
@@ -118,8 +124,7 @@ public final class Gazetteer: Sendable {
         subscript(position: Int) -> Int { image.index(lists, start + position) }
     }
 
-    /// The records, read in place by the results written from them.
-    let image: GazetteerImage
+    private let image: GazetteerImage
     let countries: [Country]
     let countriesByName: [String: Int]
     /// By the upper-case codes results carry, so building a result lowercases nothing.
@@ -154,15 +159,15 @@ public final class Gazetteer: Sendable {
     init(image: GazetteerImage) {
         self.image = image
         countries = (0..<image.count(.countries)).map { index in
-            Country(code: image.string(.countries, index, 0), code3: image.string(.countries, index, 1), name: image.string(.countries, index, 2),
-                    location: image.coordinate(.countries, index, 3),
-                    bounds: Box(southwest: image.coordinate(.countries, index, 5), northeast: image.coordinate(.countries, index, 7)))
+            func text(_ field: Country.Field) -> String { image.string(.countries, index, field.rawValue) }
+            return Country(code: text(.code), code3: text(.code3), name: text(.name), location: image.coordinate(.countries, index, 3),
+                           bounds: Box(southwest: image.coordinate(.countries, index, 5), northeast: image.coordinate(.countries, index, 7)))
         }
         states = (0..<image.count(.states)).map { index in
-            State(code: image.string(.states, index, 0), name: image.string(.states, index, 1), country: image.string(.states, index, 2),
-                  townRegionCode: image.string(.states, index, 3), otherName: image.string(.states, index, 4),
-                  location: image.coordinate(.states, index, 5),
-                  bounds: Box(southwest: image.coordinate(.states, index, 7), northeast: image.coordinate(.states, index, 9)))
+            func text(_ field: State.Field) -> String { image.string(.states, index, field.rawValue) }
+            return State(code: text(.code), name: text(.name), country: text(.country), townRegionCode: text(.townRegionCode),
+                         otherName: text(.otherName), location: image.coordinate(.states, index, 5),
+                         bounds: Box(southwest: image.coordinate(.states, index, 7), northeast: image.coordinate(.states, index, 9)))
         }
         problems = (0..<image.count(.problems)).map { index in
             GazetteerError(file: image.string(.problems, index, 0), line: image.integer(.problems, index, 1), message: image.string(.problems, index, 2))
@@ -196,6 +201,12 @@ public final class Gazetteer: Sendable {
         countryCodes = CodeIndex(countries.map(\.code))
         regionKeys = CodeIndex(states.map(\.key))
     }
+
+    /// A string field of country number `index`, in place.
+    func text(country index: Int, _ field: Country.Field) -> PlaceText { image.text(.countries, index, field.rawValue) }
+
+    /// A string field of region number `index`, in place.
+    func text(state index: Int, _ field: State.Field) -> PlaceText { image.text(.states, index, field.rawValue) }
 
     /// `countriesByCode[code]`, without making a string of a short code.
     func countryIndex(_ code: PlaceText) -> Int? {

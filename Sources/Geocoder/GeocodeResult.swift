@@ -87,7 +87,8 @@ public struct AddressComponent: Sendable, Equatable {
     }
 }
 
-/// One geocoding result, with Google's fields; the writers lay it out as XML or JSON.
+/// One geocoding result made as values, with Google's fields: a user's place (the gazetteer's
+/// places are `PlaceResult`s, written from their records). The writers lay it out as XML or JSON.
 public struct GeocodeResult: Sendable, Equatable {
     public var types: [String]
     public var formattedAddress: String

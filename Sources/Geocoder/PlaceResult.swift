@@ -70,7 +70,7 @@ extension Gazetteer {
     func forEachCountyStateCountry(county: PlaceText, state code: PlaceText, country: PlaceText, _ body: (PlaceComponent) -> Void) {
         if !county.isEmpty { body(PlaceComponent(longName: county, shortName: county, types: PlaceTypes.county)) }
         let region = regionIndex(country: country, code: code)
-        body(PlaceComponent(longName: region.map { image.text(.states, $0, StateField.name) } ?? code, shortName: code, types: PlaceTypes.region))
+        body(PlaceComponent(longName: region.map { text(state: $0, .name) } ?? code, shortName: code, types: PlaceTypes.region))
         body(countryComponent(country))
     }
 
@@ -81,12 +81,8 @@ extension Gazetteer {
     /// The name of the country with ISO code `code`, or the code when the gazetteer lacks it.
     func countryName(_ code: PlaceText) -> PlaceText {
         guard let index = countryIndex(code) ?? countriesByName[PlaceName.key(code.string)] else { return code }
-        return image.text(.countries, index, CountryField.name)
+        return text(country: index, .name)
     }
-
-    /// The fields of the `countries` and `states` records results are written from.
-    enum CountryField { static let code = 0, name = 2 }
-    enum StateField { static let code = 0, name = 1, country = 2 }
 }
 
 extension PlaceResult: GeocodeResultFields {
@@ -105,7 +101,6 @@ extension PlaceResult: GeocodeResultFields {
     }
 
     var formattedAddress: PlaceAddress {
-        let image = gazetteer.image
         switch kind {
         case .postalCode:
             let place = gazetteer.postalCodes[index], country = place.text(.country)
@@ -118,11 +113,11 @@ extension PlaceResult: GeocodeResultFields {
             let short = place.text(.regionShortCode)
             return PlaceAddress(name: place.text(.name), region: short.isEmpty ? nil : short, country: gazetteer.countryName(country))
         case .state:
-            let country = image.text(.states, index, Gazetteer.StateField.country)
-            return PlaceAddress(name: image.text(.states, index, Gazetteer.StateField.name),
+            let country = gazetteer.text(state: index, .country)
+            return PlaceAddress(name: gazetteer.text(state: index, .name),
                                 country: country == Self.unitedStates ? PlaceText("USA") : gazetteer.countryName(country))
         case .country:
-            return PlaceAddress(name: image.text(.countries, index, Gazetteer.CountryField.name))
+            return PlaceAddress(name: gazetteer.text(country: index, .name))
         }
     }
 
@@ -135,7 +130,6 @@ extension PlaceResult: GeocodeResultFields {
     var hasComponents: Bool { true }
 
     func forEachComponent(_ body: (PlaceComponent) -> Void) {
-        let image = gazetteer.image
         switch kind {
         case .postalCode:
             let place = gazetteer.postalCodes[index], town = townName
@@ -154,10 +148,10 @@ extension PlaceResult: GeocodeResultFields {
             }
             body(gazetteer.countryComponent(country))
         case .state:
-            gazetteer.forEachCountyStateCountry(county: PlaceText(""), state: image.text(.states, index, Gazetteer.StateField.code),
-                                                country: image.text(.states, index, Gazetteer.StateField.country), body)
+            gazetteer.forEachCountyStateCountry(county: PlaceText(""), state: gazetteer.text(state: index, .code),
+                                                country: gazetteer.text(state: index, .country), body)
         case .country:
-            body(gazetteer.countryComponent(image.text(.countries, index, Gazetteer.CountryField.code)))
+            body(gazetteer.countryComponent(gazetteer.text(country: index, .code)))
         }
     }
 
@@ -232,7 +226,7 @@ struct PlaceResultID: ResultText {
     let place: PlaceResult
 
     func write(to out: inout ByteWriter) {
-        let gazetteer = place.gazetteer, image = gazetteer.image
+        let gazetteer = place.gazetteer
         var id: PlaceIDWriter
         switch place.kind {
         case .postalCode:
@@ -246,18 +240,18 @@ struct PlaceResultID: ResultText {
             id.field(town.text(.nameKey), to: &out)
         case .state:
             // The state's key: "CA", or "CA-ON" outside the US (`Gazetteer.regionKey`).
-            let country = image.text(.states, place.index, Gazetteer.StateField.country)
+            let country = gazetteer.text(state: place.index, .country)
             id = PlaceIDWriter(tag: "S", to: &out)
             if country == PlaceText("US") {
-                id.field(image.text(.states, place.index, Gazetteer.StateField.code), to: &out)
+                id.field(gazetteer.text(state: place.index, .code), to: &out)
             } else {
                 id.field(country, to: &out)
                 id.bytes(PlaceText("-"), to: &out)
-                id.bytes(image.text(.states, place.index, Gazetteer.StateField.code), to: &out)
+                id.bytes(gazetteer.text(state: place.index, .code), to: &out)
             }
         case .country:
             id = PlaceIDWriter(tag: "C", to: &out)
-            id.field(image.text(.countries, place.index, Gazetteer.CountryField.code), to: &out)
+            id.field(gazetteer.text(country: place.index, .code), to: &out)
         }
         id.finish(to: &out)
     }
