@@ -21,7 +21,7 @@ struct ForwardLookup {
         var boundsBias: Box?
     }
 
-    func lookup(_ query: Query) -> [GeocodeResult] {
+    func lookup(_ query: Query) -> [PlaceResult] {
         var countryFilter: String?
         if let country = query.country {
             guard let known = gazetteer.country(country) else { return [] }
@@ -35,7 +35,7 @@ struct ForwardLookup {
         return results.isEmpty ? countryResult(countryFilter, partialMatch: true) : results
     }
 
-    private func countryResult(_ code: String?, partialMatch: Bool) -> [GeocodeResult] {
+    private func countryResult(_ code: String?, partialMatch: Bool) -> [PlaceResult] {
         guard let code, let index = gazetteer.countriesByCode[code] else { return [] }
         return [gazetteer.result(country: index, partialMatch: partialMatch)]
     }
@@ -64,7 +64,7 @@ struct ForwardLookup {
     }
 
     /// The postal code's result when the query has one; nil when it has none at all.
-    private func postalCodeResult(_ query: Query, countryFilter: String?) -> [GeocodeResult]? {
+    private func postalCodeResult(_ query: Query, countryFilter: String?) -> [PlaceResult]? {
         var words = query.words
         guard let match = postalCode(in: words) else { return nil }
         words.removeSubrange(match.words)
@@ -104,7 +104,7 @@ struct ForwardLookup {
         var country: String?
     }
 
-    private func placeResult(_ query: Query, countryFilter: String?) -> GeocodeResult? {
+    private func placeResult(_ query: Query, countryFilter: String?) -> PlaceResult? {
         let readings = self.readings(of: query.words, countryFilter: countryFilter)
         // A town named whole, or a region alone, in the first reading that has one: "Ontario, CA"
         // is the town in California (the state reading comes first), "Ontario" the province.
@@ -135,7 +135,7 @@ struct ForwardLookup {
         return readings.lazy.compactMap { regionResult($0, partialMatch: true) }.first
     }
 
-    private func regionResult(_ reading: Reading, partialMatch: Bool) -> GeocodeResult? {
+    private func regionResult(_ reading: Reading, partialMatch: Bool) -> PlaceResult? {
         if let state = reading.state { return gazetteer.result(state: state, partialMatch: partialMatch) }
         if let country = reading.country, let index = gazetteer.countriesByCode[country] {
             return gazetteer.result(country: index, partialMatch: partialMatch)

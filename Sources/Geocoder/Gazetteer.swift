@@ -8,6 +8,9 @@ public final class Gazetteer: Sendable {
     struct Country {
         let code: String, code3: String, name: String
         let location: Coordinate, bounds: Box
+
+        /// The string fields of its record, in order.
+        enum Field: Int { case code, code3, name }
     }
 
     /// A first-level region: a US state, or a province or territory of another country
@@ -26,19 +29,30 @@ public final class Gazetteer: Sendable {
         /// How `statesByCode` and place IDs know it: the US code alone (as before there were
         /// other countries' regions), else ISO 3166-2 ("CA-ON").
         var key: String { Gazetteer.regionKey(country: country, code: code) }
+
+        /// The string fields of its record, in order.
+        enum Field: Int { case code, name, country, townRegionCode, otherName }
     }
 
     /// A US ZIP code, or a Canadian postal code: a full one ("L6G 1C7") or a forward sortation
     /// area ("L6G"). Read from the image when asked.
     struct PostalCode: Sendable {
         fileprivate let image: GazetteerImage, index: Int
-        var zip: String { image.string(.postalCodes, index, 0) }
-        var city: String { image.string(.postalCodes, index, 1) }
-        var state: String { image.string(.postalCodes, index, 2) }
-        var county: String { image.string(.postalCodes, index, 3) }
-        var country: String { image.string(.postalCodes, index, 4) }
-        /// The city's name as the gazetteer compares names.
-        var townKey: String { image.string(.postalCodes, index, 5) }
+
+        /// The string fields, in the record's order.
+        enum Field: Int {
+            case zip, city, state, county, country
+            /// The city's name as the gazetteer compares names.
+            case townKey
+        }
+
+        func text(_ field: Field) -> PlaceText { image.text(.postalCodes, index, field.rawValue) }
+        var zip: String { text(.zip).string }
+        var city: String { text(.city).string }
+        var state: String { text(.state).string }
+        var county: String { text(.county).string }
+        var country: String { text(.country).string }
+        var townKey: String { text(.townKey).string }
         var location: Coordinate { image.coordinate(.postalCodes, index, 6) }
         var radius: Double { image.double(.postalCodes, index, 8) }
     }
@@ -47,16 +61,28 @@ public final class Gazetteer: Sendable {
     /// Read from the image when asked.
     struct Locality: Sendable {
         fileprivate let image: GazetteerImage, index: Int
-        var name: String { image.string(.localities, index, 0) }
-        var country: String { image.string(.localities, index, 1) }
-        /// The US state code, or the GeoNames first-level code elsewhere.
-        var regionCode: String { image.string(.localities, index, 2) }
-        var regionName: String { image.string(.localities, index, 3) }
-        /// The region's short code when `regions.csv` knows it ("ON"), else "".
-        var regionShortCode: String { image.string(.localities, index, 4) }
-        var county: String { image.string(.localities, index, 5) }
-        /// The name as the gazetteer compares names (and as place IDs carry it).
-        var nameKey: String { image.string(.localities, index, 6) }
+
+        /// The string fields, in the record's order.
+        enum Field: Int {
+            case name, country
+            /// The US state code, or the GeoNames first-level code elsewhere.
+            case regionCode
+            case regionName
+            /// The region's short code when `regions.csv` knows it ("ON"), else "".
+            case regionShortCode
+            case county
+            /// The name as the gazetteer compares names (and as place IDs carry it).
+            case nameKey
+        }
+
+        func text(_ field: Field) -> PlaceText { image.text(.localities, index, field.rawValue) }
+        var name: String { text(.name).string }
+        var country: String { text(.country).string }
+        var regionCode: String { text(.regionCode).string }
+        var regionName: String { text(.regionName).string }
+        var regionShortCode: String { text(.regionShortCode).string }
+        var county: String { text(.county).string }
+        var nameKey: String { text(.nameKey).string }
         var location: Coordinate { image.coordinate(.localities, index, 7) }
         var bounds: Box { Box(southwest: image.coordinate(.localities, index, 9), northeast: image.coordinate(.localities, index, 11)) }
         /// For ranking: the population, or for towns known only from ZIP codes a small figure
@@ -106,6 +132,8 @@ public final class Gazetteer: Sendable {
     let states: [State]
     let statesByName: [String: Int]
     let statesByCode: [String: Int]
+    /// `countriesByCode` and `statesByCode` by bytes, for the results written from the records.
+    private let countryCodes: CodeIndex, regionKeys: CodeIndex
     let postalCodes: Records<PostalCode>
     let postalCodesByZIP: KeyIndex
     let localities: Records<Locality>
@@ -131,15 +159,15 @@ public final class Gazetteer: Sendable {
     init(image: GazetteerImage) {
         self.image = image
         countries = (0..<image.count(.countries)).map { index in
-            Country(code: image.string(.countries, index, 0), code3: image.string(.countries, index, 1), name: image.string(.countries, index, 2),
-                    location: image.coordinate(.countries, index, 3),
-                    bounds: Box(southwest: image.coordinate(.countries, index, 5), northeast: image.coordinate(.countries, index, 7)))
+            func text(_ field: Country.Field) -> String { image.string(.countries, index, field.rawValue) }
+            return Country(code: text(.code), code3: text(.code3), name: text(.name), location: image.coordinate(.countries, index, 3),
+                           bounds: Box(southwest: image.coordinate(.countries, index, 5), northeast: image.coordinate(.countries, index, 7)))
         }
         states = (0..<image.count(.states)).map { index in
-            State(code: image.string(.states, index, 0), name: image.string(.states, index, 1), country: image.string(.states, index, 2),
-                  townRegionCode: image.string(.states, index, 3), otherName: image.string(.states, index, 4),
-                  location: image.coordinate(.states, index, 5),
-                  bounds: Box(southwest: image.coordinate(.states, index, 7), northeast: image.coordinate(.states, index, 9)))
+            func text(_ field: State.Field) -> String { image.string(.states, index, field.rawValue) }
+            return State(code: text(.code), name: text(.name), country: text(.country), townRegionCode: text(.townRegionCode),
+                         otherName: text(.otherName), location: image.coordinate(.states, index, 5),
+                         bounds: Box(southwest: image.coordinate(.states, index, 7), northeast: image.coordinate(.states, index, 9)))
         }
         problems = (0..<image.count(.problems)).map { index in
             GazetteerError(file: image.string(.problems, index, 0), line: image.integer(.problems, index, 1), message: image.string(.problems, index, 2))
@@ -170,6 +198,40 @@ public final class Gazetteer: Sendable {
         self.statesByName = statesByName
         countriesByCode = Dictionary(countries.enumerated().map { ($1.code, $0) }, uniquingKeysWith: { first, _ in first })
         statesByCode = Dictionary(states.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+        countryCodes = CodeIndex(countries.map(\.code))
+        regionKeys = CodeIndex(states.map(\.key))
+    }
+
+    /// A string field of country number `index`, in place.
+    func text(country index: Int, _ field: Country.Field) -> PlaceText { image.text(.countries, index, field.rawValue) }
+
+    /// A string field of region number `index`, in place.
+    func text(state index: Int, _ field: State.Field) -> PlaceText { image.text(.states, index, field.rawValue) }
+
+    /// `countriesByCode[code]`, without making a string of a short code.
+    func countryIndex(_ code: PlaceText) -> Int? {
+        var key = CodeIndex.Key()
+        key.append(code)
+        switch countryCodes.lookup(key) {
+        case .found(let index): return index
+        case .absent: return nil
+        case .tooLong: return countriesByCode[code.string]
+        }
+    }
+
+    /// `statesByCode[Gazetteer.regionKey(country:code:)]`, without making strings of short codes.
+    func regionIndex(country: PlaceText, code: PlaceText) -> Int? {
+        var key = CodeIndex.Key()
+        if country != PlaceText("US") {
+            key.append(country)
+            key.append(PlaceText("-"))
+        }
+        key.append(code)
+        switch regionKeys.lookup(key) {
+        case .found(let index): return index
+        case .absent: return nil
+        case .tooLong: return statesByCode[Gazetteer.regionKey(country: country.string, code: code.string)]
+        }
     }
 
     /// By ISO code or name, in any case.

@@ -120,9 +120,12 @@ final class GazetteerImage: @unchecked Sendable {
 
     func integer(_ section: Section, _ index: Int, _ field: Int) -> Int { Int(truncatingIfNeeded: word(section, index, field)) }
 
-    func string(_ section: Section, _ index: Int, _ field: Int) -> String {
+    func string(_ section: Section, _ index: Int, _ field: Int) -> String { text(section, index, field).string }
+
+    /// The bytes of a string field, in place.
+    func text(_ section: Section, _ index: Int, _ field: Int) -> PlaceText {
         let (offset, length) = stringBounds(word(section, index, field))
-        return String(decoding: UnsafeRawBufferPointer(start: base + offset, count: length), as: UTF8.self)
+        return PlaceText(UnsafeRawBufferPointer(start: base + offset, count: length))
     }
 
     /// A 32-bit index of a list section, or -1 out of range.

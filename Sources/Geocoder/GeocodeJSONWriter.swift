@@ -6,22 +6,21 @@ import WireFormat
 /// an empty array as `[]`, numbers in their shortest round-trip form (at most 16 digits).
 enum GeocodeJSONWriter {
     static func write(_ answer: GeocodeAnswer) -> [UInt8] {
-        var out = ByteWriter(capacity: 1_024 + 2_560 * answer.results.count)
+        var out = ByteWriter(capacity: 1_024 + 2_560 * answer.count)
         out.write("{\n")
         if let message = answer.errorMessage {
             out.write("   \"error_message\" : ")
             quoted(message, to: &out)
             out.write(",\n")
         }
-        if answer.results.isEmpty {
+        if answer.count == 0 {
             out.write("   \"results\" : [],\n")
         } else {
             out.write("   \"results\" : [\n")
-            for (index, result) in answer.results.enumerated() {
-                write(result, to: &out)
-                out.write(index < answer.results.count - 1 ? ",\n" : "\n")
-            }
-            out.write("   ],\n")
+            var first = true
+            write(answer.results, first: &first, to: &out)
+            write(answer.places, first: &first, to: &out)
+            out.write("\n   ],\n")
         }
         out.write("   \"status\" : \"")
         out.write(answer.status.rawValue)
@@ -29,32 +28,48 @@ enum GeocodeJSONWriter {
         return out.bytes
     }
 
-    private static func write(_ result: GeocodeResult, to out: inout ByteWriter) {
-        out.write(result.components.isEmpty ? "      {\n         \"address_components\" : [],\n" : "      {\n         \"address_components\" : [\n")
-        for (index, component) in result.components.enumerated() {
-            out.write("            {\n               \"long_name\" : ")
-            quoted(component.longName, to: &out)
-            out.write(",\n               \"short_name\" : ")
-            quoted(component.shortName, to: &out)
-            out.write(",\n               \"types\" : ")
-            strings(component.types, to: &out)
-            out.write(index < result.components.count - 1 ? "\n            },\n" : "\n            }\n")
+    /// Results, each after a comma but the first of the answer.
+    private static func write(_ results: [some GeocodeResultFields], first: inout Bool, to out: inout ByteWriter) {
+        for result in results {
+            if !first { out.write(",\n") }
+            first = false
+            write(result, to: &out)
         }
-        out.write(result.components.isEmpty ? "         \"formatted_address\" : " : "         ],\n         \"formatted_address\" : ")
-        quoted(result.formattedAddress, to: &out)
-        out.write(",\n         \"geometry\" : {\n")
-        if let bounds = result.bounds { box("bounds", bounds, last: false, to: &out) }
+    }
+
+    private static func write(_ result: some GeocodeResultFields, to out: inout ByteWriter) {
+        if result.hasComponents {
+            out.write("      {\n         \"address_components\" : [\n")
+            var first = true
+            result.forEachComponent { component in
+                out.write(first ? "            {\n               \"long_name\" : \"" : ",\n            {\n               \"long_name\" : \"")
+                first = false
+                escaped(component.longName, to: &out)
+                out.write("\",\n               \"short_name\" : \"")
+                escaped(component.shortName, to: &out)
+                out.write("\",\n               \"types\" : ")
+                strings(component.types, to: &out)
+                out.write("\n            }")
+            }
+            out.write("\n         ],\n         \"formatted_address\" : \"")
+        } else {
+            out.write("      {\n         \"address_components\" : [],\n         \"formatted_address\" : \"")
+        }
+        escaped(result.formattedAddress, to: &out)
+        out.write("\",\n         \"geometry\" : {\n")
+        let (viewport, bounds) = result.geometry
+        if let bounds { box("bounds", bounds, last: false, to: &out) }
         out.write("            \"location\" : {\n")
-        point(result.location, indent: 15, to: &out)
+        point(result.location, corner: false, to: &out)
         out.write("            },\n            \"location_type\" : \"")
-        out.write(result.locationType)
+        result.locationType.write(to: &out)
         out.write("\",\n")
-        box("viewport", result.viewport, last: true, to: &out)
+        box("viewport", viewport, last: true, to: &out)
         out.write("         },\n")
         if result.partialMatch { out.write("         \"partial_match\" : true,\n") }
-        out.write("         \"place_id\" : ")
-        quoted(result.placeID, to: &out)
-        out.write(",\n         \"types\" : ")
+        out.write("         \"place_id\" : \"")
+        escaped(result.placeID, to: &out)
+        out.write("\",\n         \"types\" : ")
         strings(result.types, to: &out)
         out.write("\n      }")
     }
@@ -63,20 +78,17 @@ enum GeocodeJSONWriter {
         out.write("            \"")
         out.write(name)
         out.write("\" : {\n               \"northeast\" : {\n")
-        point(box.northeast, indent: 18, to: &out)
+        point(box.northeast, corner: true, to: &out)
         out.write("               },\n               \"southwest\" : {\n")
-        point(box.southwest, indent: 18, to: &out)
+        point(box.southwest, corner: true, to: &out)
         out.write(last ? "               }\n            }\n" : "               }\n            },\n")
     }
 
-    /// The `"lat"` and `"lng"` lines of a point.
-    private static func point(_ point: Coordinate, indent: Int, to out: inout ByteWriter) {
-        out.spaces(indent)
-        out.write("\"lat\" : ")
+    /// The `"lat"` and `"lng"` lines of a point: a location's, or a corner's (deeper).
+    private static func point(_ point: Coordinate, corner: Bool, to out: inout ByteWriter) {
+        out.write(corner ? "                  \"lat\" : " : "               \"lat\" : ")
         out.number(point.lat)
-        out.write(",\n")
-        out.spaces(indent)
-        out.write("\"lng\" : ")
+        out.write(corner ? ",\n                  \"lng\" : " : ",\n               \"lng\" : ")
         out.number(point.lng)
         out.write("\n")
     }
@@ -88,19 +100,25 @@ enum GeocodeJSONWriter {
         return String(decoding: out.bytes, as: UTF8.self)
     }
 
-    private static func strings(_ values: [String], to out: inout ByteWriter) {
+    /// `[ "a", "b" ]`; the quotes are written with the separators (a few pieces fewer a list).
+    private static func strings(_ values: [some ResultText], to out: inout ByteWriter) {
         guard !values.isEmpty else { return out.write("[]") }
-        out.write("[ ")
+        out.write("[ \"")
         for (index, value) in values.enumerated() {
-            if index > 0 { out.write(", ") }
-            quoted(value, to: &out)
+            if index > 0 { out.write("\", \"") }
+            escaped(value, to: &out)
         }
-        out.write(" ]")
+        out.write("\" ]")
     }
 
-    private static func quoted(_ text: String, to out: inout ByteWriter) {
+    private static func quoted(_ text: some ResultText, to out: inout ByteWriter) {
         out.write("\"")
-        TextEscaper.jsonUnicodeControls.append(text, to: &out)
+        escaped(text, to: &out)
         out.write("\"")
+    }
+
+    /// A string's text without its quotes: the literals around it carry them.
+    private static func escaped(_ text: some ResultText, to out: inout ByteWriter) {
+        text.write(escapedBy: .jsonUnicodeControls, to: &out)
     }
 }

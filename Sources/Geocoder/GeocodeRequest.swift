@@ -12,7 +12,7 @@ enum GeocodeRequest: Equatable {
     /// The request, or the `INVALID_REQUEST` answer explaining what is wrong.
     static func parse(_ request: Request) -> Result<GeocodeRequest, GeocodeInvalid> {
         func value(_ name: String) -> String? {
-            request.query(name).flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+            request.query(name).flatMap { isBlank($0) ? nil : $0 }
         }
         let address = value("address"), components = value("components"), latlng = value("latlng"), placeID = value("place_id")
         let given = [address != nil || components != nil, latlng != nil, placeID != nil].filter { $0 }.count
@@ -63,22 +63,57 @@ enum GeocodeRequest: Equatable {
         return .success(.forward(query))
     }
 
+    /// Whether `text` is empty or only whitespace. Most values start with a visible ASCII
+    /// character, which settles it without reading `Character`s.
+    private static func isBlank(_ text: String) -> Bool {
+        if let first = text.utf8.first, first > 0x20, first < 0x7F { return false }
+        return text.allSatisfy(\.isWhitespace)
+    }
+
     /// `lat,lng` in range, spaces allowed around either.
     private static func coordinate(_ text: String) -> Coordinate? {
-        // Split on the bytes: splitting Characters cost more than the rest of the parse.
-        guard let comma = text.utf8.firstIndex(of: UInt8(ascii: ",")) else { return nil }
-        let latitude = text[..<comma], longitude = text[text.utf8.index(after: comma)...]
-        guard !longitude.utf8.contains(UInt8(ascii: ",")), let lat = Double(trimmed(latitude)), let lng = Double(trimmed(longitude)),
-              (-90...90).contains(lat), (-180...180).contains(lng) else { return nil }
+        // Split, trimmed and read on the bytes: Characters cost more than the rest of the parse.
+        var text = text
+        let parts = text.withUTF8 { bytes -> (Double?, Double?)? in
+            guard let comma = bytes.firstIndex(of: UInt8(ascii: ",")), !bytes[(comma + 1)...].contains(UInt8(ascii: ",")) else { return nil }
+            return (decimal(trimmed(bytes[..<comma])), decimal(trimmed(bytes[(comma + 1)...])))
+        }
+        guard case let (lat?, lng?)? = parts, (-90...90).contains(lat), (-180...180).contains(lng) else { return nil }
         return Coordinate(lat: lat, lng: lng)
     }
 
-    private static func trimmed(_ text: Substring) -> Substring {
-        var text = text
-        while text.first == " " { text.removeFirst() }
-        while text.last == " " { text.removeLast() }
-        return text
+    /// Without the spaces around it. (Taken off as bytes: a space followed by a combining mark
+    /// is a `Character` of its own, but what is left then is no number either way.)
+    private static func trimmed(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
+        let start = bytes.firstIndex { $0 != UInt8(ascii: " ") } ?? bytes.endIndex
+        let end = bytes[start...].lastIndex { $0 != UInt8(ascii: " ") }.map { $0 + 1 } ?? start
+        return bytes[start..<end]
     }
+
+    /// `Double(text)` of UTF-8 `bytes`, without the general conversion for a plain decimal
+    /// ("-122.0238"): its digits, at most 15, are an exact integer and 10^decimals an exact
+    /// power, so one division rounds as the conversion does (Clinger's fast path). Anything else
+    /// goes to `Double(_:)`.
+    static func decimal(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Double? {
+        let negative = bytes.first == UInt8(ascii: "-")
+        var digits: UInt64 = 0, count = 0, decimals = 0, afterPoint = false
+        for byte in negative ? bytes.dropFirst() : bytes {
+            if byte == UInt8(ascii: "."), !afterPoint, count > 0 {
+                afterPoint = true
+                continue
+            }
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte), count < 15 else { return Double(String(decoding: bytes, as: UTF8.self)) }
+            digits = digits * 10 + UInt64(byte - UInt8(ascii: "0"))
+            count += 1
+            if afterPoint { decimals += 1 }
+        }
+        guard count > 0, !afterPoint || decimals > 0 else { return Double(String(decoding: bytes, as: UTF8.self)) }
+        let value = Double(digits) / powersOfTen[decimals]
+        return negative ? -value : value
+    }
+
+    /// 10⁰ to 10¹⁵, each exact (made by multiplying exact values).
+    private static let powersOfTen: [Double] = (0...15).map { exponent in (0..<exponent).reduce(1.0) { power, _ in power * 10 } }
 
     private static func filterValues(_ text: String) -> Set<String> {
         Set(text.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) })

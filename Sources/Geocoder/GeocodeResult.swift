@@ -19,7 +19,16 @@ public struct Coordinate: Sendable, Equatable {
         let radians = Double.pi / 180
         let dLat = (other.lat - lat) * radians, dLng = (other.lng - lng) * radians
         let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat * radians) * cos(other.lat * radians) * sin(dLng / 2) * sin(dLng / 2)
-        return 6_371_000 * 2 * atan2(a.squareRoot(), (1 - a).squareRoot())
+        return Self.earthRadius * 2 * atan2(a.squareRoot(), (1 - a).squareRoot())
+    }
+
+    private static let earthRadius = 6_371_000.0
+
+    /// Whether `other` may be within `metres`, judged by the latitudes alone (the
+    /// distance is at least the arc between them, less a margin for rounding): a search skips
+    /// the trigonometry of points that are too far north or south.
+    func mayBeWithin(_ metres: Double, of other: Coordinate) -> Bool {
+        Self.earthRadius * abs(other.lat - lat) * (Double.pi / 180) * (1 - 1e-9) <= metres
     }
 
     /// The same point with both degrees rounded to 7 decimals, the precision Google answers in.
@@ -78,7 +87,8 @@ public struct AddressComponent: Sendable, Equatable {
     }
 }
 
-/// One geocoding result, with Google's fields; the writers lay it out as XML or JSON.
+/// One geocoding result made as values, with Google's fields: a user's place (the gazetteer's
+/// places are `PlaceResult`s, written from their records). The writers lay it out as XML or JSON.
 public struct GeocodeResult: Sendable, Equatable {
     public var types: [String]
     public var formattedAddress: String
@@ -108,7 +118,10 @@ public enum GeocodeStatus: String, Sendable, CaseIterable {
 /// What the service answers: a status, the results, and for most failures Google's message.
 public struct GeocodeAnswer: Sendable, Equatable {
     public var status: GeocodeStatus
+    /// Results made as values (the user's places), listed first.
     public var results: [GeocodeResult]
+    /// The gazetteer's places, listed after `results`.
+    var places: [PlaceResult] = []
     public var errorMessage: String?
 
     public init(status: GeocodeStatus, results: [GeocodeResult] = [], errorMessage: String? = nil) {
@@ -118,9 +131,14 @@ public struct GeocodeAnswer: Sendable, Equatable {
     }
 
     /// `OK` with results, `ZERO_RESULTS` without.
-    static func found(_ results: [GeocodeResult]) -> GeocodeAnswer {
-        GeocodeAnswer(status: results.isEmpty ? .zeroResults : .ok, results: results)
+    static func found(_ results: [GeocodeResult] = [], places: [PlaceResult] = []) -> GeocodeAnswer {
+        var answer = GeocodeAnswer(status: results.isEmpty && places.isEmpty ? .zeroResults : .ok, results: results)
+        answer.places = places
+        return answer
     }
+
+    /// How many results the answer lists.
+    var count: Int { results.count + places.count }
 
     static func invalid(_ message: String) -> GeocodeAnswer {
         GeocodeAnswer(status: .invalidRequest, errorMessage: message)

@@ -5,20 +5,21 @@ import WireFormat
 /// exactly 7 decimals, `partial_match` before `place_id`. Legacy clients scrape this line by line.
 enum GeocodeXMLWriter {
     static func write(_ answer: GeocodeAnswer) -> [UInt8] {
-        var out = ByteWriter(capacity: 1_024 + 1_536 * answer.results.count)
+        var out = ByteWriter(capacity: 1_024 + 1_536 * answer.count)
         out.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<GeocodeResponse>\n")
         element("status", answer.status.rawValue, level: 1, to: &out)
         if let message = answer.errorMessage { element("error_message", message, level: 1, to: &out) }
         for result in answer.results { write(result, to: &out) }
+        for place in answer.places { write(place, to: &out) }
         out.write("</GeocodeResponse>\n")
         return out.bytes
     }
 
-    private static func write(_ result: GeocodeResult, to out: inout ByteWriter) {
+    private static func write(_ result: some GeocodeResultFields, to out: inout ByteWriter) {
         out.write(" <result>\n")
         for type in result.types { element("type", type, level: 2, to: &out) }
         element("formatted_address", result.formattedAddress, level: 2, to: &out)
-        for component in result.components {
+        result.forEachComponent { component in
             out.write("  <address_component>\n")
             element("long_name", component.longName, level: 3, to: &out)
             element("short_name", component.shortName, level: 3, to: &out)
@@ -28,8 +29,9 @@ enum GeocodeXMLWriter {
         out.write("  <geometry>\n")
         point("location", result.location, level: 3, to: &out)
         element("location_type", result.locationType, level: 3, to: &out)
-        box("viewport", result.viewport, to: &out)
-        if let bounds = result.bounds { box("bounds", bounds, to: &out) }
+        let (viewport, bounds) = result.geometry
+        box("viewport", viewport, to: &out)
+        if let bounds { box("bounds", bounds, to: &out) }
         out.write("  </geometry>\n")
         if result.partialMatch { out.write("  <partial_match>true</partial_match>\n") }
         element("place_id", result.placeID, level: 2, to: &out)
@@ -66,12 +68,12 @@ enum GeocodeXMLWriter {
         out.write(">\n")
     }
 
-    private static func element(_ name: StaticString, _ text: String, level: Int, to out: inout ByteWriter) {
+    private static func element(_ name: StaticString, _ text: some ResultText, level: Int, to out: inout ByteWriter) {
         out.spaces(level)
         out.write("<")
         out.write(name)
         out.write(">")
-        TextEscaper.xmlMarkup.append(text, to: &out)
+        text.write(escapedBy: .xmlMarkup, to: &out)
         out.write("</")
         out.write(name)
         out.write(">\n")

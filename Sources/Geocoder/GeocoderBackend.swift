@@ -134,12 +134,17 @@ public final class GeocoderBackend: Backend {
         if let refusal = accessAnswer(request, settings, context) {
             return Response(status: 200, headers: format.headers, body: ResponseBody(render(refusal, format)))
         }
+        // Without a cache there is no key to make.
+        guard cache.capacity > 0 else { return fresh(request, places, gazetteer, format) }
         let key = (format == .json ? "j" : "x") + (request.rawQuery ?? "")
         if let cached = cache.response(for: key) { return cached }
-        let response = Response(status: 200, headers: format.headers,
-                                body: ResponseBody(shared: SharedBytes(render(lookup(request, places, gazetteer), format))))
+        let response = fresh(request, places, gazetteer, format)
         cache.store(response, for: key)
         return response
+    }
+
+    private func fresh(_ request: Request, _ places: UserPlaces, _ gazetteer: Gazetteer, _ format: Format) -> Response {
+        Response(status: 200, headers: format.headers, body: ResponseBody(shared: SharedBytes(render(lookup(request, places, gazetteer), format))))
     }
 
     private func render(_ answer: GeocodeAnswer, _ format: Format) -> [UInt8] {
@@ -152,10 +157,14 @@ public final class GeocoderBackend: Backend {
         // Google's content types with their charset; the CORS header lets browser apps call it.
         var headers: HTTPHeaders {
             switch self {
-            case .json: ["Content-Type": "application/json; charset=UTF-8", "Access-Control-Allow-Origin": "*"]
-            case .xml: ["Content-Type": "application/xml; charset=UTF-8", "Access-Control-Allow-Origin": "*"]
+            case .json: Self.jsonHeaders
+            case .xml: Self.xmlHeaders
             }
         }
+
+        // Made once: every answer carries one of them.
+        private static let jsonHeaders: HTTPHeaders = ["Content-Type": "application/json; charset=UTF-8", "Access-Control-Allow-Origin": "*"]
+        private static let xmlHeaders: HTTPHeaders = ["Content-Type": "application/xml; charset=UTF-8", "Access-Control-Allow-Origin": "*"]
     }
 
     private func format(of path: String) -> Format? {
@@ -171,17 +180,24 @@ public final class GeocoderBackend: Backend {
             switch places.answer(for: query.words) {
             case .result(let result)?: return .found([result])
             case .status(let status, let message)?: return GeocodeAnswer(status: status, errorMessage: message)
-            case nil: return .found(ForwardLookup(gazetteer: gazetteer).lookup(query))
+            case nil: return .found(places: ForwardLookup(gazetteer: gazetteer).lookup(query))
             }
         case .success(.reverse(let point, let resultTypes, let locationTypes)):
-            var results = ReverseLookup(gazetteer: gazetteer).lookup(point)
-            if let exact = places.nearest(to: point, within: 100) { results.insert(exact, at: 0) }
-            if let resultTypes { results.removeAll { Set($0.types).isDisjoint(with: resultTypes) } }
-            if let locationTypes { results.removeAll { !locationTypes.contains($0.locationType) } }
-            return .found(results)
+            var exact = places.nearest(to: point, within: 100).map { [$0] } ?? []
+            var found = ReverseLookup(gazetteer: gazetteer).lookup(point)
+            if let resultTypes {
+                exact.removeAll { Set($0.types).isDisjoint(with: resultTypes) }
+                found.removeAll { place in !place.types.contains { resultTypes.contains($0.description) } }
+            }
+            if let locationTypes {
+                exact.removeAll { !locationTypes.contains($0.locationType) }
+                found.removeAll { !locationTypes.contains($0.locationType.description) }
+            }
+            return .found(exact, places: found)
         case .success(.placeID(let id)):
             guard let key = PlaceKey(placeID: id) else { return .invalid("Invalid request. Invalid 'place_id' parameter.") }
-            return .found([places.result(for: key) ?? gazetteer.result(for: key)].compactMap { $0 })
+            if let result = places.result(for: key) { return .found([result]) }
+            return .found(places: gazetteer.result(for: key).map { [$0] } ?? [])
         }
     }
 

@@ -14,18 +14,19 @@ struct ReverseLookup {
     /// The nearest town decides the country up to this far.
     static let countryReach = 150_000.0
 
-    func lookup(_ point: Coordinate) -> [GeocodeResult] {
-        var results: [GeocodeResult] = []
+    func lookup(_ point: Coordinate) -> [PlaceResult] {
+        var results: [PlaceResult] = []
+        results.reserveCapacity(4)
         let maximumPostalReach = 30_000 * Self.postalCodeReach.factor
         if let (index, distance) = gazetteer.postalCodeGrid.nearest(to: point, within: maximumPostalReach),
            distance <= max(gazetteer.postalCodes[index].radius * Self.postalCodeReach.factor, Self.postalCodeReach.minimum) {
-            let postalCode = gazetteer.postalCodes[index]
+            let postalCode = gazetteer.postalCodes[index], country = postalCode.text(.country)
             results.append(gazetteer.result(postalCode: index))
             if let town = gazetteer.town(ofPostalCode: index) { results.append(gazetteer.result(locality: town)) }
-            if let state = gazetteer.statesByCode[Gazetteer.regionKey(country: postalCode.country, code: postalCode.state)] {
+            if let state = gazetteer.regionIndex(country: country, code: postalCode.text(.state)) {
                 results.append(gazetteer.result(state: state))
             }
-            if let country = gazetteer.countriesByCode[postalCode.country] { results.append(gazetteer.result(country: country)) }
+            if let country = gazetteer.countryIndex(country) { results.append(gazetteer.result(country: country)) }
             return results
         }
         let near = gazetteer.localityGrid.points(near: point, within: Self.countryReach)
@@ -35,12 +36,12 @@ struct ReverseLookup {
             Double(gazetteer.localities[candidate.index].weight) / pow(candidate.distance + 1_000, 2)
         }
         let index = claiming.max { pull($0) < pull($1) }?.index ?? nearest.index
-        let town = gazetteer.localities[index]
+        let town = gazetteer.localities[index], country = town.text(.country), region = town.text(.regionShortCode)
         if !claiming.isEmpty { results.append(gazetteer.result(locality: index)) }
-        if !town.regionShortCode.isEmpty, let state = gazetteer.statesByCode[Gazetteer.regionKey(country: town.country, code: town.regionShortCode)] {
+        if !region.isEmpty, let state = gazetteer.regionIndex(country: country, code: region) {
             results.append(gazetteer.result(state: state))
         }
-        if let country = gazetteer.countriesByCode[town.country] { results.append(gazetteer.result(country: country)) }
+        if let country = gazetteer.countryIndex(country) { results.append(gazetteer.result(country: country)) }
         return results
     }
 }

@@ -63,7 +63,9 @@ struct SpatialGrid: Sendable {
                     for position in cell(Self.key(row: row, column: column)) {
                         let index = image.index(indexSection, position)
                         guard accept(index) else { continue }
-                        let distance = target.distance(to: point(index))
+                        let point = point(index)
+                        guard target.mayBeWithin(min(limit, best?.distance ?? .infinity), of: point) else { continue }
+                        let distance = target.distance(to: point)
                         if distance <= limit, distance < best?.distance ?? .infinity { best = (index, distance) }
                     }
                 }
@@ -83,8 +85,9 @@ struct SpatialGrid: Sendable {
         for row in (row0 - rows)...(row0 + rows) {
             for column in (column0 - columns)...(column0 + columns) {
                 for position in cell(Self.key(row: row, column: column)) {
-                    let index = image.index(indexSection, position)
-                    let distance = target.distance(to: point(index))
+                    let index = image.index(indexSection, position), point = point(index)
+                    guard target.mayBeWithin(limit, of: point) else { continue }
+                    let distance = target.distance(to: point)
                     if distance <= limit { found.append((index, distance)) }
                 }
             }

@@ -104,7 +104,13 @@ struct UserPlaces: Sendable {
 
     /// The nearest place within `metres` of `point`, for reverse lookups.
     func nearest(to point: Coordinate, within metres: Double) -> GeocodeResult? {
-        results.map { ($0, $0.location.distance(to: point)) }.filter { $0.1 <= metres }.min { $0.1 < $1.1 }?.0
+        // A loop rather than map, filter and min: this runs for every reverse lookup.
+        var nearest: (result: GeocodeResult, distance: Double)?
+        for result in results where point.mayBeWithin(metres, of: result.location) {
+            let distance = result.location.distance(to: point)
+            if distance <= metres, distance < nearest?.distance ?? .infinity { nearest = (result, distance) }
+        }
+        return nearest?.result
     }
 
     /// Google's street-address components: number and route from the address's first part, then
@@ -122,7 +128,9 @@ struct UserPlaces: Sendable {
         if let zip = named ?? gazetteer.postalCodeGrid.nearest(to: location, within: 50_000)?.index {
             let postalCode = gazetteer.postalCodes[zip]
             components.append(AddressComponent(longName: postalCode.city, shortName: postalCode.city, types: ["locality", "political"]))
-            components += gazetteer.countyStateCountry(county: postalCode.county, state: postalCode.state, country: postalCode.country)
+            gazetteer.forEachCountyStateCountry(county: postalCode.text(.county), state: postalCode.text(.state), country: postalCode.text(.country)) {
+                components.append(AddressComponent($0))
+            }
             components.append(AddressComponent(longName: postalCode.zip, shortName: postalCode.zip, types: ["postal_code"]))
         }
         return components

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Geocoder
 import UnderstudyTesting
+import WireFormat
 
 /// The gazetteer's parts: names, the spatial index, place IDs, loading and its problems.
 @Suite struct GazetteerTests {
@@ -46,6 +47,56 @@ import UnderstudyTesting
             }
         }
         #expect(mismatches.isEmpty)
+    }
+
+    /// Results write their place IDs from the records' fields: the same IDs as the keys'.
+    @Test func placeIDsWrittenFromRecordsAreTheKeysIDs() {
+        let gazetteer = sharedGazetteer
+        func written(_ place: PlaceResult) -> String {
+            var out = ByteWriter(capacity: 64)
+            place.placeID.write(to: &out)
+            return String(decoding: out.bytes, as: UTF8.self)
+        }
+        for index in gazetteer.states.indices {
+            #expect(written(gazetteer.result(state: index)) == PlaceKey.state(gazetteer.states[index].key).placeID)
+        }
+        for index in gazetteer.countries.indices {
+            #expect(written(gazetteer.result(country: index)) == PlaceKey.country(gazetteer.countries[index].code).placeID)
+        }
+        for index in stride(from: 0, to: gazetteer.postalCodes.count, by: 97) {
+            #expect(written(gazetteer.result(postalCode: index)) == PlaceKey.postalCode(gazetteer.postalCodes[index].zip).placeID)
+        }
+        for index in stride(from: 0, to: gazetteer.localities.count, by: 89) {
+            let town = gazetteer.localities[index]
+            #expect(written(gazetteer.result(locality: index)) == PlaceKey.locality(country: town.country, region: town.regionCode, name: town.nameKey).placeID)
+        }
+    }
+
+    /// Codes looked up by their bytes find what the string-keyed tables find, for every region
+    /// and country, and nothing for codes they do not hold.
+    @Test func codesFoundByTheirBytesAreTheTablesOnes() {
+        let gazetteer = sharedGazetteer
+        func text<Result>(_ string: String, _ body: (PlaceText) -> Result) -> Result {
+            var bytes = Array(string.utf8)
+            return bytes.withUnsafeMutableBytes { body(PlaceText(UnsafeRawBufferPointer($0))) }
+        }
+        for state in gazetteer.states {
+            let found = text(state.country) { country in text(state.code) { gazetteer.regionIndex(country: country, code: $0) } }
+            #expect(found == gazetteer.statesByCode[state.key], "\(state.key)")
+        }
+        for country in gazetteer.countries {
+            #expect(text(country.code) { gazetteer.countryIndex($0) } == gazetteer.countriesByCode[country.code], "\(country.code)")
+        }
+        #expect(text("CA") { country in text("QQ") { gazetteer.regionIndex(country: country, code: $0) } } == nil)
+        #expect(text("ZZ") { gazetteer.countryIndex($0) } == nil)
+        #expect(text("A-LONGER-CODE") { gazetteer.countryIndex($0) } == nil)
+        let index = CodeIndex(["US", "CA-ON", "US", "LONGER-CODE"])
+        var key = CodeIndex.Key()
+        text("US") { key.append($0) }
+        #expect(index.lookup(key) == .found(0))
+        key = CodeIndex.Key()
+        text("LONGER-CODE") { key.append($0) }
+        #expect(index.lookup(key) == .tooLong)
     }
 
     @Test func placeIDsRoundTripAndLookLikeGooglesOnes() {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Geocoder
 import UnderstudyTesting
+import WireFormat
 
 /// The bytes of Google's layouts, compared with stored responses (Expected/): legacy clients
 /// scrape the XML by line, so indentation, order and number formats are part of the contract.
@@ -27,6 +28,23 @@ import UnderstudyTesting
         #expect(String(decoding: body, as: UTF8.self) == (try expected(file)))
     }
 
+    /// Gazetteer places are written straight from their records: reverse lookups (a US and a
+    /// Canadian postal code with town, region and country; a town abroad) and a region by place ID,
+    /// compared with the bytes the values they replaced were written as.
+    @Test(arguments: [
+        ("json?latlng=37.3764,-122.0238&sensor=false", "reverse-sunnyvale.json"),
+        ("xml?latlng=37.3764,-122.0238&sensor=false", "reverse-sunnyvale.xml"),
+        ("json?latlng=43.6426,-79.3871", "reverse-toronto.json"), ("xml?latlng=52.52,13.405", "reverse-berlin.xml"),
+        ("json?place_id=" + PlaceKey.state("CA-ON").placeID, "place-ontario.json"),
+    ])
+    func placesAreWrittenFromTheirRecordsByteForByte(query: String, file: String) async throws {
+        let (server, _) = try geocoderServer()
+        defer { server.stop() }
+        let (body, response) = try await server.send("GET", "/maps/api/geocode/" + query)
+        #expect(response.statusCode == 200)
+        #expect(String(decoding: body, as: UTF8.self) == (try expected(file)))
+    }
+
     @Test func xmlNumbersHaveSevenDecimalsAndJSONNumbersTheShortestForm() {
         #expect(GeocodeXMLWriter.sevenDecimals(37.3764) == "37.3764000")
         #expect(GeocodeXMLWriter.sevenDecimals(-122.0238) == "-122.0238000")
@@ -42,6 +60,40 @@ import UnderstudyTesting
         // Google's 16 significant digits (a rooftop viewport corner).
         #expect(GeocodeJSONWriter.number(38.8976763 + 0.0013489802915) == "38.8990252802915")
         #expect(GeocodeJSONWriter.number(-122.0842499 + 0.0013489802915) == "-122.0829009197085")
+    }
+
+    /// `number` writes values of at most 7 decimals without the shortest-digits search: for every
+    /// coordinate a gazetteer answer can hold (each record's rounded location and bounds, a
+    /// postal code's box), and for random ones, the bytes must be the search's (or a whole
+    /// number's digits); `sevenDecimals` must write the 7 decimals of the scaled integer.
+    @Test func sevenDecimalNumbersAreWrittenAsTheShortestDigitsSearchWritesThem() async {
+        let mismatches = await withCheckedContinuation { (done: CheckedContinuation<[Double], Never>) in
+            Thread.detachNewThread {
+                let gazetteer = sharedGazetteer
+                var boxes = gazetteer.postalCodes.map { Box(around: $0.location, metres: $0.radius) }
+                boxes += gazetteer.postalCodes.map { Box(southwest: $0.location, northeast: $0.location) }
+                boxes += gazetteer.localities.map { [$0.bounds, Box(southwest: $0.location, northeast: $0.location)] }.joined()
+                boxes += gazetteer.states.map { [$0.bounds, Box(southwest: $0.location, northeast: $0.location)] }.joined()
+                boxes += gazetteer.countries.map { [$0.bounds, Box(southwest: $0.location, northeast: $0.location)] }.joined()
+                var values = boxes.flatMap { box in [box.southwest, box.northeast].flatMap { [$0.rounded.lat, $0.rounded.lng] } }
+                var generator = SeededGenerator(seed: 22)
+                values += (0..<20_000).map { _ in (Double.random(in: -180...180, using: &generator) * 1e7).rounded() / 1e7 }
+                values += (0..<2_000).map { _ in Double(Int.random(in: -999...999, using: &generator)) / 1e7 }
+                values += [0.0001, -0.0001, 0.00001, -0.0000001, 179.9999999, -89.9999999, 0.5, -0.5, 0, -0.0, 52, -122, 1e9 + 0.5]
+                done.resume(returning: values.filter { value in
+                    var fast = ByteWriter(capacity: 32), reference = ByteWriter(capacity: 32)
+                    fast.number(value)
+                    if value == value.rounded() { reference.decimal(UInt64(abs(value))) } else { reference.shortestNumber(value) }
+                    var sevenDecimals = ByteWriter(capacity: 32)
+                    sevenDecimals.sevenDecimals(value)
+                    let scaled = UInt64((abs(value) * 1e7).rounded()), fraction = String(scaled % 10_000_000)
+                    let expected = (value < 0 && scaled != 0 ? "-" : "") + "\(scaled / 10_000_000)." + String(repeating: "0", count: 7 - fraction.count) + fraction
+                    return fast.bytes != (value < 0 && value == value.rounded() ? [UInt8(ascii: "-")] : []) + reference.bytes
+                        || String(decoding: sevenDecimals.bytes, as: UTF8.self) != expected
+                })
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
     }
 
     @Test func textIsEscapedForEachFormat() {

@@ -81,4 +81,21 @@ import UnderstudyTesting
         #expect(malformed.status == "INVALID_REQUEST")
         #expect(try await server.geocode("place_id=x&address=Paris").status == "INVALID_REQUEST")
     }
+
+    /// The latlng parser's fast path for plain decimals gives `Double(_:)`'s value, sign and
+    /// all, and leaves everything else to it.
+    @Test func plainDecimalsParseAsDoubleParsesThem() {
+        var generator = SeededGenerator(seed: 5)
+        var texts = ["0", "-0", "37.3764", "-122.0238", "90", "-180.0000000", "007.50", "123456789012345", "1234567890123456",
+                     "0.000000000000001", "1.", ".5", "-.5", "-", "", "1.2.3", "1e5", "+1", " 1", "1 ", "nan", "inf", "0x1p3", "１"]
+        for _ in 0..<5_000 {
+            let whole = String(Int.random(in: 0...999, using: &generator))
+            let decimals = String((0..<Int.random(in: 0...14, using: &generator)).map { _ in "0123456789".randomElement(using: &generator) ?? "0" })
+            texts.append((Bool.random(using: &generator) ? "-" : "") + whole + (decimals.isEmpty ? "" : "." + decimals))
+        }
+        for text in texts {
+            let parsed = Array(text.utf8).withUnsafeBufferPointer { GeocodeRequest.decimal($0[...]) }
+            #expect(parsed?.bitPattern == Double(text)?.bitPattern, "\(text)")
+        }
+    }
 }
