@@ -1,9 +1,6 @@
 import Foundation
 import HTTPServer
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A backend's fixture, loaded on a thread of its own so that the server listens at once. A
 /// request that comes before it is there waits for it on its own loop's timers (the loop goes on
@@ -28,7 +25,7 @@ public final class BackgroundLoad<Value: AnyObject & Sendable>: Sendable {
         gate.whenAllowed {
             Thread.detachNewThread {
                 self.finish(load())
-                releaseFreedMemory()
+                MallocSettings.releaseFreedMemory()
             }
         }
     }
@@ -61,17 +58,6 @@ public final class BackgroundLoad<Value: AnyObject & Sendable>: Sendable {
 
     /// Short against a load (a few hundred milliseconds), and a timer costs the loop next to nothing.
     static var pollInterval: Duration { .milliseconds(5) }
-}
-
-/// A load frees most of what it allocated (parsed files, temporary values), and glibc keeps the
-/// freed memory of the thread's arena resident: `malloc_trim` gives it back (about 2 MB with the
-/// shipped fixtures). Looked up at run time, as Glibc's module does not export it.
-private func releaseFreedMemory() {
-    #if canImport(Glibc)
-    typealias MallocTrim = @convention(c) (Int) -> Int32
-    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
-    _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
-    #endif
 }
 
 /// When background loads start. `serve` holds them until its sockets listen: on two cores, four

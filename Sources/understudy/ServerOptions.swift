@@ -94,6 +94,7 @@ struct ServerOptions: ParsableArguments {
              stopped: () -> Void = {},
              makeBackends: () throws -> [any Backend]) throws {
         let signals = ShutdownSignals()
+        MallocSettings.keepThresholdsFixed()
         // Fixtures load once the sockets listen, so that the loads do not slow the start-up.
         LoadStart.shared.hold()
         defer { LoadStart.shared.release() }
