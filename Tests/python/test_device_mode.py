@@ -460,15 +460,38 @@ def test_the_ca_is_read_or_made_at_the_first_tunnel_not_at_start(tmp_path):
         device = Device(base, str(ca_dir), None)
         connection, answer = raw_connect(device, "maps.googleapis.com:443")
         assert answer.startswith("HTTP/1.1 200"), answer
-        trusting = ssl.create_default_context(cafile=str(ca_dir / "ca.pem"))
-        with trusting.wrap_socket(connection, server_hostname="maps.googleapis.com") as tls:
-            tls.sendall(b"GET /maps/api/geocode/json?address=94086 HTTP/1.1\r\nHost: maps.googleapis.com\r\nConnection: close\r\n\r\n")
-            reply = b""
-            while chunk := tls.recv(65536):
-                reply += chunk
+        reply = geocode_over_tls(connection, "maps.googleapis.com", ca_dir / "ca.pem")
         assert reply.startswith(b"HTTP/1.1 200") and b"Sunnyvale, CA 94086, USA" in reply, reply[:300]
         # The certificate endpoints serve that same CA.
         assert fetch(base + "/__admin/ca.pem")[2] == (ca_dir / "ca.pem").read_bytes()
+
+
+def test_an_https_port_without_certificate_files_uses_the_ca_from_the_start(tmp_path):
+    ca_dir = tmp_path / "ca"
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        https_port = probe.getsockname()[1]
+    with serve(STUBS, "--ca-dir", str(ca_dir), "--https-port", str(https_port)) as base:
+        assert (ca_dir / "ca.pem").exists(), "--https-port issues the CA's certificates, so the CA is read or made at start"
+        # Direct https on that port, with a certificate for the name the client uses.
+        direct = geocode_over_tls(socket.create_connection(("127.0.0.1", https_port), timeout=TIMEOUT), "localhost", ca_dir / "ca.pem")
+        assert direct.startswith(b"HTTP/1.1 200") and b"Sunnyvale, CA 94086, USA" in direct, direct[:300]
+        # Tunnels are relayed into that same listener.
+        connection, answer = raw_connect(Device(base, str(ca_dir), None), "maps.googleapis.com:443")
+        assert answer.startswith("HTTP/1.1 200"), answer
+        tunnelled = geocode_over_tls(connection, "maps.googleapis.com", ca_dir / "ca.pem")
+        assert tunnelled.startswith(b"HTTP/1.1 200") and b"Sunnyvale, CA 94086, USA" in tunnelled, tunnelled[:300]
+
+
+def geocode_over_tls(connection, host, ca_file):
+    """A geocode for 94086 over TLS on `connection`, trusting only `ca_file`: the whole answer."""
+    trusting = ssl.create_default_context(cafile=str(ca_file))
+    with trusting.wrap_socket(connection, server_hostname=host) as tls:
+        tls.sendall(("GET /maps/api/geocode/json?address=94086 HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n" % host).encode())
+        reply = b""
+        while chunk := tls.recv(65536):
+            reply += chunk
+    return reply
 
 
 def test_a_ca_that_cannot_be_read_refuses_tunnels_and_says_why(tmp_path):
