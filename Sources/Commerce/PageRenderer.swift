@@ -16,15 +16,18 @@ struct PageRenderer: Sendable {
     /// The members of every page's context that depend only on the store and the language.
     private struct FixedMembers {
         let storeId, catalogId, langId, locale, lang, base, storeName, otherLangId: TemplateValue
+        /// The parameters every link and redirect carries.
+        let query: String
 
         init(_ store: StoreInfo, _ language: StoreLanguage) {
+            query = "storeId=\(store.storeId)&catalogId=\(store.catalogId)&langId=\(language.rawValue)"
             storeId = .string(store.storeId)
             catalogId = .string(store.catalogId)
             langId = .string(language.rawValue)
             locale = .string(language.locale)
             lang = .string(language.code)
             // Inserted raw ({{{base}}}) into href attributes: already escaped for HTML.
-            base = .string(PageRenderer.baseQuery(store, language).replacingOccurrences(of: "&", with: "&amp;"))
+            base = .string(query.replacingOccurrences(of: "&", with: "&amp;"))
             storeName = .string(store.name)
             otherLangId = .string(language == .english ? "-2" : "-1")
         }
@@ -44,9 +47,19 @@ struct PageRenderer: Sendable {
         self.french = french
     }
 
+    /// The names of what every page gets, hashed once.
+    private enum Key {
+        static let storeId = TemplateKey("storeId"), catalogId = TemplateKey("catalogId"), langId = TemplateKey("langId"),
+                   locale = TemplateKey("locale"), lang = TemplateKey("lang"), base = TemplateKey("base"), servlet = TemplateKey("servlet"),
+                   secureServlet = TemplateKey("secureServlet"), storeName = TemplateKey("storeName"), device = TemplateKey("device"),
+                   pageSet = TemplateKey("pageSet"), hybrid = TemplateKey("hybrid"), tablet = TemplateKey("tablet"),
+                   loggedOn = TemplateKey("loggedOn"), shopperName = TemplateKey("shopperName"), cartCount = TemplateKey("cartCount"),
+                   otherLangId = TemplateKey("otherLangId")
+    }
+
     /// What every page gets: the store, language, device, shopper and the query string that
     /// every link carries.
-    private func common(_ request: StoreRequest, scope: StateScope) -> TemplateMembers {
+    private func common(_ request: StoreRequest, scope: StateScope) -> KeyedMembers {
         let (shopper, cartCount): (Shopper?, Int) = request.session.map { session in
             shopping.withState(scope) { state in
                 (session.logonId == nil ? nil : state.shopper(userId: session.userId), state.carts[session.userId]?.itemCount ?? 0)
@@ -54,35 +67,31 @@ struct PageRenderer: Sendable {
         } ?? (nil, 0)
         let fixed = request.language == .french ? french : english
         return [
-            ("storeId", fixed.storeId),
-            ("catalogId", fixed.catalogId),
-            ("langId", fixed.langId),
-            ("locale", fixed.locale),
-            ("lang", fixed.lang),
-            ("base", fixed.base),
-            ("servlet", .string(request.basePath + CommerceBackend.servlet)),
+            (Key.storeId, fixed.storeId),
+            (Key.catalogId, fixed.catalogId),
+            (Key.langId, fixed.langId),
+            (Key.locale, fixed.locale),
+            (Key.lang, fixed.lang),
+            (Key.base, fixed.base),
+            (Key.servlet, .string(request.basePath + CommerceBackend.servlet)),
             // Sign-in and checkout go over TLS when the store can be reached that way, as a real
             // store's SSL-only commands do.
-            ("secureServlet", .string((request.secureOrigin ?? "") + request.basePath + CommerceBackend.servlet)),
-            ("storeName", fixed.storeName),
-            ("device", .string(request.device.name)),
-            ("pageSet", .string(request.device.pageSet.rawValue)),
-            ("hybrid", .bool(request.device.hybrid)),
-            ("tablet", .bool(request.device.pageSet == .tablet)),
-            ("loggedOn", .bool(shopper != nil)),
-            ("shopperName", .string(shopper?.firstName ?? "")),
-            ("cartCount", .number(Double(cartCount))),
-            ("otherLangId", fixed.otherLangId),
+            (Key.secureServlet, .string((request.secureOrigin ?? "") + request.basePath + CommerceBackend.servlet)),
+            (Key.storeName, fixed.storeName),
+            (Key.device, .string(request.device.name)),
+            (Key.pageSet, .string(request.device.pageSet.rawValue)),
+            (Key.hybrid, .bool(request.device.hybrid)),
+            (Key.tablet, .bool(request.device.pageSet == .tablet)),
+            (Key.loggedOn, .bool(shopper != nil)),
+            (Key.shopperName, .string(shopper?.firstName ?? "")),
+            (Key.cartCount, .number(Double(cartCount))),
+            (Key.otherLangId, fixed.otherLangId),
         ]
     }
 
     /// The parameters every link and redirect carries.
     func baseQuery(_ language: StoreLanguage) -> String {
-        Self.baseQuery(store, language)
-    }
-
-    fileprivate static func baseQuery(_ store: StoreInfo, _ language: StoreLanguage) -> String {
-        "storeId=\(store.storeId)&catalogId=\(store.catalogId)&langId=\(language.rawValue)"
+        (language == .french ? french : english).query
     }
 
     /// A label's text, for titles and messages made in code.

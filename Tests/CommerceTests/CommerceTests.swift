@@ -71,6 +71,10 @@ import UnderstudyTesting
         #expect(Money.cents("0.125") == 13)
         #expect(Money.format(cents: 123450) == "$1,234.50" && Money.format(cents: 5) == "$0.05" && Money.format(cents: -1234567) == "-$12,345.67")
         #expect(Money.plain(Decimal(string: "4.1986")!) == "4.20")
+        // Every place where a group or the sign begins, written from the bytes up.
+        #expect([0, -5, 100, 99_999, 100_000, 12_345_678, 100_000_000_000].map { Money.format(cents: $0) }
+            == ["$0.00", "-$0.05", "$1.00", "$999.99", "$1,000.00", "$123,456.78", "$1,000,000,000.00"])
+        #expect(Money.format(cents: .min) == "-$92,233,720,368,547,758.08")
     }
 
     @Test func foundationsSearchAndTrimmingAnsweredFromTheBytesAsFoundationAnswers() {
