@@ -83,9 +83,20 @@ struct StorePages: Sendable {
                 language: StoreLanguage) -> [UInt8] {
         let labels = self.labels[language] ?? .null
         let templates = folded[language] ?? self.templates
-        let context = TemplateValue.object(TemplateObject(keyed: common + values.map { (TemplateKey($0.key), $0.value) }
-                                                                 + [(Key.labels, labels), (Key.title, .string(title))]))
-        let layoutMembers = common + [(Key.labels, labels), (Key.title, .string(title)), (Key.view, .string(view))]
+        // Each context made in one array (adding arrays made one array per `+`).
+        var members = KeyedMembers()
+        members.reserveCapacity(common.count + values.count + 2)
+        members.append(contentsOf: common)
+        for (key, value) in values { members.append((TemplateKey(key), value)) }
+        members.append((Key.labels, labels))
+        members.append((Key.title, .string(title)))
+        let context = TemplateValue.object(TemplateObject(keyed: members))
+        var layoutMembers = KeyedMembers()
+        layoutMembers.reserveCapacity(common.count + 4)
+        layoutMembers.append(contentsOf: common)
+        layoutMembers.append((Key.labels, labels))
+        layoutMembers.append((Key.title, .string(title)))
+        layoutMembers.append((Key.view, .string(view)))
         var page = ByteWriter(capacity: 16_384)
         if let (head, tail) = layoutHalves[language] {
             let layoutContext = TemplateValue.object(TemplateObject(keyed: layoutMembers))
@@ -97,8 +108,8 @@ struct StorePages: Sendable {
         var body = ByteWriter(capacity: 8_192)
         templates[view]?.render(context, into: &body)
         guard let layout = templates["layout"] else { return body.bytes }
-        layout.render(.object(TemplateObject(keyed: layoutMembers + [(Key.body, .string(String(decoding: body.bytes, as: UTF8.self)))])),
-                      into: &page)
+        layoutMembers.append((Key.body, .string(String(decoding: body.bytes, as: UTF8.self))))
+        layout.render(.object(TemplateObject(keyed: layoutMembers)), into: &page)
         return page.bytes
     }
 
