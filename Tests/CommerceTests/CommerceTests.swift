@@ -77,6 +77,28 @@ import UnderstudyTesting
         #expect(Money.format(cents: .min) == "-$92,233,720,368,547,758.08")
     }
 
+    @Test func productPricesMadeAtLoadAreWhatTheMoneyHelperShows() throws {
+        let catalog = try CommerceCatalog.load(Self.stubs.appendingPathComponent("commerce/catalog.json"))
+        let values = StoreValues(catalog: catalog)
+        let helper = try Template("{{money price}}|{{#if listPrice}}{{money listPrice}}{{/if}}", helpers: StorePages.helpers)
+        let formatted = try Template("{{formattedPrice}}|{{formattedListPrice}}")
+        for product in catalog.products {
+            for language in [StoreLanguage.english, .french] {
+                let value = values.productValue(product, language)
+                #expect(formatted.render(value) == helper.render(value), "\(product.id)")
+            }
+        }
+    }
+
+    @Test func searchWordsFromTheBytesAsFromCharacters() {
+        let texts = ["dress", "Dresses", "  red  SHOES ", "t-shirts,boxes;watches", "glass", "bus", "a1 b2", "", "...", "x\r\ny",
+                     "caf\u{E9}s", "\u{212A}elvins", "dress\u{301}", "ÉCHARPES", "100% wool", "o'neil's", "tab\tsep", "UPPER-case"]
+        for text in texts {
+            #expect(CommerceCatalog.words(text) == CommerceCatalog.wordsByCharacter(text), "\(text.unicodeScalars.map(\.value))")
+        }
+        #expect(CommerceCatalog.words("Red DRESSES, boxes & shoes") == ["red", "dress", "box", "shoe"])
+    }
+
     @Test func foundationsSearchAndTrimmingAnsweredFromTheBytesAsFoundationAnswers() {
         let texts = ["", " ", "\t", "a", " a ", "a b", "\u{00A0}a\u{00A0}", "\u{3000}x", "é", "e\u{301}", "iPad", "xiPadx", "iPa",
                      "iPad\u{301}", "/", "a/b", "/\u{301}", "Safari/537", "\u{212A}", "K"]
