@@ -6,6 +6,7 @@ import FoundationNetworking
 import Geocoder
 import HTTPServer
 import MockCore
+import Templating
 import Testing
 import UnderstudyTesting
 
