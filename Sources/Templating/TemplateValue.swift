@@ -217,11 +217,9 @@ public final class TemplateObject: Sendable {
         guard let hash = key.hash else { return members.first { $0.key == key.name }?.value }
         // An ASCII name equals only a member with the same hash, or one outside ASCII that Swift
         // finds equivalent (or, as unlikely as any collision, one whose hash is 0).
-        return hashes.withUnsafeBufferPointer { hashes in
-            for index in hashes.indices where hashes[index] == hash || hashes[index] == 0 {
-                if members[index].key == key.name { return members[index].value }
-            }
-            return nil
+        for index in hashes.indices where hashes[index] == hash || hashes[index] == 0 {
+            if members[index].key == key.name { return members[index].value }
         }
+        return nil
     }
 }
