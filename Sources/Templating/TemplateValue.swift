@@ -163,9 +163,8 @@ public final class TemplateObject: Sendable {
     /// Set for list-like objects: what `#each` walks and what `.[n]` indexes.
     public let elements: [TemplateValue]?
 
-    /// The members' name hashes (`TemplateKey`), in order: a lookup scans these integers. A name
-    /// without a hash (outside ASCII) has 0 here, where a lookup compares the names themselves.
-    private let hashes: [UInt64]
+    /// The members' name hashes (`TemplateKey`), in order: a lookup scans these integers.
+    private let hashes: [UInt64?]
     /// Member positions by name, for objects so large that even a scan of integers costs more
     /// (large JSON bodies).
     private let positions: [String: Int]?
@@ -177,7 +176,7 @@ public final class TemplateObject: Sendable {
         self.printed = printed
         self.elements = elements
         let indexed = !caseInsensitive && members.count >= 64
-        hashes = caseInsensitive || indexed ? [] : members.map { TemplateKey($0.key).hash ?? 0 }
+        hashes = caseInsensitive || indexed ? [] : members.map { TemplateKey($0.key).hash }
         positions = indexed ? Dictionary(members.enumerated().map { ($0.element.key, $0.offset) }, uniquingKeysWith: { first, _ in first }) : nil
     }
 
@@ -189,7 +188,7 @@ public final class TemplateObject: Sendable {
         printed = nil
         elements = nil
         let indexed = members.count >= 64
-        hashes = indexed ? [] : members.map { $0.key.hash ?? 0 }
+        hashes = indexed ? [] : members.map(\.key.hash)
         positions = indexed ? Dictionary(members.enumerated().map { ($0.element.key.name, $0.offset) }, uniquingKeysWith: { first, _ in first }) : nil
     }
 
@@ -216,8 +215,8 @@ public final class TemplateObject: Sendable {
         if let positions { return positions[key.name].map { members[$0].value } }
         guard let hash = key.hash else { return members.first { $0.key == key.name }?.value }
         // An ASCII name equals only a member with the same hash, or one outside ASCII that Swift
-        // finds equivalent (or, as unlikely as any collision, one whose hash is 0).
-        for index in hashes.indices where hashes[index] == hash || hashes[index] == 0 {
+        // finds equivalent.
+        for index in hashes.indices where hashes[index] == hash || hashes[index] == nil {
             if members[index].key == key.name { return members[index].value }
         }
         return nil
