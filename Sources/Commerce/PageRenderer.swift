@@ -47,19 +47,9 @@ struct PageRenderer: Sendable {
         self.french = french
     }
 
-    /// The names of what every page gets, hashed once.
-    private enum Key {
-        static let storeId = TemplateKey("storeId"), catalogId = TemplateKey("catalogId"), langId = TemplateKey("langId"),
-                   locale = TemplateKey("locale"), lang = TemplateKey("lang"), base = TemplateKey("base"), servlet = TemplateKey("servlet"),
-                   secureServlet = TemplateKey("secureServlet"), storeName = TemplateKey("storeName"), device = TemplateKey("device"),
-                   pageSet = TemplateKey("pageSet"), hybrid = TemplateKey("hybrid"), tablet = TemplateKey("tablet"),
-                   loggedOn = TemplateKey("loggedOn"), shopperName = TemplateKey("shopperName"), cartCount = TemplateKey("cartCount"),
-                   otherLangId = TemplateKey("otherLangId")
-    }
-
     /// What every page gets: the store, language, device, shopper and the query string that
     /// every link carries.
-    private func common(_ request: StoreRequest, scope: StateScope) -> KeyedMembers {
+    private func common(_ request: StoreRequest, scope: StateScope) -> TemplateMembers {
         let (shopper, cartCount): (Shopper?, Int) = request.session.map { session in
             shopping.withState(scope) { state in
                 (session.logonId == nil ? nil : state.shopper(userId: session.userId), state.carts[session.userId]?.itemCount ?? 0)
@@ -67,25 +57,25 @@ struct PageRenderer: Sendable {
         } ?? (nil, 0)
         let fixed = request.language == .french ? french : english
         return [
-            (Key.storeId, fixed.storeId),
-            (Key.catalogId, fixed.catalogId),
-            (Key.langId, fixed.langId),
-            (Key.locale, fixed.locale),
-            (Key.lang, fixed.lang),
-            (Key.base, fixed.base),
-            (Key.servlet, .string(request.basePath + CommerceBackend.servlet)),
+            ("storeId", fixed.storeId),
+            ("catalogId", fixed.catalogId),
+            ("langId", fixed.langId),
+            ("locale", fixed.locale),
+            ("lang", fixed.lang),
+            ("base", fixed.base),
+            ("servlet", .string(request.basePath + CommerceBackend.servlet)),
             // Sign-in and checkout go over TLS when the store can be reached that way, as a real
             // store's SSL-only commands do.
-            (Key.secureServlet, .string((request.secureOrigin ?? "") + request.basePath + CommerceBackend.servlet)),
-            (Key.storeName, fixed.storeName),
-            (Key.device, .string(request.device.name)),
-            (Key.pageSet, .string(request.device.pageSet.rawValue)),
-            (Key.hybrid, .bool(request.device.hybrid)),
-            (Key.tablet, .bool(request.device.pageSet == .tablet)),
-            (Key.loggedOn, .bool(shopper != nil)),
-            (Key.shopperName, .string(shopper?.firstName ?? "")),
-            (Key.cartCount, .number(Double(cartCount))),
-            (Key.otherLangId, fixed.otherLangId),
+            ("secureServlet", .string((request.secureOrigin ?? "") + request.basePath + CommerceBackend.servlet)),
+            ("storeName", fixed.storeName),
+            ("device", .string(request.device.name)),
+            ("pageSet", .string(request.device.pageSet.rawValue)),
+            ("hybrid", .bool(request.device.hybrid)),
+            ("tablet", .bool(request.device.pageSet == .tablet)),
+            ("loggedOn", .bool(shopper != nil)),
+            ("shopperName", .string(shopper?.firstName ?? "")),
+            ("cartCount", .number(Double(cartCount))),
+            ("otherLangId", fixed.otherLangId),
         ]
     }
 

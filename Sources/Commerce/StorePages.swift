@@ -75,31 +75,27 @@ struct StorePages: Sendable {
     }
 
     /// `view`'s template over `values`, inside the layout; the labels of `language` are `labels`.
-    private enum Key {
-        static let labels = TemplateKey("labels"), title = TemplateKey("title"), view = TemplateKey("view"), body = TemplateKey("body")
-    }
-
-    func render(_ view: String, _ values: TemplateMembers, title: String, common: KeyedMembers,
+    func render(_ view: String, _ values: TemplateMembers, title: String, common: TemplateMembers,
                 language: StoreLanguage) -> [UInt8] {
         let labels = self.labels[language] ?? .null
         let templates = folded[language] ?? self.templates
-        // Each context made in one array (adding arrays made one array per `+`).
-        var members = KeyedMembers()
+        // Each context made in one array (adding arrays made a new array for every `+`).
+        var members = TemplateMembers()
         members.reserveCapacity(common.count + values.count + 2)
         members.append(contentsOf: common)
-        for (key, value) in values { members.append((TemplateKey(key), value)) }
-        members.append((Key.labels, labels))
-        members.append((Key.title, .string(title)))
-        let context = TemplateValue.object(TemplateObject(keyed: members))
-        var layoutMembers = KeyedMembers()
+        members.append(contentsOf: values)
+        members.append(("labels", labels))
+        members.append(("title", .string(title)))
+        let context = TemplateValue.object(TemplateObject(members))
+        var layoutMembers = TemplateMembers()
         layoutMembers.reserveCapacity(common.count + 4)
         layoutMembers.append(contentsOf: common)
-        layoutMembers.append((Key.labels, labels))
-        layoutMembers.append((Key.title, .string(title)))
-        layoutMembers.append((Key.view, .string(view)))
+        layoutMembers.append(("labels", labels))
+        layoutMembers.append(("title", .string(title)))
+        layoutMembers.append(("view", .string(view)))
         var page = ByteWriter(capacity: 16_384)
         if let (head, tail) = layoutHalves[language] {
-            let layoutContext = TemplateValue.object(TemplateObject(keyed: layoutMembers))
+            let layoutContext = TemplateValue.object(TemplateObject(layoutMembers))
             head.render(layoutContext, into: &page)
             templates[view]?.render(context, into: &page)
             tail.render(layoutContext, into: &page)
@@ -108,8 +104,8 @@ struct StorePages: Sendable {
         var body = ByteWriter(capacity: 8_192)
         templates[view]?.render(context, into: &body)
         guard let layout = templates["layout"] else { return body.bytes }
-        layoutMembers.append((Key.body, .string(String(decoding: body.bytes, as: UTF8.self))))
-        layout.render(.object(TemplateObject(keyed: layoutMembers)), into: &page)
+        layoutMembers.append(("body", .string(String(decoding: body.bytes, as: UTF8.self))))
+        layout.render(.object(TemplateObject(layoutMembers)), into: &page)
         return page.bytes
     }
 

@@ -89,6 +89,3 @@ func object(_ members: TemplateMembers) -> TemplateValue { .object(TemplateObjec
 /// Members of a template object, labelled as `TemplateObject` takes them (an unlabelled tuple
 /// array would be converted element by element on every page).
 typealias TemplateMembers = [(key: String, value: TemplateValue)]
-
-/// Members whose names were hashed in advance (`TemplateObject(keyed:)`), for what every page has.
-typealias KeyedMembers = [(key: TemplateKey, value: TemplateValue)]

@@ -7,14 +7,11 @@ import WireFormat
 /// Swift compares names by canonical equivalence (`"\u{212A}"`, the Kelvin sign, equals `"K"`),
 /// which a hash of bytes does not follow: names with a byte outside ASCII get no hash
 /// (`hash == nil`) and are compared as names, so a lookup finds exactly what `==` finds.
-///
-/// Public for callers that make objects with the same names for every request
-/// (`TemplateObject(keyed:)`): they hash the names once.
-public struct TemplateKey: Sendable {
-    public let name: String
+struct TemplateKey: Sendable {
+    let name: String
     let hash: UInt64?
 
-    public init(_ name: String) {
+    init(_ name: String) {
         self.name = name
         var bytes = name
         // Over the contiguous bytes (a short name's are copied out of the String value).

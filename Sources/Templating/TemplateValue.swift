@@ -180,18 +180,6 @@ public final class TemplateObject: Sendable {
         positions = indexed ? Dictionary(members.enumerated().map { ($0.element.key, $0.offset) }, uniquingKeysWith: { first, _ in first }) : nil
     }
 
-    /// An object of these members, whose names were hashed in advance: for contexts made on
-    /// every request from the same names, which need not hash them again.
-    public init(keyed members: [(key: TemplateKey, value: TemplateValue)]) {
-        self.members = members.map { ($0.key.name, $0.value) }
-        caseInsensitive = false
-        printed = nil
-        elements = nil
-        let indexed = members.count >= 64
-        hashes = indexed ? [] : members.map(\.key.hash)
-        positions = indexed ? Dictionary(members.enumerated().map { ($0.element.key.name, $0.offset) }, uniquingKeysWith: { first, _ in first }) : nil
-    }
-
     /// A list that prints as its first element.
     public static func listOrSingle(_ values: [String]) -> TemplateObject {
         TemplateObject([], printed: values.first ?? "", elements: values.map(TemplateValue.string))
