@@ -87,6 +87,9 @@ struct CatalogValues: Sendable {
             ("listPrice", product.listPrice != product.price ? .string(product.listPrice) : .null),
             ("thumbnail", .string(StoreAssets.imagePath(product, size: "thumb"))),
             ("image", .string(StoreAssets.imagePath(product, size: "full"))),
+            // As the `money` helper shows them, made here once instead of on every page.
+            ("formattedPrice", .string(Money.format(cents: Money.cents(product.price)))),
+            ("formattedListPrice", product.listPrice != product.price ? .string(Money.format(cents: Money.cents(product.listPrice))) : .null),
         ]
         if detailed {
             members.append(("longDescription", .string(product.longDescription.text(language))))

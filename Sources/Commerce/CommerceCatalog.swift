@@ -213,10 +213,40 @@ struct CommerceCatalog: Sendable {
 
     /// Lower-cased words with English plurals folded ("dresses" → "dress", "shoes" → "shoe").
     static func words(_ text: String) -> [String] {
-        text.lowercased().split { !$0.isLetter && !$0.isNumber && $0 != "-" }.map { word in
-            if word.count > 4, ["sses", "xes", "ches", "shes"].contains(where: { word.hasSuffix($0) }) { return String(word.dropLast(2)) }
-            if word.count > 3, word.hasSuffix("s"), !word.hasSuffix("ss") { return String(word.dropLast()) }
-            return String(word)
+        asciiWords(text) ?? wordsByCharacter(text)
+    }
+
+    /// `words` by `Character`, for any text.
+    static func wordsByCharacter(_ text: String) -> [String] {
+        text.lowercased().split { !$0.isLetter && !$0.isNumber && $0 != "-" }.map(folded)
+    }
+
+    /// `words` of ASCII text, found from its bytes (nil for other text): there the letters and
+    /// digits are the only characters `isLetter` and `isNumber` accept, and lower-casing is a
+    /// byte's. Splitting by `Character` cost more than the rest of a search.
+    private static func asciiWords(_ text: String) -> [String]? {
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var words: [String] = []
+        var word: [UInt8] = []
+        func endWord() {
+            guard !word.isEmpty else { return }
+            words.append(folded(Substring(decoding: word, as: UTF8.self)))
+            word.removeAll(keepingCapacity: true)
         }
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): word.append(byte | 0x20)
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"): word.append(byte)
+            default: endWord()
+            }
+        }
+        endWord()
+        return words
+    }
+
+    private static func folded(_ word: Substring) -> String {
+        if word.count > 4, ["sses", "xes", "ches", "shes"].contains(where: { word.hasSuffix($0) }) { return String(word.dropLast(2)) }
+        if word.count > 3, word.hasSuffix("s"), !word.hasSuffix("ss") { return String(word.dropLast()) }
+        return String(word)
     }
 }

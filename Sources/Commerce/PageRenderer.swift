@@ -16,15 +16,18 @@ struct PageRenderer: Sendable {
     /// The members of every page's context that depend only on the store and the language.
     private struct FixedMembers {
         let storeId, catalogId, langId, locale, lang, base, storeName, otherLangId: TemplateValue
+        /// The parameters every link and redirect carries.
+        let query: String
 
         init(_ store: StoreInfo, _ language: StoreLanguage) {
+            query = "storeId=\(store.storeId)&catalogId=\(store.catalogId)&langId=\(language.rawValue)"
             storeId = .string(store.storeId)
             catalogId = .string(store.catalogId)
             langId = .string(language.rawValue)
             locale = .string(language.locale)
             lang = .string(language.code)
             // Inserted raw ({{{base}}}) into href attributes: already escaped for HTML.
-            base = .string(PageRenderer.baseQuery(store, language).replacingOccurrences(of: "&", with: "&amp;"))
+            base = .string(query.replacingOccurrences(of: "&", with: "&amp;"))
             storeName = .string(store.name)
             otherLangId = .string(language == .english ? "-2" : "-1")
         }
@@ -78,11 +81,7 @@ struct PageRenderer: Sendable {
 
     /// The parameters every link and redirect carries.
     func baseQuery(_ language: StoreLanguage) -> String {
-        Self.baseQuery(store, language)
-    }
-
-    fileprivate static func baseQuery(_ store: StoreInfo, _ language: StoreLanguage) -> String {
-        "storeId=\(store.storeId)&catalogId=\(store.catalogId)&langId=\(language.rawValue)"
+        (language == .french ? french : english).query
     }
 
     /// A label's text, for titles and messages made in code.

@@ -1,4 +1,5 @@
 import Templating
+import WireFormat
 
 /// `beginIndex`/`pageSize` paging over a list, with the links the page shows.
 struct Paging {
@@ -19,8 +20,20 @@ struct Paging {
             ("first", .number(Double(total == 0 ? 0 : begin + 1))),
             ("last", .number(Double(range.upperBound))),
             ("total", .number(Double(total))),
-            ("previous", begin > 0 ? .string("\(link)&beginIndex=\(max(0, begin - size))&pageSize=\(size)") : .null),
-            ("next", range.upperBound < total ? .string("\(link)&beginIndex=\(range.upperBound)&pageSize=\(size)") : .null),
+            ("previous", begin > 0 ? .string(pageLink(link, from: max(0, begin - size))) : .null),
+            ("next", range.upperBound < total ? .string(pageLink(link, from: range.upperBound)) : .null),
         ])
+    }
+
+    /// `link&beginIndex=…&pageSize=…`, written as bytes: interpolating it cost more than the rest
+    /// of the paging.
+    private func pageLink(_ link: String, from begin: Int) -> String {
+        var out = ByteWriter(capacity: link.utf8.count + 40)
+        out.write(link)
+        out.write("&beginIndex=")
+        out.decimal(UInt64(begin))
+        out.write("&pageSize=")
+        out.decimal(UInt64(size))
+        return out.text
     }
 }

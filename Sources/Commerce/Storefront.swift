@@ -100,8 +100,11 @@ final class Storefront: Sendable {
             }
         }
         let name: String
-        if path.hasPrefix(CommerceBackend.servlet), !path.dropFirst(CommerceBackend.servlet.count).containsText("/") {
-            name = String(path.dropFirst(CommerceBackend.servlet.count))
+        // After the servlet's bytes: it is ASCII without a canonical twin, so the Characters
+        // `hasPrefix` matched are those bytes (dropping Characters walked them one by one).
+        let afterServlet = path.hasPrefix(CommerceBackend.servlet) ? Substring(path.utf8.dropFirst(CommerceBackend.servlet.utf8.count)) : nil
+        if let afterServlet, !afterServlet.containsText("/") {
+            name = String(afterServlet)
         } else if let seo = seoURLs.view(path) {
             var parameters = store.parameters
             parameters.append(contentsOf: seo.parameters)

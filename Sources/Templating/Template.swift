@@ -4,6 +4,8 @@ import WireFormat
 /// unknown helpers are reported with line and column), rendered per request.
 public struct Template: Sendable {
     let nodes: [TemplateNode]
+    /// The nodes lowered to the steps the renderer runs.
+    let program: TemplateProgram
     public let helpers: TemplateHelpers
     /// Whether a helper may assign a variable (`assign`, `formData`…): only then does a render
     /// carry a variable store.
@@ -11,6 +13,7 @@ public struct Template: Sendable {
 
     init(nodes: [TemplateNode], helpers: TemplateHelpers, assignsVariables: Bool) {
         self.nodes = nodes
+        program = TemplateProgram(nodes)
         self.helpers = helpers
         self.assignsVariables = assignsVariables
     }
@@ -19,6 +22,7 @@ public struct Template: Sendable {
         var parser = TemplateParser(source, knownHelpers: Set(helpers.table.keys).union(Renderer.blockKeywords))
         let parsed = try parser.parse()
         nodes = Self.bind(parsed, to: helpers)
+        program = TemplateProgram(nodes)
         self.helpers = helpers
         assignsVariables = !helpers.assigning.isEmpty && Self.names(in: parsed).contains { helpers.assigning.contains($0) }
     }
@@ -65,8 +69,8 @@ public struct Template: Sendable {
 
     /// Appends the rendered bytes to `out`, for pages built from several templates.
     public func render(_ context: TemplateValue, into out: inout ByteWriter) {
-        var renderer = Renderer(root: context, variables: assignsVariables ? TemplateVariables() : nil, output: out)
-        renderer.render(nodes)
+        var renderer = Renderer(program: program, root: context, variables: assignsVariables ? TemplateVariables() : nil, output: out)
+        renderer.render(0..<program.steps.count)
         out = renderer.takeOutput()
     }
 }
@@ -135,9 +139,9 @@ final class TemplateVariables {
     var values: [String: TemplateValue] = [:]
 }
 
-/// Walks the nodes with a stack of contexts (`this`, `../`) and data variables (`@index`). A
-/// value, so its output and frames are checked for exclusive access when compiled, not at run time;
-/// it writes bytes, as appending to a String costs several times more.
+/// Runs a template's steps with a stack of contexts (`this`, `../`) and data variables (`@index`).
+/// A value, so its output and frames are checked for exclusive access when compiled, not at run
+/// time; it writes bytes, as appending to a String costs several times more.
 struct Renderer: ~Copyable {
     static let blockKeywords = Set(TemplateExpression.BlockKeyword.allCases.map(\.rawValue))
 
@@ -149,12 +153,14 @@ struct Renderer: ~Copyable {
         var blockParams: [(name: String, value: TemplateValue)] = []
     }
 
+    private let program: TemplateProgram
     private let root: TemplateValue
     private var frames: [Frame]
     private let variables: TemplateVariables?
     private var output: ByteWriter
 
-    init(root: TemplateValue, variables: TemplateVariables?, output: consuming ByteWriter) {
+    init(program: TemplateProgram, root: TemplateValue, variables: TemplateVariables?, output: consuming ByteWriter) {
+        self.program = program
         self.root = root
         self.variables = variables
         self.output = output
@@ -164,33 +170,36 @@ struct Renderer: ~Copyable {
 
     consuming func takeOutput() -> ByteWriter { output }
 
-    mutating func render(_ nodes: [TemplateNode]) {
-        for node in nodes {
-            switch node {
-            case .text(let text):
-                output.write(text)
+    /// Runs the program's steps in `range` (a whole template, or a block's body or inverse).
+    mutating func render(_ range: Range<Int>) {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            switch program.steps[index] {
+            case .text(let start, let end):
+                output.write(UnsafeBufferPointer(rebasing: program.text[start..<end]))
+            case .path(let path, let escaped):
+                write(resolve(path), escaped: escaped)
             case .output(let expression, let escaped):
-                if let path = expression.plainPath {
-                    write(resolve(path).text, escaped: escaped)
-                    continue
-                }
                 do {
-                    write(try evaluate(expression).text, escaped: escaped)
+                    write(try evaluate(expression), escaped: escaped)
                 } catch {
                     // Escaped like the value it stands for: a message may quote the request.
                     write("[ERROR: \(error.message)]", escaped: escaped)
                 }
-            case .block(let expression, let body, let inverse):
+            case .block(let expression, let inverse, let end):
                 do {
-                    try renderBlock(expression, body: body, inverse: inverse)
+                    try renderBlock(expression, body: index + 1..<inverse, inverse: inverse..<end)
                 } catch {
                     output.write("[ERROR: \(error.message)]")
                 }
+                index = end
+                continue
             }
+            index += 1
         }
     }
 
-    private mutating func renderBlock(_ expression: TemplateExpression, body: [TemplateNode], inverse: [TemplateNode]) throws(HelperError) {
+    private mutating func renderBlock(_ expression: TemplateExpression, body: Range<Int>, inverse: Range<Int>) throws(HelperError) {
         switch expression.keyword {
         case .if, .unless:
             let value = try argument(expression, "a condition")
@@ -223,39 +232,50 @@ struct Renderer: ~Copyable {
         }
     }
 
+    private mutating func write(_ value: TemplateValue, escaped: Bool) {
+        if case .string(let text) = value { write(text, escaped: escaped) } else { write(value.text, escaped: escaped) }
+    }
+
     private mutating func write(_ text: String, escaped: Bool) {
         if escaped { TextEscaper.handlebars.append(text, to: &output) } else { output.write(text) }
     }
 
-    private mutating func renderEach(_ value: TemplateValue, body: [TemplateNode], inverse: [TemplateNode],
+    private mutating func renderEach(_ value: TemplateValue, body: Range<Int>, inverse: Range<Int>,
                                      blockParams: [String] = []) throws(HelperError) {
         // Lists, the usual case, are walked as they are: no list of (key, value) pairs is made.
+        // One frame serves every item: it is pushed once and its item replaced in place.
         if case .array(let items) = value {
             guard !items.isEmpty else { return render(inverse) }
+            frames.append(Frame(this: .null))
             for index in items.indices {
                 renderItem(items[index], key: nil, index: index, count: items.count, body: body, blockParams: blockParams)
             }
+            frames.removeLast()
             return
         }
         let items = value.eachItems
         guard !items.isEmpty else { return render(inverse) }
+        frames.append(Frame(this: .null))
         for (index, item) in items.enumerated() {
             renderItem(item.value, key: item.key, index: index, count: items.count, body: body, blockParams: blockParams)
         }
-    }
-
-    private mutating func renderItem(_ item: TemplateValue, key: String?, index: Int, count: Int, body: [TemplateNode], blockParams: [String]) {
-        var frame = Frame(this: item, each: (index, count, key))
-        if !blockParams.isEmpty {
-            frame.blockParams.append((blockParams[0], item))
-            if blockParams.count > 1 { frame.blockParams.append((blockParams[1], key.map(TemplateValue.string) ?? .number(Double(index)))) }
-        }
-        frames.append(frame)
-        render(body)
         frames.removeLast()
     }
 
-    private mutating func renderWithin(_ value: TemplateValue, _ body: [TemplateNode], blockParams: [(name: String, value: TemplateValue)] = []) {
+    /// Renders `body` for one item, in the frame `renderEach` pushed for the list.
+    private mutating func renderItem(_ item: TemplateValue, key: String?, index: Int, count: Int, body: Range<Int>, blockParams: [String]) {
+        let top = frames.count - 1
+        frames[top].this = item
+        frames[top].each = (index, count, key)
+        if !blockParams.isEmpty {
+            frames[top].blockParams.removeAll(keepingCapacity: true)
+            frames[top].blockParams.append((blockParams[0], item))
+            if blockParams.count > 1 { frames[top].blockParams.append((blockParams[1], key.map(TemplateValue.string) ?? .number(Double(index)))) }
+        }
+        render(body)
+    }
+
+    private mutating func renderWithin(_ value: TemplateValue, _ body: Range<Int>, blockParams: [(name: String, value: TemplateValue)] = []) {
         frames.append(Frame(this: value, blockParams: blockParams))
         render(body)
         frames.removeLast()

@@ -5,7 +5,11 @@ import Foundation
 import JSON
 
 /// A value a template reads or a helper returns.
-public indirect enum TemplateValue: Sendable {
+///
+/// Not `indirect`: lists and objects already hold their contents out of line, and boxing every
+/// value cost an allocation to make one and two reference counts to read one (a short string,
+/// a number or a flag now needs none).
+public enum TemplateValue: Sendable {
     case null
     case bool(Bool)
     case number(Double)

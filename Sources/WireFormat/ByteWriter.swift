@@ -31,6 +31,13 @@ public struct ByteWriter: ~Copyable {
         }
     }
 
+    /// The bytes written so far as text, for a short text built from pieces (one copy, where
+    /// interpolating or concatenating makes a String per piece).
+    @inlinable
+    public var text: String {
+        String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
+    }
+
     /// How many bytes have been written.
     @inlinable
     public var byteCount: Int { count }

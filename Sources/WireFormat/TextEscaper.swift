@@ -7,11 +7,12 @@
 /// each the exact bytes of the system it imitates; characters outside ASCII are never touched.
 ///
 /// Runs of text without a special character are copied whole, and most texts have none: the
-/// check is a bit test per byte. Inlinable, as it runs for every value of every answer.
+/// check is one load from a table per byte. Inlinable, as it runs for every value of every answer.
 public struct TextEscaper: @unchecked Sendable {
-    /// Bit `n` set: ASCII byte `n` has a replacement (`low` for 0-63, `high` for 64-127).
-    @usableFromInline let low: UInt64
-    @usableFromInline let high: UInt64
+    /// Whether each of the 256 byte values has a replacement. A table kept for the life of the
+    /// process, like `replacements`: one load a byte, where testing a bit of two words took
+    /// several instructions more.
+    @usableFromInline let specials: UnsafePointer<Bool>
     /// The replacement of each ASCII byte, indexed by the byte; empty where it has none. A table
     /// kept for the life of the process (the conventions are constants), so copying an escaper —
     /// once per value written — retains and releases nothing.
@@ -20,24 +21,24 @@ public struct TextEscaper: @unchecked Sendable {
     /// `rules`: each special character with its replacement (ASCII characters only). Only the
     /// named conventions make escapers: each one's table is never freed.
     init(_ rules: KeyValuePairs<Unicode.Scalar, StaticString>) {
-        var low: UInt64 = 0, high: UInt64 = 0
+        let specials = UnsafeMutablePointer<Bool>.allocate(capacity: 256)
+        specials.initialize(repeating: false, count: 256)
         let replacements = UnsafeMutablePointer<StaticString>.allocate(capacity: 128)
         replacements.initialize(repeating: "", count: 128)
         for (scalar, replacement) in rules {
             precondition(scalar.isASCII, "escaping rules name ASCII characters only")
             let byte = Int(scalar.value)
-            if byte < 64 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 64) }
+            specials[byte] = true
             replacements[byte] = replacement
         }
-        self.low = low
-        self.high = high
+        self.specials = UnsafePointer(specials)
         self.replacements = UnsafePointer(replacements)
     }
 
     /// Whether `byte` is replaced.
     @inlinable @inline(__always)
     public func isSpecial(_ byte: UInt8) -> Bool {
-        byte < 64 ? low >> UInt64(byte) & 1 != 0 : byte < 128 && high >> UInt64(byte &- 64) & 1 != 0
+        specials[Int(byte)]
     }
 
     /// What `byte` becomes; nil when it stays as it is.

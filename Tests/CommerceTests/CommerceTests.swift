@@ -6,6 +6,7 @@ import FoundationNetworking
 import Geocoder
 import HTTPServer
 import MockCore
+import Templating
 import Testing
 import UnderstudyTesting
 
@@ -71,6 +72,32 @@ import UnderstudyTesting
         #expect(Money.cents("0.125") == 13)
         #expect(Money.format(cents: 123450) == "$1,234.50" && Money.format(cents: 5) == "$0.05" && Money.format(cents: -1234567) == "-$12,345.67")
         #expect(Money.plain(Decimal(string: "4.1986")!) == "4.20")
+        // Every place where a group or the sign begins, written from the bytes up.
+        #expect([0, -5, 100, 99_999, 100_000, 12_345_678, 100_000_000_000].map { Money.format(cents: $0) }
+            == ["$0.00", "-$0.05", "$1.00", "$999.99", "$1,000.00", "$123,456.78", "$1,000,000,000.00"])
+        #expect(Money.format(cents: .min) == "-$92,233,720,368,547,758.08")
+    }
+
+    @Test func productPricesMadeAtLoadAreWhatTheMoneyHelperShows() throws {
+        let catalog = try CommerceCatalog.load(Self.stubs.appendingPathComponent("commerce/catalog.json"))
+        let values = StoreValues(catalog: catalog)
+        let helper = try Template("{{money price}}|{{#if listPrice}}{{money listPrice}}{{/if}}", helpers: StorePages.helpers)
+        let formatted = try Template("{{formattedPrice}}|{{formattedListPrice}}")
+        for product in catalog.products {
+            for language in [StoreLanguage.english, .french] {
+                let value = values.productValue(product, language)
+                #expect(formatted.render(value) == helper.render(value), "\(product.id)")
+            }
+        }
+    }
+
+    @Test func searchWordsFromTheBytesAsFromCharacters() {
+        let texts = ["dress", "Dresses", "  red  SHOES ", "t-shirts,boxes;watches", "glass", "bus", "a1 b2", "", "...", "x\r\ny",
+                     "caf\u{E9}s", "\u{212A}elvins", "dress\u{301}", "ÉCHARPES", "100% wool", "o'neil's", "tab\tsep", "UPPER-case"]
+        for text in texts {
+            #expect(CommerceCatalog.words(text) == CommerceCatalog.wordsByCharacter(text), "\(text.unicodeScalars.map(\.value))")
+        }
+        #expect(CommerceCatalog.words("Red DRESSES, boxes & shoes") == ["red", "dress", "box", "shoe"])
     }
 
     @Test func foundationsSearchAndTrimmingAnsweredFromTheBytesAsFoundationAnswers() {

@@ -28,6 +28,28 @@ private func render(_ source: String, _ json: String = "{}") throws -> String {
         #expect(try render("{{#if (gt n 2)}}big{{/if}}", #"{"n":"10"}"#) == "big")
     }
 
+    @Test func blocksAndTextAroundThemInTheFlatProgram() throws {
+        // Text before, inside and after blocks stays where it is (runs are joined only outside
+        // a block's edges), and an inverse runs only its own steps.
+        let template = "a{{#if x}}b{{else}}c{{#each l}}d{{this}}e{{/each}}f{{/if}}g{{#unless x}}h{{/unless}}i"
+        #expect(try render(template, #"{"x":1,"l":[1,2]}"#) == "abgi")
+        #expect(try render(template, #"{"x":0,"l":[1,2]}"#) == "acd1ed2efghi")
+        #expect(try render(template, #"{"x":0,"l":[]}"#) == "acfghi")
+        #expect(try render("{{#each l}}{{else}}none{{/each}}after", #"{"l":[]}"#) == "noneafter")
+    }
+
+    @Test func eachItemsShareOneFrameWithoutLeakingIntoTheNext() throws {
+        // The frame #each reuses for its items: each item sees its own values, @data and block
+        // params, nested blocks push and pop above it, and the enclosing frame is back after
+        // (`../n` reads only the parent item, as Handlebars.java does).
+        let json = #"{"n":"root","l":[{"n":"a","m":[1,2]},{"m":[3]},{"n":"c","m":[]}]}"#
+        #expect(try render("{{#each l}}[{{@index}}{{#if @first}}F{{/if}}{{#if @last}}L{{/if}}:{{n}}"
+                           + "{{#each m}}({{@index}}={{this}}/{{../n}}){{else}}-{{/each}}]{{/each}}{{n}}", json)
+            == "[0F:a(0=1/a)(1=2/a)][1:root(0=3/)][2L:c-]root")
+        #expect(try render("{{#each l as |item i|}}{{i}}{{item.n}}{{#each item.m as |v|}}<{{v}}{{i}}>{{/each}};{{/each}}", json)
+            == "0a<10><20>;1<31>;2c;")
+    }
+
     @Test func loopsWithDataVariablesAndParentContext() throws {
         let json = #"{"title":"T","items":[{"n":"a"},{"n":"b"},{"n":"c"}]}"#
         #expect(try render("{{#each items}}{{@index}}:{{n}}{{#unless @last}},{{/unless}}{{/each}}", json) == "0:a,1:b,2:c")
