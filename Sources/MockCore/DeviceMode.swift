@@ -62,7 +62,7 @@ public final class DeviceMode: Sendable {
 
     /// TLS is made by `make` when first used — a device's first request through this server as its
     /// proxy, or a request for the CA's certificate or page — not at start: libcrypto's pages, the
-    /// keys, the TLS context and the listener's loops cost about 3.5 MB that a server only reached
+    /// keys, the TLS context and the listener's loops cost about 3 MB that a server only reached
     /// directly (as by most test runs) never needs. Making it takes a few milliseconds, once, on
     /// the loop of the request that needs it.
     public func endTLS(using make: @escaping @Sendable () -> TLSSetup) {
@@ -150,7 +150,7 @@ public final class DeviceMode: Sendable {
             return refuse(request, responder, 403, "no entry of \(hostsFile.lastPathComponent) names the address \(host); map it there, or start with --pass-through to let it through")
         }
         guard let listener = tunnelPort() else {
-            return refuse(request, responder, 501, "this server does not end TLS for tunnels (device mode is off)")
+            return refuse(request, responder, 501, "this server does not end TLS for tunnels: it has no local CA (its log says why)")
         }
         responder.openTunnel(to: .intercept(host: host, port: port, localPort: listener), clientAddress: request.remoteAddress, clientPort: request.remotePort)
     }
