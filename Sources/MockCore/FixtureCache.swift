@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import WireFormat
 
 /// Where emulators keep between runs what they make from their fixtures (the geocoder's gazetteer
@@ -43,21 +38,20 @@ public struct FixtureCache: Sendable {
         directory.appendingPathComponent(name).path
     }
 
-    /// Makes the file at `path` (in this cache): `write` fills a file of this process's own at the
-    /// path it is given, which is then renamed to `path`. False, leaving nothing behind, when the
-    /// folder cannot be made or `write` fails.
+    /// Makes the file at `path` (in this cache) with `SafeFile`: `write` fills a file of this
+    /// process's own at the path it is given, which is then renamed to `path`. False, leaving
+    /// nothing behind, when the folder cannot be made or `write` fails.
     public func publish(_ path: String, _ write: (String) -> Bool) -> Bool {
+        struct WriteFailed: Error {}
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try SafeFile.write(to: URL(fileURLWithPath: path)) { temporary in
+                guard write(temporary.path) else { throw WriteFailed() }
+            }
+            return true
         } catch {
             return false
         }
-        let temporary = path + ".\(getpid()).tmp"
-        guard write(temporary), rename(temporary, path) == 0 else {
-            unlink(temporary)
-            return false
-        }
-        return true
     }
 
     /// A checksum of `bytes` after `seed`: FNV-1a's step over 8-byte words, then the last bytes one
