@@ -46,7 +46,8 @@ public struct AdminGuard: Sendable {
             return refuse(403, "the admin API answers requests to loopback names and IP addresses only, not to '\(name)' "
                 + "(a guard against DNS rebinding); allow it with --admin-host \(name)")
         }
-        if !request.body.isEmpty, let type = request.headers["Content-Type"], !Self.isAcceptedBodyType(type) {
+        if !request.body.isEmpty, let type = request.headers["Content-Type"], !Self.isAcceptedBodyType(type),
+           Self.isCrossSiteBrowserRequest(origin: origin, host: host, fetchSite: request.headers["Sec-Fetch-Site"]) {
             return refuse(415, "admin API bodies are JSON: send them as application/json, not '\(type)'")
         }
         return nil
@@ -61,8 +62,19 @@ public struct AdminGuard: Sendable {
               status: status)
     }
 
+    /// Whether a browser sent this from a page of another site (an allowed origin's, since others
+    /// are refused before): only such a request can be a "simple" one that no preflight asked about.
+    /// Browsers send `Origin` with every cross-origin POST, PUT and DELETE; clients that are not
+    /// browsers send neither header (WireMock's Java client posts its JSON as `text/plain`).
+    static func isCrossSiteBrowserRequest(origin: String?, host: String?, fetchSite: String?) -> Bool {
+        if let fetchSite, !["same-origin", "none"].contains(fetchSite.lowercased()) { return true }
+        guard let origin else { return false }
+        return !isSameOrigin(origin, host: host)
+    }
+
     /// JSON, or what curl sends with `-d` (`application/x-www-form-urlencoded`): browsers can send
-    /// `text/plain` and `multipart/form-data` across origins without asking first, so those are refused.
+    /// `text/plain` and `multipart/form-data` across origins without asking first, so from a
+    /// cross-site browser request those are refused.
     static func isAcceptedBodyType(_ type: String) -> Bool {
         let media = type.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         return media == "application/json" || media.hasSuffix("+json") || media == "application/x-www-form-urlencoded"
