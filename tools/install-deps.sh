@@ -2,8 +2,8 @@
 # Installs the system packages Understudy needs, when they are missing.
 #   tools/install-deps.sh build   libevent, SQLite, OpenSSL, zlib and libxml2 (headers + pkg-config) to build and test
 #   tools/install-deps.sh python  python3 with venv, Chromium with its WebDriver, NSS's certutil and a
-#                                 Java runtime, for the Python clients, the browser tests and the
-#                                 differential test against WireMock of `make test`
+#                                 JDK, for the Python clients, the browser tests, the differential
+#                                 test against WireMock and the WireMock Java client test of `make test`
 #   tools/install-deps.sh bench   also wrk, valgrind and a C compiler, for `make bench`
 # On Debian/Ubuntu it runs apt-get (as root, or through sudo); elsewhere it prints what to install.
 set -euo pipefail
@@ -15,8 +15,9 @@ if [ "${1:-build}" = python ]; then
   command -v chromedriver >/dev/null || need+=(chromium-driver)
   # The device-mode browser test trusts Understudy's local CA in an NSS database with certutil.
   command -v certutil >/dev/null || need+=(libnss3-tools)
-  # The differential test runs the real WireMock (the jar of the `wiremock` PyPI package) on Java.
-  command -v java >/dev/null || need+=(default-jre-headless)
+  # The differential test runs the real WireMock (the jar of the `wiremock` PyPI package) on Java,
+  # and the Java client test compiles a program against that jar.
+  { command -v java >/dev/null && command -v javac >/dev/null; } || need+=(default-jdk-headless)
 else
   pkg-config --exists libevent 2>/dev/null || need+=(libevent-dev pkg-config)
   pkg-config --exists sqlite3 2>/dev/null || need+=(libsqlite3-dev)

@@ -49,7 +49,9 @@ final class AdminAPI: Backend {
             return .response(Response(status: 200))
         case (_, _) where path == "/scopes" || path.hasPrefix("/scopes/"):
             return scopes.handle(request.method, path.dropFirst("/scopes".count))
-        case (.get, "/requests"): return .response(requests(in: context.journalScope(for: request), limit: request.query("limit").flatMap(Int.init)))
+        case (.get, "/requests"):
+            return .response(requests(in: context.journalScope(for: request), limit: request.query("limit").flatMap(Int.init),
+                                      understudyFields: request.asksForUnderstudyFields))
         case (.delete, "/requests"), (.post, "/requests/reset"):
             journal.clear(context.journalScope(for: request))
             return .response(Response(status: 200))
@@ -57,7 +59,8 @@ final class AdminAPI: Backend {
             let requests = journal.entriesOf(context.journalScope(for: request)).filter { $0.backend == nil }
                 .map { $0.serveEventJSON(runID: journal.runID)["request"] ?? .null }
             return .response(.json(JSONValue.object([("requests", .array(requests))]).serialized))
-        case (.get, "/requests/unmatched/near-misses"): return .response(unmatchedNearMisses(in: context.journalScope(for: request)))
+        case (.get, "/requests/unmatched/near-misses"):
+            return .response(unmatchedNearMisses(in: context.journalScope(for: request), understudyFields: request.asksForUnderstudyFields))
         case (.get, "/requests/live"): return JournalFeed(journal: journal).reply(to: request, in: context.journalScope(for: request))
         case (.get, _) where path.hasPrefix("/requests/"):
             let id = String(path.dropFirst("/requests/".count))
@@ -83,7 +86,7 @@ final class AdminAPI: Backend {
     /// (`stubMapping`, as WireMock's serve events) or, when nothing did, the closest ones
     /// (`nearMisses`, each with why it missed).
     private func explained(_ entry: JournalEntry) -> JSONValue {
-        var event = entry.serveEventJSON(runID: journal.runID)
+        var event = entry.serveEventJSON(runID: journal.runID, understudyFields: true)
         guard case .object(var fields) = event else { return event }
         if let name = entry.backend {
             if let stub = backends.first(where: { $0.name == name })?.answeringStub(for: entry.request, in: entry.scope) {
@@ -119,16 +122,15 @@ final class AdminAPI: Backend {
     }
 
     /// WireMock's shape: `{"nearMisses": [{"request", "stubMapping", "matchResult": {"distance"}}]}`,
-    /// up to three per unmatched request, closest first.
-    private func unmatchedNearMisses(in scope: StateScope?) -> Response {
+    /// up to three per unmatched request, closest first; with Understudy's fields, each one's `misses`.
+    private func unmatchedNearMisses(in scope: StateScope?, understudyFields: Bool) -> Response {
         var items: [JSONValue] = []
         for entry in journal.entriesOf(scope) where entry.backend == nil {
             let logged = entry.serveEventJSON(runID: journal.runID)["request"] ?? .null
             for miss in NearMiss.closest(backends.flatMap { $0.nearMisses(for: entry.request, in: entry.scope) }) {
                 items.append(.object([
-                    ("request", logged), ("stubMapping", miss.stub),
-                    ("matchResult", .object([("distance", .double(miss.distance))])), ("misses", .array(miss.misses.map(JSONValue.string))),
-                ]))
+                    ("request", logged), ("stubMapping", miss.stub), ("matchResult", .object([("distance", .double(miss.distance))])),
+                ] + (understudyFields ? [("misses", .array(miss.misses.map(JSONValue.string)))] : [])))
             }
         }
         return .json(JSONValue.object([("nearMisses", .array(items))]).serialized)
@@ -148,11 +150,11 @@ final class AdminAPI: Backend {
     }
 
     /// `{"requests": [...], "meta": {"total": n}, "requestJournalDisabled": false}`, newest first.
-    private func requests(in scope: StateScope?, limit: Int?) -> Response {
+    private func requests(in scope: StateScope?, limit: Int?, understudyFields: Bool) -> Response {
         let entries = journal.entriesOf(scope)
         let shown = entries.reversed().prefix(limit ?? entries.count)
         let body: JSONValue = .object([
-            ("requests", .array(shown.map { $0.serveEventJSON(runID: journal.runID) })),
+            ("requests", .array(shown.map { $0.serveEventJSON(runID: journal.runID, understudyFields: understudyFields) })),
             ("meta", .object([("total", .int(entries.count))])),
             ("requestJournalDisabled", false),
         ])
@@ -161,8 +163,10 @@ final class AdminAPI: Backend {
 }
 
 extension JournalEntry {
-    /// This entry in WireMock's serve-event shape, as `GET /__admin/requests` lists it.
-    public func serveEventJSON(runID: UInt64) -> JSONValue {
+    /// This entry in WireMock's serve-event shape, as `GET /__admin/requests` lists it; with
+    /// `understudyFields`, also the state scope it was in (`scope`) and the backend that answered
+    /// it (`servedBy`, null when none did).
+    public func serveEventJSON(runID: UInt64, understudyFields: Bool = false) -> JSONValue {
         let request = self.request
         var queryParams: [(String, JSONValue)] = []
         for item in request.queryItems where !queryParams.contains(where: { $0.0 == item.name }) {
@@ -172,6 +176,7 @@ extension JournalEntry {
         // A request sent to a proxy in absolute form names its server in the target; others in Host.
         let host = request.proxiedAuthority ?? request.headers["Host"] ?? "localhost:\(request.localPort)"
         let absoluteURL = "\(request.scheme)://\(host)\(request.target)"
+        let (hostName, port) = Self.hostAndPort(host, scheme: request.scheme)
         return .object([
             ("id", .string(id(runID: runID))),
             ("request", .object([
@@ -185,10 +190,15 @@ extension JournalEntry {
                 ("loggedDate", .int(Int(loggedAt * 1000))),
                 ("bodyAsBase64", .string(Data(request.body).base64EncodedString())),
                 ("body", .string(request.bodyText)),
+                ("protocol", "HTTP/1.1"),
+                ("scheme", .string(request.scheme)),
+                ("host", .string(hostName)),
+                ("port", .int(port)),
                 ("loggedDateString", .string(Timestamp.iso8601(loggedAt))),
                 ("queryParams", .object(queryParams)),
             ])),
-            ("responseDefinition", .object([("status", .int(status))])),
+            // WireMock's clients read `wasMatched` from `fromConfiguredStub`, true when absent.
+            ("responseDefinition", .object([("status", .int(status))] + (backend == nil ? [("fromConfiguredStub", false)] : []))),
             ("response", .object([
                 ("status", .int(status)),
                 ("headers", Self.headersJSON(response.headers)),
@@ -196,10 +206,21 @@ extension JournalEntry {
                 ("body", .string(response.body.text)),
             ])),
             ("wasMatched", .bool(backend != nil)),
-            ("scope", .string(scope.name)),
-            ("servedBy", backend.map(JSONValue.string) ?? .null),
+        ] + (understudyFields ? [("scope", .string(scope.name)), ("servedBy", backend.map(JSONValue.string) ?? .null)] : []) + [
             ("timing", .object([("totalTime", .int(Int(durationNanos / 1_000_000)))])),
         ])
+    }
+
+    /// `127.0.0.1:8080` → (`127.0.0.1`, 8080); `[::1]` → (`::1`, the scheme's port).
+    static func hostAndPort(_ authority: String, scheme: String) -> (String, Int) {
+        let defaultPort = scheme == "https" ? 443 : 80
+        var name = Substring(authority), port = defaultPort
+        if let colon = authority.lastIndex(of: ":"), !authority[colon...].contains("]") {
+            name = authority[..<colon]
+            port = Int(authority[authority.index(after: colon)...]) ?? defaultPort
+        }
+        if name.hasPrefix("["), name.hasSuffix("]") { name = name.dropFirst().dropLast() }
+        return (String(name), port)
     }
 }
 
@@ -212,6 +233,15 @@ extension JournalEntry {
             headers.append((field.name, values.count == 1 ? .string(values[0]) : .array(values.map(JSONValue.string))))
         }
         return .object(headers)
+    }
+}
+
+extension Request {
+    /// Whether an admin call names its scope in the query (`?scope=NAME`, or `*` for every scope).
+    /// WireMock's clients never do, and they refuse fields their model lacks, so only then do
+    /// WireMock-shaped answers carry Understudy's own fields (`scope`, `servedBy`, `misses`).
+    public var asksForUnderstudyFields: Bool {
+        rawQuery != nil && query("scope") != nil
     }
 }
 

@@ -6,7 +6,7 @@ import MockCore
 /// `POST /__admin/near-misses/request` (the stubs closest to a request given as WireMock logs
 /// one) and `POST /__admin/near-misses/request-pattern` (the journaled requests closest to a
 /// pattern), in WireMock's shape: `{"nearMisses": [{"request", "stubMapping" | "requestPattern",
-/// "matchResult": {"distance"}}]}`, closest first, with Understudy's `misses` lines beside.
+/// "matchResult": {"distance"}}]}`, closest first; with `?scope=…`, Understudy's `misses` lines beside.
 extension StubAdminAPI {
     func nearMissesForRequest(_ request: Request, _ scope: StateScope) -> Response {
         let logged: JSONValue
@@ -20,7 +20,7 @@ extension StubAdminAPI {
         let misses = NearMiss.closest(scenarioEngines.flatMap { $0.nearMisses(for: probe, in: scope) })
         return Self.nearMisses(misses.map { miss in
             (logged, ("stubMapping", miss.stub), miss.distance, miss.misses)
-        })
+        }, understudyFields: request.asksForUnderstudyFields)
     }
 
     func nearMissesForPattern(_ request: Request, _ context: RequestContext) -> Response {
@@ -38,16 +38,14 @@ extension StubAdminAPI {
             .prefix(NearMiss.reportedCount)
         return Self.nearMisses(closest.map { entry, result in
             (entry.serveEventJSON(runID: journal.runID)["request"] ?? .null, ("requestPattern", patternJSON), result.distance, result.misses)
-        })
+        }, understudyFields: request.asksForUnderstudyFields)
     }
 
-    private static func nearMisses(_ items: [(request: JSONValue, against: (String, JSONValue), distance: Double, misses: [String])]) -> Response {
+    private static func nearMisses(_ items: [(request: JSONValue, against: (String, JSONValue), distance: Double, misses: [String])],
+                                   understudyFields: Bool) -> Response {
         .json(JSONValue.object([("nearMisses", .array(items.map { item in
-            .object([
-                ("request", item.request), item.against,
-                ("matchResult", .object([("distance", .double(item.distance))])),
-                ("misses", .array(item.misses.map(JSONValue.string))),
-            ])
+            .object([("request", item.request), item.against, ("matchResult", .object([("distance", .double(item.distance))]))]
+                + (understudyFields ? [("misses", .array(item.misses.map(JSONValue.string)))] : []))
         }))]).serialized)
     }
 

@@ -3,7 +3,8 @@ import JSON
 import MockCore
 
 /// The stub engine's part of the admin API, in WireMock's paths and shapes: mappings (list, create,
-/// read, replace, delete, reset to files, save, import, find or remove by metadata), scenarios,
+/// read, replace, delete, reset to files, save, import, find or remove by metadata, and the
+/// `edit` and `remove` by body that WireMock 2's Java client posts), scenarios,
 /// and counting, finding or removing journaled requests by a request pattern. What it does not handle under these prefixes falls through to
 /// the built-in admin API. Every call acts in the request's scope: in a named scope, mappings
 /// made, changed or removed are the scope's own (shared ones are changed without a scope), and
@@ -43,6 +44,8 @@ public final class StubAdminAPI: Backend {
         case (.post, 2, "mappings") where parts[1] == "save": return .response(scope.isDefault ? saveMappings() : sharedOnly("mappings/save"))
         case (.post, 2, "mappings") where parts[1] == "find-by-metadata": return .response(byMetadata(request, scope, remove: false))
         case (.post, 2, "mappings") where parts[1] == "remove-by-metadata": return .response(byMetadata(request, scope, remove: true))
+        case (.post, 2, "mappings") where parts[1] == "edit": return .response(editMapping(request, scope))
+        case (.post, 2, "mappings") where parts[1] == "remove": return .response(removeMapping(request, scope))
         case (.get, 2, "mappings"):
             guard let mapping = engine.mapping(id: parts[1], in: scope) else { return .response(notFound(parts[1], ownOf: nil)) }
             return .response(.json(mapping.json.serialized))
@@ -175,6 +178,43 @@ public final class StubAdminAPI: Backend {
         }
     }
 
+    /// `POST /__admin/mappings/edit`: WireMock 2's Java client (`editStub`) posts the whole mapping,
+    /// its id naming the one it replaces.
+    private func editMapping(_ request: Request, _ scope: StateScope) -> Response {
+        guard let id = (try? JSONValue.parseLenient(request.body))?["id"]?.stringValue else {
+            return invalid(StubError(field: "id", message: "expected the id of the mapping to replace"))
+        }
+        return replaceMapping(id: id, request, scope)
+    }
+
+    /// `POST /__admin/mappings/remove`: WireMock 2's Java client (`removeStub`) posts a mapping; the
+    /// one with its id goes, or, when it has none that is known, every one whose request pattern is
+    /// the same (as WireMock's `removeStubMapping`). `200` whether or not one was found, as WireMock.
+    private func removeMapping(_ request: Request, _ scope: StateScope) -> Response {
+        let given: StubMapping
+        do throws(StubError) {
+            let body = try parseBody(request, lenient: true)
+            given = try StubMapping.parse(body, in: engine.directory)
+            if body["id"] != nil || body["uuid"] != nil, engine.remove(id: given.id, in: scope) { return Response(status: 200) }
+        } catch {
+            return invalid(error)
+        }
+        let pattern = given.json["request"].map(Self.sortingKeys)
+        for mapping in engine.mappings(in: scope) where mapping.json["request"].map(Self.sortingKeys) == pattern {
+            engine.remove(id: mapping.id, in: scope)
+        }
+        return Response(status: 200)
+    }
+
+    /// Objects with their members in key order, so that equal patterns written differently compare equal.
+    private static func sortingKeys(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members): .object(members.sorted { $0.0 < $1.0 }.map { ($0.0, sortingKeys($0.1)) })
+        case .array(let items): .array(items.map(sortingKeys))
+        default: value
+        }
+    }
+
     /// All or nothing: every mapping is checked before any is added. `importOptions`:
     /// `duplicatePolicy` `OVERWRITE` (the default) or `IGNORE` (a mapping whose id is taken is
     /// left out), and `deleteAllNotInImport` (the mappings the scope may change that the import
@@ -221,12 +261,16 @@ public final class StubAdminAPI: Backend {
         }
     }
 
+    /// WireMock's `Scenario` with its `mappings`, which WireMock 2's Java client needs.
     private func listScenarios(_ scope: StateScope) -> Response {
-        .json(JSONValue.object([("scenarios", .array(scenarioEngines.flatMap { $0.scenarioSummaries(in: scope) }.map { summary in
-            .object([
-                ("id", .string(summary.name)), ("name", .string(summary.name)), ("state", .string(summary.state)),
-                ("possibleStates", .array(summary.possibleStates.map(JSONValue.string))),
-            ])
+        .json(JSONValue.object([("scenarios", .array(scenarioEngines.flatMap { engine in
+            engine.scenarioSummaries(in: scope).map { summary in
+                .object([
+                    ("id", .string(summary.name)), ("name", .string(summary.name)), ("state", .string(summary.state)),
+                    ("possibleStates", .array(summary.possibleStates.map(JSONValue.string))),
+                    ("mappings", .array(engine.mappings(in: scope).filter { $0.scenarioName == summary.name }.map(\.json))),
+                ])
+            }
         }))]).serialized)
     }
 
@@ -249,6 +293,13 @@ public final class StubAdminAPI: Backend {
                                         : journal.entriesOf(scope).filter { pattern.evaluate($0.request).matched }
         if query == .count {
             return .json(JSONValue.object([("count", .int(matching.count)), ("requestJournalDisabled", false)]).serialized)
+        }
+        if query == .remove {
+            // WireMock's `FindServeEventsResult`: the removed serve events, whole.
+            let understudyFields = request.asksForUnderstudyFields
+            return .json(JSONValue.object([
+                ("serveEvents", .array(matching.map { $0.serveEventJSON(runID: journal.runID, understudyFields: understudyFields) })),
+            ]).serialized)
         }
         return .json(JSONValue.object([
             ("requests", .array(matching.map { $0.serveEventJSON(runID: journal.runID)["request"] ?? .null })),

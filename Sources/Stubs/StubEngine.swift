@@ -203,6 +203,7 @@ public final class StubEngine: Backend {
     /// Removes the mapping `id` from what `scope` may change (a named scope: its own only).
     @discardableResult
     public func remove(id: String, in scope: StateScope) -> Bool {
+        defer { forgetScenariosWithoutMappings(in: scope) }
         guard !scope.isDefault else { return remove(id: id) }
         let id = id.lowercased()
         var removed = false
@@ -215,18 +216,28 @@ public final class StubEngine: Backend {
 
     /// Removes every mapping `scope` may change.
     public func removeAll(in scope: StateScope) {
+        defer { forgetScenariosWithoutMappings(in: scope) }
         guard !scope.isDefault else { return removeAll() }
         scope[scopeKey].changeOwn { $0 = [] }
     }
 
     /// `POST /__admin/mappings/reset`: the shared mappings back to the files (`default`), or the
-    /// scope's own mappings gone.
+    /// scope's own mappings gone; every scenario of the scope starts again, as WireMock's reset
+    /// clears its scenarios with its mappings.
     public func resetMappings(in scope: StateScope) {
         if scope.isDefault {
             restoreFromFiles()
         } else {
             scope[scopeKey].changeOwn { $0 = [] }
         }
+        resetScenarios(in: scope)
+    }
+
+    /// As WireMock: a scenario lives while a mapping names it, so one whose mappings all went
+    /// starts at `Started` again when mappings name it anew.
+    private func forgetScenariosWithoutMappings(in scope: StateScope) {
+        let named = Set(mappings(in: scope).compactMap(\.scenarioName))
+        scope[scopeKey].withScenarios { states in states = states.filter { named.contains($0.key) } }
     }
 
     private func ownMappings(_ scope: StateScope) -> (set: StubSet, ids: Set<String>)? {

@@ -83,7 +83,11 @@ func json(_ data: Data) throws -> [String: Any] {
         #expect(older["cookies"] as? [String: String] == ["session": "abc"])
         let query = older["queryParams"] as? [String: [String: Any]]
         #expect(query?["q"]?["values"] as? [String] == ["a", "b"])
-        #expect(requests.last?["servedBy"] as? String == "one")
+        #expect(requests.last?["servedBy"] == nil && requests.last?["scope"] == nil, "WireMock's Java client refuses fields its ServeEvent lacks")
+        #expect(newest["host"] as? String == "127.0.0.1" && newest["port"] as? Int == server.port && newest["scheme"] as? String == "http")
+        let withOwnFields = try json(try await server.send("GET", "/__admin/requests?scope=default").body)
+        let olderEvent = try #require((withOwnFields["requests"] as? [[String: Any]])?.last)
+        #expect(olderEvent["servedBy"] as? String == "one" && olderEvent["scope"] as? String == "default")
         let id = try #require(requests.first?["id"] as? String)
         #expect(UUID(uuidString: id) != nil)
 

@@ -105,6 +105,7 @@ func object(_ data: Data) throws -> [String: Any] {
         #expect(scenario["name"] as? String == "bus")
         #expect(scenario["state"] as? String == "Started")
         #expect(scenario["possibleStates"] as? [String] == ["Started", "late"])
+        #expect(Set((scenario["mappings"] as? [[String: Any]] ?? []).compactMap { ($0["request"] as? [String: Any])?["urlPath"] as? String }) == ["/bus/late", "/bus/1"])
         #expect(try await server.send("PUT", "/__admin/scenarios/bus/state", body: Data(#"{"state": "late"}"#.utf8)).response.statusCode == 200)
         #expect(String(decoding: try await server.send("GET", "/bus/1").body, as: UTF8.self) == "late")
         #expect(try await server.send("POST", "/__admin/scenarios/reset").response.statusCode == 200)
@@ -119,6 +120,53 @@ func object(_ data: Data) throws -> [String: Any] {
         #expect(error["code"] as? Int == 11)
         #expect(error["title"] as? String == "Scenario bus does not support state gone")
         #expect((try object(try await server.send("GET", "/__admin/scenarios").body)["scenarios"] as? [[String: Any]])?.first?["state"] as? String == "Started")
+    }
+
+    /// WireMock's lifecycle: a scenario lives while a mapping names it, and a mappings reset
+    /// starts every scenario again.
+    @Test func scenariosStartAgainWhenTheirMappingsGoAndComeBack() async throws {
+        let (server, root) = try serve()
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        let first = #"{"id": "a1a1a1a1-0000-0000-0000-000000000001", "scenarioName": "light", "requiredScenarioState": "Started", "newScenarioState": "on", "request": {"url": "/light"}, "response": {"body": "switching on"}}"#
+        let second = #"{"id": "a1a1a1a1-0000-0000-0000-000000000002", "scenarioName": "light", "requiredScenarioState": "on", "request": {"url": "/light"}, "response": {"body": "on"}}"#
+        func add() async throws {
+            for mapping in [first, second] { _ = try await server.send("POST", "/__admin/mappings", body: Data(mapping.utf8)) }
+        }
+        func light() async throws -> String { String(decoding: try await server.send("GET", "/light").body, as: UTF8.self) }
+        for removal in [("POST", "/__admin/mappings/reset"), ("DELETE", "/__admin/mappings")] {
+            try await add()
+            #expect(try await light() == "switching on")
+            #expect(try await light() == "on")
+            #expect(try await server.send(removal.0, removal.1).response.statusCode == 200)
+        }
+        try await add()
+        _ = try await light()
+        for id in ["a1a1a1a1-0000-0000-0000-000000000001", "a1a1a1a1-0000-0000-0000-000000000002"] {
+            _ = try await server.send("DELETE", "/__admin/mappings/\(id)")
+        }
+        try await add()
+        #expect(try await light() == "switching on", "removed one by one, then added again")
+    }
+
+    /// WireMock 2's Java client edits and removes stubs by posting the whole mapping.
+    @Test func editAndRemoveByTheMappingPosted() async throws {
+        let (server, root) = try serve()
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        let id = "b2b2b2b2-0000-0000-0000-000000000001"
+        _ = try await server.send("POST", "/__admin/mappings", body: Data(#"{"id": "\#(id)", "request": {"method": "GET", "url": "/greeting"}, "response": {"body": "hello"}}"#.utf8))
+        _ = try await server.send("POST", "/__admin/mappings", body: Data(#"{"request": {"url": "/other", "method": "GET"}, "response": {"body": "other"}}"#.utf8))
+        let edit = #"{"id": "\#(id)", "request": {"method": "GET", "url": "/greeting"}, "response": {"body": "good day"}}"#
+        #expect(try await server.send("POST", "/__admin/mappings/edit", body: Data(edit.utf8)).response.statusCode == 200)
+        #expect(String(decoding: try await server.send("GET", "/greeting").body, as: UTF8.self) == "good day")
+        #expect(try await server.send("POST", "/__admin/mappings/edit", body: Data(#"{"request": {}, "response": {}}"#.utf8)).response.statusCode == 422)
+
+        // By id, then by a request pattern written in another order.
+        #expect(try await server.send("POST", "/__admin/mappings/remove", body: Data(edit.utf8)).response.statusCode == 200)
+        #expect(try await server.send("GET", "/greeting").response.statusCode == 404)
+        let byPattern = #"{"request": {"method": "GET", "url": "/other"}, "response": {"status": 200}}"#
+        #expect(try await server.send("POST", "/__admin/mappings/remove", body: Data(byPattern.utf8)).response.statusCode == 200)
+        #expect(try await server.send("GET", "/other").response.statusCode == 404)
+        #expect(try await server.send("POST", "/__admin/mappings/remove", body: Data("nope".utf8)).response.statusCode == 422)
     }
 
     @Test func saveWritesAdminMappingsAsFilesThatLoadAgain() async throws {
@@ -162,7 +210,8 @@ func object(_ data: Data) throws -> [String: Any] {
         let one = try object(try await server.send("GET", "/__admin/requests/\(id)").body)
         #expect((one["request"] as? [String: Any])?["url"] as? String == "/drop?x=1")
         let removed = try object(try await server.send("POST", "/__admin/requests/remove", body: Data(#"{"urlPath": "/drop"}"#.utf8)).body)
-        #expect((removed["requests"] as? [[String: Any]])?.count == 1)
+        let removedEvents = try #require(removed["serveEvents"] as? [[String: Any]], "WireMock's FindServeEventsResult")
+        #expect(removedEvents.compactMap { ($0["request"] as? [String: Any])?["url"] as? String } == ["/drop?x=1"])
         #expect(try await server.send("GET", "/__admin/requests/\(id)").response.statusCode == 404)
         let keptID = try #require((try object(try await server.send("GET", "/__admin/requests").body)["requests"] as? [[String: Any]])?.last?["id"] as? String)
         #expect(try await server.send("DELETE", "/__admin/requests/\(keptID)").response.statusCode == 200)
