@@ -68,6 +68,7 @@ public final class StubAdminAPI: Backend {
         case (.post, 2, "requests") where parts[1] == "count": return .response(findRequests(request, context, .count))
         case (.post, 2, "requests") where parts[1] == "find": return .response(findRequests(request, context, .find))
         case (.post, 2, "requests") where parts[1] == "remove": return .response(findRequests(request, context, .remove))
+        case (.post, 2, "requests") where parts[1] == "remove-by-metadata": return .response(removeRequestsByStubMetadata(request, context))
         case (.get, 1, "settings"): return .response(.json(engine.settings.json.serialized))
         case (.post, 1, "settings"), (.patch, 1, "settings"):
             guard scope.isDefault else { return .response(sharedOnly("\(request.method.rawValue) /__admin/settings", "changes settings every scope shares")) }
@@ -303,6 +304,27 @@ public final class StubAdminAPI: Backend {
         }
         return .json(JSONValue.object([
             ("requests", .array(matching.map { $0.serveEventJSON(runID: journal.runID)["request"] ?? .null })),
+        ]).serialized)
+    }
+
+    /// `POST /__admin/requests/remove-by-metadata`: the serve events whose stub's `metadata`
+    /// satisfies a content pattern go, and are answered as WireMock's `FindServeEventsResult`.
+    private func removeRequestsByStubMetadata(_ request: Request, _ context: RequestContext) -> Response {
+        let pattern: ContentPattern
+        do throws(StubError) {
+            pattern = try ContentPattern.parse(try parseBody(request), field: "")
+        } catch {
+            return invalid(error)
+        }
+        // Decided before the journal's lock is taken: finding an entry's stub takes the engine's.
+        let chosen = Set(journal.entriesOf(context.journalScope(for: request)).filter { entry in
+            entry.backend == engine.name
+                && (engine.answeringStub(for: entry.request, in: entry.scope)?["metadata"].map { pattern.matches($0.serialized) } ?? false)
+        }.map(\.sequence))
+        let removed = journal.remove { chosen.contains($0.sequence) }
+        let understudyFields = request.asksForUnderstudyFields
+        return .json(JSONValue.object([
+            ("serveEvents", .array(removed.map { $0.serveEventJSON(runID: journal.runID, understudyFields: understudyFields) })),
         ]).serialized)
     }
 

@@ -254,7 +254,10 @@ public final class StubEngine: Backend {
         }
         try FileManager.default.createDirectory(at: directory.mappings, withIntermediateDirectories: true)
         var written: [(String, StubMapping)] = []
-        for mapping in pending {
+        for unsaved in pending {
+            // As WireMock: a saved mapping is persistent, so removing it later deletes its file.
+            let mapping = unsaved.persistent ? unsaved
+                : try StubMapping.parse(.object((unsaved.json.objectValue ?? []).filter { $0.0 != "persistent" } + [("persistent", true)]), in: directory)
             let file = ownFiles[mapping.id].map { URL(fileURLWithPath: $0) } ?? directory.mappings.appendingPathComponent(Self.fileName(for: mapping))
             try SafeFile.write(Data((mapping.json.prettyPrinted(arraysOnOneLine: false) + "\n").utf8), to: file)
             var saved = mapping

@@ -148,6 +148,20 @@ func object(_ data: Data) throws -> [String: Any] {
         #expect(try await light() == "switching on", "removed one by one, then added again")
     }
 
+    @Test func journaledRequestsRemovedByTheirStubsMetadata() async throws {
+        let (server, root) = try serve([
+            "mappings/m.json": #"{"mappings": [{"request": {"url": "/tagged"}, "response": {}, "metadata": {"team": "checkout"}}, {"request": {"url": "/other"}, "response": {}}]}"#,
+        ])
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        for path in ["/tagged", "/other", "/tagged", "/unmatched"] { _ = try await server.send("GET", path) }
+        let pattern = Data(#"{"matchesJsonPath": {"expression": "$.team", "equalTo": "checkout"}}"#.utf8)
+        let removed = try object(try await server.send("POST", "/__admin/requests/remove-by-metadata", body: pattern).body)
+        #expect((removed["serveEvents"] as? [[String: Any]])?.compactMap { ($0["request"] as? [String: Any])?["url"] as? String } == ["/tagged", "/tagged"])
+        let left = try #require(try object(try await server.send("GET", "/__admin/requests").body)["requests"] as? [[String: Any]])
+        #expect(left.compactMap { ($0["request"] as? [String: Any])?["url"] as? String } == ["/unmatched", "/other"])
+        #expect(try await server.send("POST", "/__admin/requests/remove-by-metadata", body: Data("{}".utf8)).response.statusCode == 422)
+    }
+
     /// WireMock 2's Java client edits and removes stubs by posting the whole mapping.
     @Test func editAndRemoveByTheMappingPosted() async throws {
         let (server, root) = try serve()
@@ -179,6 +193,9 @@ func object(_ data: Data) throws -> [String: Any] {
         #expect(FileManager.default.fileExists(atPath: file.path))
         let fresh = StubEngine(stubsDirectory: root)
         #expect(fresh.mappings.map(\.id) == [id], "the saved file loads as the same mapping")
+        #expect(fresh.mappings.first?.persistent == true, "saved mappings are persistent, as WireMock marks them")
+        #expect(try await server.send("DELETE", "/__admin/mappings/\(id)").response.statusCode == 200)
+        #expect(!FileManager.default.fileExists(atPath: file.path), "removing a saved mapping deletes its file")
 
         let persistent = #"{"persistent": true, "request": {"urlPath": "/kept"}, "response": {"body": "kept"}}"#
         let keptID = try #require(try object(try await server.send("POST", "/__admin/mappings", body: Data(persistent.utf8)).body)["id"] as? String)

@@ -40,6 +40,9 @@ public class WireMockJavaClientCheck {
         check("global settings", WireMockJavaClientCheck::globalSettings);
         check("import stubs", WireMockJavaClientCheck::importStubMappings);
         check("reset requests and mappings", WireMockJavaClientCheck::resets);
+        check("remove serve events by stub metadata", WireMockJavaClientCheck::removeServeEventsByStubMetadata);
+        check("save mappings", WireMockJavaClientCheck::saveMappings);
+        check("recording status and snapshot", WireMockJavaClientCheck::recording);
         System.out.println(failures == 0 ? "all checks passed" : failures + " checks failed");
         System.exit(failures);
     }
@@ -216,6 +219,33 @@ public class WireMockJavaClientCheck {
             .stub(get(urlEqualTo("/imported/2")).willReturn(ok("two"))));
         expectEqual("two", send("GET", "/imported/2", null).body(), "an imported stub");
         expectEqual(2, listAllStubMappings().getMappings().size(), "stubs after the import");
+    }
+
+    static void removeServeEventsByStubMetadata() throws Exception {
+        stubFor(get(urlEqualTo("/tagged")).withMetadata(com.github.tomakehurst.wiremock.common.Metadata.metadata().attr("team", "checkout")).willReturn(ok()));
+        stubFor(get(urlEqualTo("/untagged")).willReturn(ok()));
+        send("GET", "/tagged", null);
+        send("GET", "/untagged", null);
+        List<ServeEvent> removed = removeEventsByStubMetadata(matchingJsonPath("$.team", equalTo("checkout")));
+        expectEqual(1, removed.size(), "serve events removed by their stub's metadata");
+        expectEqual("/untagged", getAllServeEvents().get(0).getRequest().getUrl(), "the serve event left");
+    }
+
+    static void saveMappings() throws Exception {
+        StubMapping saved = stubFor(get(urlEqualTo("/saved")).willReturn(ok("saved")));
+        saveAllMappings();
+        resetToDefault();
+        expectEqual("saved", send("GET", "/saved", null).body(), "a saved stub after a reset to the files");
+        removeStub(saved);
+        resetToDefault();
+        expectEqual(404, send("GET", "/saved", null).statusCode(), "a saved stub removed, after a reset to the files");
+    }
+
+    static void recording() throws Exception {
+        expectEqual(com.github.tomakehurst.wiremock.recording.RecordingStatus.NeverStarted, getRecordingStatus().getStatus(), "recording status");
+        stubFor(get(urlEqualTo("/snap")).willReturn(ok("snap")));
+        send("GET", "/snap", null);
+        snapshotRecord();
     }
 
     static void resets() throws Exception {

@@ -34,4 +34,4 @@ def test_the_java_client_stubs_verifies_and_resets_twice_on_one_server(check_cla
                 lines = run.stdout.splitlines()
                 assert run.returncode == 0, "pass %d:\n%s\n%s" % (attempt, run.stdout, run.stderr[-3000:])
                 assert lines[-1] == "all checks passed"
-                assert sum(line.startswith("ok ") for line in lines) == 12, run.stdout
+                assert sum(line.startswith("ok ") for line in lines) == 15, run.stdout
