@@ -54,7 +54,7 @@ final class AdminAPI: Backend {
                                       understudyFields: request.asksForUnderstudyFields))
         case (.delete, "/requests"), (.post, "/requests/reset"):
             journal.clear(context.journalScope(for: request))
-            return .response(Response(status: 200))
+            return .response(request.method == .delete ? .emptyJSONObject : Response(status: 200))
         case (.get, "/requests/unmatched"):
             let requests = journal.entriesOf(context.journalScope(for: request)).filter { $0.backend == nil }
                 .map { $0.serveEventJSON(runID: journal.runID)["request"] ?? .null }
@@ -70,7 +70,7 @@ final class AdminAPI: Backend {
         case (.delete, _) where path.hasPrefix("/requests/"):
             let id = String(path.dropFirst("/requests/".count))
             let removed = journal.remove { $0.id(runID: journal.runID) == id }
-            return .response(removed.isEmpty ? noRequest(id) : Response(status: 200))
+            return .response(removed.isEmpty ? noRequest(id) : .emptyJSONObject)
         case (.post, "/shutdown"):
             guard let shutdown else { return .response(.text("This server cannot be shut down from here.\n", status: 501)) }
             return .deferred { reply in
@@ -234,6 +234,12 @@ extension JournalEntry {
         }
         return .object(headers)
     }
+}
+
+extension Response {
+    /// `{}`: what WireMock answers to most admin calls that change something (deletions, scenario
+    /// moves), and what its clients may parse.
+    public static var emptyJSONObject: Response { .json("{}") }
 }
 
 extension Request {
