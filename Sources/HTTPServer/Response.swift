@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An HTTP response to send. `Date` and `Content-Length` are added by the server when absent.
 public struct Response: Sendable {
     public var status: Int
@@ -70,6 +72,21 @@ public struct ResponseBody: Sendable {
         return false
     }
 
+    /// The shared buffer the body is, when it is one.
+    public var sharedBytes: SharedBytes? {
+        if case .shared(let shared) = storage { return shared }
+        return nil
+    }
+
+    /// The first `count` bytes, as a body of its own.
+    public func prefix(_ count: Int) -> ResponseBody {
+        switch storage {
+        case .bytes(let bytes): ResponseBody(Array(bytes.prefix(count)))
+        case .shared(let shared): ResponseBody(Array(shared.buffer.prefix(count)))
+        case .file(let file): ResponseBody(file.read(at: 0, count: min(count, file.count)))
+        }
+    }
+
     /// `count` in decimal, for Content-Length (made once for shared bodies).
     var countText: String {
         switch storage {
@@ -96,6 +113,9 @@ public final class SharedBytes: Sendable {
     nonisolated(unsafe) let base: UnsafeMutableRawPointer
     public let count: Int
     let countText: String
+    /// How many entries of a byte-budgeted store (the request journal) hold this buffer: the first
+    /// to take it counts its bytes, so a fixture answered a thousand times costs its size once.
+    public let budgetedHolds = Atomic<Int>(0)
 
     public init(_ bytes: some Collection<UInt8>) {
         count = bytes.count

@@ -164,8 +164,9 @@ final class AdminAPI: Backend {
 
 extension JournalEntry {
     /// This entry in WireMock's serve-event shape, as `GET /__admin/requests` lists it; with
-    /// `understudyFields`, also the state scope it was in (`scope`) and the backend that answered
-    /// it (`servedBy`, null when none did).
+    /// `understudyFields`, also the state scope it was in (`scope`), the backend that answered
+    /// it (`servedBy`, null when none did) and, for a body kept only in part, the size sent
+    /// (`responseBodyTruncatedFrom`).
     public func serveEventJSON(runID: UInt64, understudyFields: Bool = false) -> JSONValue {
         let request = self.request
         var queryParams: [(String, JSONValue)] = []
@@ -206,7 +207,8 @@ extension JournalEntry {
                 ("body", .string(response.body.text)),
             ])),
             ("wasMatched", .bool(backend != nil)),
-        ] + (understudyFields ? [("scope", .string(scope.name)), ("servedBy", backend.map(JSONValue.string) ?? .null)] : []) + [
+        ] + (understudyFields ? [("scope", .string(scope.name)), ("servedBy", backend.map(JSONValue.string) ?? .null)] : [])
+          + (understudyFields ? truncatedFrom.map { [("responseBodyTruncatedFrom", JSONValue.int($0))] } ?? [] : []) + [
             ("timing", .object([("totalTime", .int(Int(durationNanos / 1_000_000)))])),
         ])
     }

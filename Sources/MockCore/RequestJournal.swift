@@ -13,8 +13,11 @@ public final class JournalEntry: Sendable {
     public let backend: String?
     public let status: Int
     /// What was sent: status, headers and body, but never a body sent from a file (the journal
-    /// must not hold files open); `GET /__admin/requests` shows it as WireMock's `response`.
+    /// must not hold files open), and of a body over `RequestJournal.keptBodyLimit` only its
+    /// start; `GET /__admin/requests` shows it as WireMock's `response`.
     public let response: Response
+    /// The size of the body that was sent, when only its first `keptBodyLimit` bytes are kept.
+    public let truncatedFrom: Int?
     /// Wall-clock time the request was logged, seconds since the Unix epoch.
     public let loggedAt: Double
     /// From the request's arrival to its reply being handed to the server.
@@ -27,15 +30,34 @@ public final class JournalEntry: Sendable {
         self.scope = scope
         self.backend = backend
         self.status = response.status
-        self.response = response.body.file == nil ? response : Response(status: response.status, reason: response.reason, headers: response.headers)
+        if response.body.file != nil {
+            self.response = Response(status: response.status, reason: response.reason, headers: response.headers)
+            truncatedFrom = nil
+        } else if response.body.count > RequestJournal.keptBodyLimit {
+            // Copied, so that the large answer itself is not held.
+            self.response = Response(status: response.status, reason: response.reason, headers: response.headers,
+                                     body: response.body.prefix(RequestJournal.keptBodyLimit))
+            truncatedFrom = response.body.count
+        } else {
+            self.response = response
+            truncatedFrom = nil
+        }
         self.loggedAt = loggedAt
         self.durationNanos = durationNanos
     }
 
-    /// Bytes the journal's budget counts for this entry: the request's body and a response body
-    /// of its own (a shared fixture body is in memory anyway; a file body is not kept).
-    var keptBytes: Int {
-        request.body.count + (response.body.ownsBytes ? response.body.count : 0)
+    /// Bytes the journal's budget counts when this entry comes in: the request's body and the
+    /// response's, a shared buffer only when no other entry holds it already. Called under the
+    /// journal's lock, paired with `release()`.
+    fileprivate func admit() -> Int {
+        guard let shared = response.body.sharedBytes else { return request.body.count + response.body.count }
+        return request.body.count + (shared.budgetedHolds.add(1, ordering: .relaxed).oldValue == 0 ? shared.count : 0)
+    }
+
+    /// Bytes the budget no longer counts when this entry goes.
+    fileprivate func release() -> Int {
+        guard let shared = response.body.sharedBytes else { return request.body.count + response.body.count }
+        return request.body.count + (shared.budgetedHolds.subtract(1, ordering: .relaxed).newValue == 0 ? shared.count : 0)
     }
 
     /// A stable UUID-shaped id, unique per server run, derived from `sequence`.
@@ -47,10 +69,13 @@ public final class JournalEntry: Sendable {
 }
 
 /// Every request the server answered, newest last, bounded both in entries and in body bytes
-/// kept, so a long CI run cannot grow it without limit. Thread-safe; recording is O(1).
+/// kept (every body it holds counts, a shared one once), so a long CI run or a client asking for
+/// large answers cannot grow it without limit. Thread-safe; recording is O(1).
 public final class RequestJournal: Sendable {
     public let capacity: Int
     public let maxBodyBytes: Int
+    /// A response body larger than this is kept as its first this many bytes (the dashboard says so).
+    public static let keptBodyLimit = 256 * 1024
     /// Random per run, so journal ids differ between runs.
     public let runID: UInt64
 
@@ -88,7 +113,7 @@ public final class RequestJournal: Sendable {
             let evicted = ring.count == capacity ? Self.dropOldest(&ring) : nil
             ring.slots[(ring.start + ring.count) % capacity] = entry
             ring.count += 1
-            ring.bodyBytes += entry.keptBytes
+            ring.bodyBytes += entry.admit()
             while ring.bodyBytes > maxBodyBytes && ring.count > 1 { Self.dropOldest(&ring) }
             return evicted
         }
@@ -100,7 +125,7 @@ public final class RequestJournal: Sendable {
     private static func dropOldest(_ ring: inout Ring) -> JournalEntry? {
         let capacity = ring.slots.count
         let oldest = ring.slots[ring.start]
-        ring.bodyBytes -= oldest?.keptBytes ?? 0
+        ring.bodyBytes -= oldest?.release() ?? 0
         ring.evictions += 1
         ring.slots[ring.start] = nil
         ring.start = (ring.start + 1) % capacity
@@ -116,6 +141,9 @@ public final class RequestJournal: Sendable {
     }
 
     public var count: Int { ring.withLock { $0.count } }
+
+    /// The body bytes the budget counts now.
+    public var bodyBytes: Int { ring.withLock { $0.bodyBytes } }
 
     /// Entries dropped to make room (for the entry count or the body bytes) since the start.
     public var evictions: Int { ring.withLock { $0.evictions } }
@@ -175,14 +203,17 @@ public final class RequestJournal: Sendable {
             for (index, entry) in kept.enumerated() { ring.slots[index] = entry }
             ring.start = 0
             ring.count = kept.count
-            ring.bodyBytes = kept.reduce(0) { $0 + $1.keptBytes }
+            for entry in removed { ring.bodyBytes -= entry.release() }
             return removed
         }
     }
 
     public func clear() {
         ring.withLock { ring in
-            for index in ring.slots.indices { ring.slots[index] = nil }
+            for index in ring.slots.indices {
+                _ = ring.slots[index]?.release()
+                ring.slots[index] = nil
+            }
             ring.start = 0
             ring.count = 0
             ring.bodyBytes = 0

@@ -79,6 +79,10 @@ public final class ServerMetrics: Sendable {
         lines.append("understudy_journal_capacity \(journal.capacity)")
         family("understudy_journal_evictions_total", "counter", "Requests dropped from the journal to make room (entries or body bytes).")
         lines.append("understudy_journal_evictions_total \(journal.evictions)")
+        family("understudy_journal_body_bytes", "gauge", "Body bytes the journal holds now (a body shared by many answers counts once).")
+        lines.append("understudy_journal_body_bytes \(journal.bodyBytes)")
+        family("understudy_journal_body_bytes_limit", "gauge", "Most body bytes the journal holds (--journal-bytes).")
+        lines.append("understudy_journal_body_bytes_limit \(journal.maxBodyBytes)")
         let reports = backends.map { ($0.name, $0.report) }
         let caches = reports.compactMap { name, report in report.cache.map { (name, $0) } }
         family("understudy_response_cache_lookups_total", "counter", "Lookups in an emulator's cache of rendered answers, by result.")

@@ -35,7 +35,7 @@ struct Record: ParsableCommand {
     func run() throws {
         let logger = server.makeLogger()
         let directory = URL(fileURLWithPath: out)
-        let journal = RequestJournal(capacity: server.journalSize)
+        let journal = RequestJournal(capacity: server.journalSize, maxBodyBytes: server.journalBytes)
         let store = RecordingStore(directory: directory, options: rules.options)
         // As a device's proxy no host is mapped: every one it asks for is forwarded and recorded.
         let asDeviceProxy = proxy ? (device, directory.appendingPathComponent("hosts.json"), { (_: DeviceMode) in }) : nil

@@ -48,7 +48,7 @@ struct Serve: ParsableCommand {
         if !FileManager.default.fileExists(atPath: stubsURL.path) {
             logger.warning("stubs directory \(stubsURL.path) does not exist: serving the admin API only")
         }
-        let journal = RequestJournal(capacity: server.journalSize)
+        let journal = RequestJournal(capacity: server.journalSize, maxBodyBytes: server.journalBytes)
         var watchers: [StubWatcher] = []
         let hostsFile = stubsURL.appendingPathComponent("hosts.json")
         // hosts.json reloads with the stub files; device mode is made after the backends.

@@ -35,6 +35,9 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Requests kept in the journal (GET /__admin/requests).")
     var journalSize: Int = 10_000
 
+    @Option(help: "Bytes of request and response bodies the journal keeps (a body shared by many answers counts once); past it the oldest entries go.")
+    var journalBytes: Int = 64 * 1024 * 1024
+
     @Option(help: "Named state scopes (X-Understudy-Scope, /__scope/NAME/) alive at once; past it the least recently used goes.")
     var maxScopes: Int = 100
 
@@ -69,6 +72,7 @@ struct ServerOptions: ParsableArguments {
         guard maxUnsentBytes >= 0 else { throw ValidationError("--max-unsent-bytes must not be negative") }
         guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be at least 1 second") }
         guard journalSize >= 1 else { throw ValidationError("--journal-size must be at least 1") }
+        guard journalBytes >= 0 else { throw ValidationError("--journal-bytes must not be negative") }
         guard maxScopes >= 1 else { throw ValidationError("--max-scopes must be at least 1") }
         guard scopeIdleTimeout >= 1 else { throw ValidationError("--scope-idle-timeout must be at least 1 second") }
         guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-certificate and --tls-key go together") }

@@ -197,6 +197,23 @@ import UnderstudyTesting
         #expect(cache.response(scope: "t", key: "k", generation: 0) != nil)
     }
 
+    /// The audit's case: big answers, each made anew (no cache), pinned by the journal without
+    /// bound. Now each is kept as its start, and the journal keeps to its budget.
+    @Test func bigAnswersStayWithinTheJournalsBudget() async throws {
+        let journal = RequestJournal(capacity: 1000, maxBodyBytes: 1024 * 1024)
+        let (server, _) = try ServiceTests.server(config: #"{ "responseCache": 0 }"#, journal: journal)
+        defer { server.stop() }
+        for index in 1...15 {
+            let statement = "SELECT a.*, b.fname FROM customer a, customer b, customer c WHERE c.customer_num < 103 AND a.customer_num > -\(index)"
+            let (body, response) = try await ServiceTests.post(server, "/informix/generic2.php", [("sql_stmt", statement), ("tableName", "x")])
+            #expect(response.statusCode == 200)
+            #expect(body.utf8.count > RequestJournal.keptBodyLimit, "an answer larger than the journal keeps of it")
+        }
+        #expect(journal.bodyBytes <= 1024 * 1024)
+        #expect(journal.evictions > 0)
+        #expect(journal.entries.allSatisfy { $0.truncatedFrom != nil && $0.response.body.count == RequestJournal.keptBodyLimit })
+    }
+
     @Test func cacheAndDatabaseCapsAreConfigured() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("informix-limits-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -13,7 +13,7 @@ import UnderstudyTesting
 /// The three PHP services over a real socket, read with URLSession and XMLParser.
 @Suite struct ServiceTests {
     /// A server on the shipped stubs/informix, or on a copy with `config` as its config.json.
-    static func server(config: String? = nil, dataDirectory: URL? = nil) throws -> (TestServer, URL) {
+    static func server(config: String? = nil, dataDirectory: URL? = nil, journal: RequestJournal = RequestJournal()) throws -> (TestServer, URL) {
         var directory = InformixFixture.directory
         if let config {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("informix-\(UUID().uuidString)")
@@ -23,7 +23,7 @@ import UnderstudyTesting
             try Data(config.utf8).write(to: directory.appendingPathComponent("config.json"))
         }
         let backend = InformixBackend(directory: directory, dataDirectory: dataDirectory)
-        return (try TestServer.start(backends: [backend]), directory)
+        return (try TestServer.start(backends: [backend], journal: journal), directory)
     }
 
     static func post(_ server: TestServer, _ path: String, _ fields: [(String, String)]) async throws -> (String, HTTPURLResponse) {

@@ -27,6 +27,47 @@ import UnderstudyTesting
         #expect(journal.entries.map(\.request.path) == ["/huge"])
     }
 
+    func answer(_ journal: RequestJournal, _ path: String, _ body: ResponseBody) {
+        journal.record(Request(method: .get, target: path), scope: scope, backend: "t", response: Response(status: 200, body: body),
+                       atMonotonicNanos: MonotonicClock.nanoseconds(), durationNanos: 5)
+    }
+
+    /// Every body counts, a shared one once however many entries hold it: answers that are made
+    /// per request (emulators') are bounded, a fixture answered many times costs its size once.
+    @Test func countsEveryBodyItHoldsAndASharedOneOnce() {
+        let journal = RequestJournal(capacity: 100, maxBodyBytes: 250_000)
+        let fixture = SharedBytes([UInt8](repeating: 7, count: 100_000))
+        for index in 1...50 { answer(journal, "/fixture/\(index)", ResponseBody(shared: fixture)) }
+        #expect(journal.count == 50 && journal.bodyBytes == 100_000 && journal.evictions == 0)
+        for index in 1...5 { answer(journal, "/made/\(index)", ResponseBody(shared: SharedBytes([UInt8](repeating: 1, count: 60_000)))) }
+        #expect(journal.bodyBytes <= 250_000, "answers made per request count each")
+        #expect(journal.entries.suffix(2).map(\.request.path) == ["/made/4", "/made/5"])
+        #expect(journal.evictions > 0)
+        journal.clear()
+        #expect(journal.bodyBytes == 0)
+        #expect(fixture.budgetedHolds.load(ordering: .relaxed) == 0, "every hold is given back")
+        for index in 1...3 { answer(journal, "/again/\(index)", ResponseBody(shared: fixture)) }
+        #expect(journal.bodyBytes == 100_000)
+        journal.remove { $0.request.path == "/again/1" }
+        #expect(journal.bodyBytes == 100_000, "still held by two entries")
+        journal.remove { _ in true }
+        #expect(journal.bodyBytes == 0 && fixture.budgetedHolds.load(ordering: .relaxed) == 0)
+    }
+
+    @Test func keepsOnlyTheStartOfALargeBody() {
+        let journal = RequestJournal(capacity: 10)
+        let large = RequestJournal.keptBodyLimit * 4
+        answer(journal, "/large", ResponseBody([UInt8](repeating: 2, count: large)))
+        answer(journal, "/small", ResponseBody([UInt8](repeating: 3, count: 100)))
+        let (kept, small) = (journal.entries[0], journal.entries[1])
+        #expect(kept.response.body.count == RequestJournal.keptBodyLimit && kept.truncatedFrom == large)
+        #expect(small.response.body.count == 100 && small.truncatedFrom == nil)
+        #expect(journal.bodyBytes == RequestJournal.keptBodyLimit + 100)
+        let event = kept.serveEventJSON(runID: journal.runID, understudyFields: true)
+        #expect(event["responseBodyTruncatedFrom"]?.intValue == large)
+        #expect(kept.serveEventJSON(runID: journal.runID)["responseBodyTruncatedFrom"] == nil, "not a field of WireMock's")
+    }
+
     @Test func clearEmptiesItAndIdsStayUnique() {
         let journal = RequestJournal(capacity: 10)
         record(journal, "/a")

@@ -248,6 +248,11 @@ function renderDetail(event) {
   renderBody($('request-body'), request.bodyAsBase64, headerValue(request.headers, 'content-type'));
   renderHeaders($('response-headers'), event.response.headers);
   renderBody($('response-body'), event.response.bodyAsBase64, headerValue(event.response.headers, 'content-type'));
+  if (event.responseBodyTruncatedFrom) {
+    const kept = decodeBase64(event.response.bodyAsBase64).length;
+    $('response-body').prepend(el('p', {className: 'muted truncated',
+      text: `Body truncated at ${Math.round(kept / 1024)} KiB of ${event.responseBodyTruncatedFrom.toLocaleString()} bytes sent.`}));
+  }
 }
 
 function renderNearMisses(misses) {
@@ -380,6 +385,8 @@ function exchangeDraft(event) {
     if (!['date', 'content-length', 'set-cookie', 'connection'].includes(name.toLowerCase())) headers[name] = event.response.headers[name];
   }
   mapping.response = {status: event.response.status, headers};
+  // Only the body's start was kept: the draft says so rather than answer with a cut body.
+  if (event.responseBodyTruncatedFrom) mapping.metadata = {note: 'the journal kept only the start of this body: fill it in'};
   const type = headerValue(event.response.headers, 'content-type').toLowerCase();
   if (!event.response.bodyAsBase64) return mapping;
   if (!type || textTypes.test(type)) mapping.response.body = event.response.body;
