@@ -32,19 +32,33 @@ public final class Responder {
         guard let request else { return }
         self.request = nil
         var response = response
-        if response.body.count >= UnsentBytes.trackedSize, case .bytes = response.body.storage,
-           !isHead, Response.statusAllowsBody(response.status), !UnsentBytes.reserve(response.body.count, cap: loop.maxUnsentBytes) {
+        var tracked = response.body.count >= UnsentBytes.trackedSize && !isHead && Response.statusAllowsBody(response.status)
+        if tracked, !reserveUnsent(response.body) {
+            tracked = false
+            let (size, cap) = (response.body.count, loop.maxUnsentBytes)
+            UnsentBytes.noteRefusal {
+                "understudy: an answer of \(size) bytes was refused (503): answers clients have not read hold \(cap >> 20) MiB (--max-unsent-bytes)"
+            }
             response = .text("The server holds as many unread answers as it may (\(loop.maxUnsentBytes >> 20) MiB): try again when "
                 + "clients have read theirs.\n", status: 503)
             response.headers.set("Retry-After", "1")
         }
         let hasBody = Response.statusAllowsBody(response.status)
         writeHeaders(of: response, to: request, contentLength: hasBody ? response.body.countText : nil)
-        if hasBody && !isHead { Self.append(response.body, to: evhttp_request_get_output_buffer(request)) }
+        if hasBody && !isHead { Self.append(response.body, to: evhttp_request_get_output_buffer(request), tracked: tracked) }
         if let reason = response.reason {
             reason.withCString { evhttp_send_reply(request, Int32(response.status), $0, nil) }
         } else {
             evhttp_send_reply(request, Int32(response.status), nil, nil)
+        }
+    }
+
+    /// Counts a body about to be queued against `--max-unsent-bytes`; false when it does not fit.
+    private func reserveUnsent(_ body: ResponseBody) -> Bool {
+        switch body.storage {
+        case .bytes(let bytes): UnsentBytes.reserve(bytes.count, cap: loop.maxUnsentBytes)
+        case .shared(let shared): UnsentBytes.hold(shared, cap: loop.maxUnsentBytes)
+        case .file: true
         }
     }
 
@@ -179,9 +193,11 @@ public final class Responder {
         }
     }
 
-    private static func append(_ body: ResponseBody, to buffer: OpaquePointer?) {
+    /// `tracked`: the body was counted in `UnsentBytes` by `reserveUnsent`, and is given back when
+    /// libevent lets go of it, however that ends.
+    private static func append(_ body: ResponseBody, to buffer: OpaquePointer?, tracked: Bool) {
         switch body.storage {
-        case .bytes(let bytes) where bytes.count >= UnsentBytes.trackedSize:
+        case .bytes(let bytes) where tracked:
             // Reserved in `send`; released when libevent lets go of the bytes, however that ends.
             let owner = Unmanaged.passRetained(SharedBytes(bytes)).toOpaque()
             let shared = Unmanaged<SharedBytes>.fromOpaque(owner).takeUnretainedValue()
@@ -194,6 +210,12 @@ public final class Responder {
         case .shared(let shared) where shared.count <= 1024:
             // Copying a small body costs less than referencing it (chain + cleanup + refcount).
             _ = evbuffer_add(buffer, shared.base, shared.count)
+        case .shared(let shared) where tracked:
+            let owner = Unmanaged.passRetained(shared).toOpaque()
+            evbuffer_add_reference(buffer, shared.base, shared.count, { _, _, owner in
+                let shared = Unmanaged<SharedBytes>.fromOpaque(owner!).takeRetainedValue()
+                UnsentBytes.letGo(shared)
+            }, owner)
         case .shared(let shared):
             // libevent holds the bytes until written; the retain is dropped in the cleanup callback.
             let owner = Unmanaged.passRetained(shared).toOpaque()

@@ -116,6 +116,8 @@ public final class SharedBytes: Sendable {
     /// How many entries of a byte-budgeted store (the request journal) hold this buffer: the first
     /// to take it counts its bytes, so a fixture answered a thousand times costs its size once.
     public let budgetedHolds = Atomic<Int>(0)
+    /// How many answers queued for clients hold this buffer (`UnsentBytes`): the first counts it.
+    let unsentHolds = Atomic<Int>(0)
 
     public init(_ bytes: some Collection<UInt8>) {
         count = bytes.count

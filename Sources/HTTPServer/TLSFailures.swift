@@ -7,18 +7,10 @@ import Darwin
 
 /// Says, on standard error, why a TLS handshake with a client failed — it sent something that is
 /// not TLS, or refused the certificate (unknown CA, wrong name) — with the host it asked for and
-/// who it was. A client can fail handshakes as fast as it likes: at most `linesPerWindow` lines per
-/// window, then one line counting the rest.
+/// who it was. A client can fail handshakes as fast as it likes, so the lines are throttled, and
+/// the host name it sent is escaped: it is the client's to choose.
 enum TLSFailures {
-    static let window: UInt64 = 5_000_000_000
-    static let linesPerWindow = 10
-
-    private struct Tally {
-        var windowStart: UInt64 = 0
-        var lines = 0
-        var suppressed = 0
-    }
-    private static let tally = Locked(Tally())
+    private static let throttle = LogThrottle { count, seconds in "understudy: \(count) more TLS handshake(s) failed in the last \(seconds) s" }
 
     /// Watches `ssl`'s handshake (set on every accepted TLS connection).
     static func watch(_ ssl: OpaquePointer) {
@@ -29,24 +21,12 @@ enum TLSFailures {
         let host = SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name).map { String(cString: $0) }
         var client = SocketAddress.peer(of: SSL_get_fd(ssl)).map(\.description) ?? "a client"
         if let peer = SocketAddress.peer(of: SSL_get_fd(ssl)), peer.host == "127.0.0.1", let origin = TunnelRegistry.origin(ofRelayPort: peer.port) {
-            client = "\(origin.clientAddress):\(origin.clientPort) (through a tunnel to \(origin.host))"
+            client = "\(origin.clientAddress):\(origin.clientPort) (through a tunnel to \(LogText.escaped(origin.host)))"
         }
-        let now = MonotonicClock.nanoseconds()
-        let lines: [String] = tally.withLock { tally in
-            var lines: [String] = []
-            if now &- tally.windowStart >= window {
-                if tally.suppressed > 0 { lines.append("understudy: \(tally.suppressed) more TLS handshake(s) failed in the last \(window / 1_000_000_000) s") }
-                tally = Tally(windowStart: now)
-            }
-            guard tally.lines < linesPerWindow else {
-                tally.suppressed += 1
-                return lines
-            }
-            tally.lines += 1
-            lines.append("understudy: TLS handshake with \(client) for \(host ?? "no host name") failed: \(reason)")
-            return lines
+        let lines = throttle.lines {
+            "understudy: TLS handshake with \(client) for \(host.map { LogText.escaped($0) } ?? "no host name") failed: \(reason)"
         }
-        for line in lines { _ = (line + "\n").withCString { write(STDERR_FILENO, $0, strlen($0)) } }
+        for line in lines { writeToStandardError(line) }
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import Logging
 import Synchronization
+import WireFormat
 
 /// Understudy as a device's HTTP proxy, so apps run unchanged against their real host names:
 /// absolute-form requests (`GET http://host/…`) and `CONNECT host:443` tunnels, whose TLS is ended
@@ -22,6 +23,8 @@ public final class DeviceMode: Sendable {
     /// The local CA and that listener: made by `tls.make` at their first use (`endTLS(using:)`).
     private let tls = Locked<(made: TLSSetup?, make: (@Sendable () -> TLSSetup)?)>((nil, nil))
     private let logger: Logger
+    /// A client can send refused CONNECTs as fast as it likes.
+    private let refusals = LogThrottle { count, seconds in "device mode: \(count) more CONNECT(s) refused in the last \(seconds) s" }
 
     /// `backends`: the names `hosts.json` may use.
     public init(hostsFile: URL, backends: Set<String>, passThrough: Bool = false, logger: Logger = Logger(label: "understudy")) {
@@ -156,7 +159,11 @@ public final class DeviceMode: Sendable {
     }
 
     private func refuse(_ request: Request, _ responder: Responder, _ status: Int, _ reason: String) {
-        logger.info("device mode: CONNECT \(request.target.prefix(300)) from \(request.remoteAddress) refused (\(status)): \(reason)")
+        for line in refusals.lines({
+            "device mode: CONNECT \(LogText.escaped(request.target)) from \(request.remoteAddress) refused (\(status)): \(LogText.escaped(reason))"
+        }) {
+            logger.info("\(line)")
+        }
         var response = Response.text("CONNECT refused: \(reason).\n", status: status)
         response.headers.set("Connection", "close")
         responder.send(response)
@@ -187,6 +194,7 @@ public final class DeviceMode: Sendable {
         return kept
     }
 
+    /// Names `hosts.json` by its place in the stubs folder, not by its path on the machine.
     func offlinePage(host: String) -> Response {
         let file = hostsFile.lastPathComponent
         // The other names this server's hosts.json may use (its emulators among them), as it runs.
@@ -194,7 +202,7 @@ public final class DeviceMode: Sendable {
         let text = """
             502 Bad Gateway: Understudy does not answer for \(host).
 
-            Understudy is this device's proxy, and \(host) is not in \(hostsFile.path), so the request
+            Understudy is this device's proxy, and \(host) is not in \(file) of its stubs folder, so the request
             went nowhere: nothing leaves this machine. To answer it here, map the host to a backend
             in \(file), e.g.
 
@@ -216,9 +224,11 @@ public final class DeviceMode: Sendable {
         var lines = ["// Understudy: the hosts of \(hostsFile.lastPathComponent) go through the proxy, the rest goes direct.",
                      "function FindProxyForURL(url, host) {",
                      "  host = host.toLowerCase();"]
+        // Every value in a string literal escaped as JSON's, which JavaScript reads the same.
+        let quoted = { (text: String) in "\"" + TextEscaper.json.escaped(text) + "\"" }
         for host in hosts {
-            let condition = host.hasPrefix("*.") ? "dnsDomainIs(host, \"\(host.dropFirst(1))\")" : "host == \"\(host)\""
-            lines.append("  if (\(condition)) return \"PROXY \(proxy)\";")
+            let condition = host.hasPrefix("*.") ? "dnsDomainIs(host, \(quoted(String(host.dropFirst(1)))))" : "host == \(quoted(host))"
+            lines.append("  if (\(condition)) return \(quoted("PROXY " + proxy));")
         }
         lines += ["  return \"DIRECT\";", "}", ""]
         var response = Response(status: 200, body: ResponseBody(lines.joined(separator: "\n")))

@@ -23,9 +23,7 @@ public final class DeviceModeAPI: Backend {
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
         guard request.method == .get || request.method == .head else { return .decline }
         if request.path == "/proxy.pac" {
-            // As the device reached this server: its PAC file points back the same way.
-            let proxy = request.headers["Host"] ?? "127.0.0.1:\(request.localPort)"
-            return .response(deviceMode.pacFile(proxy: proxy))
+            return .response(deviceMode.pacFile(proxy: Self.proxyAuthority(of: request)))
         }
         guard Self.publicPaths.contains(request.path) else { return .decline }
         // The CA is made at its first use (DeviceMode.endTLS).
@@ -43,10 +41,18 @@ public final class DeviceModeAPI: Backend {
             response.headers.set("Content-Disposition", "attachment; filename=\"understudy-ca.der\"")
             return .response(response)
         case "/__admin/ca":
-            return .response(page(authority, proxy: request.headers["Host"] ?? "127.0.0.1:\(request.localPort)"))
+            return .response(page(authority, proxy: Self.proxyAuthority(of: request)))
         default:
             return .decline
         }
+    }
+
+    /// This server as the device reached it, so that what it is told points back the same way:
+    /// `Host` when it is a host[:port], else this listener on loopback (`Host` is the client's to
+    /// write, and a PAC file is a script).
+    static func proxyAuthority(of request: Request) -> String {
+        if let host = request.headers["Host"], HostName.of(authority: Substring(host)) != nil { return host }
+        return "127.0.0.1:\(request.localPort)"
     }
 
     private static func certificate(_ pem: String, type: String, file: String) -> Response {

@@ -1,3 +1,4 @@
+import HTTPServer
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -59,9 +60,9 @@ public struct RequestLog: Sendable {
         return left ? pad + text : text + pad
     }
 
-    /// Control characters a client sent (an escape sequence in a URL) shown as `?`, so a
-    /// request cannot drive the terminal.
+    /// Control characters a client sent (an escape sequence in a URL) shown escaped, so a
+    /// request can neither drive the terminal nor forge a line.
     static func printable(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : $0 }))
+        LogText.escaped(text, limit: 2048)
     }
 }

@@ -25,9 +25,18 @@ public final class StateScopes: Sendable {
     /// Monotonic nanoseconds after which idle scopes are looked for again.
     private let nextSweep: Atomic<UInt64>
     private let logger: Logger
+    /// A CI run that names more scopes than the cap evicts one per new name: the first few are
+    /// logged, the rest summed up.
+    private let evictions: LogThrottle
+    private let expiries: LogThrottle
 
     public init(limits: Limits = Limits(), logger: Logger = Logger(label: "understudy")) {
         self.limits = limits
+        let cap = limits.maxScopes
+        evictions = LogThrottle(windowSeconds: 10, linesPerWindow: 3) { count, seconds in
+            "evicted \(count) more scope(s) in the last \(seconds) s to make room for new ones: \(cap) named scopes is the cap (--max-scopes)"
+        }
+        expiries = LogThrottle(windowSeconds: 10, linesPerWindow: 3) { count, seconds in "\(count) more idle scope(s) expired in the last \(seconds) s" }
         self.logger = logger
         self.default = StateScope(name: StateScope.defaultName)
         nextSweep = Atomic(MonotonicClock.nanoseconds() &+ Self.sweepInterval)
@@ -51,7 +60,11 @@ public final class StateScopes: Sendable {
         }
         if let evicted {
             let idle = (now &- evicted.lastUsed) / 1_000_000_000
-            logger.warning("scope \"\(evicted.name)\" evicted (idle \(idle) s, \(evicted.requests) requests) to make room for \"\(name)\": \(limits.maxScopes) named scopes is the cap (--max-scopes)")
+            for line in evictions.lines({
+                "scope \"\(evicted.name)\" evicted (idle \(idle) s, \(evicted.requests) requests) to make room for \"\(name)\": \(limits.maxScopes) named scopes is the cap (--max-scopes)"
+            }, now: now) {
+                logger.warning("\(line)")
+            }
             evicted.discard()
         }
         return scope
@@ -92,7 +105,9 @@ public final class StateScopes: Sendable {
             return idle
         }
         for scope in expired {
-            logger.info("scope \"\(scope.name)\" expired after \(limits.idleSeconds) s idle (\(scope.requests) requests)")
+            for line in expiries.lines({ "scope \"\(scope.name)\" expired after \(limits.idleSeconds) s idle (\(scope.requests) requests)" }, now: now) {
+                logger.info("\(line)")
+            }
             scope.discard()
         }
     }

@@ -6,7 +6,8 @@ import Testing
 import HTTPServer
 import UnderstudyTesting
 
-@Suite struct LimitsTests {
+/// Serialized: the unread answers are counted across the process, as one server would count them.
+@Suite(.serialized) struct LimitsTests {
     @Test func bodyOverTheLimitGets413AndTheServerGoesOn() async throws {
         let server = try TestServer.start(handler: echo, configure: { $0.maxBodySize = 1024 })
         defer { server.stop() }
@@ -120,5 +121,40 @@ import UnderstudyTesting
             recovered = response.status == 200 && response.body.count == big.count
         }
         #expect(recovered, "closed connections give their room back")
+    }
+
+    /// An emulator's answer is a shared buffer made for its request: each counts. One buffer that
+    /// every client is sent (a stub's body) costs its size once, however many do not read it.
+    @Test func sharedAnswersCountOnceAndAnswersMadePerRequestEachTime() throws {
+        let size = 8 << 20
+        let fixture = SharedBytes([UInt8](repeating: 0x62, count: size))
+        let server = try TestServer.start(handler: ClosureHandler { request, responder in
+            let body = request.path == "/fixture" ? fixture : SharedBytes([UInt8](repeating: 0x61, count: size))
+            responder.send(Response(body: ResponseBody(shared: body)))
+        }, configure: { $0.maxUnsentBytes = 20 << 20; $0.threads = 1 })
+        defer { server.stop() }
+        func stall(_ path: String, _ count: Int) throws -> [RawHTTPConnection] {
+            try (0..<count).map { _ in
+                let connection = try RawHTTPConnection(host: "127.0.0.1", port: server.port, receiveBuffer: 4096)
+                try connection.send("GET \(path) HTTP/1.1\r\nHost: t\r\n\r\n")
+                return connection
+            }
+        }
+        func status(_ path: String) throws -> Int {
+            let reader = try server.connect()
+            try reader.send("GET \(path) HTTP/1.1\r\nHost: t\r\n\r\n")
+            return try reader.readResponse().status
+        }
+        var stalled = try stall("/fixture", 6)
+        #expect(try status("/fixture") == 200, "one buffer held by six clients costs 8 MiB")
+        stalled += try stall("/made", 3)
+        #expect(try status("/made") == 503, "three answers of 8 MiB made for their requests pass 20 MiB")
+        stalled.removeAll()
+        var recovered = false
+        for _ in 0..<100 where !recovered {
+            Thread.sleep(forTimeInterval: 0.05)
+            recovered = try status("/made") == 200
+        }
+        #expect(recovered, "every hold is given back when the clients go")
     }
 }

@@ -62,6 +62,8 @@ import UnderstudyTesting
         #expect(offline.bodyText.contains("does not answer for rally1.rallydev.com"))
         #expect(offline.bodyText.contains(#""rally1.rallydev.com": "stubs""#) && offline.bodyText.contains("--pass-through"))
         #expect(offline.bodyText.contains(#"(or "geo", "lotus", path prefixes"#), "the other backends this server runs, by name")
+        #expect(offline.bodyText.contains("hosts.json of its stubs folder") && !offline.bodyText.contains(root.path),
+                "the machine's paths are not shown to a device")
         #expect(server.router?.journal.entries.last?.backend == "proxy", "journaled as the proxy's answer")
     }
 
@@ -105,6 +107,10 @@ import UnderstudyTesting
         #expect(pac.bodyText.contains(#"if (host == "maps.googleapis.com") return "PROXY 192.168.1.20:8080";"#))
         #expect(pac.bodyText.contains(#"if (dnsDomainIs(host, ".example.com")) return "PROXY 192.168.1.20:8080";"#))
         #expect(pac.bodyText.contains(#"return "DIRECT";"#))
+        // A Host that is no host[:port] is not pasted into the script: the listener's own address is.
+        let hostile = try pacServer.connect().request("GET /proxy.pac HTTP/1.1\r\nHost: 127.0.0.1:8080\"; alert(1); \"\r\n\r\n")
+        #expect(!hostile.bodyText.contains("alert"))
+        #expect(hostile.bodyText.contains(#"return "PROXY 127.0.0.1:\#(pacServer.port)";"#))
         // Without a CA, the certificate is not there, and says why.
         let ca = try pacServer.connect().request("GET /__admin/ca.pem HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         #expect(ca.status == 404 && ca.bodyText.contains("no local CA"))

@@ -143,7 +143,7 @@ final class LogBox: Sendable {
     @Test func aRequestLogLineColoursTheStatusAndNeutralisesControlCharacters() {
         let log = RequestLog(colored: true) { _ in }
         let line = log.line(loggedAt: 0, method: "GET", target: "/a\u{1B}[2J\u{9B}b", status: 503, servedBy: nil, micros: 1500, scope: "default")
-        #expect(line == "00:00:00.000  GET     \u{1B}[31m503\u{1B}[0m  /a?[2J?b" + String(repeating: " ", count: 41) + "unmatched       1.5 ms")
+        #expect(line == "00:00:00.000  GET     \u{1B}[31m503\u{1B}[0m  /a\\x1b[2J\\u{9b}b" + String(repeating: " ", count: 33) + "unmatched       1.5 ms")
     }
 
     @Test func nothingIsLoggedPerRequestByDefault() async throws {

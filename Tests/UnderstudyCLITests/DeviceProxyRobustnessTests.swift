@@ -46,6 +46,43 @@ import UnderstudyTesting
         #expect(try proxied.readResponse().bodyText == "ok")
     }
 
+    /// A client chooses the host names, SNI and targets the log shows, and how often: escaped,
+    /// they cannot forge a line; throttled, they cannot flood the log.
+    @Test func clientsCanNeitherForgeNorFloodTheLog() throws {
+        let stubs = try makeTemporaryDirectory(["hosts.json": #"{"www.ibm.com": "stubs"}"#])
+        defer { try? FileManager.default.removeItem(at: stubs) }
+        let server = try UnderstudyProcess(["serve", "--port", "0", "--threads", "2", "--stubs", stubs.path])
+        let port = try #require(Int(server.firstLine().split(separator: ":").last ?? ""))
+
+        // A handshake the client fails (it refuses the certificate) with an SNI holding CR LF.
+        let client = Process()
+        client.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        client.arguments = ["openssl", "s_client", "-verify_return_error", "-proxy", "127.0.0.1:\(port)", "-connect", "www.ibm.com:443",
+                            "-servername", "x\r\nunderstudy: forged line"]
+        client.standardInput = FileHandle.nullDevice
+        client.standardOutput = FileHandle.nullDevice
+        client.standardError = FileHandle.nullDevice
+        try ProcessEnvironment.run(client)
+        client.waitUntilExit()
+        let handshake = server.errorLine(containing: "TLS handshake")
+        #expect(handshake.contains(#"for x\r\nunderstudy: forged line failed"#), "\(handshake)")
+
+        // A thousand CONNECTs refused, each with a target of its own (no port).
+        for index in 0..<1000 {
+            let connection = try RawHTTPConnection(host: "127.0.0.1", port: port)
+            try connection.send("CONNECT unmapped-\(index).invalid HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try connection.readResponse().status == 400)
+        }
+        server.signal(SIGTERM)
+        let log = server.finish().stderr
+        let lines = log.split(separator: "\n")
+        #expect(!lines.contains { $0.hasPrefix("understudy: forged") })
+        #expect(!log.contains("\u{1B}"), "no escape sequence reaches the terminal")
+        let refusals = lines.filter { $0.contains("CONNECT") }
+        #expect(refusals.count <= 30, "\(refusals.count) lines for 1,000 refused CONNECTs")
+        #expect(refusals.first?.contains("CONNECT unmapped-0.invalid from 127.0.0.1 refused (400)") == true, "\(refusals.first ?? "")")
+    }
+
     @Test func anIdleTunnelIsClosedAfterTheIdleTimeout() throws {
         // The real host: a server that keeps an idle connection open for a minute.
         let upstream = try TestServer.start(handler: ClosureHandler { _, responder in responder.send(.text("up")) }) {
