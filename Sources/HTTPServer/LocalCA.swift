@@ -58,14 +58,17 @@ public final class LocalCA: Sendable {
     /// Loads the CA from `directory` (ca.pem and ca-key.pem), or makes a new one there when
     /// neither file exists. Never replaces a file: when only one exists, or either cannot be read,
     /// or they do not belong together, the error names the file and what is wrong with it.
-    /// A missing directory is made with mode 0700; the key file is made with mode 0600.
+    /// A missing directory is made with mode 0700; the key file is made with mode 0600; at every
+    /// start both are checked to be this user's and no wider (`LocalCAStore.secure`).
     public static func loadOrCreate(directory: URL) throws(LocalCAError) -> LocalCA {
         guard directory.isFileURL else { throw LocalCAError(file: directory.absoluteString, reason: "is not a file URL") }
         let store = LocalCAStore(directory: directory.path(percentEncoded: false))
         try store.makeDirectory()
+        try store.secure(store.directory, mode: 0o700)
         let (certificate, key): (X509Certificate, PrivateKey)
         switch (try store.exists(store.certificateFile), try store.exists(store.keyFile)) {
         case (true, true):
+            try store.secure(store.keyFile, mode: 0o600)
             (certificate, key) = try load(store)
         case (false, false):
             (certificate, key) = try create(store)

@@ -36,6 +36,26 @@ struct LocalCAStore {
         guard mkdir(path, 0o700) == 0 || errno == EEXIST else { throw LocalCAError(file: path, reason: "cannot create: \(lastErrno())") }
     }
 
+    /// Checks, at every start, that only this user can reach the key: the directory and the key
+    /// file must be this user's, the directory 0700 and the key 0600. Modes that let others in are
+    /// narrowed (and said so on standard error), since another local user could otherwise swap or
+    /// read the pair on a shared host; another owner is refused, with what to do.
+    func secure(_ path: String, mode wanted: mode_t) throws(LocalCAError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw LocalCAError(file: path, reason: "cannot check: \(lastErrno())") }
+        guard info.st_uid == geteuid() else {
+            throw LocalCAError(file: path, reason: "belongs to another user (uid \(info.st_uid), not \(geteuid())), who could swap or read the CA's key; "
+                + "chown it to this user, or point UNDERSTUDY_CA_DIR at a directory of your own")
+        }
+        let mode = info.st_mode & 0o777
+        guard mode & ~wanted != 0 else { return }
+        guard chmod(path, mode & wanted) == 0 else {
+            throw LocalCAError(file: path, reason: "has mode \(String(mode, radix: 8)), which lets other users in, and cannot be changed to "
+                + "\(String(wanted, radix: 8)): \(lastErrno()); chmod it yourself")
+        }
+        writeToStandardError("understudy: \(path) had mode \(String(mode, radix: 8)), which let other users in; it is now \(String(mode & wanted, radix: 8))")
+    }
+
     /// Whether `path` exists; a failure other than "no such file" (permissions) is thrown, not taken as absence.
     func exists(_ path: String) throws(LocalCAError) -> Bool {
         var info = stat()

@@ -27,6 +27,35 @@ import UnderstudyTesting
         #expect(made.commonName.count <= 64)
     }
 
+    /// On a shared host another user could swap the pair in a folder others may write: modes are
+    /// narrowed at every start, not only when the folder is made.
+    @Test func modesThatLetOthersInAreNarrowedAtEveryStart() throws {
+        let root = try makeTemporaryDirectory([:])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let directory = root.appendingPathComponent("ca")
+        let made = try LocalCA.loadOrCreate(directory: directory)
+        let key = directory.appendingPathComponent("ca-key.pem")
+        #expect(chmod(directory.path, 0o777) == 0 && chmod(key.path, 0o644) == 0)
+        let loaded = try LocalCA.loadOrCreate(directory: directory)
+        #expect(loaded.fingerprint == made.fingerprint)
+        #expect(try mode(directory) == 0o700)
+        #expect(try mode(key) == 0o600)
+        #expect(chmod(directory.path, 0o750) == 0)
+        _ = try LocalCA.loadOrCreate(directory: directory)
+        #expect(try mode(directory) == 0o700, "group access too")
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "only root can give a folder to another user"))
+    func aFolderOfAnotherUserIsRefusedWithWhatToDo() throws {
+        let root = try makeTemporaryDirectory([:])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let directory = root.appendingPathComponent("ca")
+        _ = try LocalCA.loadOrCreate(directory: directory)
+        #expect(chown(directory.path, 65534, 65534) == 0)
+        let error = #expect(throws: LocalCAError.self) { try LocalCA.loadOrCreate(directory: directory) }
+        #expect(error?.description.contains("belongs to another user") == true && error?.description.contains("chown") == true)
+    }
+
     @Test func theCACertificateIsAnAuthorityForTenYears() throws {
         let (root, ca) = try makeCA()
         defer { try? FileManager.default.removeItem(at: root) }
