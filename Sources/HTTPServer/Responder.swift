@@ -23,6 +23,20 @@ public final class Responder {
     /// Whether `send` has not been called yet.
     public var isPending: Bool { request != nil }
 
+    /// Whether the client has closed its side of the connection while this request waits for its
+    /// answer (evhttp reads nothing meanwhile, so it would not notice until it writes). A look at
+    /// the socket without taking anything from it: bytes waiting (a next request) mean it is there.
+    public var clientHasGone: Bool {
+        loop.assertOnLoopThread()
+        guard let request, let connection = evhttp_request_get_connection(request),
+              let events = evhttp_connection_get_bufferevent(connection) else { return true }
+        let socket = bufferevent_getfd(events)
+        guard socket >= 0 else { return true }
+        var byte: UInt8 = 0
+        let count = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+    }
+
     /// Writes `response`. The server owns message framing: it sets `Content-Length` (and `Date`
     /// unless the response has one), drops any `Content-Length`/`Transfer-Encoding` the response carries, sends no body for
     /// HEAD, 1xx, 204 and 304 (HEAD keeps the length the body would have), and adds

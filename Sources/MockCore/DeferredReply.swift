@@ -14,6 +14,9 @@ public final class DeferredReply {
     /// The loop to schedule on (timers, outbound requests).
     public var loop: EventLoop { responder.loop }
 
+    /// Whether the client closed its connection while the reply waits (a long-poll's client gone).
+    public var clientHasGone: Bool { responder.clientHasGone }
+
     /// Sends the reply; later calls are ignored.
     public func send(_ response: Response) {
         guard responder.isPending else { return }

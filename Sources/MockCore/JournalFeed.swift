@@ -34,7 +34,11 @@ struct JournalFeed {
             if !entries.isEmpty { return reply.send(answer(entries, next: newest)) }
             cursor = newest  // only other scopes' entries: not looked at again
         }
-        guard MonotonicClock.nanoseconds() < deadline, !reply.loop.isDraining else { return reply.send(answer([], next: cursor)) }
+        // A client gone is answered at once: writing to its closed socket frees the connection, so a
+        // closed follower does not hold a descriptor until its timeout.
+        guard MonotonicClock.nanoseconds() < deadline, !reply.loop.isDraining, !reply.clientHasGone else {
+            return reply.send(answer([], next: cursor))
+        }
         reply.loop.schedule(after: Self.tick) { [cursor] in self.wait(reply, after: cursor, in: scope, limit: limit, until: deadline) }
     }
 

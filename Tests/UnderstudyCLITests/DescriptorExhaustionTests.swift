@@ -61,4 +61,34 @@ import UnderstudyTesting
         #expect(log.split(separator: "\n").count < 60, "\(log.prefix(4_000))")
         #expect(!log.contains("0 mappings live"))
     }
+
+    /// A follower of the journal that goes away frees its connection at once, not when its
+    /// long-poll times out a minute later.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fd"), "counts descriptors in /proc"))
+    func closedLongPollsFreeTheirDescriptors() async throws {
+        let stubs = try makeTemporaryDirectory([:])
+        defer { try? FileManager.default.removeItem(at: stubs) }
+        let server = try UnderstudyProcess(["serve", "--port", "0", "--threads", "2", "--stubs", stubs.path])
+        let port = try #require(Int(server.firstLine().split(separator: ":").last ?? ""))
+        defer {
+            server.signal(SIGTERM)
+            _ = server.finish()
+        }
+        let descriptors = { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.process.processIdentifier)/fd").count) ?? 0 }
+        let idle = descriptors()
+        var polls: [RawHTTPConnection] = []
+        for _ in 0..<40 {
+            let connection = try RawHTTPConnection(host: "127.0.0.1", port: port)
+            try connection.send("GET /__admin/requests/live?timeout=60 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            polls.append(connection)
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while descriptors() < idle + 40, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(descriptors() >= idle + 40, "every poll is waiting")
+        polls.removeAll()
+        let closedAt = ContinuousClock.now
+        while descriptors() > idle, ContinuousClock.now < closedAt + .seconds(5) { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(descriptors() <= idle, "descriptors held after their clients closed")
+        #expect(ContinuousClock.now - closedAt < .seconds(2), "freed within a second or so, not at the poll's timeout")
+    }
 }
