@@ -21,6 +21,10 @@ public final class EventLoop: @unchecked Sendable {
     /// `ServerConfiguration.idleTimeout`: also how long a CONNECT tunnel may sit idle.
     let idleTimeout: Duration
     private var boundSocket: OpaquePointer?
+    /// The TLS context of a listener that speaks TLS (it lives as long as the process).
+    private(set) var tlsContext: OpaquePointer?
+    /// `ServerConfiguration.tlsHandshakeTimeout`.
+    let tlsHandshakeTimeout: Duration
 
     // Loop-thread state.
     /// Set once shutdown begins: long waits (a long-poll) answer now instead of holding the loop open.
@@ -61,6 +65,7 @@ public final class EventLoop: @unchecked Sendable {
         self.localPort = localPort
         self.localAuthority = localAuthority
         maxUnsentBytes = configuration.maxUnsentBytes
+        tlsHandshakeTimeout = configuration.tlsHandshakeTimeout
         idleTimeout = configuration.idleTimeout
         decoder.initialize(to: RequestDecoder(localPort: localPort, isSecure: configuration.tls != nil))
         date.initialize(to: HTTPDate())
@@ -92,8 +97,8 @@ public final class EventLoop: @unchecked Sendable {
         if let tls = configuration.tls {
             // Every accepted connection starts with a TLS handshake (the context lives as long
             // as the process).
-            let context = try TLSContexts.server(tls)
-            evhttp_set_bevcb(http, onTLSConnection, UnsafeMutableRawPointer(context))
+            tlsContext = try TLSContexts.server(tls)
+            evhttp_set_bevcb(http, onTLSConnection, me)
         }
         evhttp_set_gencb(http, onRequest, me)
         evhttp_set_allowed_methods(http, HTTPMethod.serverMask)
@@ -315,8 +320,11 @@ private func onRequestComplete(_ request: OpaquePointer?, _ arg: UnsafeMutableRa
 }
 
 private func onTLSConnection(_ base: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) -> OpaquePointer? {
-    guard let arg, let ssl = SSL_new(OpaquePointer(arg)) else { return nil }
+    guard let arg else { return nil }
+    let loop = Unmanaged<EventLoop>.fromOpaque(arg).takeUnretainedValue()
+    guard let context = loop.tlsContext, let ssl = SSL_new(context) else { return nil }
     TLSFailures.watch(ssl)
+    HandshakeDeadline.start(for: ssl, on: loop)
     return bufferevent_openssl_socket_new(base, -1, ssl, BUFFEREVENT_SSL_ACCEPTING, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue))
 }
 

@@ -15,11 +15,14 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: Duration = .seconds(60)
     /// How listening sockets are laid out across workers.
     public var socketLayout: SocketLayout = .reusePort
-    /// Bytes of answers made for this request (not cached or file bodies) that may wait, across
-    /// the server, for clients that do not read them; past it, large answers get 503.
+    /// Bytes of answers in memory (a shared buffer once) that may wait, across the server, for
+    /// clients that do not read them; past it, large answers get 503.
     public var maxUnsentBytes: Int = 256 * 1024 * 1024
     /// Serve `https://` with this certificate and key instead of plain HTTP.
     public var tls: TLSServerSettings?
+    /// A TLS handshake not finished this long after its connection began is ended, however
+    /// steadily the client dribbles bytes (each restarts `idleTimeout`).
+    public var tlsHandshakeTimeout: Duration = .seconds(10)
 
     public init() {}
 

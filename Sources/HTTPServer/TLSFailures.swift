@@ -35,7 +35,9 @@ private let acceptExit = Int32(SSL_ST_ACCEPT | SSL_CB_EXIT)
 /// At the end of a failed handshake: OpenSSL's reason ("wrong version number", "http request",
 /// "tlsv1 alert unknown ca" when the client refused the certificate).
 private func onTLSInfo(_ ssl: OpaquePointer?, _ kind: Int32, _ value: Int32) {
-    guard let ssl, kind & acceptExit == acceptExit, value <= 0 else { return }
+    guard let ssl else { return }
+    if kind & SSL_CB_HANDSHAKE_DONE != 0 { HandshakeDeadline.finished(ssl) }
+    guard kind & acceptExit == acceptExit, value <= 0 else { return }
     let error = SSL_get_error(ssl, value)
     guard error != SSL_ERROR_WANT_READ && error != SSL_ERROR_WANT_WRITE else { return }
     let code = ERR_peek_last_error()

@@ -33,4 +33,40 @@ import UnderstudyTesting
         #expect(SocketAddress.ipLiteral("::1") == "::1")
         for name in ["cafe.de", "feed.be", "localhost", "10.0.0", "ad.ad.ad.ad"] { #expect(SocketAddress.ipLiteral(name) == nil, "\(name)") }
     }
+
+    /// A client that dribbles its handshake a byte at a time restarts the idle timer with each
+    /// byte: the handshake's own deadline ends it. One whose handshake finished is not touched.
+    @Test func aDribbledHandshakeIsEndedByItsDeadline() async throws {
+        let root = try makeTemporaryDirectory([:])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let authority = try LocalCA.loadOrCreate(directory: root.appendingPathComponent("ca"))
+        let server = try TestServer.start(handler: ClosureHandler { _, responder in responder.send(.text("secure")) }) {
+            $0.tls = TLSServerSettings(authority: authority)
+            $0.tlsHandshakeTimeout = .seconds(1)
+            $0.idleTimeout = .seconds(60)
+        }
+        defer { server.stop() }
+        let dribbler = try RawHTTPConnection(host: "127.0.0.1", port: server.port)
+        let started = ContinuousClock.now
+        let hello: [UInt8] = [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xFC, 0x03, 0x03] + [UInt8](repeating: 7, count: 40)
+        var closed = false
+        for byte in hello where !closed {
+            try? dribbler.send([byte])
+            closed = dribbler.isClosedByPeer(within: 0.2)
+        }
+        #expect(closed, "still open after dribbling the whole hello")
+        #expect(ContinuousClock.now - started < .seconds(5))
+
+        // A finished handshake, then a pause past the deadline: the connection is still served.
+        let client = Process()
+        client.executableURL = URL(fileURLWithPath: "/bin/sh")
+        client.arguments = ["-c", "(sleep 2; printf 'GET / HTTP/1.1\\r\\nHost: t\\r\\nConnection: close\\r\\n\\r\\n'; sleep 1) | openssl s_client -quiet -connect 127.0.0.1:\(server.port)"]
+        let output = childPipe()
+        client.standardOutput = output
+        client.standardError = FileHandle.nullDevice
+        try ProcessEnvironment.run(client)
+        let answer = String(decoding: output.fileHandleForReading.readToEndOfStream(), as: UTF8.self)
+        client.waitUntilExit()
+        #expect(answer.contains("HTTP/1.1 200") && answer.hasSuffix("secure"), "\(answer)")
+    }
 }
