@@ -20,11 +20,18 @@ public final class StubAdminAPI: Backend {
     /// the recordings (whose mappings are files only, not edited through this API).
     let scenarioEngines: [StubEngine]
     let journal: RequestJournal
+    /// Most bytes of mapping JSON a named scope's admin calls may add: a hundred CI scopes each
+    /// posting big stubs must not take the machine's memory.
+    let maxScopeMappingBytes: Int
 
-    public init(engine: StubEngine, journal: RequestJournal, recordings: StubEngine? = nil) {
+    public static let defaultMaxScopeMappingBytes = 4 * 1024 * 1024
+
+    public init(engine: StubEngine, journal: RequestJournal, recordings: StubEngine? = nil,
+                maxScopeMappingBytes: Int = StubAdminAPI.defaultMaxScopeMappingBytes) {
         self.engine = engine
         scenarioEngines = [engine] + (recordings.map { [$0] } ?? [])
         self.journal = journal
+        self.maxScopeMappingBytes = maxScopeMappingBytes
     }
 
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
@@ -108,14 +115,28 @@ public final class StubAdminAPI: Backend {
 
     private func createMapping(_ request: Request, _ scope: StateScope) -> Response {
         do throws(StubError) {
-            let mapping = try StubMapping.parse(try parseBody(request, lenient: true), in: engine.directory)
+            var mapping = try StubMapping.parse(try parseBody(request, lenient: true), in: engine.directory)
+            mapping.adminBytes = request.body.count
             try refuseFiles(for: mapping, in: scope, "add")
+            if let refusal = overScopeCap([mapping], in: scope) { return refusal }
             engine.add(mapping, in: scope)
             if mapping.persistent, let failure = save() { return failure }
             return .json(mapping.json.serialized, status: 201)
         } catch {
             return invalid(error)
         }
+    }
+
+    /// `413` when `mappings` (replacing those of their ids) would take a named scope's own mappings
+    /// past `maxScopeMappingBytes`; nil when they fit. `default` holds the shared mappings: uncapped.
+    /// `replacingAll`: the scope's other mappings go (an import that deletes what it does not name).
+    private func overScopeCap(_ mappings: [StubMapping], in scope: StateScope, replacingAll: Bool = false) -> Response? {
+        guard !scope.isDefault else { return nil }
+        let kept = replacingAll ? 0 : engine.ownBytes(in: scope, excluding: Set(mappings.map(\.id)))
+        let total = kept + mappings.reduce(0) { $0 + $1.adminBytes }
+        guard total > maxScopeMappingBytes else { return nil }
+        return wireMockError(code: 413, "the mappings of scope \(scope.name) would take \(total) bytes, past the cap of \(maxScopeMappingBytes) "
+            + "(--max-scope-mapping-bytes): remove some (DELETE /__admin/mappings in the scope), or serve large bodies from __files/", status: 413)
     }
 
     /// A persistent mapping is written to a file every scope shares: not from a named scope.
@@ -169,8 +190,10 @@ public final class StubAdminAPI: Backend {
             // The path's id wins over any in the body.
             let body = try parseBody(request, lenient: true)
             let json = JSONValue.object([("id", .string(id.lowercased()))] + (body.objectValue ?? []).filter { $0.0 != "id" && $0.0 != "uuid" })
-            let mapping = try StubMapping.parse(json, in: engine.directory)
+            var mapping = try StubMapping.parse(json, in: engine.directory)
+            mapping.adminBytes = request.body.count
             try refuseFiles(for: mapping, in: scope, "replace")
+            if let refusal = overScopeCap([mapping], in: scope) { return refusal }
             engine.add(mapping, in: scope)
             // As WireMock: a persistent mapping's file is rewritten (in place, when it had one).
             if mapping.persistent, let failure = save() { return failure }
@@ -243,13 +266,16 @@ public final class StubAdminAPI: Backend {
             var mappings: [StubMapping] = []
             for (index, item) in items.enumerated() {
                 do {
-                    mappings.append(try StubMapping.parse(item, in: engine.directory))
+                    var mapping = try StubMapping.parse(item, in: engine.directory)
+                    mapping.adminBytes = scope.isDefault ? 0 : item.serialized.utf8.count
+                    mappings.append(mapping)
                 } catch {
                     var located = error
                     located.field = "mappings[\(index)]" + (error.field.isEmpty ? "" : ".\(error.field)")
                     throw located
                 }
             }
+            if let refusal = overScopeCap(mappings, in: scope, replacingAll: deleteOthers) { return refusal }
             if deleteOthers {
                 let imported = Set(mappings.map(\.id))
                 for mapping in engine.mappings(in: scope) where !imported.contains(mapping.id) { engine.remove(id: mapping.id, in: scope) }

@@ -240,6 +240,12 @@ public final class StubEngine: Backend {
         scope[scopeKey].withScenarios { states in states = states.filter { named.contains($0.key) } }
     }
 
+    /// Bytes of the mappings a named scope's admin calls made (`adminBytes`), but those in `excluded`.
+    public func ownBytes(in scope: StateScope, excluding excluded: Set<String>) -> Int {
+        guard !scope.isDefault, let own = ownMappings(scope) else { return 0 }
+        return own.set.ordered.reduce(0) { $0 + (excluded.contains($1.id) ? 0 : $1.adminBytes) }
+    }
+
     private func ownMappings(_ scope: StateScope) -> (set: StubSet, ids: Set<String>)? {
         scope.isDefault ? nil : scope[scopeKey].own
     }
@@ -446,7 +452,7 @@ private final class StubScope: ScopeState {
 
     var estimatedBytes: Int {
         contents.withLock { contents in
-            contents.own.reduce(0) { $0 + 1024 + $1.response.response.body.count } + contents.scenarios.count * 64
+            contents.own.reduce(0) { $0 + 1024 + $1.adminBytes + $1.response.response.body.count } + contents.scenarios.count * 64
         }
     }
 }

@@ -22,6 +22,8 @@ public struct StubMapping: Sendable {
     /// What loads but may not do what was meant (a key with no effect, a body file that is
     /// missing, a second URL key that WireMock ignores): logged by `serve`, shown by `check`.
     public var warnings: [StubError] = []
+    /// Bytes of JSON the admin API was sent for this mapping: what a named scope's cap counts.
+    public var adminBytes = 0
 
     public static let defaultPriority = 5
 

@@ -65,7 +65,8 @@ struct Serve: ParsableCommand {
             // WireMock's record mode does: registered before the recordings, same tier); the
             // fallback proxy only what nothing else, static files included, answers.
             let recorder = RecordingProxy(timeout: .seconds(upstream.upstreamTimeout), tls: upstream.tls, logger: logger)
-            var core: [any Backend] = [StubAdminAPI(engine: stubs, journal: journal, recordings: recordings),
+            var core: [any Backend] = [StubAdminAPI(engine: stubs, journal: journal, recordings: recordings,
+                                                       maxScopeMappingBytes: server.maxScopeMappingBytes),
                                        RecordingAdminAPI(proxy: recorder, recordedDirectory: recordedURL, replay: recordings),
                                        stubs, recorder, recordings, staticFiles]
             if let fallbackProxy, let target = RecordingTarget(argument: fallbackProxy) {

@@ -4,6 +4,7 @@ import HTTPServer
 import Logging
 import MockCore
 import Recording
+import Stubs
 
 /// The listener's options, shared by `serve` and `record`, and the server's life: start, print
 /// where it listens, run until SIGINT or SIGTERM, let requests in flight finish.
@@ -44,6 +45,9 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Drop a named state scope unused this many seconds.")
     var scopeIdleTimeout: Int = 600
 
+    @Option(help: "Bytes of mapping JSON the admin calls of one named scope may add (past it: 413).")
+    var maxScopeMappingBytes: Int = StubAdminAPI.defaultMaxScopeMappingBytes
+
     @Option(help: "Serve https:// with this PEM certificate (chain); needs --tls-key.")
     var tlsCertificate: String?
 
@@ -75,6 +79,7 @@ struct ServerOptions: ParsableArguments {
         guard journalBytes >= 0 else { throw ValidationError("--journal-bytes must not be negative") }
         guard maxScopes >= 1 else { throw ValidationError("--max-scopes must be at least 1") }
         guard scopeIdleTimeout >= 1 else { throw ValidationError("--scope-idle-timeout must be at least 1 second") }
+        guard maxScopeMappingBytes >= 0 else { throw ValidationError("--max-scope-mapping-bytes must not be negative") }
         guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-certificate and --tls-key go together") }
     }
 

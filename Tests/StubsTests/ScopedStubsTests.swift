@@ -31,6 +31,33 @@ import UnderstudyTesting
     func text(_ answer: (body: Data, response: HTTPURLResponse)) -> String { String(decoding: answer.body, as: UTF8.self) }
     let a = ["X-Understudy-Scope": "a"], b = ["X-Understudy-Scope": "b"]
 
+    /// A hundred CI scopes each posting big stubs took half a gigabyte: a scope's own mappings have
+    /// a byte cap, and past it the scope is told so and keeps what it had.
+    @Test func aScopesOwnMappingsHaveAByteCap() async throws {
+        let root = try makeTemporaryDirectory([:])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let engine = StubEngine(stubsDirectory: root)
+        let server = try TestServer.start(backends: [StubAdminAPI(engine: engine, journal: RequestJournal(), maxScopeMappingBytes: 50_000), engine])
+        defer { server.stop() }
+        func stub(_ index: Int) -> Data {
+            Data(#"{"id": "00000000-0000-0000-0000-00000000000\#(index)", "request": {"url": "/big/\#(index)"}, "response": {"body": "\#(String(repeating: "x", count: 20_000))"}}"#.utf8)
+        }
+        #expect(try await server.send("POST", "/__admin/mappings", headers: a, body: stub(1)).response.statusCode == 201)
+        #expect(try await server.send("POST", "/__admin/mappings", headers: a, body: stub(2)).response.statusCode == 201)
+        let refused = try await server.send("POST", "/__admin/mappings", headers: a, body: stub(3))
+        #expect(refused.response.statusCode == 413)
+        #expect(text(refused).contains("the mappings of scope a would take") && text(refused).contains("--max-scope-mapping-bytes"))
+        #expect(try await server.send("GET", "/big/3", headers: a).response.statusCode == 404)
+        #expect(text(try await server.send("GET", "/big/2", headers: a)).count == 20_000, "what the scope had stays")
+        // Replacing one counts it once; another scope, and the shared mappings, have their own room.
+        #expect(try await server.send("PUT", "/__admin/mappings/00000000-0000-0000-0000-000000000002", headers: a, body: stub(2)).response.statusCode == 200)
+        #expect(try await server.send("POST", "/__admin/mappings", headers: b, body: stub(3)).response.statusCode == 201)
+        #expect(try await server.send("POST", "/__admin/mappings", body: stub(4)).response.statusCode == 201)
+        let imported = Data(#"{"mappings": [\#(String(decoding: stub(5), as: UTF8.self)), \#(String(decoding: stub(6), as: UTF8.self)), \#(String(decoding: stub(7), as: UTF8.self))]}"#.utf8)
+        #expect(try await server.send("POST", "/__admin/mappings/import", headers: b, body: imported).response.statusCode == 413, "all or nothing")
+        #expect(try await server.send("GET", "/big/5", headers: b).response.statusCode == 404)
+    }
+
     @Test func aScopesOwnMappingsAnswerFirstAndOnlyThere() async throws {
         let (server, root) = try serve()
         defer { server.stop(); try? FileManager.default.removeItem(at: root) }
