@@ -220,7 +220,10 @@ private final class ScopeDatabase: ScopeState, @unchecked Sendable {
         self.scope = scope
         self.cache = cache
         self.file = file
-        queue = DispatchQueue(label: "understudy.informix.\(scope)")
+        // On the shared pool, not an overcommitting queue of its own: a hundred scopes busy at once
+        // would otherwise get a thread each, every one with its own malloc arena and cache, and
+        // that memory stays after the scopes have gone.
+        queue = DispatchQueue(label: "understudy.informix.\(scope)", target: .global())
     }
 
     /// Back to the fixture: queued before any request that comes after the reset's answer.

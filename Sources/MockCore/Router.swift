@@ -70,6 +70,8 @@ public final class Router: HTTPHandler {
         prefixRanges = ranges
         self.journal = journal
         self.scopes = scopes
+        // Entries of scopes that have gone: their state is gone too, and they would pin memory.
+        scopes.onReclaim { [journal] in journal.remove { $0.scope.isDiscarded } }
         self.deviceMode = deviceMode
         self.logger = logger
         self.requestLog = requestLog

@@ -106,6 +106,8 @@ public final class ServerMetrics: Sendable {
         }
         family("understudy_scopes", "gauge", "Live state scopes, default included.")
         lines.append("understudy_scopes \(scopes.all.count)")
+        family("understudy_scope_evictions_total", "counter", "Named scopes evicted to make room for new ones (--max-scopes).")
+        lines.append("understudy_scope_evictions_total \(scopes.evictionsSoFar)")
         family("understudy_uptime_seconds", "gauge", "Seconds since the server started.")
         lines.append("understudy_uptime_seconds \((MonotonicClock.nanoseconds() - startedAt) / 1_000_000_000)")
         family("understudy_build_info", "gauge", "The running version.")

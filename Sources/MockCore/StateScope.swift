@@ -16,6 +16,7 @@ public final class StateScope: Sendable, CustomStringConvertible {
     private let requestCount = Atomic<Int>(0)
     /// Each backend's state, at its key's index; made on first use.
     private let slots = Locked<[(any ScopeState)?]>([])
+    private let discarded = Atomic<Bool>(false)
 
     public static let defaultName = "default"
 
@@ -51,12 +52,17 @@ public final class StateScope: Sendable, CustomStringConvertible {
     /// The scope is gone (deleted or expired): each state releases what memory alone does not
     /// (files, entries in shared caches); later use of this object makes fresh, unshared state.
     func discard() {
+        discarded.store(true, ordering: .relaxed)
         let dropped = slots.withLock { slots -> [(any ScopeState)?] in
             defer { slots = [] }
             return slots
         }
         for state in dropped { state?.discard() }
     }
+
+    /// Whether the scope has gone (evicted, expired or deleted): what still refers to it (journal
+    /// entries) is dropped by the next reclaim (`StateScopes.onReclaim`).
+    public var isDiscarded: Bool { discarded.load(ordering: .relaxed) }
 
     /// Roughly how many bytes the scope's state holds, for `GET /__admin/scopes`.
     public var estimatedBytes: Int { states.reduce(0) { $0 + $1.estimatedBytes } }

@@ -1,3 +1,4 @@
+import Dispatch
 import HTTPServer
 import Logging
 import Synchronization
@@ -29,6 +30,10 @@ public final class StateScopes: Sendable {
     /// logged, the rest summed up.
     private let evictions: LogThrottle
     private let expiries: LogThrottle
+    /// What drops the leftovers of gone scopes (their journal entries); run off the request path.
+    private let reclaimers = Locked<[@Sendable () -> Void]>([])
+    private let reclaimPending = Atomic<Bool>(false)
+    private let evictionCount = Atomic<Int>(0)
 
     public init(limits: Limits = Limits(), logger: Logger = Logger(label: "understudy")) {
         self.limits = limits
@@ -59,6 +64,7 @@ public final class StateScopes: Sendable {
             return (made, evicted)
         }
         if let evicted {
+            evictionCount.add(1, ordering: .relaxed)
             let idle = (now &- evicted.lastUsed) / 1_000_000_000
             for line in evictions.lines({
                 "scope \"\(evicted.name)\" evicted (idle \(idle) s, \(evicted.requests) requests) to make room for \"\(name)\": \(limits.maxScopes) named scopes is the cap (--max-scopes)"
@@ -66,9 +72,32 @@ public final class StateScopes: Sendable {
                 logger.warning("\(line)")
             }
             evicted.discard()
+            scheduleReclaim()
         }
         return scope
     }
+
+    /// Named scopes evicted to make room since the start.
+    public var evictionsSoFar: Int { evictionCount.load(ordering: .relaxed) }
+
+    /// `body` runs, off the request path, at most about once a second after scopes have gone: it
+    /// drops what still refers to them (the journal's entries of gone scopes), and then the freed
+    /// memory is given back to the system. A CI run that churns through scope names keeps neither
+    /// its old entries nor the pages they pinned.
+    public func onReclaim(_ body: @escaping @Sendable () -> Void) {
+        reclaimers.withLock { $0.append(body) }
+    }
+
+    private func scheduleReclaim() {
+        guard reclaimPending.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + Self.reclaimDelay) { [self] in
+            reclaimPending.store(false, ordering: .relaxed)
+            for reclaim in reclaimers.withLock({ $0 }) { reclaim() }
+            MallocSettings.releaseFreedMemory()
+        }
+    }
+
+    private static let reclaimDelay = DispatchTimeInterval.milliseconds(500)
 
     /// The scope called `name` if it is alive.
     public func existing(_ name: String) -> StateScope? {
@@ -86,6 +115,7 @@ public final class StateScopes: Sendable {
     public func delete(_ name: String) -> Bool {
         guard let removed = named.withLock({ $0.removeValue(forKey: name) }) else { return false }
         removed.discard()
+        scheduleReclaim()
         return true
     }
 
@@ -104,6 +134,7 @@ public final class StateScopes: Sendable {
             for scope in idle { named[scope.name] = nil }
             return idle
         }
+        if !expired.isEmpty { scheduleReclaim() }
         for scope in expired {
             for line in expiries.lines({ "scope \"\(scope.name)\" expired after \(limits.idleSeconds) s idle (\(scope.requests) requests)" }, now: now) {
                 logger.info("\(line)")

@@ -149,6 +149,25 @@ final class NotingState: ScopeState {
         #expect(scopes.scope(named: "b", now: t0 + 5)[key] !== stateOfB)
     }
 
+    /// A CI run that churns through scope names: the journal entries of scopes that went are
+    /// dropped soon after, off the request path, so they neither pin memory nor show a gone state.
+    @Test func theJournalEntriesOfGoneScopesAreReclaimed() async throws {
+        let scopes = StateScopes(limits: .init(maxScopes: 2, idleSeconds: 600))
+        let server = try TestServer.start(backends: [ScopeEcho()], scopes: scopes)
+        defer { server.stop() }
+        for name in ["a", "b", "c", "b"] { _ = try await server.send("GET", "/x", headers: ["X-Understudy-Scope": name]) }
+        _ = try await server.send("GET", "/x")
+        let journal = try #require(server.router?.journal)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while journal.entries.contains(where: { $0.scope.name == "a" }), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(journal.entries.map(\.scope.name) == ["b", "c", "b", "default"], "a's entry went with a")
+        #expect(scopes.evictionsSoFar == 1)
+        let metrics = String(decoding: try await server.send("GET", "/__admin/metrics").body, as: UTF8.self)
+        #expect(metrics.contains("understudy_scope_evictions_total 1"))
+    }
+
     @Test func idleScopesExpire() {
         let scopes = StateScopes(limits: .init(maxScopes: 10, idleSeconds: 1))
         let key = ScopeKey { _ in NotingState() }
