@@ -29,7 +29,7 @@ public final class InformixBackend: Backend {
     private let cache: InformixResponseCache
 
     public var report: BackendReport {
-        let tables = template.value?.database.definitions.values.filter { !$0.isCatalog }.count
+        let tables = template.value?.definitions.values.filter { !$0.isCatalog }.count
         return BackendReport(fixtures: [("tables and views", tables ?? 0), ("services", services.count)], cache: cache.statistics)
     }
 
@@ -157,11 +157,21 @@ public final class InformixBackend: Backend {
     }
 
     /// Runs `body` on the scope's database (on its queue), opening or restoring it first.
-    private func withDatabase<T>(_ holder: ScopeDatabase, _ body: (InformixDatabase) -> T) -> T {
+    /// Runs `body` on the scope's database, made first when the scope has none yet (or was reset).
+    /// A database that cannot be made is a `500` that says why: never the fixture itself, which
+    /// the scope would then write into.
+    private func withDatabase(_ holder: ScopeDatabase, _ body: (InformixDatabase) -> Response) -> Response {
         // Requests are handed here only once the fixture has loaded.
-        guard let template = template.value?.database else { preconditionFailure("informix: a request ran before the fixture loaded") }
+        guard let template = template.value else { preconditionFailure("informix: a request ran before the fixture loaded") }
         if holder.database == nil || holder.needsRestore {
-            holder.database = open(holder, from: template, restore: holder.database != nil || holder.needsRestore)
+            let restore = holder.database != nil || holder.needsRestore
+            holder.database = nil
+            do {
+                holder.database = try open(holder, from: template, restore: restore)
+            } catch {
+                logger.warning("informix: cannot make the database of scope \(holder.scope): \(error.message)")
+                return .text("Understudy could not make the Informix database of scope \(holder.scope): \(error.message)\n", status: 500)
+            }
             holder.needsRestore = false
             // A new database counts its changes from 0 again: answers of the old one must go.
             cache.forget(scope: holder.scope)
@@ -173,32 +183,47 @@ public final class InformixBackend: Backend {
     }
 
     /// The scope's database: in memory, or a file of the data directory (kept between runs
-    /// unless `restore`), made a copy of the fixture when new.
-    private func open(_ holder: ScopeDatabase, from template: InformixDatabase, restore: Bool) -> InformixDatabase {
-        do {
-            if let file = holder.file {
-                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+    /// unless `restore`), made a copy of the fixture when new. A file that cannot be used is
+    /// logged, and the scope's database is made in memory instead.
+    private func open(_ holder: ScopeDatabase, from template: TemplateDatabase, restore: Bool) throws(InformixError) -> InformixDatabase {
+        if let file = holder.file {
+            do throws(InformixError) {
+                do {
+                    try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                } catch {
+                    throw InformixError(code: -329, sqlState: "IX000", message: "cannot create \(file.deletingLastPathComponent().path): \(error.localizedDescription)")
+                }
                 let existed = FileManager.default.fileExists(atPath: file.path)
                 let database = try InformixDatabase(settings: settings.database, path: file.path)
-                if existed && !restore { try database.reloadDefinitions() } else { try database.restore(from: template) }
+                if existed && !restore { try database.reloadDefinitions() } else { try template.restore(database) }
                 return database
+            } catch {
+                logger.warning("informix: cannot open the database of scope \(holder.scope) in \(file.path): \(error.message); using memory")
             }
-            let database = try InformixDatabase(settings: settings.database, path: ":memory:")
-            try database.restore(from: template)
-            return database
-        } catch {
-            logger.warning("informix: cannot open the database of scope \(holder.scope): \(error); using memory")
-            let database = try? InformixDatabase(settings: settings.database, path: ":memory:")
-            try? database?.restore(from: template)
-            return database ?? template
         }
+        let database = try InformixDatabase(settings: settings.database, path: ":memory:")
+        try template.restore(database)
+        return database
     }
 }
 
-/// The fixture database; only read (copied from), on the queues that restore scopes.
-private final class TemplateDatabase: @unchecked Sendable {
-    let database: InformixDatabase
-    init(_ database: InformixDatabase) { self.database = database }
+/// The fixture database, which every new or reset scope's database is copied from. Its
+/// connection is opened without SQLite's own mutex (`SQLITE_OPEN_NOMUTEX`), and scopes are
+/// restored on several threads at once: every copy takes the lock.
+private final class TemplateDatabase: Sendable {
+    private let database: Locked<InformixDatabase>
+    /// The tables' definitions, for reports (plain values, read without the lock).
+    let definitions: [String: TableDefinition]
+
+    init(_ database: InformixDatabase) {
+        self.database = Locked(database)
+        definitions = database.definitions
+    }
+
+    /// Makes `target` a copy of the fixture.
+    func restore(_ target: InformixDatabase) throws(InformixError) {
+        try database.withLock { (template) throws(InformixError) in try target.restore(from: template) }
+    }
 }
 
 /// One scope's database and the serial queue that owns it: the database is only touched on

@@ -1,0 +1,40 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import Informix
+import MockCore
+import Testing
+import UnderstudyTesting
+
+/// Every scope's database is a copy of the fixture, made on the scope's first statement. The
+/// fixture's connection has no mutex of its own, and parallel CI workers start their scopes at
+/// the same moment: the copies must not share it at once, and no scope may write into it.
+@Suite struct ScopeDatabaseTests {
+    @Test func manyScopesStartedAtOnceEachGetTheirOwnCopy() async throws {
+        let (server, _) = try ServiceTests.server()
+        defer { server.stop() }
+        let names = (0..<24).map { String(format: "worker-%02d", $0) }  // none a prefix of another
+        let answers = try await withThrowingTaskGroup(of: (String, String).self) { group in
+            for name in names {
+                group.addTask {
+                    let headers = ["X-Understudy-Scope": name, "Content-Type": "application/x-www-form-urlencoded"]
+                    let insert = "sql_stmt=INSERT+INTO+state+(code,sname)+VALUES+('QQ','\(name)')&tableName=state"
+                    _ = try await server.send("POST", "/informix/generic.php", headers: headers, body: Data(insert.utf8))
+                    let select = "sql_stmt=SELECT+sname+FROM+state+WHERE+code='QQ'&tableName=state"
+                    let (body, _) = try await server.send("POST", "/informix/generic.php", headers: headers, body: Data(select.utf8))
+                    return (name, String(decoding: body, as: UTF8.self))
+                }
+            }
+            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+        for name in names {
+            let answer = try #require(answers[name])
+            #expect(answer.contains(name), "\(name)'s own row")
+            #expect(names.filter { answer.contains($0) } == [name], "\(name) sees no other scope's row: \(answer.prefix(400))")
+        }
+        // The fixture itself is untouched: the default scope has none of those rows.
+        let (shared, _) = try await ServiceTests.post(server, "/informix/generic.php", [("sql_stmt", "SELECT sname FROM state WHERE code='QQ'"), ("tableName", "state")])
+        #expect(!names.contains { shared.contains($0) })
+    }
+}
