@@ -29,9 +29,9 @@ enum MappingKeyCheck {
         unsupported: ["postServeActions": .ignore, "serveEventListeners": .ignore, "insertionIndex": .quiet])
     static let request = Block(
         known: ["method", "url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate", "pathParameters",
-                "scheme", "host", "port", "queryParameters", "formParameters", "headers", "cookies",
+                "scheme", "host", "port", "clientIp", "queryParameters", "formParameters", "headers", "cookies",
                 "basicAuthCredentials", "basicAuth", "bodyPatterns", "multipartPatterns"],
-        unsupported: ["customMatcher": .refuse, "clientIp": .refuse])
+        unsupported: ["customMatcher": .refuse])
     static let response = Block(
         known: ["status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
                 "fixedDelayMilliseconds", "delayDistribution", "chunkedDribbleDelay", "fault", "proxyBaseUrl",

@@ -52,6 +52,9 @@ public struct RequestPattern: Sendable {
     var scheme: String?
     var host: ContentPattern?
     var port: Int?
+    /// WireMock 3.13's `clientIp`: the address the request came from (through a tunnel, the
+    /// device's), as a string pattern.
+    var clientIp: ContentPattern?
     var url: URLMatch = .any
     var queryParameters: [(String, ValuesPattern)] = []
     var headers: [(String, ValuesPattern)] = []
@@ -135,6 +138,7 @@ public struct RequestPattern: Sendable {
             if let host { result.check(host.matches(requested?.host), "host is \(requested?.host ?? "absent"), expected \(host.expectation)") }
             if let port { result.check(requested?.port == port, "port is \(requested.map { String($0.port) } ?? "absent"), not \(port)") }
         }
+        if let clientIp { result.check(clientIp.matches(request.remoteAddress), "client IP is \(request.remoteAddress), expected \(clientIp.expectation)") }
         let rawPath = String(request.rawPath)
         switch url {
         case .any: break
@@ -246,6 +250,10 @@ extension RequestPattern {
         if let host = json["host"] {
             // WireMock takes a plain string as equalTo.
             pattern.host = try ContentPattern.parse(host.stringValue.map { .object([("equalTo", .string($0)), ("caseInsensitive", true)]) } ?? host, field: "\(field).host")
+        }
+        if let clientIp = json["clientIp"] {
+            // A plain string is equalTo, as for host.
+            pattern.clientIp = try ContentPattern.parse(clientIp.stringValue.map { .object([("equalTo", .string($0))]) } ?? clientIp, field: "\(field).clientIp")
         }
         if let port = json["port"] {
             guard let number = port.intValue, (1...65535).contains(number) else { throw StubError(field: "\(field).port", message: "expected a port number") }

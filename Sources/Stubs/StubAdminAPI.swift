@@ -51,6 +51,8 @@ public final class StubAdminAPI: Backend {
         case (.post, 2, "mappings") where parts[1] == "save": return .response(scope.isDefault ? saveMappings() : sharedOnly("mappings/save"))
         case (.post, 2, "mappings") where parts[1] == "find-by-metadata": return .response(byMetadata(request, scope, remove: false))
         case (.post, 2, "mappings") where parts[1] == "remove-by-metadata": return .response(byMetadata(request, scope, remove: true))
+        case (.get, 2, "mappings") where parts[1] == "unmatched": return .response(unmatchedMappings(context, remove: false))
+        case (.delete, 2, "mappings") where parts[1] == "unmatched": return .response(unmatchedMappings(context, remove: true))
         case (.post, 2, "mappings") where parts[1] == "edit": return .response(editMapping(request, scope))
         case (.post, 2, "mappings") where parts[1] == "remove": return .response(removeMapping(request, scope))
         case (.get, 2, "mappings"):
@@ -201,6 +203,23 @@ public final class StubAdminAPI: Backend {
         } catch {
             return invalid(error)
         }
+    }
+
+    /// WireMock 3.13's `GET`/`DELETE /__admin/mappings/unmatched`: the mappings no request in the
+    /// scope's journal was answered by (found by matching each journaled request again, scenario
+    /// states aside), listed or removed (those the scope may change). A CI hygiene step: stubs a
+    /// test set up that the app never called.
+    private func unmatchedMappings(_ context: RequestContext, remove: Bool) -> Response {
+        let scope = context.scope
+        var used = Set<String>()
+        for entry in journal.entriesOf(scope) where entry.backend == engine.name {
+            if let id = engine.answeringStub(for: entry.request, in: scope)?["id"]?.stringValue { used.insert(id) }
+        }
+        let unmatched = engine.mappings(in: scope).filter { !used.contains($0.id) }
+        if remove { unmatched.forEach { engine.remove(id: $0.id, in: scope) } }
+        return .json(JSONValue.object([
+            ("mappings", .array(unmatched.map(\.json))), ("meta", .object([("total", .int(unmatched.count))])),
+        ]).serialized)
     }
 
     /// `POST /__admin/mappings/edit`: WireMock 2's Java client (`editStub`) posts the whole mapping,

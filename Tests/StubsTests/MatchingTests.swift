@@ -72,6 +72,18 @@ func content(_ json: String) throws -> ContentPattern {
         Request(method: method, target: target, headers: headers, body: Array(body.utf8))
     }
 
+    /// WireMock 3.13's `clientIp`: a string pattern, or a plain string for equalTo.
+    @Test func clientIp() throws {
+        var phone = request(.get, "/a")
+        phone.remoteAddress = "192.168.1.20"
+        #expect(try pattern(#"{"clientIp": "192.168.1.20"}"#).evaluate(phone).matched)
+        #expect(try !pattern(#"{"clientIp": "192.168.1.20"}"#).evaluate(request(.get, "/a")).matched)
+        #expect(try pattern(#"{"clientIp": {"matches": "192\\.168\\..*"}}"#).evaluate(phone).matched)
+        let missed = try pattern(#"{"clientIp": {"equalTo": "10.0.0.1"}}"#).evaluate(phone)
+        #expect(missed.misses == ["client IP is 192.168.1.20, expected equal to '10.0.0.1'"], "\(missed.misses)")
+        #expect(throws: StubError.self) { try pattern(#"{"clientIp": {"equalT": "x"}}"#) }
+    }
+
     @Test func urlForms() throws {
         #expect(try pattern(#"{"url": "/a?b=1"}"#).evaluate(request(.get, "/a?b=1")).matched)
         #expect(try !pattern(#"{"url": "/a"}"#).evaluate(request(.get, "/a?b=1")).matched)

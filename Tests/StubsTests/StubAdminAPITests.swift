@@ -162,6 +162,28 @@ func object(_ data: Data) throws -> [String: Any] {
         #expect(try await server.send("POST", "/__admin/requests/remove-by-metadata", body: Data("{}".utf8)).response.statusCode == 422)
     }
 
+    /// WireMock 3.13's unmatched mappings: those no journaled request was answered by.
+    @Test func mappingsNoRequestMatchedAreListedAndRemoved() async throws {
+        let (server, root) = try serve([
+            "mappings/m.json": #"{"mappings": [{"request": {"url": "/called"}, "response": {}}, {"request": {"url": "/never"}, "response": {}}, {"request": {"url": "/also-never"}, "response": {}}]}"#,
+        ])
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        _ = try await server.send("GET", "/called")
+        _ = try await server.send("GET", "/nothing")
+        let urls = { (body: Data) throws -> Set<String> in
+            Set((try object(body)["mappings"] as? [[String: Any]] ?? []).compactMap { ($0["request"] as? [String: Any])?["url"] as? String })
+        }
+        let listed = try await server.send("GET", "/__admin/mappings/unmatched").body
+        #expect(try urls(listed) == ["/never", "/also-never"])
+        #expect((try object(listed)["meta"] as? [String: Int])?["total"] == 2)
+        let removed = try await server.send("DELETE", "/__admin/mappings/unmatched")
+        #expect(removed.response.statusCode == 200)
+        #expect(try urls(removed.body) == ["/never", "/also-never"])
+        #expect(try await server.send("GET", "/never").response.statusCode == 404)
+        #expect(try await server.send("GET", "/called").response.statusCode == 200)
+        #expect(try urls(try await server.send("GET", "/__admin/mappings/unmatched").body).isEmpty)
+    }
+
     /// WireMock 2's Java client edits and removes stubs by posting the whole mapping.
     @Test func editAndRemoveByTheMappingPosted() async throws {
         let (server, root) = try serve()
