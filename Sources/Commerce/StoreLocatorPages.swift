@@ -11,6 +11,8 @@ struct StoreLocatorPages: Sendable {
     let renderer: PageRenderer
     let values: StoreValues
     let logger: Logger
+    /// One line per search the geocoder could not place, with the client's text: throttled and escaped.
+    let unplacedLog = LogThrottle { count, seconds in "commerce: the geocoder did not place \(count) more search(es) in the last \(seconds) s" }
 
     /// `mStoreLocatorView`: search by ZIP code or city, or the current location.
     func form(_ store: StoreRequest, _ context: RequestContext) -> Response {
@@ -50,7 +52,11 @@ struct StoreLocatorPages: Sendable {
                 if case .success(let response) = result, response.status == 200 {
                     point = CommerceSettings.location(in: response.body.bytes)
                 } else {
-                    logger.info("commerce: the geocoder did not place '\(place)' (\(result.failureText)); stores matched by ZIP code and city")
+                    for line in unplacedLog.lines({
+                        "commerce: the geocoder did not place '\(LogText.escaped(place))' (\(result.failureText)); stores matched by ZIP code and city"
+                    }) {
+                        logger.info("\(line)")
+                    }
                 }
                 reply.send(results(store, context, near: point, fallback: matching))
             }

@@ -10,6 +10,8 @@ struct WishListCommands: Sendable {
     let shopping: ShoppingStateKey
     let replies: CommandReplies
     let logger: Logger
+    /// One line per e-mail a client asks for, with its addresses: throttled and escaped.
+    let mailLog = LogThrottle { count, seconds in "commerce: \(count) more wish list e-mail(s) in the last \(seconds) s" }
 
     func add(_ store: StoreRequest, _ context: RequestContext) -> Response {
         let entry = store["catEntryId"] ?? store["productId"] ?? ""
@@ -37,7 +39,11 @@ struct WishListCommands: Sendable {
             return replies.failure(store, context, replies.label("errorEmailAddress", store.language) + " (\(field): \(address.isEmpty ? "missing" : address))")
         }
         let count = store.session.map { session in shopping.withState(context.scope) { $0.wishlists[session.userId]?.count ?? 0 } } ?? 0
-        logger.info("commerce: wish list of \(count) item(s) e-mailed from \(sender) to \(recipient) (not sent: emulated)")
+        for line in mailLog.lines({
+            "commerce: wish list of \(count) item(s) e-mailed from \(LogText.escaped(sender)) to \(LogText.escaped(recipient)) (not sent: emulated)"
+        }) {
+            logger.info("\(line)")
+        }
         return replies.redirect(store, to: "mSendWishListMessage", extra: [QueryItem(name: "recipient", value: recipient)])
     }
 

@@ -21,6 +21,9 @@ public final class InformixBackend: Backend {
     private let scripts: PHPScripts
     private let services: [String: PHPScripts.Service]
     private let logger: Logger
+    /// The PHP errors a client's statements cause, as the real server logs them: as many as it
+    /// sends, and holding its text.
+    private let phpErrors = LogThrottle { count, seconds in "informix: \(count) more PHP error(s) in the last \(seconds) s" }
     /// The fixture database every scope starts from, once loaded.
     private let template = BackgroundLoad<TemplateDatabase>()
     /// Each scope's database and queue.
@@ -147,7 +150,9 @@ public final class InformixBackend: Backend {
         if let cached = cache.response(scope: scope, key: key, generation: database.changeCount) { return cached }
         let before = database.changeCount
         let page = scripts.run(service, path: path, post: post, database: database)
-        if let error = page.loggedError { logger.warning("informix: \(error)") }
+        if let error = page.loggedError {
+            for line in phpErrors.lines({ "informix: \(LogText.escaped(error, limit: 2000))" }) { logger.warning("\(line)") }
+        }
         let response = Response(status: page.status, headers: ["Content-Type": page.contentType, "X-Powered-By": settings.runtime.poweredBy],
                                 body: ResponseBody(shared: SharedBytes(page.body)))
         if database.changeCount == before, PHPScripts.isRepeatable(post) {

@@ -62,6 +62,8 @@ public final class RecordingProxy: Backend {
     private let timeout: Duration
     private let tls: TLSClientSettings
     private let logger: Logger
+    /// Upstream failures, one per request a client sends.
+    private let failures = LogThrottle { count, seconds in "recording: \(count) more request(s) could not be recorded in the last \(seconds) s" }
     /// A large answer kept in memory because its temporary file failed is said once, not per
     /// request: a full disk stays full.
     private let spillFailureLogged = Atomic<Bool>(false)
@@ -145,7 +147,11 @@ public final class RecordingProxy: Backend {
             reply.loop.send(outbound) { result in
                 switch result {
                 case .failure(let error):
-                    self.logger.warning("\(self.name): \(request.method.rawValue) \(request.target): \(error); nothing recorded")
+                    for line in self.failures.lines({
+                        "\(self.name): \(request.method.rawValue) \(LogText.escaped(request.target)): \(error); nothing recorded"
+                    }) {
+                        self.logger.warning("\(line)")
+                    }
                     let status = if case .timedOut = error { 504 } else { 502 }
                     reply.send(.text("Understudy could not record \(request.method.rawValue) \(request.target): \(error). Nothing was saved.\n", status: status))
                 case .success(let response):
