@@ -5,7 +5,7 @@ import JSON
 /// (text, numbers and dates have files of their own). Modules add their own (the stub engine adds
 /// `jsonPath`, `xPath`, `soapXPath` and those that read the server: `hostname`, `systemValue`, `log`).
 extension TemplateHelpers {
-    public static let standard = core.merging(text).merging(numbers).merging(dates)
+    public static let standard = core.merging(text).merging(numbers).merging(dates).merging(wireMock3)
 
     /// Logic, lists, JSON and random values.
     static let core = TemplateHelpers([

@@ -1,0 +1,84 @@
+import Foundation
+import JSON
+import Templating
+import Testing
+
+private func render(_ source: String, _ json: String = "{}") throws -> String {
+    try Template(source).render(TemplateValue(JSONValue.parse(json)))
+}
+
+/// The helpers WireMock 3 added, with the cases of its own tests (WireMock's
+/// src/test/java/com/github/tomakehurst/wiremock/extension/responsetemplating/helpers/
+/// ArrayAddHelperTest.java, ArrayRemoveHelperTest.java and JsonMergeHelperTest.java), written as
+/// templates: a list prints as WireMock prints a Java list.
+@Suite struct WireMock3HelperTests {
+    let list = #"{"list": ["one", "two"], "three": ["one", "two", "three"]}"#
+
+    @Test func arrayAdd() throws {
+        #expect(try render("{{arrayAdd list 'three'}}", list) == "[one, two, three]", "appends when no position is given")
+        #expect(try render("{{arrayAdd list 'three' position='end'}}", list) == "[one, two, three]")
+        #expect(try render("{{arrayAdd list 'three' position='start'}}", list) == "[three, one, two]")
+        #expect(try render("{{arrayAdd list 'three' position=1}}", list) == "[one, three, two]", "an integer position")
+        #expect(try render("{{arrayAdd list 'three' position='1'}}", list) == "[one, three, two]", "a position given as text")
+        #expect(try render("{{{arrayAdd (array) 'three' position='abc'}}}") == "[ERROR: position must be 'start', 'end' or an integer]")
+        #expect(try render("{{arrayAdd list}}", list) == "[ERROR: Missing required parameter: additional value to add to list]")
+        #expect(try render("{{#each (arrayAdd list 'x')}}{{this}};{{/each}}", list) == "one;two;x;", "the result is a list")
+    }
+
+    @Test func arrayRemove() throws {
+        #expect(try render("{{arrayRemove three}}", list) == "[one, two]", "the last item when no position is given")
+        #expect(try render("{{arrayRemove three position='1'}}", list) == "[one, three]")
+        #expect(try render("{{arrayRemove three position='start'}}", list) == "[two, three]")
+        #expect(try render("{{{arrayRemove three position=7}}}", list)
+            == "[ERROR: position must be greater than or equal to 0 and less than or equal to the size of the list]")
+    }
+
+    @Test func jsonMerge() throws {
+        let cases: [(String, String, String)] = [
+            (#"{ "id": 456, "name": "bob" }"#, #"{ "roles": [ "admin", "user" ], "dob": "2024-06-18" }"#,
+             #"{"id":456,"name":"bob","roles":["admin","user"],"dob":"2024-06-18"}"#),
+            (#"{ "id": 456, "name": "bob", "roles": [ "viewer" ] }"#, #"{ "roles": [ "admin", "user" ], "dob": "2024-06-18" }"#,
+             #"{"id":456,"name":"bob","roles":["admin","user"],"dob":"2024-06-18"}"#),
+            ("{}", #"{ "roles": [ "admin", "user" ], "dob": "2024-06-18" }"#, #"{"roles":["admin","user"],"dob":"2024-06-18"}"#),
+            (#"{ "id": 456, "name": "bob" }"#, "{}", #"{"id":456,"name":"bob"}"#),
+            (#"{ "id": 456, "name": "bob", "data": { "field": "value" } }"#, #"{ "data": [ 123, true ] }"#, #"{"id":456,"name":"bob","data":[123,true]}"#),
+        ]
+        for (base, other, expected) in cases {
+            let context = JSONValue.object([("base", .string(base)), ("other", .string(other))]).serialized
+            #expect(try render("{{{jsonMerge base other}}}", context) == expected)
+        }
+        let nested = JSONValue.object([
+            ("base", .string(#"{"id": 456, "data": {"nested": {"value": "old", "list": [true, 1], "kept": "k"}, "n": 456}}"#)),
+            ("other", .string(#"{"data": {"nested": {"value": "new", "list": ["x"], "added": "a"}, "more": {"b": true}}}"#)),
+        ]).serialized
+        #expect(try render("{{{jsonMerge base other}}}", nested)
+            == #"{"id":456,"data":{"nested":{"value":"new","list":["x"],"kept":"k","added":"a"},"n":456,"more":{"b":true}}}"#, "objects merge recursively")
+        let block = JSONValue.object([("base", .string(#"{"id":456,"name":"bob","roles":["viewer"]}"#))]).serialized
+        #expect(try render(#"{{#jsonMerge base}}{"data":[123, true]}{{/jsonMerge}}"#, block)
+            == #"{"id":456,"name":"bob","roles":["viewer"],"data":[123,true]}"#, "the JSON to merge as a block")
+        let nulls = JSONValue.object([
+            ("base", .string(#"{"simple1": 0.1, "simple2": 5, "list2": ["four"], "shallow": {"thing": "gone"}, "deep": {"nested1": "gone", "nested2": "here"}}"#)),
+            ("other", .string(#"{"simple2": null, "list2": null, "shallow": null, "deep": {"nested1": null, "nested2": "here"}}"#)),
+        ]).serialized
+        #expect(try render("{{{jsonMerge base other removeNulls=true}}}", nulls) == #"{"simple1":0.1,"deep":{"nested2":"here"}}"#)
+    }
+
+    @Test func jsonMergeErrors() throws {
+        let object = #"{"id":321,"name":"sam"}"#
+        func merge(_ base: JSONValue, _ other: JSONValue) throws -> String {
+            try render("{{{jsonMerge base other}}}", JSONValue.object([("base", base), ("other", other)]).serialized)
+        }
+        for notAString: JSONValue in [.object([("id", 456)]), .bool(true), .null, .int(123)] {
+            #expect(try merge(notAString, .string(object)) == "[ERROR: Base JSON parameter must be a string]")
+            #expect(try merge(.string(object), notAString) == "[ERROR: JSON to merge must be a string]")
+        }
+        for invalid in ["invalid json", #"[ { "id": 456 }"#, "", " "] {
+            #expect(try merge(.string(invalid), .string(object)) == "[ERROR: Base JSON is not valid JSON ('\(invalid)')]")
+            #expect(try merge(.string(object), .string(invalid)) == "[ERROR: JSON to merge is not valid JSON ('\(invalid)')]")
+        }
+        for notAnObject in [#"[ { "id": 123, "name": "alice" } ]"#, #""name""#, "true", "null", "123"] {
+            #expect(try merge(.string(notAnObject), .string(object)) == "[ERROR: Base JSON is not a JSON object ('\(notAnObject)')]")
+            #expect(try merge(.string(object), .string(notAnObject)) == "[ERROR: JSON to merge is not a JSON object ('\(notAnObject)')]")
+        }
+    }
+}
