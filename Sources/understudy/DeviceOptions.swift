@@ -18,6 +18,10 @@ struct DeviceOptions: ParsableArguments {
     @Flag(help: "Let proxied requests for hosts hosts.json does not name reach the real servers (default: a 502 page; nothing leaves the machine).")
     var passThrough = false
 
+    @Option(help: ArgumentHelp("Proxied requests and CONNECTs must carry proxy credentials with this password (else 407); "
+        + "their user name names the state scope either way. Also UNDERSTUDY_PROXY_PASSWORD.", valueName: "password"))
+    var proxyPassword: String?
+
     func validate() throws {
         if let httpsPort, !(0...65535).contains(httpsPort) { throw ValidationError("--https-port must be 0...65535, not \(httpsPort)") }
     }
@@ -35,7 +39,8 @@ struct DeviceOptions: ParsableArguments {
     func start(hostsFile: URL, backends: [any Backend], logger: Logger) -> RunningDevice {
         // hosts.json names backends that answer requests: emulators, stubs, recordings, static files.
         let names = Set(backends.filter { $0.tier >= .userStubs }.map(\.name))
-        let mode = DeviceMode(hostsFile: hostsFile, backends: names, passThrough: passThrough, logger: logger)
+        let password = proxyPassword ?? ProcessInfo.processInfo.environment["UNDERSTUDY_PROXY_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+        let mode = DeviceMode(hostsFile: hostsFile, backends: names, passThrough: passThrough, proxyPassword: password, logger: logger)
         return RunningDevice(mode: mode, caDirectory: caDirectory, httpsPort: httpsPort, logger: logger)
     }
 }

@@ -41,10 +41,14 @@ public struct Request: Sendable {
     /// (lower case, no port).
     public var tunnelHost: String? {
         get { proxied?.tunnelHost }
-        set {
-            let authority = proxiedAuthority
-            proxied = newValue == nil && authority == nil ? nil : ProxiedRequest(authority: authority, tunnelHost: newValue)
-        }
+        set { proxied = ProxiedRequest.made(authority: proxiedAuthority, tunnelHost: newValue, tunnelScope: tunnelScope) }
+    }
+
+    /// For a request that came through a CONNECT tunnel: the state scope the CONNECT's proxy
+    /// credentials named (`Proxy-Authorization` user name), nil when they named none.
+    public var tunnelScope: String? {
+        get { proxied?.tunnelScope }
+        set { proxied = ProxiedRequest.made(authority: proxiedAuthority, tunnelHost: tunnelHost, tunnelScope: newValue) }
     }
 
     /// For a request sent to this server as a proxy in absolute form (`GET http://host:port/path`):
@@ -60,7 +64,7 @@ public struct Request: Sendable {
         let parts = RequestTarget(target)
         if let originForm = parts.originForm {
             self.target = originForm
-            proxied = ProxiedRequest(authority: parts.authority, tunnelHost: nil)
+            proxied = ProxiedRequest(authority: parts.authority, tunnelHost: nil, tunnelScope: nil)
         } else {
             self.target = target
         }
@@ -120,10 +124,18 @@ public struct Request: Sendable {
 final class ProxiedRequest: Sendable {
     let authority: String?
     let tunnelHost: String?
+    let tunnelScope: String?
 
-    init(authority: String?, tunnelHost: String?) {
+    init(authority: String?, tunnelHost: String?, tunnelScope: String?) {
         self.authority = authority
         self.tunnelHost = tunnelHost
+        self.tunnelScope = tunnelScope
+    }
+
+    /// nil when there is nothing to say: most requests.
+    static func made(authority: String?, tunnelHost: String?, tunnelScope: String?) -> ProxiedRequest? {
+        authority == nil && tunnelHost == nil && tunnelScope == nil ? nil
+            : ProxiedRequest(authority: authority, tunnelHost: tunnelHost, tunnelScope: tunnelScope)
     }
 }
 

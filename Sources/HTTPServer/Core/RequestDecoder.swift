@@ -62,6 +62,7 @@ struct RequestDecoder {
             request.remoteAddress = origin.clientAddress
             request.remotePort = origin.clientPort
             request.tunnelHost = origin.host
+            request.tunnelScope = origin.scope
         }
         return request
     }

@@ -123,8 +123,9 @@ public final class Responder {
 
     /// Answers a `CONNECT` with a tunnel: the client's connection is taken from evhttp and
     /// relayed to `destination`; the tunnel sends the `200` once its destination is reached (or a
-    /// `502`). `clientAddress`/`clientPort` are the client's, for the requests served inside.
-    public func openTunnel(to destination: TunnelDestination, clientAddress: String, clientPort: Int) {
+    /// `502`). `clientAddress`/`clientPort` are the client's, for the requests served inside, and
+    /// `scope` the state scope its proxy credentials named.
+    public func openTunnel(to destination: TunnelDestination, clientAddress: String, clientPort: Int, scope: String? = nil) {
         loop.assertOnLoopThread()
         guard let request else { return }
         self.request = nil
@@ -142,7 +143,7 @@ public final class Responder {
         switch destination {
         case .intercept(let name, _, _), .passThrough(let name, _): host = name
         }
-        let origin = TunnelRegistry.Origin(clientAddress: clientAddress, clientPort: clientPort, host: host)
+        let origin = TunnelRegistry.Origin(clientAddress: clientAddress, clientPort: clientPort, host: host, scope: scope)
         loop.schedule(after: .zero) {
             defer { loop.requestCompleted() }
             let socket = bufferevent_getfd(events)

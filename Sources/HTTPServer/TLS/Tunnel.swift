@@ -23,6 +23,8 @@ public enum TunnelRegistry {
         public var clientPort: Int
         /// The host of the CONNECT (no port).
         public var host: String
+        /// The state scope the CONNECT's proxy credentials named: every request inside is in it.
+        public var scope: String?
     }
 
     private static let origins = Locked<[Int: Origin]>([:])

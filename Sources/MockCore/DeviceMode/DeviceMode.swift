@@ -26,10 +26,17 @@ public final class DeviceMode: Sendable {
     /// A client can send refused CONNECTs as fast as it likes.
     private let refusals = LogThrottle { count, seconds in "device mode: \(count) more CONNECT(s) refused in the last \(seconds) s" }
 
+    /// With it, every proxied request and `CONNECT` must carry credentials with this password
+    /// (their user name is the state scope); without, credentials are optional and the password
+    /// is ignored.
+    let proxyPassword: String?
+
     /// `backends`: the names `hosts.json` may use.
-    public init(hostsFile: URL, backends: Set<String>, passThrough: Bool = false, logger: Logger = Logger(label: "understudy")) {
+    public init(hostsFile: URL, backends: Set<String>, passThrough: Bool = false, proxyPassword: String? = nil,
+                logger: Logger = Logger(label: "understudy")) {
         self.hostsFile = hostsFile
         self.passThrough = passThrough
+        self.proxyPassword = proxyPassword
         backendNames = backends
         self.logger = logger
         map = Locked(HostMap())
@@ -135,19 +142,36 @@ public final class DeviceMode: Sendable {
         return proxied ? .offline(host) : .ordinary
     }
 
+    // MARK: Proxy credentials
+
+    /// The scope a request sent through the proxy in absolute form names with its credentials
+    /// (nil for none, or for a request that did not come through the proxy that way).
+    func scopeOfCredentials(_ request: Request) throws(ProxyRefusal) -> String? {
+        guard request.proxiedAuthority != nil else { return nil }
+        return try ProxyCredentials(of: request, password: proxyPassword).scope
+    }
+
     // MARK: CONNECT
 
     /// Answers `CONNECT host:port`: a tunnel into the TLS listener (a mapped host, or any other
     /// host name while offline, so its 502 page can be read), a tunnel to the real host with
     /// `passThrough`, or a refusal that says why.
     func answerConnect(_ request: Request, _ responder: Responder) {
+        let scope: String?
+        do throws(ProxyRefusal) {
+            scope = try ProxyCredentials(of: request, password: proxyPassword).scope
+        } catch {
+            var response = error.response
+            response.headers.set("Connection", "close")
+            return responder.send(response)
+        }
         guard let (host, port) = HostName.of(authority: Substring(request.target)), let port else {
             return refuse(request, responder, 400, "CONNECT needs host:port with a host name or an IP address, not '\(request.target.prefix(300))'")
         }
         let mapped = map.withLock { $0.target(for: host) } != nil
         if !mapped && passThrough {
             logger.debug("device mode: tunnel to \(host):\(port) passed through for \(request.remoteAddress)")
-            return responder.openTunnel(to: .passThrough(host: host, port: port), clientAddress: request.remoteAddress, clientPort: request.remotePort)
+            return responder.openTunnel(to: .passThrough(host: host, port: port), clientAddress: request.remoteAddress, clientPort: request.remotePort, scope: scope)
         }
         if !mapped && HostName.isIPAddress(host) {
             return refuse(request, responder, 403, "no entry of \(hostsFile.lastPathComponent) names the address \(host); map it there, or start with --pass-through to let it through")
@@ -155,7 +179,7 @@ public final class DeviceMode: Sendable {
         guard let listener = tunnelPort() else {
             return refuse(request, responder, 501, "this server does not end TLS for tunnels: it has no local CA (its log says why)")
         }
-        responder.openTunnel(to: .intercept(host: host, port: port, localPort: listener), clientAddress: request.remoteAddress, clientPort: request.remotePort)
+        responder.openTunnel(to: .intercept(host: host, port: port, localPort: listener), clientAddress: request.remoteAddress, clientPort: request.remotePort, scope: scope)
     }
 
     private func refuse(_ request: Request, _ responder: Responder, _ status: Int, _ reason: String) {

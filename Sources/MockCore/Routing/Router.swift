@@ -88,10 +88,21 @@ public final class Router: HTTPHandler {
             }
             return deviceMode.answerConnect(request, responder)
         }
+        // Through device mode's proxy the credentials may name the scope: a tunnel's, given at its
+        // CONNECT, or this request's own.
+        var proxyScope = request.tunnelScope
+        if proxyScope == nil, request.isProxied, let deviceMode {
+            do throws(ProxyRefusal) {
+                proxyScope = try deviceMode.scopeOfCredentials(request)
+            } catch {
+                responder.send(error.response)
+                return
+            }
+        }
         // The scope's path prefix comes off before anything looks at the path.
         let named: ScopeSelection.Named
         do throws(ScopeRefusal) {
-            named = try ScopeSelection.read(&request)
+            named = try ScopeSelection.read(&request, proxyScope: proxyScope)
         } catch {
             responder.send(error.response)
             return

@@ -1,8 +1,9 @@
 import HTTPServer
 
 /// How a request names its scope: the header `X-Understudy-Scope: NAME`, or the path prefix
-/// `/__scope/NAME/…` (for clients whose only setting is a base URL), or — on admin calls only —
-/// the query parameter `scope=NAME`. None of them: `default`. Two that disagree are refused.
+/// `/__scope/NAME/…` (for clients whose only setting is a base URL), or through device mode's proxy
+/// the user name of its credentials (`ProxyCredentials`), or — on admin calls only — the query
+/// parameter `scope=NAME`. None of them: `default`. Two that disagree are refused.
 enum ScopeSelection {
     static let header = "X-Understudy-Scope"
     static let pathPrefix = "/__scope/"
@@ -37,9 +38,10 @@ enum ScopeSelection {
         var basePath = ""
     }
 
-    /// Reads the header and the path prefix, and takes the prefix off `request`'s path and target.
-    /// Throws the reason when a name is bad or two disagree.
-    static func read(_ request: inout Request) throws(ScopeRefusal) -> Named {
+    /// Reads the header and the path prefix, and takes the prefix off `request`'s path and target;
+    /// `proxyScope` is what the proxy credentials named. Throws the reason when a name is bad or
+    /// two disagree.
+    static func read(_ request: inout Request, proxyScope: String? = nil) throws(ScopeRefusal) -> Named {
         var named = Named()
         // Most paths differ at their second byte: tested first, without a generic comparison.
         let path = request.path.utf8
@@ -57,6 +59,12 @@ enum ScopeSelection {
                 throw ScopeRefusal("the path names the scope \"\(fromPath)\" and the \(Self.header) header \"\(header)\": name one")
             }
             named.name = header
+        }
+        if let proxyScope {
+            if let given = named.name, given != proxyScope {
+                throw ScopeRefusal("the proxy credentials name the scope \"\(proxyScope)\" and the request \"\(given)\": name one")
+            }
+            named.name = proxyScope
         }
         return named
     }

@@ -1,6 +1,8 @@
 // Device mode's reading of what a proxy client sends: CONNECT authorities (host:port, [v6]:port),
-// the host a request is for (absolute-form targets, Host headers), and hosts.json. Input: a target
-// or authority, NUL, a Host header value; the whole input is also read as a hosts.json.
+// the host a request is for (absolute-form targets, Host headers), proxy credentials naming a scope
+// (Proxy-Authorization), and hosts.json. Input: a target or authority, NUL, a Host header value
+// (also read as a Proxy-Authorization value, and base64-encoded as Basic credentials); the whole
+// input is also read as a hosts.json.
 import Foundation
 @testable import HTTPServer
 @testable import MockCore
@@ -23,6 +25,11 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     _ = request.isProxied
     request.tunnelHost = second.text.lowercased()
     _ = request.requestedHost
+    for field in [second.text, "Basic " + Data(second).base64EncodedString()] {
+        let proxied = Request(method: .get, target: "http://a.example/", headers: ["Proxy-Authorization": field])
+        _ = try? ProxyCredentials(of: proxied, password: nil).scope
+        _ = try? ProxyCredentials(of: proxied, password: first.text).scope
+    }
     if let json = try? JSONValue.parse(input.bytes), let map = try? HostMap.parse(json, file: hostsFile, backends: backends) {
         _ = map.target(for: first.text.lowercased()).map { HostMap.backend(for: second.text, in: $0) }
     }

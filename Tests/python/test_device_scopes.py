@@ -1,0 +1,119 @@
+"""Parallel devices through device mode's proxy: the user name of the proxy credentials names the
+state scope, for plain proxied requests and for everything inside a CONNECT tunnel, so unchanged
+apps on several devices keep apart. curl and Python `requests` send the credentials up front; with
+--proxy-password the proxy challenges with 407 (what OkHttp's and Java's authenticators wait for)."""
+import base64
+import json
+import socket
+import urllib.request
+
+import pytest
+import requests
+
+from test_device_mode import TIMEOUT, curl, device_server
+
+RALLY = "rally1.rallydev.com"
+
+
+def admin(device, method, path, body=None, headers=None):
+    request = urllib.request.Request(device.base + path, method=method, data=json.dumps(body).encode() if body is not None else None,
+                                     headers=dict({"Content-Type": "application/json"}, **(headers or {})))
+    with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+        text = answer.read()
+        return json.loads(text) if text else None
+
+
+def urls_in(device, scope):
+    return [entry["request"]["absoluteUrl"] for entry in admin(device, "GET", "/__admin/requests?scope=" + scope)["requests"]]
+
+
+def via(device, user, password="x"):
+    host = device.proxy[len("http://"):]
+    return "http://%s:%s@%s" % (user, password, host)
+
+
+@pytest.fixture(scope="module")
+def device():
+    with device_server() as server:
+        # A door whose state moves: each scope has a state of its own.
+        for mapping in [
+            {"scenarioName": "door", "requiredScenarioState": "Started", "newScenarioState": "open",
+             "request": {"method": "POST", "urlPath": "/door"}, "response": {"status": 204}},
+            {"scenarioName": "door", "requiredScenarioState": "Started", "request": {"method": "GET", "urlPath": "/door"},
+             "response": {"body": "closed"}},
+            {"scenarioName": "door", "requiredScenarioState": "open", "request": {"method": "GET", "urlPath": "/door"},
+             "response": {"body": "open"}},
+        ]:
+            admin(server, "POST", "/__admin/mappings", mapping)
+        yield server
+
+
+def test_curl_credentials_name_the_scope_over_http_and_https(device):
+    status, _, code, error = curl(device, "http://%s/door?plain" % RALLY, "--proxy", via(device, "ci-1"))
+    assert code == 0 and status == 200, (code, status, error)
+    status, _, code, error = curl(device, "https://%s/door?tls" % RALLY, "--proxy", via(device, "ci-2"))
+    assert code == 0 and status == 200, (code, status, error)
+    assert urls_in(device, "ci-1") == ["http://%s/door?plain" % RALLY]
+    assert urls_in(device, "ci-2") == ["https://%s/door?tls" % RALLY], "every request inside the tunnel is in the CONNECT's scope"
+    assert not [url for url in urls_in(device, "default") if "door?" in url]
+
+
+def test_two_devices_keep_their_state_apart(device):
+    session_a, session_b = requests.Session(), requests.Session()
+    session_a.proxies = {"https": via(device, "phone-a"), "http": via(device, "phone-a")}
+    session_b.proxies = {"https": via(device, "phone-b"), "http": via(device, "phone-b")}
+    door = "https://%s/door" % RALLY
+    assert session_a.post(door, verify=device.ca_file, timeout=TIMEOUT).status_code == 204
+    assert session_a.get(door, verify=device.ca_file, timeout=TIMEOUT).text == "open"
+    assert session_b.get(door, verify=device.ca_file, timeout=TIMEOUT).text == "closed", "phone-b's door is its own"
+    assert requests.get(door, proxies={"https": device.proxy}, verify=device.ca_file, timeout=TIMEOUT).text == "closed", "and default's"
+    scenarios = admin(device, "GET", "/__admin/scenarios?scope=phone-a")["scenarios"]
+    assert [s["state"] for s in scenarios if s["name"] == "door"] == ["open"]
+    assert len(urls_in(device, "phone-a")) == 2 and len(urls_in(device, "phone-b")) == 1
+
+
+def raw_proxy(device, request):
+    with socket.create_connection(("127.0.0.1", device.port), timeout=TIMEOUT) as connection:
+        connection.sendall(request.encode())
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            chunk = connection.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+        return answer.decode(errors="replace")
+
+
+def credentials(text):
+    return "Basic " + base64.b64encode(text.encode()).decode()
+
+
+def test_bad_credentials_get_a_clear_400(device):
+    for field, why in [("Bearer abc", "must be Basic"), ("Basic %%%", "not base64"), (credentials("no-colon"), "no ':'"),
+                       (credentials("a" * 65 + ":x"), "65 bytes"), (credentials("bad name:x"), "a character other than")]:
+        answer = raw_proxy(device, "GET http://%s/door HTTP/1.1\r\nHost: %s\r\nProxy-Authorization: %s\r\n\r\n" % (RALLY, RALLY, field))
+        assert answer.startswith("HTTP/1.1 400"), (field, answer)
+        assert why in answer, (field, answer)
+        connect = raw_proxy(device, "CONNECT %s:443 HTTP/1.1\r\nHost: %s:443\r\nProxy-Authorization: %s\r\n\r\n" % (RALLY, RALLY, field))
+        assert connect.startswith("HTTP/1.1 400"), (field, connect)
+    # A header that names another scope than the credentials: refused, as other disagreements are.
+    answer = raw_proxy(device, "GET http://%s/door HTTP/1.1\r\nHost: %s\r\nProxy-Authorization: %s\r\nX-Understudy-Scope: ci-9\r\n\r\n"
+                       % (RALLY, RALLY, credentials("ci-8:x")))
+    assert answer.startswith("HTTP/1.1 400") and 'the proxy credentials name the scope "ci-8"' in answer, answer
+
+
+def test_with_a_proxy_password_the_proxy_challenges():
+    with device_server("--proxy-password", "s3cret") as device:
+        answer = raw_proxy(device, "GET http://%s/door HTTP/1.1\r\nHost: %s\r\n\r\n" % (RALLY, RALLY))
+        assert answer.startswith("HTTP/1.1 407") and 'Proxy-Authenticate: Basic realm="Understudy"' in answer, answer
+        connect = raw_proxy(device, "CONNECT %s:443 HTTP/1.1\r\nHost: %s:443\r\n\r\n" % (RALLY, RALLY))
+        assert connect.startswith("HTTP/1.1 407") and "Proxy-Authenticate: Basic" in connect, connect
+        status, _, code, _ = curl(device, "https://%s/door" % RALLY, "--proxy", via(device, "ci-1", "wrong"))
+        assert code != 0 or status == 407, "a wrong password gets no tunnel"
+        admin(device, "POST", "/__admin/mappings", {"request": {"urlPath": "/ping"}, "response": {"body": "pong"}})
+        status, body, code, error = curl(device, "https://%s/ping" % RALLY, "--proxy", via(device, "ci-1", "s3cret"))
+        assert code == 0 and status == 200 and body == b"pong", (code, status, error)
+        # curl answers a challenge with --proxy-anyauth when it did not send credentials up front.
+        status, body, code, error = curl(device, "http://%s/ping" % RALLY, "--proxy", device.proxy, "--proxy-user", "ci-2:s3cret", "--proxy-anyauth")
+        assert code == 0 and status == 200 and body == b"pong", (code, status, error)
+        assert urls_in(device, "ci-2") == ["http://%s/ping" % RALLY]
