@@ -91,7 +91,8 @@ public final class LotusBackend: Backend {
         let isRead = request.method == .get || request.method == .head
         var key = ""
         if isRead {
-            key = context.basePath + request.target + "\u{0}" + (headers.host ?? "") + "\u{0}" + (headers.authorization ?? "") + "\u{0}" + (headers.acceptLanguage ?? "")
+            // Over TLS the links are https: the same target is another answer.
+            key = (request.isSecure ? "https\u{0}" : "") + context.basePath + request.target + "\u{0}" + (headers.host ?? "") + "\u{0}" + (headers.authorization ?? "") + "\u{0}" + (headers.acceptLanguage ?? "")
             if let cached = scope.cache.response(for: key, generation: scope.generation) {
                 cacheHits.add(1, ordering: .relaxed)
                 return .response(ConditionalGET.answer(headers, cached))
@@ -125,7 +126,7 @@ public final class LotusBackend: Backend {
             guard let person = basicUser(authorization, directory) else { return challenge(request, basePath: context.basePath) }
             user = person
         }
-        let view = View(request: request, headers: headers, basePath: context.basePath, base: "http://" + host + context.basePath + prefix,
+        let view = View(request: request, headers: headers, basePath: context.basePath, base: request.scheme + "://" + host + context.basePath + prefix,
                         path: path, user: user, labels: labels, directory: directory)
         switch request.method {
         case .get, .head:
@@ -143,7 +144,8 @@ public final class LotusBackend: Backend {
         let headers: LotusHeaders
         /// The scope's path prefix the request came under, or "".
         let basePath: String
-        /// Where links start: `http://host` with the scope prefix and the mount prefix.
+        /// Where links start: `http://host` (`https://` for a request that came over TLS: a tunnel
+        /// or the https port) with the scope prefix and the mount prefix.
         let base: String
         let path: String
         let user: Person?

@@ -38,7 +38,7 @@ struct LotusError: Error, Sendable {
 /// the base URL for links, the signed-in person and the labels' language.
 struct LotusRequest {
     let request: Request
-    /// `http://host[:port][prefix]`: what links in answers start with.
+    /// `http://host[:port][prefix]` (`https://` over TLS): what links in answers start with.
     let base: String
     /// The path below the prefix, e.g. `/news/atom/stories/public`.
     let path: String

@@ -138,10 +138,12 @@ enum ResponseTemplating {
                                                        printed: decodedPath, elements: segments))
         let query = TemplateValue.object(grouped(request.queryItems.map { ($0.name, $0.value ?? "") }, caseInsensitive: false))
         let hostName = TemplateValue.string(String(host.split(separator: ":").first ?? ""))
-        let baseUrl = TemplateValue.string("http://\(host)")
+        // A request that came over TLS (a tunnel, the https port) links back with https.
+        let scheme = TemplateValue.string(request.scheme)
+        let baseUrl = TemplateValue.string("\(request.scheme)://\(host)")
         let requestLine: [(key: String, value: TemplateValue)] = [
             ("method", .string(request.method.rawValue)),
-            ("scheme", .string("http")),
+            ("scheme", scheme),
             ("host", hostName),
             ("port", .number(Double(request.localPort))),
             ("path", .string(decodedPath)),
@@ -154,7 +156,7 @@ enum ResponseTemplating {
             ("path", path),
             ("pathSegments", .array(segments)),
             ("method", .string(request.method.rawValue)),
-            ("scheme", .string("http")),
+            ("scheme", scheme),
             ("host", hostName),
             ("port", .number(Double(request.localPort))),
             ("baseUrl", baseUrl),

@@ -47,15 +47,13 @@ import UnderstudyTesting
         }
         defer { server.stop() }
         let dribbler = try RawHTTPConnection(host: "127.0.0.1", port: server.port)
-        let started = ContinuousClock.now
         let hello: [UInt8] = [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xFC, 0x03, 0x03] + [UInt8](repeating: 7, count: 40)
         var closed = false
         for byte in hello where !closed {
             try? dribbler.send([byte])
             closed = dribbler.isClosedByPeer(within: 0.2)
         }
-        #expect(closed, "still open after dribbling the whole hello")
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(closed, "still open after dribbling the whole hello (10 s), with an idle timeout of 60 s")
 
         // A finished handshake, then a pause past the deadline: the connection is still served.
         let client = Process()

@@ -192,6 +192,17 @@ def test_curl_gets_the_lotus_feed_through_a_connect_tunnel(device):
     assert entry["responseDefinition"]["status"] == 200
 
 
+def test_links_of_an_answer_over_tls_are_https(device):
+    """A feed fetched as https://www.ibm.com/… links to https://www.ibm.com/…, and over http to http://."""
+    for scheme in ("https", "http"):
+        url = LOTUS_FEED.replace("https://", scheme + "://")
+        status, body, code, error = curl(device, url)
+        assert code == 0 and status == 200, (scheme, code, status, error)
+        links = [link.get("href") for link in ET.fromstring(body).iter("{%s}link" % ATOM["a"])]
+        own = [href for href in links if "www.ibm.com/developerworks" in href]
+        assert own and all(href.startswith(scheme + "://www.ibm.com/") for href in own), (scheme, own[:5])
+
+
 def test_curl_without_the_ca_refuses_the_certificate(device):
     # curl's own CA bundle only: the leaf for www.ibm.com is not trusted (exit 60), a real check.
     status, _, code, error = curl(device, LOTUS_FEED, ca=False)
@@ -423,6 +434,23 @@ def test_ca_der_is_the_same_certificate(device, tmp_path):
                              input=der, capture_output=True, timeout=30)
     assert subject.returncode == 0, subject.stderr
     assert b"Understudy Local CA" in subject.stdout and b"CA:TRUE" in subject.stdout, subject.stdout
+
+
+def test_ca_mobileconfig_is_an_ios_profile_holding_the_ca(device):
+    """What Safari on an iPhone installs in one step: a configuration profile with one root payload."""
+    import plistlib
+    status, content_type, profile = fetch(device.base + "/__admin/ca.mobileconfig")
+    assert status == 200 and content_type == "application/x-apple-aspen-config"
+    parsed = plistlib.loads(profile)
+    assert parsed["PayloadType"] == "Configuration" and parsed["PayloadVersion"] == 1
+    (payload,) = parsed["PayloadContent"]
+    assert payload["PayloadType"] == "com.apple.security.root"
+    _, _, der = fetch(device.base + "/__admin/ca.der")
+    assert payload["PayloadContent"] == der
+    assert payload["PayloadUUID"] != parsed["PayloadUUID"]
+    assert fetch(device.base + "/__admin/ca.mobileconfig")[2] == profile, "the same CA is the same profile"
+    _, _, page = fetch(device.base + "/__admin/ca")
+    assert b'href="/__admin/ca.mobileconfig"' in page and b"Certificate Trust Settings" in page
 
 
 def test_ca_key_is_private_and_the_ca_survives_a_restart(device):

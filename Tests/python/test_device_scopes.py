@@ -117,3 +117,25 @@ def test_with_a_proxy_password_the_proxy_challenges():
         status, body, code, error = curl(device, "http://%s/ping" % RALLY, "--proxy", device.proxy, "--proxy-user", "ci-2:s3cret", "--proxy-anyauth")
         assert code == 0 and status == 200 and body == b"pong", (code, status, error)
         assert urls_in(device, "ci-2") == ["http://%s/ping" % RALLY]
+
+
+def test_java_answers_the_challenge_through_a_tunnel(tmp_path):
+    """Java's HttpClient sends no credentials until the proxy's 407, then the scope's."""
+    import shutil
+    import subprocess
+    javac, keytool = shutil.which("javac"), shutil.which("keytool")
+    assert javac and keytool, "this test needs a JDK (tools/install-deps.sh python installs one)"
+    source = __file__.replace("python/test_device_scopes.py", "java/ProxyChallengeCheck.java")
+    subprocess.run([javac, "-d", str(tmp_path), source], check=True, capture_output=True, timeout=300)
+    with device_server("--proxy-password", "s3cret") as device:
+        admin(device, "POST", "/__admin/mappings", {"request": {"urlPath": "/java"}, "response": {"body": "from java"}})
+        store = str(tmp_path / "trust.jks")
+        subprocess.run([keytool, "-importcert", "-noprompt", "-alias", "understudy", "-file", device.ca_file, "-keystore", store,
+                        "-storepass", "changeit"], check=True, capture_output=True, timeout=120)
+        run = subprocess.run(["java", "-Djdk.http.auth.tunneling.disabledSchemes=", "-Djavax.net.ssl.trustStore=" + store,
+                              "-Djavax.net.ssl.trustStorePassword=changeit", "-cp", str(tmp_path), "ProxyChallengeCheck",
+                              "127.0.0.1", str(device.port), "https://%s/java" % RALLY, "android-7", "s3cret"],
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, run.stderr[-3000:]
+        assert run.stdout.splitlines() == ["200", "from java"], run.stdout
+        assert urls_in(device, "android-7") == ["https://%s/java" % RALLY]

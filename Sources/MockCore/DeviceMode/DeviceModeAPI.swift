@@ -18,7 +18,7 @@ public final class DeviceModeAPI: Backend {
     }
 
     /// The paths that serve nothing secret: the admin guard lets them through without a token.
-    public static let publicPaths: Set<String> = ["/__admin/ca", "/__admin/ca.pem", "/__admin/ca.crt", "/__admin/ca.der"]
+    public static let publicPaths: Set<String> = ["/__admin/ca", "/__admin/ca.pem", "/__admin/ca.crt", "/__admin/ca.der", "/__admin/ca.mobileconfig"]
 
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
         guard request.method == .get || request.method == .head else { return .decline }
@@ -40,6 +40,8 @@ public final class DeviceModeAPI: Backend {
             response.headers.set("Content-Type", "application/x-x509-ca-cert")
             response.headers.set("Content-Disposition", "attachment; filename=\"understudy-ca.der\"")
             return .response(response)
+        case "/__admin/ca.mobileconfig":
+            return .response(CAProfile.response(for: authority))
         case "/__admin/ca":
             return .response(page(authority, proxy: Self.proxyAuthority(of: request)))
         default:
@@ -79,7 +81,7 @@ public final class DeviceModeAPI: Backend {
             which the device must trust. Trust it on development devices only: its key, on this machine in
             <code>\(TextEscaper.html.escaped(authority.directory.path))</code>, could sign a certificate for any site.</p>
             <p>Download: <a href="/__admin/ca.pem">ca.pem</a> · <a href="/__admin/ca.crt">ca.crt</a> (phones) ·
-            <a href="/__admin/ca.der">ca.der</a> (DER). Proxy: <code>\(TextEscaper.html.escaped(proxy))</code>, or the auto-config URL
+            <a href="/__admin/ca.der">ca.der</a> (DER) · <a href="/__admin/ca.mobileconfig">ca.mobileconfig</a> (iOS profile). Proxy: <code>\(TextEscaper.html.escaped(proxy))</code>, or the auto-config URL
             <a href="/proxy.pac"><code>\(base)/proxy.pac</code></a>, which sends only these hosts here:</p>
             <ul>\(hosts.isEmpty ? "<li>none yet: map hosts in <code>\(TextEscaper.html.escaped(deviceMode.hostsFile.path))</code></li>" : hosts)</ul>
             <h2>iOS Simulator</h2>
@@ -89,7 +91,7 @@ public final class DeviceModeAPI: Backend {
             <code>\(TextEscaper.html.escaped(proxy))</code>, or the auto-config URL above: the Simulator uses the Mac's.</p>
             <h2>iPhone or iPad</h2>
             <ol><li>Settings → Wi-Fi → (i) of the network → Configure Proxy → Manual: this machine's address and port, or Automatic with the auto-config URL.</li>
-            <li>In Safari, open <code>\(base)/__admin/ca.crt</code> and allow the download of the profile.</li>
+            <li>In Safari, open <a href="/__admin/ca.mobileconfig"><code>\(base)/__admin/ca.mobileconfig</code></a> (a configuration profile) and allow its download.</li>
             <li>Settings → General → VPN &amp; Device Management → the Understudy profile → Install.</li>
             <li>Settings → General → About → Certificate Trust Settings → turn on full trust for the Understudy CA.</li></ol>
             <h2>Android emulator</h2>
