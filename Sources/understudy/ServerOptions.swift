@@ -45,6 +45,10 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Drop a named state scope unused this many seconds.")
     var scopeIdleTimeout: Int = 600
 
+    @Option(help: ArgumentHelp("Answers of the default scope go through a simulated network: wifi, lte, 3g, edge, very-bad, 100-loss or "
+        + "offline (a scope's own: PUT /__admin/scopes/NAME/network).", valueName: "profile"))
+    var network: String?
+
     @Option(help: "Bytes of mapping JSON the admin calls of one named scope may add (past it: 413).")
     var maxScopeMappingBytes: Int = StubAdminAPI.defaultMaxScopeMappingBytes
 
@@ -80,6 +84,9 @@ struct ServerOptions: ParsableArguments {
         guard maxScopes >= 1 else { throw ValidationError("--max-scopes must be at least 1") }
         guard scopeIdleTimeout >= 1 else { throw ValidationError("--scope-idle-timeout must be at least 1 second") }
         guard maxScopeMappingBytes >= 0 else { throw ValidationError("--max-scope-mapping-bytes must not be negative") }
+        if let network, NetworkConditions.profiles[network.lowercased()] == nil {
+            throw ValidationError("--network \(network): not a profile (\(NetworkConditions.profiles.keys.sorted().joined(separator: ", ")))")
+        }
         guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-certificate and --tls-key go together") }
     }
 
@@ -109,6 +116,7 @@ struct ServerOptions: ParsableArguments {
         defer { LoadStart.shared.release() }
         var backends = try makeBackends()
         let scopes = StateScopes(limits: .init(maxScopes: maxScopes, idleSeconds: scopeIdleTimeout), logger: logger)
+        if let network { scopes.default.networkConditions = NetworkConditions.profiles[network.lowercased()] }
         let running = device.map { device in device.options.start(hostsFile: device.hostsFile, backends: backends, logger: logger) }
         if let running {
             backends.append(DeviceModeAPI(deviceMode: running.mode))

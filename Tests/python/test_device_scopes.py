@@ -5,6 +5,7 @@ apps on several devices keep apart. curl and Python `requests` send the credenti
 import base64
 import json
 import socket
+import time
 import urllib.request
 
 import pytest
@@ -139,3 +140,21 @@ def test_java_answers_the_challenge_through_a_tunnel(tmp_path):
         assert run.returncode == 0, run.stderr[-3000:]
         assert run.stdout.splitlines() == ["200", "from java"], run.stdout
         assert urls_in(device, "android-7") == ["https://%s/java" % RALLY]
+
+
+def test_a_scopes_network_holds_through_the_proxy_and_its_tunnels(device):
+    requests.put(device.base + "/__admin/scopes/ci-slow/network", json={"latencyMs": 300}, timeout=TIMEOUT).raise_for_status()
+    requests.put(device.base + "/__admin/scopes/ci-off/network", json={"profile": "offline"}, timeout=TIMEOUT).raise_for_status()
+    try:
+        session = requests.Session()
+        session.proxies = {"https": via(device, "ci-slow")}
+        started = time.monotonic()
+        assert session.get("https://%s/door" % RALLY, verify=device.ca_file, timeout=TIMEOUT).status_code == 200
+        assert time.monotonic() - started >= 0.3, "inside the tunnel too"
+        status, _, code, _ = curl(device, "https://%s/door" % RALLY, "--proxy", via(device, "ci-off"))
+        assert code != 0, "an offline scope's device gets no tunnel (curl %d, status %d)" % (code, status)
+        status, _, code, _ = curl(device, "http://%s/door" % RALLY, "--proxy", via(device, "ci-off"))
+        assert code != 0 and status == 0, "nor an answer through the proxy (curl %d, status %d)" % (code, status)
+    finally:
+        for scope in ("ci-slow", "ci-off"):
+            requests.delete(device.base + "/__admin/scopes/%s/network" % scope, timeout=TIMEOUT)

@@ -23,6 +23,22 @@ public final class Responder {
     /// Whether `send` has not been called yet.
     public var isPending: Bool { request != nil }
 
+    /// The simulated network the answer goes through (`Pacing`); nil for most.
+    public var pacing: Pacing?
+
+    /// Applies `pacing` once: its rate limit now, and `answer` after its delay (nil when there
+    /// is none and the caller goes on at once).
+    private func paced(_ answer: @escaping () -> Void) -> Bool {
+        guard let pacing, let request else { return false }
+        self.pacing = nil
+        if let connection = evhttp_request_get_connection(request), let events = evhttp_connection_get_bufferevent(connection) {
+            pacing.apply(to: events)
+        }
+        guard pacing.delay > .zero else { return false }
+        loop.schedule(after: pacing.delay, answer)
+        return true
+    }
+
     /// Whether the client has closed its side of the connection while this request waits for its
     /// answer (evhttp reads nothing meanwhile, so it would not notice until it writes). A look at
     /// the socket without taking anything from it: bytes waiting (a next request) mean it is there.
@@ -43,6 +59,7 @@ public final class Responder {
     /// `Connection: close` while the server is shutting down. A second call is ignored.
     public func send(_ response: Response) {
         loop.assertOnLoopThread()
+        if pacing != nil, paced({ self.send(response) }) { return }
         guard let request else { return }
         self.request = nil
         var response = response
@@ -81,6 +98,7 @@ public final class Responder {
     /// `chunkedDribbleDelay`. A client that goes away meanwhile just gets no more pieces.
     public func sendDribbled(_ response: Response, chunks: Int, over duration: Duration) {
         loop.assertOnLoopThread()
+        if pacing != nil, paced({ self.sendDribbled(response, chunks: chunks, over: duration) }) { return }
         guard let request else { return }
         guard Response.statusAllowsBody(response.status), !isHead, chunks > 1 else { return send(response) }
         self.request = nil

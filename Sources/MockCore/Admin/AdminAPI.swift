@@ -48,7 +48,7 @@ final class AdminAPI: Backend {
             scopes.reset(context.scope)
             return .response(Response(status: 200))
         case (_, _) where path == "/scopes" || path.hasPrefix("/scopes/"):
-            return scopes.handle(request.method, path.dropFirst("/scopes".count))
+            return scopes.handle(request, path.dropFirst("/scopes".count))
         case (.get, "/requests"):
             return .response(requests(in: context.journalScope(for: request), limit: request.query("limit").flatMap(Int.init),
                                       understudyFields: request.asksForUnderstudyFields))

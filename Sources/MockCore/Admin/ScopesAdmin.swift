@@ -3,7 +3,8 @@ import JSON
 
 /// The admin API's scopes: `GET /__admin/scopes` (each live scope: name, created, last used,
 /// requests, estimated bytes), `GET /__admin/scopes/NAME`, `POST /__admin/scopes/NAME/reset`,
-/// `DELETE /__admin/scopes/NAME` and `DELETE /__admin/scopes` (every named scope). Resetting a
+/// `DELETE /__admin/scopes/NAME` and `DELETE /__admin/scopes` (every named scope), and a scope's
+/// simulated network: `GET`, `PUT` and `DELETE /__admin/scopes/NAME/network`. Resetting a
 /// scope resets every backend's state in it and forgets its journal entries, as
 /// `POST /__admin/reset` does for the scope a request names.
 struct ScopesAdmin: Sendable {
@@ -12,9 +13,11 @@ struct ScopesAdmin: Sendable {
     let journal: RequestJournal
 
     /// `rest` is the path after `/__admin/scopes`.
-    func handle(_ method: HTTPMethod, _ rest: Substring) -> Reply {
+    func handle(_ request: Request, _ rest: Substring) -> Reply {
         let parts = rest.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        switch (method, parts.count) {
+        switch (request.method, parts.count) {
+        case (_, 2) where parts[1] == "network":
+            return .response(network(request, scopeName: parts[0]))
         case (.get, 0):
             let all = scopes.all
             return .response(.json(JSONValue.object([
@@ -42,6 +45,38 @@ struct ScopesAdmin: Sendable {
         default:
             return .decline
         }
+    }
+
+    /// `PUT` sets the scope's network (the scope is made when there is none yet: a test sets the
+    /// network before its device's first request), `GET` shows it, `DELETE` clears it.
+    private func network(_ request: Request, scopeName name: String) -> Response {
+        if let problem = ScopeSelection.problem(with: name) { return message(problem, status: 400) }
+        switch request.method {
+        case .get:
+            let conditions = scopes.existing(name)?.networkConditions
+            return .json(JSONValue.object([("scope", .string(name)), ("network", conditions?.json ?? .null)]).serialized)
+        case .put:
+            let conditions: NetworkConditions
+            do {
+                conditions = try NetworkConditions.parse(try JSONValue.parse(request.body))
+            } catch let error as NetworkConditionsError {
+                return message("Bad network conditions: \(error.description)", status: 400)
+            } catch {
+                return message("Bad network conditions: the body is not JSON (\(error))", status: 400)
+            }
+            let scope = scopes.scope(named: name)
+            scope.networkConditions = conditions
+            return .json(JSONValue.object([("scope", .string(name)), ("network", conditions.json)]).serialized)
+        case .delete:
+            scopes.existing(name)?.networkConditions = nil
+            return .emptyJSONObject
+        default:
+            return message("GET, PUT or DELETE /__admin/scopes/NAME/network", status: 405)
+        }
+    }
+
+    private func message(_ text: String, status: Int) -> Response {
+        .json(JSONValue.object([("message", .string(text))]).serialized, status: status)
     }
 
     /// Every backend's state in `scope` back to its start, and the scope's journal entries gone.

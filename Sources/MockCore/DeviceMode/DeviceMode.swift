@@ -156,7 +156,9 @@ public final class DeviceMode: Sendable {
     /// Answers `CONNECT host:port`: a tunnel into the TLS listener (a mapped host, or any other
     /// host name while offline, so its 502 page can be read), a tunnel to the real host with
     /// `passThrough`, or a refusal that says why.
-    func answerConnect(_ request: Request, _ responder: Responder) {
+    /// `isOffline` says whether the scope the credentials name (nil: `default`) is offline: its
+    /// device then gets no tunnel, the connection closes without an answer.
+    func answerConnect(_ request: Request, _ responder: Responder, isOffline: (String?) -> Bool = { _ in false }) {
         let scope: String?
         do throws(ProxyRefusal) {
             scope = try ProxyCredentials(of: request, password: proxyPassword).scope
@@ -165,6 +167,7 @@ public final class DeviceMode: Sendable {
             response.headers.set("Connection", "close")
             return responder.send(response)
         }
+        if isOffline(scope) { return responder.fail(with: .emptyResponse) }
         guard let (host, port) = HostName.of(authority: Substring(request.target)), let port else {
             return refuse(request, responder, 400, "CONNECT needs host:port with a host name or an IP address, not '\(request.target.prefix(300))'")
         }

@@ -86,7 +86,10 @@ public final class Router: HTTPHandler {
             guard let deviceMode else {
                 return responder.send(.text("CONNECT is for proxies: this server is not one (device mode is off).\n", status: 501))
             }
-            return deviceMode.answerConnect(request, responder)
+            // An offline scope's device gets no tunnel.
+            return deviceMode.answerConnect(request, responder) { [scopes] name in
+                (name.map { scopes.existing($0) } ?? scopes.default)?.networkConditions?.offline ?? false
+            }
         }
         // Through device mode's proxy the credentials may name the scope: a tunnel's, given at its
         // CONNECT, or this request's own.
@@ -129,6 +132,12 @@ public final class Router: HTTPHandler {
             return
         }
         scope.noteUse(at: request.receivedAtNanos, countsRequest: !isAdmin)
+        // The scope's simulated network (admin calls are never slowed). Offline: the request never
+        // arrived, so the connection closes without an answer and nothing is journaled.
+        if !isAdmin, let conditions = scope.networkConditions {
+            if conditions.offline { return responder.fail(with: .emptyResponse) }
+            responder.pacing = conditions.pacing(uploadBytes: request.body.count)
+        }
         scopes.sweepIfDue(now: request.receivedAtNanos)
         var context = RequestContext(scope: scope, basePath: named.basePath)
         // A device's request for a real host: only what hosts.json names for it answers, and

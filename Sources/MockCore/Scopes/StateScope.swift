@@ -17,10 +17,16 @@ public final class StateScope: Sendable, CustomStringConvertible {
     /// Each backend's state, at its key's index; made on first use.
     private let slots = Locked<[(any ScopeState)?]>([])
     private let discarded = Atomic<Bool>(false)
+    /// The simulated network its answers go through (`NetworkConditions`); nil for most.
+    private let network = Locked<NetworkConditions?>(nil)
+    /// How many scopes have conditions, shared by all of them: while none has, a request looks
+    /// at no scope's lock for them.
+    private let conditioned: ConditionedCount
 
     public static let defaultName = "default"
 
-    init(name: String, now: UInt64 = MonotonicClock.nanoseconds()) {
+    init(name: String, now: UInt64 = MonotonicClock.nanoseconds(), conditioned: ConditionedCount = ConditionedCount()) {
+        self.conditioned = conditioned
         self.name = name
         isDefault = name == Self.defaultName
         createdAt = MonotonicClock.wallSeconds()
@@ -53,11 +59,25 @@ public final class StateScope: Sendable, CustomStringConvertible {
     /// (files, entries in shared caches); later use of this object makes fresh, unshared state.
     func discard() {
         discarded.store(true, ordering: .relaxed)
+        networkConditions = nil
         let dropped = slots.withLock { slots -> [(any ScopeState)?] in
             defer { slots = [] }
             return slots
         }
         for state in dropped { state?.discard() }
+    }
+
+    /// The scope's simulated network, nil for none. Read on the request path only while some
+    /// scope has conditions.
+    public var networkConditions: NetworkConditions? {
+        get { conditioned.value.load(ordering: .relaxed) == 0 ? nil : network.withLock { $0 } }
+        set {
+            let (had, has) = network.withLock { value in
+                defer { value = newValue }
+                return (value != nil, newValue != nil)
+            }
+            if had != has { conditioned.value.add(has ? 1 : -1, ordering: .relaxed) }
+        }
     }
 
     /// Whether the scope has gone (evicted, expired or deleted): what still refers to it (journal
@@ -76,6 +96,11 @@ public final class StateScope: Sendable, CustomStringConvertible {
     public var requests: Int { requestCount.load(ordering: .relaxed) }
     /// Monotonic nanoseconds of the last request (or of the scope's making).
     public var lastUsed: UInt64 { lastUsedNanos.load(ordering: .relaxed) }
+}
+
+/// The count of scopes with network conditions, shared by a server's scopes.
+final class ConditionedCount: Sendable {
+    let value = Atomic<Int>(0)
 }
 
 /// One backend's part of a scope's state. A class: the scope keeps it and hands it out by reference;

@@ -34,6 +34,7 @@ public final class StateScopes: Sendable {
     private let reclaimers = Locked<[@Sendable () -> Void]>([])
     private let reclaimPending = Atomic<Bool>(false)
     private let evictionCount = Atomic<Int>(0)
+    private let conditioned = ConditionedCount()
 
     public init(limits: Limits = Limits(), logger: Logger = Logger(label: "understudy")) {
         self.limits = limits
@@ -43,7 +44,7 @@ public final class StateScopes: Sendable {
         }
         expiries = LogThrottle(windowSeconds: 10, linesPerWindow: 3) { count, seconds in "\(count) more idle scope(s) expired in the last \(seconds) s" }
         self.logger = logger
-        self.default = StateScope(name: StateScope.defaultName)
+        self.default = StateScope(name: StateScope.defaultName, conditioned: conditioned)
         nextSweep = Atomic(MonotonicClock.nanoseconds() &+ Self.sweepInterval)
     }
 
@@ -59,7 +60,7 @@ public final class StateScopes: Sendable {
                 named[oldest.name] = nil
                 evicted = oldest
             }
-            let made = StateScope(name: name, now: now)
+            let made = StateScope(name: name, now: now, conditioned: conditioned)
             named[name] = made
             return (made, evicted)
         }

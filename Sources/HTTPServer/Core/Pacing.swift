@@ -1,0 +1,42 @@
+import CLibevent
+
+/// How an answer travels, for a simulated network (a state scope's conditions): sent after a
+/// delay (latency, the time the upload would have taken), through a connection that writes at
+/// most `bytesPerSecond` (libevent's token-bucket rate limit on the connection). Timers and
+/// rate limits, never a blocked loop.
+public struct Pacing: Sendable {
+    public var delay: Duration
+    /// nil: the connection writes as fast as it can (a limit an earlier answer set is lifted).
+    public var bytesPerSecond: Int?
+
+    public init(delay: Duration, bytesPerSecond: Int?) {
+        self.delay = delay
+        self.bytesPerSecond = bytesPerSecond
+    }
+
+    /// Limits (or frees) the writes of `events`.
+    func apply(to events: OpaquePointer) {
+        _ = bufferevent_set_rate_limit(events, bytesPerSecond.flatMap(Self.config))
+    }
+
+    /// libevent keeps a pointer to the configuration for as long as a connection uses it: one per
+    /// rate, kept for the process (the rates are few: each scope's setting).
+    private static func config(_ bytesPerSecond: Int) -> OpaquePointer? {
+        configs.withLock { configs in
+            if let made = configs[bytesPerSecond] { return made.pointer }
+            // libevent's EV_RATE_LIMIT_MAX (its largest ssize_t), a macro Swift cannot see.
+            let unlimited = Int.max
+            let rate = max(1, bytesPerSecond)
+            // Unlimited reads; writes at the rate, in bursts of at most a tenth of a second's worth
+            // (ticks of 100 ms), so that a small answer is not sent in one go.
+            let tick = timeval(tv_sec: 0, tv_usec: 100_000)
+            let perTick = max(1, rate / 10)
+            let made = withUnsafePointer(to: tick) { ev_token_bucket_cfg_new(unlimited, unlimited, perTick, perTick, $0) }
+            configs[bytesPerSecond] = ConfigPointer(pointer: made)
+            return made
+        }
+    }
+
+    private struct ConfigPointer: @unchecked Sendable { let pointer: OpaquePointer? }
+    private static let configs = Locked<[Int: ConfigPointer]>([:])
+}
