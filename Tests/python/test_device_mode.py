@@ -168,8 +168,13 @@ def listener():
 
 def raw_connect(device, target):
     """Sends `CONNECT target` to the proxy; returns the socket and the proxy's answer head."""
+    return raw_request(device, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n" % (target, target))
+
+
+def raw_request(device, text):
+    """Sends `text` to the proxy as it is; returns the socket and the proxy's answer head."""
     connection = socket.create_connection(("127.0.0.1", device.port), timeout=TIMEOUT)
-    connection.sendall(("CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n" % (target, target)).encode())
+    connection.sendall(text.encode())
     answer = b""
     while b"\r\n\r\n" not in answer:
         chunk = connection.recv(4096)

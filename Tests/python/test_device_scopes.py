@@ -4,14 +4,15 @@ apps on several devices keep apart. curl and Python `requests` send the credenti
 --proxy-password the proxy challenges with 407 (what OkHttp's and Java's authenticators wait for)."""
 import base64
 import json
-import socket
+import shutil
+import subprocess
 import time
 import urllib.request
 
 import pytest
 import requests
 
-from test_device_mode import TIMEOUT, curl, device_server
+from test_device_mode import TIMEOUT, curl, device_server, raw_request
 
 RALLY = "rally1.rallydev.com"
 
@@ -74,15 +75,9 @@ def test_two_devices_keep_their_state_apart(device):
 
 
 def raw_proxy(device, request):
-    with socket.create_connection(("127.0.0.1", device.port), timeout=TIMEOUT) as connection:
-        connection.sendall(request.encode())
-        answer = b""
-        while b"\r\n\r\n" not in answer:
-            chunk = connection.recv(4096)
-            if not chunk:
-                break
-            answer += chunk
-        return answer.decode(errors="replace")
+    connection, answer = raw_request(device, request)
+    connection.close()
+    return answer
 
 
 def credentials(text):
@@ -122,8 +117,6 @@ def test_with_a_proxy_password_the_proxy_challenges():
 
 def test_java_answers_the_challenge_through_a_tunnel(tmp_path):
     """Java's HttpClient sends no credentials until the proxy's 407, then the scope's."""
-    import shutil
-    import subprocess
     javac, keytool = shutil.which("javac"), shutil.which("keytool")
     assert javac and keytool, "this test needs a JDK (tools/install-deps.sh python installs one)"
     source = __file__.replace("python/test_device_scopes.py", "java/ProxyChallengeCheck.java")
