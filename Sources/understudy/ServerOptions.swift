@@ -118,13 +118,25 @@ struct ServerOptions: ParsableArguments {
         let scopes = StateScopes(limits: .init(maxScopes: maxScopes, idleSeconds: scopeIdleTimeout), logger: logger)
         if let network { scopes.default.networkConditions = NetworkConditions.profiles[network.lowercased()] }
         let running = device.map { device in device.options.start(hostsFile: device.hostsFile, backends: backends, logger: logger) }
+        // Each scope's own proxy port (POST /__admin/scopes/NAME/proxy) listens as the main port
+        // does, on a free port, with one thread.
+        let portSettings = serverConfiguration
+        let scopePorts = running.map { _ in
+            ScopeProxyPorts { handler in
+                var configuration = portSettings
+                configuration.port = 0
+                configuration.threads = 1
+                return try HTTPServer.start(configuration: configuration, handler: handler)
+            }
+        }
         if let running {
-            backends.append(DeviceModeAPI(deviceMode: running.mode))
+            backends.append(DeviceModeAPI(deviceMode: running.mode, scopePorts: scopePorts))
             device?.made(running.mode)
         }
         let device = running
         let router = Router(backends: backends, journal: journal, scopes: scopes, deviceMode: device?.mode, logger: logger,
-                            adminGuard: makeAdminGuard(logger: logger), requestLog: verbose ? RequestLog.forStandardError() : nil) {
+                            adminGuard: makeAdminGuard(logger: logger), requestLog: verbose ? RequestLog.forStandardError() : nil,
+                            scopePorts: scopePorts) {
             logger.info("shutdown requested through POST /__admin/shutdown")
             kill(getpid(), SIGTERM)
         }
@@ -156,6 +168,7 @@ struct ServerOptions: ParsableArguments {
         let signal = signals.wait()
         logger.info("received \(signal), stopping: in-flight requests get \(shutdownGrace) s")
         servers += device?.startedLater ?? []
+        scopePorts?.closeAll()
         for server in servers { server.shutdown(gracePeriod: .seconds(shutdownGrace)) }
         for server in servers { server.wait() }
         stopped()

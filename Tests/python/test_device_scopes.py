@@ -151,3 +151,44 @@ def test_a_scopes_network_holds_through_the_proxy_and_its_tunnels(device):
     finally:
         for scope in ("ci-slow", "ci-off"):
             requests.delete(device.base + "/__admin/scopes/%s/network" % scope, timeout=TIMEOUT)
+
+
+def test_a_scope_gets_a_proxy_port_of_its_own(device):
+    """For clients that take a proxy's host and port but no credentials: a phone's Wi-Fi proxy."""
+    opened = requests.post(device.base + "/__admin/scopes/wifi-a/proxy", timeout=TIMEOUT).json()
+    port_a = opened["port"]
+    assert opened["proxy"] == "127.0.0.1:%d" % port_a and opened["pac"].endswith("/proxy.pac?scope=wifi-a")
+    assert requests.post(device.base + "/__admin/scopes/wifi-a/proxy", timeout=TIMEOUT).json()["port"] == port_a, "one port per scope"
+    port_b = requests.post(device.base + "/__admin/scopes/wifi-b/proxy", timeout=TIMEOUT).json()["port"]
+    assert port_b != port_a and requests.get(device.base + "/__admin/scopes/wifi-b/proxy", timeout=TIMEOUT).json()["port"] == port_b
+    door = "https://%s/door" % RALLY
+    a = {"https": "http://127.0.0.1:%d" % port_a, "http": "http://127.0.0.1:%d" % port_a}
+    b = {"https": "http://127.0.0.1:%d" % port_b}
+    assert requests.post(door, proxies=a, verify=device.ca_file, timeout=TIMEOUT).status_code == 204
+    assert requests.get(door, proxies=a, verify=device.ca_file, timeout=TIMEOUT).text == "open"
+    assert requests.get("http://%s/door" % RALLY, proxies=a, timeout=TIMEOUT).text == "open", "plain proxying too"
+    assert requests.get(door, proxies=b, verify=device.ca_file, timeout=TIMEOUT).text == "closed", "wifi-b's door is its own"
+    assert len(urls_in(device, "wifi-a")) == 3 and len(urls_in(device, "wifi-b")) == 1
+    pac = requests.get(device.base + "/proxy.pac?scope=wifi-a", timeout=TIMEOUT).text
+    assert 'return "PROXY 127.0.0.1:%d";' % port_a in pac
+    assert requests.get(device.base + "/proxy.pac?scope=nobody", timeout=TIMEOUT).status_code == 404
+    # The port goes with its scope.
+    assert requests.delete(device.base + "/__admin/scopes/wifi-a", timeout=TIMEOUT).status_code == 200
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            requests.get("http://%s/door" % RALLY, proxies=a, timeout=2)
+        except requests.ConnectionError:
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail("the port of a deleted scope still answers")
+
+
+def test_scope_ports_are_capped_by_max_scopes():
+    with device_server("--max-scopes", "2") as device:
+        for name in ("one", "two"):
+            assert requests.post(device.base + "/__admin/scopes/%s/proxy" % name, timeout=TIMEOUT).status_code == 200
+        third = requests.post(device.base + "/__admin/scopes/three/proxy", timeout=TIMEOUT)
+        assert third.status_code == 409 and "--max-scopes" in third.json()["message"]
+        assert requests.post(device.base + "/__admin/scopes/bad name/proxy", timeout=TIMEOUT).status_code in (400, 404)

@@ -23,11 +23,12 @@ final class AdminAPI: Backend {
     /// Stops the server (`POST /__admin/shutdown`); nil where there is nothing to stop.
     let shutdown: (@Sendable () -> Void)?
 
-    init(backends: [any Backend], journal: RequestJournal, scopes: StateScopes, metrics: ServerMetrics, shutdown: (@Sendable () -> Void)?) {
+    init(backends: [any Backend], journal: RequestJournal, scopes: StateScopes, metrics: ServerMetrics, scopePorts: ScopeProxyPorts?,
+         shutdown: (@Sendable () -> Void)?) {
         self.backends = backends
         self.journal = journal
         self.metrics = metrics
-        self.scopes = ScopesAdmin(scopes: scopes, backends: backends, journal: journal)
+        self.scopes = ScopesAdmin(scopes: scopes, backends: backends, journal: journal, ports: scopePorts)
         self.shutdown = shutdown
     }
 

@@ -11,6 +11,8 @@ struct ScopesAdmin: Sendable {
     let scopes: StateScopes
     let backends: [any Backend]
     let journal: RequestJournal
+    /// Scopes' own proxy ports (device mode); nil when the server opens none.
+    let ports: ScopeProxyPorts?
 
     /// `rest` is the path after `/__admin/scopes`.
     func handle(_ request: Request, _ rest: Substring) -> Reply {
@@ -18,6 +20,8 @@ struct ScopesAdmin: Sendable {
         switch (request.method, parts.count) {
         case (_, 2) where parts[1] == "network":
             return .response(network(request, scopeName: parts[0]))
+        case (_, 2) where parts[1] == "proxy":
+            return proxyPort(request, scopeName: parts[0])
         case (.get, 0):
             let all = scopes.all
             return .response(.json(JSONValue.object([
@@ -72,6 +76,46 @@ struct ScopesAdmin: Sendable {
             return .emptyJSONObject
         default:
             return message("GET, PUT or DELETE /__admin/scopes/NAME/network", status: 405)
+        }
+    }
+
+    /// `POST` opens the scope's own proxy port (or answers the one open already) and makes the
+    /// scope; `GET` shows it; the port closes when the scope goes. Answers `{"scope", "port",
+    /// "proxy": "host:port", "pac": "http://host:port/proxy.pac?scope=NAME"}`.
+    private func proxyPort(_ request: Request, scopeName name: String) -> Reply {
+        if let problem = ScopeSelection.problem(with: name) { return .response(message(problem, status: 400)) }
+        guard let ports else { return .response(message("This server opens no proxy ports: device mode is off.", status: 501)) }
+        let authority = DeviceModeAPI.proxyAuthority(of: request)
+        let host = authority.lastIndex(of: ":").map { String(authority[..<$0]) } ?? authority
+        let describe: @Sendable (Int) -> Response = { port in
+            .json(JSONValue.object([
+                ("scope", .string(name)), ("port", .int(port)), ("proxy", .string("\(host):\(port)")),
+                ("pac", .string("http://\(authority)/proxy.pac?scope=\(name)")),
+            ]).serialized)
+        }
+        switch request.method {
+        case .get:
+            guard let port = ports.port(of: name) else { return .response(message("Scope \(name) has no proxy port: POST to open one.", status: 404)) }
+            return .response(describe(port))
+        case .post:
+            let (scopes, limit) = (scopes, scopes.limits.maxScopes)
+            // Off the loop: starting a listener makes a thread and binds a socket.
+            return .computed(on: .global()) {
+                do throws(ScopeProxyPorts.OpenError) {
+                    let scope = scopes.scope(named: name)
+                    scope.noteUse(at: MonotonicClock.nanoseconds(), countsRequest: false)
+                    return describe(try ports.port(for: scope, limit: limit))
+                } catch {
+                    switch error {
+                    case .tooMany(let limit):
+                        return .json(JSONValue.object([("message", .string("\(limit) scope proxy ports are open, as many as scopes may live (--max-scopes)"))]).serialized, status: 409)
+                    case .cannotStart(let reason):
+                        return .json(JSONValue.object([("message", .string("Cannot open a proxy port: \(reason)"))]).serialized, status: 500)
+                    }
+                }
+            }
+        default:
+            return .response(message("GET or POST /__admin/scopes/NAME/proxy", status: 405))
         }
     }
 

@@ -156,12 +156,17 @@ public final class DeviceMode: Sendable {
     /// Answers `CONNECT host:port`: a tunnel into the TLS listener (a mapped host, or any other
     /// host name while offline, so its 502 page can be read), a tunnel to the real host with
     /// `passThrough`, or a refusal that says why.
-    /// `isOffline` says whether the scope the credentials name (nil: `default`) is offline: its
-    /// device then gets no tunnel, the connection closes without an answer.
-    func answerConnect(_ request: Request, _ responder: Responder, isOffline: (String?) -> Bool = { _ in false }) {
+    /// `portScope` is the scope of the port the CONNECT came in on (a scope's own proxy port);
+    /// `isOffline` says whether the scope (nil: `default`) is offline: its device then gets no
+    /// tunnel, the connection closes without an answer.
+    func answerConnect(_ request: Request, _ responder: Responder, portScope: String? = nil, isOffline: (String?) -> Bool = { _ in false }) {
         let scope: String?
         do throws(ProxyRefusal) {
-            scope = try ProxyCredentials(of: request, password: proxyPassword).scope
+            let named = try ProxyCredentials(of: request, password: portScope == nil ? proxyPassword : nil).scope
+            if let named, let portScope, named != portScope {
+                throw ProxyRefusal(status: 400, message: "the proxy credentials name the scope \"\(named)\" on the proxy port of scope \"\(portScope)\"")
+            }
+            scope = named ?? portScope
         } catch {
             var response = error.response
             response.headers.set("Connection", "close")

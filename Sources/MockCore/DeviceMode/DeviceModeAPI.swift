@@ -13,8 +13,12 @@ public final class DeviceModeAPI: Backend {
 
     private let deviceMode: DeviceMode
 
-    public init(deviceMode: DeviceMode) {
+    /// Scopes' own proxy ports, for `/proxy.pac?scope=NAME`.
+    private let scopePorts: ScopeProxyPorts?
+
+    public init(deviceMode: DeviceMode, scopePorts: ScopeProxyPorts? = nil) {
         self.deviceMode = deviceMode
+        self.scopePorts = scopePorts
     }
 
     /// The paths that serve nothing secret: the admin guard lets them through without a token.
@@ -23,7 +27,14 @@ public final class DeviceModeAPI: Backend {
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
         guard request.method == .get || request.method == .head else { return .decline }
         if request.path == "/proxy.pac" {
-            return .response(deviceMode.pacFile(proxy: Self.proxyAuthority(of: request)))
+            let authority = Self.proxyAuthority(of: request)
+            guard let scope = request.query("scope") else { return .response(deviceMode.pacFile(proxy: authority)) }
+            // A scope's PAC file: the mapped hosts go to that scope's own proxy port.
+            guard let port = scopePorts?.port(of: scope) else {
+                return .response(.text("Scope \(scope) has no proxy port: open one with POST /__admin/scopes/\(scope)/proxy.\n", status: 404))
+            }
+            let host = authority.lastIndex(of: ":").map { String(authority[..<$0]) } ?? authority
+            return .response(deviceMode.pacFile(proxy: "\(host):\(port)"))
         }
         guard Self.publicPaths.contains(request.path) else { return .decline }
         // The CA is made at its first use (DeviceMode.endTLS).

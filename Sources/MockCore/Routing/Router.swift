@@ -19,6 +19,8 @@ public final class Router: HTTPHandler {
     public let routes: [Route]
     public let journal: RequestJournal
     /// Every live state scope; each request names one (or gets `default`).
+    /// Scopes' own proxy ports, when the server opens them.
+    let scopePorts: ScopeProxyPorts?
     public let scopes: StateScopes
     /// Proxy duty for devices (CONNECT, hosts.json); nil: requests are routed by path alone.
     public let deviceMode: DeviceMode?
@@ -44,10 +46,10 @@ public final class Router: HTTPHandler {
     /// `adminGuard` decides who may reach anything under `/__admin`.
     public init(backends: [any Backend], journal: RequestJournal = RequestJournal(), scopes: StateScopes? = nil,
                 deviceMode: DeviceMode? = nil, logger: Logger = Logger(label: "understudy"), adminGuard: AdminGuard = AdminGuard(),
-                requestLog: RequestLog? = nil, shutdown: (@Sendable () -> Void)? = nil) {
+                requestLog: RequestLog? = nil, scopePorts: ScopeProxyPorts? = nil, shutdown: (@Sendable () -> Void)? = nil) {
         let scopes = scopes ?? StateScopes(logger: logger)
         let metrics = ServerMetrics(backends: backends.map(\.name) + ["proxy"])
-        let admin = AdminAPI(backends: backends, journal: journal, scopes: scopes, metrics: metrics, shutdown: shutdown)
+        let admin = AdminAPI(backends: backends, journal: journal, scopes: scopes, metrics: metrics, scopePorts: scopePorts, shutdown: shutdown)
         let all: [any Backend] = [admin, DashboardPages()] + backends
         routes = all.flatMap { backend in backend.mounts.map { Route(prefix: Self.normalized($0), backend: backend) } }
             .enumerated()
@@ -72,7 +74,11 @@ public final class Router: HTTPHandler {
         self.scopes = scopes
         // Entries of scopes that have gone: their state is gone too, and they would pin memory.
         scopes.onReclaim { [journal] in journal.remove { $0.scope.isDiscarded } }
+        // A scope's proxy port closes when the scope goes.
+        scopes.onReclaim { scopePorts?.closePorts() }
+        self.scopePorts = scopePorts
         self.deviceMode = deviceMode
+        defer { scopePorts?.answer(with: self) }
         self.logger = logger
         self.requestLog = requestLog
         self.adminGuard = adminGuard
@@ -87,13 +93,13 @@ public final class Router: HTTPHandler {
                 return responder.send(.text("CONNECT is for proxies: this server is not one (device mode is off).\n", status: 501))
             }
             // An offline scope's device gets no tunnel.
-            return deviceMode.answerConnect(request, responder) { [scopes] name in
+            return deviceMode.answerConnect(request, responder, portScope: scopePorts?.scope(ofLocalPort: request.localPort)) { [scopes] name in
                 (name.map { scopes.existing($0) } ?? scopes.default)?.networkConditions?.offline ?? false
             }
         }
-        // Through device mode's proxy the credentials may name the scope: a tunnel's, given at its
-        // CONNECT, or this request's own.
-        var proxyScope = request.tunnelScope
+        // Through device mode's proxy the scope may come from the proxy: a tunnel's (given at its
+        // CONNECT), the port's (a scope's own proxy port), or this request's credentials.
+        var proxyScope = request.tunnelScope ?? scopePorts?.scope(ofLocalPort: request.localPort)
         if proxyScope == nil, request.isProxied, let deviceMode {
             do throws(ProxyRefusal) {
                 proxyScope = try deviceMode.scopeOfCredentials(request)
