@@ -23,8 +23,10 @@ public final class Responder {
     /// Whether `send` has not been called yet.
     public var isPending: Bool { request != nil }
 
-    /// The simulated network the answer goes through (`Pacing`); nil for most.
-    public var pacing: Pacing?
+    /// The simulated network the answer goes through (`Pacing`); nil for most. Only touched on
+    /// the loop's thread (the class is not Sendable): unchecked, so the test every reply makes
+    /// costs no dynamic exclusivity check.
+    @exclusivity(unchecked) public var pacing: Pacing?
 
     /// Applies `pacing` once: its rate limit now, and `answer` after its delay (nil when there
     /// is none and the caller goes on at once).
