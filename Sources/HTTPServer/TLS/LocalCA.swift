@@ -31,6 +31,13 @@ public final class LocalCA: Sendable {
     static let maximumHosts = 1000
 
     private let certificate: X509Certificate
+
+    /// OpenSSL's old subject hash (`openssl x509 -subject_hash_old`), eight hex digits: Android's
+    /// system store names a CA's file after it (`<hash>.0`).
+    public var subjectHashOld: String {
+        let hash = String(X509_subject_name_hash_old(certificate.pointer), radix: 16)
+        return String(repeating: "0", count: max(0, 8 - hash.count)) + hash
+    }
     private let key: PrivateKey
     /// One key for every leaf, made at start and never written anywhere: per-host keys would sit in
     /// the same process memory as the CA key, so they protect nothing more, and would cost a key

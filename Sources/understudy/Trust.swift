@@ -1,0 +1,176 @@
+import ArgumentParser
+import Foundation
+import HTTPServer
+
+/// `understudy trust ios-simulator|android-emulator`: the local CA into a simulator's or an
+/// emulator's trust store in one command, with the tools of their SDKs (`xcrun simctl`, `adb`).
+/// `--print` shows the commands instead of running them; what runs is exactly what it shows.
+struct Trust: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trust",
+        abstract: "Make an iOS simulator or an Android emulator trust the local CA.",
+        subcommands: [IOSSimulator.self, AndroidEmulator.self])
+
+    struct Common: ParsableArguments {
+        @Option(help: ArgumentHelp("Where the CA is kept (default: UNDERSTUDY_CA_DIR, else ~/.understudy/ca).", valueName: "dir"))
+        var caDir: String?
+
+        @Flag(help: "Print the commands instead of running them.")
+        var print = false
+
+        func authority() throws -> LocalCA {
+            var options = DeviceOptions()
+            options.caDir = caDir
+            do {
+                return try LocalCA.loadOrCreate(directory: options.caDirectory)
+            } catch {
+                throw ValidationError("\(error)")
+            }
+        }
+    }
+
+    struct IOSSimulator: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "ios-simulator", abstract: "Add the CA to a simulator's keychain (xcrun simctl keychain … add-root-cert).")
+
+        @OptionGroup var common: Common
+
+        @Option(help: ArgumentHelp("booted (the booted one), all (every booted one) or a device's UDID.", valueName: "device"))
+        var device = "booted"
+
+        func run() throws {
+            let authority = try common.authority()
+            let file = authority.directory.appendingPathComponent("ca.pem").path
+            var devices = [device]
+            if device == "all" {
+                let list = ["xcrun", "simctl", "list", "devices", "booted", "--json"]
+                if common.print {
+                    Swift.print(Shell.line(list) + "   # then, for each booted device's UDID:")
+                    devices = ["UDID"]
+                } else {
+                    devices = try Self.booted(from: Shell.output(list, missing: Self.noXcrun))
+                    guard !devices.isEmpty else { throw ValidationError("no simulator is booted: boot one (xcrun simctl boot UDID) and try again") }
+                }
+            }
+            for udid in devices {
+                let command = ["xcrun", "simctl", "keychain", udid, "add-root-cert", file]
+                if common.print { Swift.print(Shell.line(command)) } else { _ = try Shell.output(command, missing: Self.noXcrun) }
+            }
+            if !common.print { Swift.print("\(authority.commonName) is trusted by \(devices.joined(separator: ", "))") }
+        }
+
+        static let noXcrun = "xcrun was not found: the iOS Simulator needs Xcode on macOS (xcode-select --install, then open Xcode once)"
+
+        /// The UDIDs of `simctl list devices booted --json`.
+        static func booted(from json: String) -> [String] {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
+                  let runtimes = object["devices"] as? [String: [[String: Any]]] else { return [] }
+            return runtimes.values.flatMap { $0 }.filter { ($0["state"] as? String) == "Booted" }.compactMap { $0["udid"] as? String }.sorted()
+        }
+    }
+
+    struct AndroidEmulator: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "android-emulator",
+            abstract: "Add the CA to an emulator's system store with adb (as <subject_hash_old>.0; Android 14+'s conscrypt APEX included).")
+
+        @OptionGroup var common: Common
+
+        @Option(help: ArgumentHelp("The emulator's serial (adb devices), when more than one runs.", valueName: "serial"))
+        var serial: String?
+
+        func run() throws {
+            let authority = try common.authority()
+            let name = authority.subjectHashOld + ".0"
+            let staged = "/data/local/tmp/\(name)"
+            // Beside the CA (a certificate, public): the printed commands can be run as they are.
+            let local = authority.directory.appendingPathComponent(name)
+            try Data(authority.certificatePEM.utf8).write(to: local)
+            let adb = ["adb"] + (serial.map { ["-s", $0] } ?? [])
+            let steps: [[String]] = [adb + ["root"], adb + ["wait-for-device"], adb + ["push", local.path, staged], adb + ["shell", Self.install(name)]]
+            if common.print {
+                Swift.print("# \(authority.commonName) → the system store as \(name)")
+                steps.forEach { Swift.print(Shell.line($0)) }
+                return
+            }
+            let root = try Shell.output(steps[0], missing: Self.noAdb, allowFailure: true)
+            if root.contains("cannot run as root") {
+                Swift.print(Self.googlePlayAdvice(name))
+                return
+            }
+            for step in steps.dropFirst() { _ = try Shell.output(step, missing: Self.noAdb) }
+            Swift.print("\(authority.commonName) is in the emulator's system store as \(name); restart the app under test")
+        }
+
+        static let noAdb = "adb was not found: install Android's platform tools (Android Studio's SDK Manager, or apt-get install adb) and put adb on PATH"
+
+        /// The root shell script: the store is copied into a tmpfs mounted over it (the system
+        /// partition stays read-only), the CA added, and on Android 14+ the tmpfs bound over the
+        /// conscrypt APEX's store in zygote's mount namespaces, so every app started afterwards
+        /// sees it.
+        static func install(_ name: String) -> String {
+            let store = "/system/etc/security/cacerts", apex = "/apex/com.android.conscrypt/cacerts", copy = "/data/local/tmp/understudy-cacerts"
+            return [
+                "set -e",
+                "rm -rf \(copy) && mkdir -p -m 700 \(copy)",
+                "if [ -d \(apex) ]; then cp \(apex)/* \(copy)/; else cp \(store)/* \(copy)/; fi",
+                "mount -t tmpfs tmpfs \(store)",
+                "mv \(copy)/* \(store)/ && mv /data/local/tmp/\(name) \(store)/\(name)",
+                "chown root:root \(store)/* && chmod 644 \(store)/* && chcon u:object_r:system_file:s0 \(store)/*",
+                "if [ -d \(apex) ]; then for pid in $(pidof zygote zygote64); do nsenter --mount=/proc/$pid/ns/mnt -- mount --bind \(store) \(apex); done; fi",
+            ].joined(separator: "; ")
+        }
+
+        /// A Google Play image cannot be rooted: the app itself must trust user CAs in its debug build.
+        static func googlePlayAdvice(_ name: String) -> String {
+            """
+            This emulator runs a Google Play image, which cannot be rooted, so its system store stays as it is.
+            Install the CA as a user CA instead (Settings → Security → Encryption & credentials → Install a
+            certificate → CA certificate, with the file from /__admin/ca.crt), and let the app's debug build trust
+            user CAs in res/xml/network_security_config.xml:
+
+                <network-security-config>
+                    <debug-overrides>
+                        <trust-anchors>
+                            <certificates src="user" />
+                        </trust-anchors>
+                    </debug-overrides>
+                </network-security-config>
+
+            (with android:networkSecurityConfig="@xml/network_security_config" on <application>), or use an
+            image without Google Play ("Google APIs"), whose adb can run as root.
+            """
+        }
+    }
+}
+
+/// Runs the SDKs' tools for `trust`: found on PATH, their output read, a missing one or a failure
+/// an error that says what to do.
+enum Shell {
+    static func line(_ command: [String]) -> String {
+        command.map { $0.contains(where: { " ;$'\"()|&<>*".contains($0) }) ? "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" : $0 }
+            .joined(separator: " ")
+    }
+
+    static func output(_ command: [String], missing: String, allowFailure: Bool = false) throws -> String {
+        guard let tool = command.first, let path = find(tool) else { throw ValidationError(missing) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = Array(command.dropFirst())
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard allowFailure || process.terminationStatus == 0 else {
+            throw ValidationError("\(line(command)) failed (exit \(process.terminationStatus)): \(output.suffix(2000))")
+        }
+        return output
+    }
+
+    private static func find(_ tool: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
