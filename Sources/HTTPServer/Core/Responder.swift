@@ -28,8 +28,8 @@ public final class Responder {
     /// costs no dynamic exclusivity check.
     @exclusivity(unchecked) public var pacing: Pacing?
 
-    /// Applies `pacing` once: its rate limit now, and `answer` after its delay (nil when there
-    /// is none and the caller goes on at once).
+    /// Applies `pacing` once: its rate limit now, and `answer` after its delay. False when there
+    /// is no delay and the caller goes on at once.
     private func paced(_ answer: @escaping () -> Void) -> Bool {
         guard let pacing, let request else { return false }
         self.pacing = nil

@@ -65,13 +65,6 @@ public struct ResponseBody: Sendable {
 
     public var isEmpty: Bool { count == 0 }
 
-    /// Whether the bytes are this body's alone (not a shared buffer, not a file): what keeping
-    /// the body elsewhere costs in memory.
-    public var ownsBytes: Bool {
-        if case .bytes = storage { return true }
-        return false
-    }
-
     /// The shared buffer the body is, when it is one.
     public var sharedBytes: SharedBytes? {
         if case .shared(let shared) = storage { return shared }

@@ -178,7 +178,8 @@ extension JournalEntry {
         // A request sent to a proxy in absolute form names its server in the target; others in Host.
         let host = request.proxiedAuthority ?? request.headers["Host"] ?? "localhost:\(request.localPort)"
         let absoluteURL = "\(request.scheme)://\(host)\(request.target)"
-        let (hostName, port) = Self.hostAndPort(host, scheme: request.scheme)
+        let parsed = HostName.of(authority: Substring(host))
+        let (hostName, port) = (parsed?.host ?? host, parsed?.port ?? (request.isSecure ? 443 : 80))
         return .object([
             ("id", .string(id(runID: runID))),
             ("request", .object([
@@ -212,18 +213,6 @@ extension JournalEntry {
           + (understudyFields ? truncatedFrom.map { [("responseBodyTruncatedFrom", JSONValue.int($0))] } ?? [] : []) + [
             ("timing", .object([("totalTime", .int(Int(durationNanos / 1_000_000)))])),
         ])
-    }
-
-    /// `127.0.0.1:8080` → (`127.0.0.1`, 8080); `[::1]` → (`::1`, the scheme's port).
-    static func hostAndPort(_ authority: String, scheme: String) -> (String, Int) {
-        let defaultPort = scheme == "https" ? 443 : 80
-        var name = Substring(authority), port = defaultPort
-        if let colon = authority.lastIndex(of: ":"), !authority[colon...].contains("]") {
-            name = authority[..<colon]
-            port = Int(authority[authority.index(after: colon)...]) ?? defaultPort
-        }
-        if name.hasPrefix("["), name.hasSuffix("]") { name = name.dropFirst().dropLast() }
-        return (String(name), port)
     }
 }
 

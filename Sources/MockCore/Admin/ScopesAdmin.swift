@@ -86,10 +86,9 @@ struct ScopesAdmin: Sendable {
         if let problem = ScopeSelection.problem(with: name) { return .response(message(problem, status: 400)) }
         guard let ports else { return .response(message("This server opens no proxy ports: device mode is off.", status: 501)) }
         let authority = DeviceModeAPI.proxyAuthority(of: request)
-        let host = authority.lastIndex(of: ":").map { String(authority[..<$0]) } ?? authority
         let describe: @Sendable (Int) -> Response = { port in
             .json(JSONValue.object([
-                ("scope", .string(name)), ("port", .int(port)), ("proxy", .string("\(host):\(port)")),
+                ("scope", .string(name)), ("port", .int(port)), ("proxy", .string(DeviceModeAPI.authority(authority, withPort: port))),
                 ("pac", .string("http://\(authority)/proxy.pac?scope=\(name)")),
             ]).serialized)
         }

@@ -27,14 +27,12 @@ public final class DeviceModeAPI: Backend {
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
         guard request.method == .get || request.method == .head else { return .decline }
         if request.path == "/proxy.pac" {
-            let authority = Self.proxyAuthority(of: request)
-            guard let scope = request.query("scope") else { return .response(deviceMode.pacFile(proxy: authority)) }
+            guard let scope = request.query("scope") else { return .response(deviceMode.pacFile(proxy: Self.proxyAuthority(of: request))) }
             // A scope's PAC file: the mapped hosts go to that scope's own proxy port.
             guard let port = scopePorts?.port(of: scope) else {
                 return .response(.text("Scope \(scope) has no proxy port: open one with POST /__admin/scopes/\(scope)/proxy.\n", status: 404))
             }
-            let host = authority.lastIndex(of: ":").map { String(authority[..<$0]) } ?? authority
-            return .response(deviceMode.pacFile(proxy: "\(host):\(port)"))
+            return .response(deviceMode.pacFile(proxy: Self.authority(Self.proxyAuthority(of: request), withPort: port)))
         }
         guard Self.publicPaths.contains(request.path) else { return .decline }
         // The CA is made at its first use (DeviceMode.endTLS).
@@ -66,6 +64,14 @@ public final class DeviceModeAPI: Backend {
     static func proxyAuthority(of request: Request) -> String {
         if let host = request.headers["Host"], HostName.of(authority: Substring(host)) != nil { return host }
         return "127.0.0.1:\(request.localPort)"
+    }
+
+    /// `authority` (host[:port]) with `port` instead: a scope's own proxy port.
+    static func authority(_ authority: String, withPort port: Int) -> String {
+        var host = Substring(authority)
+        // The port after the last colon, unless that colon is inside an IPv6 literal's brackets.
+        if let colon = authority.lastIndex(of: ":"), !authority[colon...].contains("]") { host = authority[..<colon] }
+        return "\(host):\(port)"
     }
 
     private static func certificate(_ pem: String, type: String, file: String) -> Response {
