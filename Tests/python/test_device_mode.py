@@ -566,9 +566,10 @@ def test_proxy_pac_sends_mapped_hosts_to_the_proxy(device):
 # 4. headless Chromium ---------------------------------------------------------------------------
 
 @contextlib.contextmanager
-def chromium_through(device, trust_ca):
-    """Headless Chromium with the device server as its proxy; with trust_ca, Understudy's CA is in the
-    NSS database of a temporary HOME ($HOME/.pki/nssdb, where Chromium on Linux reads it)."""
+def chromium_through(device, trust_ca, proxy_port=None):
+    """Headless Chromium with the device server as its proxy (or a scope's proxy port); with trust_ca,
+    Understudy's CA is in the NSS database of a temporary HOME ($HOME/.pki/nssdb, where Chromium on
+    Linux reads it)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -587,7 +588,7 @@ def chromium_through(device, trust_ca):
         options.binary_location = chromium
         for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                          "--window-size=1024,1400", "--user-data-dir=" + os.path.join(home, "profile"),
-                         "--proxy-server=http://127.0.0.1:%d" % device.port,
+                         "--proxy-server=http://127.0.0.1:%d" % (proxy_port or device.port),
                          # http:// must stay http:// for the continuity check (no automatic upgrade).
                          "--disable-features=HttpsUpgrades"]:
             options.add_argument(argument)

@@ -12,7 +12,7 @@ import urllib.request
 import pytest
 import requests
 
-from test_device_mode import TIMEOUT, curl, device_server, raw_request
+from test_device_mode import STORE_QUERY, STOREFRONT, TIMEOUT, cart_count, chromium_through, curl, device_server, raw_request
 
 RALLY = "rally1.rallydev.com"
 
@@ -192,3 +192,39 @@ def test_scope_ports_are_capped_by_max_scopes():
         third = requests.post(device.base + "/__admin/scopes/three/proxy", timeout=TIMEOUT)
         assert third.status_code == 409 and "--max-scopes" in third.json()["message"]
         assert requests.post(device.base + "/__admin/scopes/bad name/proxy", timeout=TIMEOUT).status_code in (400, 404)
+
+
+def add_to_cart(browser, product, size):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    from browser_support import replaced
+    browser.get("https://" + STOREFRONT + "mProductDisplayView?" + STORE_QUERY + "&productId=" + product)
+    Select(browser.find_element(By.NAME, "attrValue_Color")).select_by_visible_text("Red")
+    Select(browser.find_element(By.NAME, "attrValue_Size")).select_by_visible_text(size)
+    old = browser.find_element(By.TAG_NAME, "html")
+    browser.find_element(By.ID, "addToCart").click()
+    WebDriverWait(browser, 15).until(replaced(old))
+
+
+def test_two_chromiums_on_two_scope_ports_fill_two_carts_on_the_same_store_host(device):
+    """Two unchanged browsers, each with a scope's port as its proxy, shop at the same https host: each
+    scope keeps its own guests, carts and journal."""
+    ports = {name: admin(device, "POST", "/__admin/scopes/%s/proxy" % name)["port"] for name in ("cart-a", "cart-b")}
+    with chromium_through(device, True, ports["cart-a"]) as a, chromium_through(device, True, ports["cart-b"]) as b:
+        add_to_cart(a, "12001", "M")
+        add_to_cart(b, "12001", "S")
+        add_to_cart(a, "12001", "XL")
+        assert (cart_count(a), cart_count(b)) == ("2", "1")
+        a.get("https://" + STOREFRONT + "StoreView?" + STORE_QUERY)
+        assert cart_count(a) == "2", "a's cart survives b's shopping"
+        cookies_a = {cookie["name"]: cookie["value"] for cookie in a.get_cookies()}
+
+    # a's guest does not exist in b's scope: its cookies there get a fresh, empty cart.
+    through_b = {"https": "http://127.0.0.1:%d" % ports["cart-b"]}
+    page = requests.get("https://" + STOREFRONT + "StoreView?" + STORE_QUERY, cookies=cookies_a, proxies=through_b,
+                        verify=device.ca_file, timeout=TIMEOUT).text
+    assert '<span id="cartCount">0</span>' in page, page[:2000]
+    adds = {scope: [url for url in urls_in(device, scope) if url.endswith("OrderChangeServiceItemAdd")] for scope in ports}
+    assert {scope: len(urls) for scope, urls in adds.items()} == {"cart-a": 2, "cart-b": 1}
+    assert not [url for url in urls_in(device, "default") if STOREFRONT in url], "nothing of theirs in default"
