@@ -27,10 +27,12 @@ public struct Pacing: Sendable {
             // libevent's EV_RATE_LIMIT_MAX (its largest ssize_t), a macro Swift cannot see.
             let unlimited = Int.max
             let rate = max(1, bytesPerSecond)
-            // Unlimited reads; writes at the rate, in bursts of at most a tenth of a second's worth
-            // (ticks of 100 ms), so that a small answer is not sent in one go.
-            let tick = timeval(tv_sec: 0, tv_usec: 100_000)
-            let perTick = max(1, rate / 10)
+            // Unlimited reads; writes at the rate, in bursts of a hundredth of a second's worth
+            // (ticks of 10 ms): a full bucket lets one tick's worth go at once, so a shorter tick
+            // keeps a short transfer's rate true (a 1 MB answer at 50 Mbit/s takes 168 ms; 100 ms
+            // ticks sent it at 1.6 times the rate). `make bench` (bench/network.py) measures it.
+            let tick = timeval(tv_sec: 0, tv_usec: 10_000)
+            let perTick = max(1, rate / 100)
             let made = withUnsafePointer(to: tick) { ev_token_bucket_cfg_new(unlimited, unlimited, perTick, perTick, $0) }
             configs[bytesPerSecond] = ConfigPointer(pointer: made)
             return made
