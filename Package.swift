@@ -3,9 +3,12 @@ import PackageDescription
 
 let package = Package(
     name: "Understudy",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .executable(name: "understudy", targets: ["understudy"]),
+        // What an app's tests import (docs/swift-client.md): Foundation only, none of the server's
+        // targets or system libraries, so it builds for iOS.
+        .library(name: "UnderstudyClient", type: .static, targets: ["UnderstudyClient"]),
         // Libraries for the fuzz package in fuzz/ (docs/fuzzing.md); the server is the executable.
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "JSON", targets: ["JSON"]),
@@ -40,6 +43,7 @@ let package = Package(
         // Escaping, byte writing, calendar dates and hashing: below everything that writes output, the
         // template engine and JSON included, so neither of those needs the server.
         .target(name: "WireFormat"),
+        .target(name: "UnderstudyClient"),
         .target(name: "JSON", dependencies: ["WireFormat"]),
         .target(name: "HTTPServer", dependencies: ["CLibevent", "WireFormat"]),
         .target(name: "XML", dependencies: ["CLibxml2"]),
@@ -109,5 +113,7 @@ let package = Package(
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Stubs", "JSON", "UnderstudyTesting"]),
         .testTarget(name: "ClientDesignTests", dependencies: ["Stubs", "Geocoder", "Informix", "Lotus", "Commerce", "MockCore", "HTTPServer", "UnderstudyTesting"]),
         .testTarget(name: "UnderstudyCLITests", dependencies: ["understudy", "UnderstudyTesting"]),
+        // Against the built `understudy` started by the tests: the client as an app's tests use it.
+        .testTarget(name: "UnderstudyClientTests", dependencies: ["UnderstudyClient", "understudy", "UnderstudyTesting"]),
     ]
 )
