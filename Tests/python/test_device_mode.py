@@ -5,6 +5,7 @@ hosts stubs/hosts.json does not name get a 502 page and nothing leaves the machi
 --pass-through lets them through. Every server uses a CA directory of its own, made in a temporary
 directory, never ~/.understudy/ca."""
 import contextlib
+import http.client
 import json
 import os
 import re
@@ -390,11 +391,33 @@ def test_requests_keeps_one_connection_alive_per_host(device, caplog):
             assert session.get(RALLY_AUTHORIZE, timeout=TIMEOUT).status_code == 401
             assert session.get(LOTUS_FEED, timeout=TIMEOUT).status_code == 200
             assert session.get(GEOCODE, timeout=TIMEOUT).status_code == 200
-    opened = [record.getMessage() for record in caplog.records if record.getMessage().startswith("Starting new")]
+    opened = [record.getMessage() for record in caplog.records if record.getMessage().startswith(("Starting new", "Resetting dropped"))]
     # One tunnel per https host, one plain connection to the proxy for http: 12 requests, 3 connections.
     assert sorted(opened) == sorted(["Starting new HTTPS connection (1): rally1.rallydev.com:443",
                                      "Starting new HTTPS connection (1): www.ibm.com:443",
                                      "Starting new HTTP connection (1): 127.0.0.1:%d" % device.port]), opened
+
+
+def test_plain_proxied_requests_keep_their_connection_unless_a_side_says_close(device):
+    """HTTP/1.1 through a proxy is persistent (RFC 9112 9.3) whether or not the client sends the old
+    Proxy-Connection header; Connection: close or Proxy-Connection: close ends it."""
+    for headers, kept in (({}, True), ({"Proxy-Connection": "keep-alive"}, True), ({"Connection": "close"}, False),
+                          ({"Proxy-Connection": "close"}, False)):
+        connection = http.client.HTTPConnection("127.0.0.1", device.port, timeout=TIMEOUT)
+        connection.connect()
+        connection.auto_open = 0  # never reconnect behind the test's back
+        answers = []
+        try:
+            for _ in range(3):
+                connection.request("GET", GEOCODE, headers=headers)
+                answer = connection.getresponse()
+                answer.read()
+                answers.append(answer.status)
+        except (http.client.HTTPException, OSError):
+            pass
+        finally:
+            connection.close()
+        assert answers == ([200, 200, 200] if kept else [200]), (headers, answers)
 
 
 def test_requests_with_only_the_system_cas_fails_the_certificate_check(device):

@@ -42,17 +42,39 @@ struct RequestDecoder {
         let remoteAddress = address.map { Self.reuse(&recentAddress, $0) } ?? ""
 
         guard isSecure else {
-            return Request(
+            let decoded = Request(
                 method: method, target: target, headers: headers(evhttp_request_get_input_headers(request)),
                 body: [UInt8](evbuffer: evhttp_request_get_input_buffer(request)),
                 remoteAddress: remoteAddress, remotePort: Int(port), localPort: localPort,
                 receivedAtNanos: MonotonicClock.nanoseconds())
+            if target.utf8.first != UInt8(ascii: "/") && method != .connect { Self.keepProxiedConnection(request) }
+            return decoded
         }
         return secured(Request(
             method: method, target: target, headers: headers(evhttp_request_get_input_headers(request)),
             body: [UInt8](evbuffer: evhttp_request_get_input_buffer(request)),
             remoteAddress: remoteAddress, remotePort: Int(port), localPort: localPort,
             receivedAtNanos: MonotonicClock.nanoseconds()))
+    }
+
+    /// libevent closes the connection of every proxied request (absolute-form target) unless both
+    /// the request and the answer say `Proxy-Connection: keep-alive`, a header of HTTP/1.0
+    /// proxies that most clients no longer send: every plain HTTP request of a device through
+    /// the proxy paid a new connection. An HTTP/1.1 connection is persistent unless a side says
+    /// close (RFC 9112 §9.3), so a request that says neither `Proxy-Connection` nor
+    /// `Connection: close` gets the header in libevent's copy (not in the Request the backends
+    /// and the journal see), and the answer carries it too. `Responder` takes it off the answer
+    /// when the server is draining.
+    private static func keepProxiedConnection(_ request: OpaquePointer) {
+        guard let input = evhttp_request_get_input_headers(request),
+              let output = evhttp_request_get_output_headers(request) else { return }
+        if evhttp_find_header(input, "Proxy-Connection") == nil {
+            if let connection = evhttp_find_header(input, "Connection"), strcasecmp(connection, "close") == 0 { return }
+            evhttp_add_header(input, "Proxy-Connection", "keep-alive")
+        }
+        if let asked = evhttp_find_header(input, "Proxy-Connection"), strcasecmp(asked, "keep-alive") == 0 {
+            evhttp_add_header(output, "Proxy-Connection", "keep-alive")
+        }
     }
 
     /// A request of a TLS listener: `https`, and one a tunnel relayed in gets its client and host.

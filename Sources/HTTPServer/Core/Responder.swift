@@ -196,6 +196,8 @@ public final class Responder {
         if loop.isDraining {
             evhttp_remove_header(headers, "Connection")
             evhttp_add_header(headers, "Connection", "close")
+            // A proxied request's connection closes on this one's absence (RequestDecoder).
+            evhttp_remove_header(headers, "Proxy-Connection")
         }
         // Date and Content-Length are ours rather than evhttp's: its printf-based formatting
         // of them costs more than the rest of the reply.
