@@ -25,8 +25,8 @@ enum MappingKeyCheck {
 
     static let mapping = Block(
         known: ["id", "uuid", "name", "request", "response", "priority", "persistent", "scenarioName",
-                "requiredScenarioState", "newScenarioState", "metadata"],
-        unsupported: ["postServeActions": .ignore, "serveEventListeners": .ignore, "insertionIndex": .quiet])
+                "requiredScenarioState", "newScenarioState", "metadata", "postServeActions", "serveEventListeners"],
+        unsupported: ["insertionIndex": .quiet])
     static let request = Block(
         known: ["method", "url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate", "pathParameters",
                 "scheme", "host", "port", "clientIp", "queryParameters", "formParameters", "headers", "cookies",

@@ -129,6 +129,11 @@ enum ResponseTemplating {
     /// `request.path` (`request.path.id`).
     /// The path and its segments are URL-decoded, as WireMock's are.
     static func context(for request: Request, parameters: TemplateValue, pathVariables: [(name: String, value: String)] = []) -> TemplateValue {
+        .object(TemplateObject([("request", requestModel(request, pathVariables: pathVariables)), ("parameters", parameters)]))
+    }
+
+    /// The model of `request` alone: `request` in a response template, `originalRequest` in a webhook's.
+    static func requestModel(_ request: Request, pathVariables: [(name: String, value: String)] = []) -> TemplateValue {
         let rawPath = String(request.rawPath)
         let decodedPath = rawPath.removingPercentEncoding ?? rawPath
         // Split after decoding, as WireMock does: an encoded slash separates segments too.
@@ -168,7 +173,7 @@ enum ResponseTemplating {
             ("body", .string(request.bodyText)),
             ("bodyAsBase64", .string(Data(request.body).base64EncodedString())),
         ]
-        return .object(TemplateObject([("request", .object(TemplateObject(model))), ("parameters", parameters)]))
+        return .object(TemplateObject(model))
     }
 
     /// Repeated names become one list-or-single value, in first-seen order.

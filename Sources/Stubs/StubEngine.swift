@@ -23,6 +23,8 @@ public final class StubEngine: Backend {
     public let directory: StubDirectory
     /// `/__admin/settings`: shared with the other engines of the server.
     public let settings: GlobalSettings
+    /// Sends the mappings' webhooks; where they may go is set by `serve`.
+    public let webhooks: WebhookDispatch
     private let logger: Logger
 
     private struct State {
@@ -55,8 +57,9 @@ public final class StubEngine: Backend {
 
     /// Loads the mappings of `stubsDirectory` and its packs; bad files are logged.
     public init(stubsDirectory: URL, globalTemplating: Bool = false, name: String = "stubs", tier: BackendTier = .userStubs,
-                settings: GlobalSettings = GlobalSettings(), logger: Logger = Logger(label: "understudy")) {
+                settings: GlobalSettings = GlobalSettings(), webhooks: WebhookDispatch? = nil, logger: Logger = Logger(label: "understudy")) {
         directory = StubDirectory(root: stubsDirectory, globalTemplating: globalTemplating)
+        self.webhooks = webhooks ?? WebhookDispatch(logger: logger)
         self.settings = settings
         self.name = name
         self.tier = tier
@@ -298,13 +301,29 @@ public final class StubEngine: Backend {
         let scope = context.scope
         let hostOnly = context.forUnmappedHost
         if !scope.isDefault, scopesWithOwnMappings.value.load(ordering: .relaxed) > 0, let own = scope[scopeKey].own {
-            if let found = firstMatch(in: own.set, request, scope, hostOnly: hostOnly) { return StubReply.reply(found, to: request, globalDelay: settings.delay) }
+            if let found = firstMatch(in: own.set, request, scope, hostOnly: hostOnly) { return reply(found, to: request, scope) }
             return firstMatch(in: state.withLock { $0.current }, request, scope, hiding: own.ids, hostOnly: hostOnly)
-                .map { StubReply.reply($0, to: request, globalDelay: settings.delay) } ?? .decline
+                .map { reply($0, to: request, scope) } ?? .decline
         }
         guard mappingCount.load(ordering: .relaxed) > 0 else { return .decline }
         guard let found = firstMatch(in: state.withLock({ $0.current }), request, scope, hostOnly: hostOnly) else { return .decline }
-        return StubReply.reply(found, to: request, globalDelay: settings.delay)
+        return reply(found, to: request, scope)
+    }
+
+    /// A matched mapping's answer, followed by its webhooks once it has gone out.
+    private func reply(_ mapping: StubMapping, to request: Request, _ scope: StateScope) -> Reply {
+        let answer = StubReply.reply(mapping, to: request, globalDelay: settings.delay)
+        guard !mapping.webhooks.isEmpty else { return answer }
+        let (webhooks, hooks, stub) = (self.webhooks, mapping.webhooks, mapping.name ?? mapping.id)
+        let fire: (DeferredReply) -> Void = { reply in
+            let loop = reply.loop
+            reply.afterSending { entry in webhooks.fire(hooks, for: request, scope: scope, entry: entry, stub: stub, on: loop) }
+        }
+        switch answer {
+        case .response(let response): return .deferred { reply in fire(reply); reply.send(response) }
+        case .deferred(let start): return .deferred { reply in fire(reply); start(reply) }
+        case .decline: return answer
+        }
     }
 
     /// The first mapping of `set` that matches and may enter its scenario, leaving out the ids

@@ -15,6 +15,8 @@ public struct StubMapping: Sendable {
     public let requiredScenarioState: String?
     public let newScenarioState: String?
     public let persistent: Bool
+    /// Requests sent after the answer (`serveEventListeners` named `webhook`, `postServeActions`).
+    let webhooks: [Webhook]
     /// The mapping as JSON, with its id: what the admin API returns.
     public let json: JSONValue
     /// The file it came from; nil for mappings made through the admin API.
@@ -62,10 +64,11 @@ public struct StubMapping: Sendable {
         guard priority >= 1 else { throw StubError(field: "priority", message: "must be 1 or more") }
         let request = try RequestPattern.parse(requestJSON, warnings: &warnings)
         let response = try ResponseDefinition.parse(responseJSON, in: directory, warnings: &warnings)
+        let webhooks = try Webhook.parseAll(json, helpers: directory.helpers, warnings: &warnings)
         return StubMapping(
             id: id, name: json["name"]?.stringValue, priority: priority, request: request, response: response,
             scenarioName: json["scenarioName"]?.stringValue, requiredScenarioState: json["requiredScenarioState"]?.stringValue,
             newScenarioState: json["newScenarioState"]?.stringValue, persistent: json["persistent"]?.boolValue ?? false,
-            json: .object(members), file: file, warnings: warnings)
+            webhooks: webhooks, json: .object(members), file: file, warnings: warnings)
     }
 }

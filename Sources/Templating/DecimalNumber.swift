@@ -28,14 +28,14 @@ struct DecimalNumber {
         switch operation {
         case "+": return DecimalNumber(number: number + other.number, places: max(places, other.places))
         case "-": return DecimalNumber(number: number - other.number, places: max(places, other.places))
-        case "*": return DecimalNumber(number: number * other.number, places: min(places + other.places, 20))
+        case "*", "x": return DecimalNumber(number: number * other.number, places: min(places + other.places, 20))
         case "/":
             guard other.number != 0 else { throw HelperError("math: division by zero") }
             return DecimalNumber(number: number / other.number, places: places)
         case "%":
             guard other.number != 0 else { throw HelperError("math: division by zero") }
             return DecimalNumber(number: number.truncatingRemainder(dividingBy: other.number), places: max(places, other.places))
-        default: throw HelperError("math: unknown operator '\(operation)' (+ - * / %)")
+        default: throw HelperError("math: unknown operator '\(operation)' (+ - * x / %)")
         }
     }
 

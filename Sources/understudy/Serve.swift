@@ -36,6 +36,11 @@ struct Serve: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Reload stub files when they change (within a second).")
     var watch = true
 
+    @Option(name: .customLong("allow-webhook-host"), help: ArgumentHelp(
+        "A host stubs' webhooks may reach besides loopback and hosts.json's hosts (repeatable; --pass-through allows any).",
+        valueName: "host"))
+    var webhookHosts: [String] = []
+
     func validate() throws {
         if let fallbackProxy, RecordingTarget(argument: fallbackProxy) == nil {
             throw ValidationError("--fallback-proxy must be an http:// or https:// URL")
@@ -53,14 +58,21 @@ struct Serve: ParsableCommand {
         let hostsFile = stubsURL.appendingPathComponent("hosts.json")
         // hosts.json reloads with the stub files; device mode is made after the backends.
         let deviceMode = Locked<DeviceMode?>(nil)
+        let webhooks = WebhookDispatch(logger: logger)
+        webhooks.configure { [passThrough = device.passThrough, webhookHosts] policy in
+            policy.allowedHosts = Set(webhookHosts.map { $0.lowercased() })
+            policy.anyHost = passThrough
+            policy.isMapped = { host in deviceMode.withLock { $0 }?.hostMap.target(for: host) != nil }
+        }
         try server.run(journal: journal, logger: logger, device: (device, hostsFile, { made in deviceMode.withLock { $0 = made } }),
-                       stopped: { watchers.forEach { $0.stop() } }) {
+                       listening: webhooks.listening(onPort:), stopped: { watchers.forEach { $0.stop() } }) {
             let settings = GlobalSettings()
-            let stubs = StubEngine(stubsDirectory: stubsURL, globalTemplating: globalTemplating, settings: settings, logger: logger)
+            let stubs = StubEngine(stubsDirectory: stubsURL, globalTemplating: globalTemplating, settings: settings, webhooks: webhooks,
+                                   logger: logger)
             let staticFiles = StaticFiles(root: stubsURL.appendingPathComponent("__files"), logger: logger)
             let recordedURL = stubsURL.appendingPathComponent("recorded")
             let recordings = StubEngine(stubsDirectory: recordedURL, globalTemplating: globalTemplating, name: "recordings",
-                                        tier: .recordings, settings: settings, logger: logger)
+                                        tier: .recordings, settings: settings, webhooks: webhooks, logger: logger)
             // A recording started through the admin API forwards everything but user stubs (as
             // WireMock's record mode does: registered before the recordings, same tier); the
             // fallback proxy only what nothing else, static files included, answers.

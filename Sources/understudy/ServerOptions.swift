@@ -106,8 +106,9 @@ struct ServerOptions: ParsableArguments {
     /// queues) inherit the mask, so only the main thread's sigwait ever sees them.
     /// `device`: device mode's options, the `hosts.json` it reads, and who wants its `DeviceMode`
     /// once made (nil: no device mode).
+    /// `listening` is told the main port once the server listens.
     func run(journal: RequestJournal, logger: Logger, device: (options: DeviceOptions, hostsFile: URL, made: (DeviceMode) -> Void)? = nil,
-             stopped: () -> Void = {},
+             listening: (Int) -> Void = { _ in }, stopped: () -> Void = {},
              makeBackends: () throws -> [any Backend]) throws {
         let signals = ShutdownSignals()
         MallocSettings.keepThresholdsFixed()
@@ -158,6 +159,7 @@ struct ServerOptions: ParsableArguments {
         }
         // The port file first: whoever waits for the line may read the file at once.
         LoadStart.shared.release()
+        listening(servers[0].address.port)
         if let portFile { try writePortFile(portFile, port: servers[0].address.port) }
         FileHandle.standardOutput.write(Data("listening on \(servers[0].baseURL)\n".utf8))
         if device?.httpsPort != nil {

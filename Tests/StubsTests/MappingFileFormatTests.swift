@@ -57,14 +57,14 @@ import UnderstudyTesting
 
     @Test func keysWithoutEffectLoadWithAWarning() throws {
         let root = try makeTemporaryDirectory([
-            "mappings/listeners.json": #"{"request": {"urlPath": "/l", "queryParameters": {"x": {"equalTo": "a", "caseInsensitiv": true}}}, "response": {"transformers": ["other"]}, "postServeActions": [], "insertionIndex": 3, "metadata": {"tag": 1}}"#,
+            "mappings/listeners.json": #"{"request": {"urlPath": "/l", "queryParameters": {"x": {"equalTo": "a", "caseInsensitiv": true}}}, "response": {"transformers": ["other"]}, "serveEventListeners": [{"name": "slack-notifier"}], "insertionIndex": 3, "metadata": {"tag": 1}}"#,
         ])
         defer { try? FileManager.default.removeItem(at: root) }
         let report = StubCheck.run(stubsDirectory: root)
         #expect(report.problems.isEmpty, "\(report.problems)")
         let warnings = report.warnings.map(\.description)
         #expect(warnings.count == 3, "\(warnings)")
-        #expect(warnings.contains { $0.contains("listeners.json:1: postServeActions: 'postServeActions' is not supported by Understudy and has no effect") })
+        #expect(warnings.contains { $0.contains("listeners.json:1: serveEventListeners[0].name: 'slack-notifier' is not a listener Understudy has: ignored (it has 'webhook')") })
         #expect(warnings.contains { $0.contains("request.queryParameters.x.caseInsensitiv: unknown key 'caseInsensitiv' ignored (as WireMock does) (did you mean 'caseInsensitive'?)") })
         #expect(warnings.contains { $0.contains("response.transformers: transformer 'other' is not supported") })
     }

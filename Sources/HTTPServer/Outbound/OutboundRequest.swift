@@ -25,6 +25,8 @@ public struct OutboundRequest: Sendable {
     public var onSpillFailure: (@Sendable (String) -> Void)?
     /// Bytes a spill file may take before a write fails as on a full disk (tests).
     var spillCapacity: Int?
+    /// An answer whose body is larger fails as a broken connection (nil: no limit).
+    public var maxResponseBytes: Int?
 
     /// `$TMPDIR`, else `/tmp`.
     public static let temporaryDirectory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
@@ -102,6 +104,8 @@ extension EventLoop {
         }
         var timeout = timeval(request.timeout)
         evhttp_connection_set_timeout_tv(connection.evcon, &timeout)
+        // Set on every request: a kept connection carries the last one's limit.
+        evhttp_connection_set_max_body_size(connection.evcon, request.maxResponseBytes ?? -1)
 
         let exchange = OutboundExchange(request: request, connection: connection, reused: reused != nil, loop: self, completion: completion)
         let context = Unmanaged.passRetained(exchange).toOpaque()

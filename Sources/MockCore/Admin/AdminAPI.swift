@@ -209,16 +209,26 @@ extension JournalEntry {
                 ("body", .string(response.body.text)),
             ])),
             ("wasMatched", .bool(backend != nil)),
-        ] + (understudyFields ? [("scope", .string(scope.name)), ("servedBy", backend.map(JSONValue.string) ?? .null)] : [])
-          + (understudyFields ? truncatedFrom.map { [("responseBodyTruncatedFrom", JSONValue.int($0))] } ?? [] : []) + [
+        ] + understudyMembers(understudyFields) + [
             ("timing", .object([("totalTime", .int(Int(durationNanos / 1_000_000)))])),
-        ])
+        ] + Self.subEventsMember(subEvents))
+    }
+
+    private func understudyMembers(_ wanted: Bool) -> [(String, JSONValue)] {
+        guard wanted else { return [] }
+        let members: [(String, JSONValue)] = [("scope", .string(scope.name)), ("servedBy", backend.map(JSONValue.string) ?? .null)]
+        return members + (truncatedFrom.map { [("responseBodyTruncatedFrom", JSONValue.int($0))] } ?? [])
+    }
+
+    /// WireMock 3's `subEvents`, only when there are some: 2.35's clients know no such field.
+    private static func subEventsMember(_ events: [JournalSubEvent]) -> [(String, JSONValue)] {
+        events.isEmpty ? [] : [("subEvents", .array(events.map(\.json)))]
     }
 }
 
 extension JournalEntry {
     /// A header sent more than once is listed with an array of values.
-    static func headersJSON(_ fields: HTTPHeaders) -> JSONValue {
+    public static func headersJSON(_ fields: HTTPHeaders) -> JSONValue {
         var headers: [(String, JSONValue)] = []
         for field in fields where !headers.contains(where: { HTTPHeaders.namesEqual($0.0, field.name) }) {
             let values = fields.values(for: field.name)

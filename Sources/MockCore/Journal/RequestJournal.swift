@@ -1,4 +1,5 @@
 import HTTPServer
+import JSON
 import Synchronization
 
 /// One served request: what came in, who answered, how, and how long it took. A class: the
@@ -22,6 +23,9 @@ public final class JournalEntry: Sendable {
     public let loggedAt: Double
     /// From the request's arrival to its reply being handed to the server.
     public let durationNanos: UInt64
+    /// What happened after the answer (a webhook's request and its answer), as WireMock 3's
+    /// serve events list it. Inline and empty for nearly every entry.
+    private let subEventList = Mutex<[JournalSubEvent]>([])
 
     init(sequence: UInt64, request: consuming Request, scope: StateScope, backend: String?, response: Response, loggedAt: Double,
          durationNanos: UInt64) {
@@ -60,11 +64,34 @@ public final class JournalEntry: Sendable {
         return request.body.count + (shared.budgetedHolds.subtract(1, ordering: .relaxed).newValue == 0 ? shared.count : 0)
     }
 
+    public var subEvents: [JournalSubEvent] { subEventList.withLock { $0 } }
+
+    /// Adds what happened after the answer, timed from the request's arrival. At most
+    /// `JournalSubEvent.limit` are kept per entry.
+    public func append(subEvent type: String, _ data: JSONValue) {
+        let offset = MonotonicClock.nanoseconds() &- request.receivedAtNanos
+        subEventList.withLock { events in
+            if events.count < JournalSubEvent.limit { events.append(JournalSubEvent(type: type, timeOffsetNanos: offset, data: data)) }
+        }
+    }
+
     /// A stable UUID-shaped id, unique per server run, derived from `sequence`.
     public func id(runID: UInt64) -> String {
         let hex = String(runID, radix: 16).leftPadded(to: 16) + String(sequence, radix: 16).leftPadded(to: 16)
         let chars = Array(hex)
         return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(chars[$0]) }.joined(separator: "-")
+    }
+}
+
+/// One thing that happened after an answer: WireMock 3's serve event `subEvents` entry.
+public struct JournalSubEvent: Sendable {
+    public static let limit = 32
+    public let type: String
+    public let timeOffsetNanos: UInt64
+    public let data: JSONValue
+
+    public var json: JSONValue {
+        .object([("type", .string(type)), ("timeOffsetNanos", .int(Int(clamping: timeOffsetNanos))), ("data", data)])
     }
 }
 
@@ -103,8 +130,9 @@ public final class RequestJournal: Sendable {
     private let wallAtStart = MonotonicClock.wallSeconds()
     private let monotonicAtStart = MonotonicClock.nanoseconds()
 
+    @discardableResult
     public func record(_ request: consuming Request, scope: StateScope, backend: String?, response: Response, atMonotonicNanos now: UInt64,
-                       durationNanos: UInt64) {
+                       durationNanos: UInt64) -> JournalEntry {
         let loggedAt = wallAtStart + Double(Int64(bitPattern: now &- monotonicAtStart)) / 1e9
         // The entry is made outside the lock; under it only references move.
         let entry = JournalEntry(sequence: nextSequence.add(1, ordering: .relaxed).oldValue, request: request,
@@ -118,6 +146,7 @@ public final class RequestJournal: Sendable {
             return evicted
         }
         _ = consume evicted  // freed here, outside the lock
+        return entry
     }
 
     /// Unlinks the oldest entry and returns it, so the caller can free it after the lock.

@@ -191,7 +191,7 @@ public final class Router: HTTPHandler {
             if !isAdmin { record(request, response, backend: backend, slot: slot, scope: scope) }
             responder.send(response)
         case .deferred(let start):
-            guard !isAdmin else { return start(DeferredReply(responder: responder) { _ in }) }
+            guard !isAdmin else { return start(DeferredReply(responder: responder) { _ in nil }) }
             let pending = copy request
             start(DeferredReply(responder: responder) { [self] response in
                 record(pending, response, backend: backend, slot: slot, scope: scope)
@@ -201,7 +201,8 @@ public final class Router: HTTPHandler {
         }
     }
 
-    private func record(_ request: consuming Request, _ response: Response, backend: String?, slot: Int?, scope: StateScope) {
+    @discardableResult
+    private func record(_ request: consuming Request, _ response: Response, backend: String?, slot: Int?, scope: StateScope) -> JournalEntry {
         let now = MonotonicClock.nanoseconds()
         let duration = now &- request.receivedAtNanos
         if let requestLog {
@@ -209,7 +210,7 @@ public final class Router: HTTPHandler {
                                             status: response.status, servedBy: backend, micros: Int(clamping: duration / 1_000), scope: scope.name))
         }
         metrics.record(backend: slot, status: response.status, durationNanos: duration)
-        journal.record(request, scope: scope, backend: backend, response: response, atMonotonicNanos: now, durationNanos: duration)
+        return journal.record(request, scope: scope, backend: backend, response: response, atMonotonicNanos: now, durationNanos: duration)
     }
 
     /// Bit i set when route i's prefix holds `path` (for the first 64 routes).

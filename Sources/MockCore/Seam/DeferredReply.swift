@@ -4,11 +4,25 @@ import HTTPServer
 /// A reply a backend sends later, on the same loop. Journals the exchange when sent.
 public final class DeferredReply {
     private let responder: Responder
-    private let completion: (Response) -> Void
+    /// Journals the exchange; nil for an admin call, which is not journaled.
+    private let completion: (Response) -> JournalEntry?
+    private var afterSent: [(JournalEntry?) -> Void] = []
 
-    init(responder: Responder, completion: @escaping (Response) -> Void) {
+    init(responder: Responder, completion: @escaping (Response) -> JournalEntry?) {
         self.responder = responder
         self.completion = completion
+    }
+
+    /// Runs `action` on the loop once the answer has gone out (or the connection was broken
+    /// instead), with the journal's entry for it: what a webhook fires from.
+    public func afterSending(_ action: @escaping (JournalEntry?) -> Void) {
+        afterSent.append(action)
+    }
+
+    private func sent(_ entry: JournalEntry?) {
+        let actions = afterSent
+        afterSent = []
+        for action in actions { action(entry) }
     }
 
     /// The loop to schedule on (timers, outbound requests).
@@ -20,22 +34,25 @@ public final class DeferredReply {
     /// Sends the reply; later calls are ignored.
     public func send(_ response: Response) {
         guard responder.isPending else { return }
-        completion(response)
+        let entry = completion(response)
         responder.send(response)
+        sent(entry)
     }
 
     /// Sends `response` in `chunks` pieces spread over `duration` (chunked encoding).
     public func sendDribbled(_ response: Response, chunks: Int, over duration: Duration) {
         guard responder.isPending else { return }
-        completion(response)
+        let entry = completion(response)
         responder.sendDribbled(response, chunks: chunks, over: duration)
+        sent(entry)
     }
 
     /// Breaks the connection instead of answering; journaled with status 0 (no response).
     public func fail(with fault: ConnectionFault) {
         guard responder.isPending else { return }
-        completion(Response(status: 0))
+        let entry = completion(Response(status: 0))
         responder.fail(with: fault)
+        sent(entry)
     }
 
     /// Sends `response` after `delay`, without blocking the loop.

@@ -1,7 +1,7 @@
 // WireMock mappings as the admin API accepts them from clients: StubMapping.parse of a JSON
 // document, then the mapping's request pattern (URL, query, header, cookie and body patterns:
 // regexes, JSON, JSONPath, XML, XPath) matched against a request with an arbitrary body, and its
-// response template rendered for it. Input: the mapping JSON, NUL, the request body.
+// response template and webhooks rendered for it. Input: the mapping JSON, NUL, the request body.
 @testable import Stubs
 import Foundation
 import FuzzSupport
@@ -32,6 +32,7 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         _ = template.render(mapping.response.response, for: request, pathVariables: variables)
     }
     _ = mapping.response.delay()
+    for webhook in mapping.webhooks { _ = webhook.rendered(for: request) }
     _ = mapping.json.serialized
     return 0
 }
