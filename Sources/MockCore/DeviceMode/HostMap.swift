@@ -128,16 +128,26 @@ public enum HostPattern: Equatable {
 public enum HostName {
     /// A DNS name as RFC 1123 allows it: at most 253 bytes, labels of 1 to 63 letters, digits
     /// and hyphens, not starting or ending with a hyphen.
-    public static func isValid(_ name: String) -> Bool {
-        let bytes = Array(name.utf8)
+    public static func isValid(_ name: String) -> Bool { isValidName(name.utf8) }
+
+    private static func isValidName(_ bytes: some Collection<UInt8>) -> Bool {
         guard !bytes.isEmpty, bytes.count <= 253 else { return false }
-        for label in bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false) {
-            guard (1...63).contains(label.count), label.first != UInt8(ascii: "-"), label.last != UInt8(ascii: "-") else { return false }
-            guard label.allSatisfy({ byte in
-                (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == UInt8(ascii: "-")
-            }) else { return false }
+        var labelLength = 0
+        var previous: UInt8 = UInt8(ascii: ".")
+        for byte in bytes {
+            if byte == UInt8(ascii: ".") {
+                guard labelLength > 0, previous != UInt8(ascii: "-") else { return false }
+                labelLength = 0
+            } else {
+                let letterOrDigit = (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
+                guard letterOrDigit || byte == UInt8(ascii: "-") else { return false }
+                guard byte != UInt8(ascii: "-") || labelLength > 0 else { return false }
+                labelLength += 1
+                guard labelLength <= 63 else { return false }
+            }
+            previous = byte
         }
-        return true
+        return labelLength > 0 && previous != UInt8(ascii: "-")
     }
 
     /// An IPv4 or IPv6 address (without brackets).
@@ -147,30 +157,46 @@ public enum HostName {
     }
 
     /// `host` of `host[:port]` or `[v6]:port`, lower case, brackets off; nil when it is neither a
-    /// DNS name nor an IP address.
+    /// DNS name nor an IP address. Bytes only: device mode reads it for every proxied request.
     public static func of(authority: Substring) -> (host: String, port: Int?)? {
-        var host = authority
+        let utf8 = authority.utf8
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return nil }  // neither a name nor an address
+        var hostEnd = utf8.endIndex
         var port: Int?
-        if host.hasPrefix("[") {
-            guard let close = host.firstIndex(of: "]") else { return nil }
-            let after = host[host.index(after: close)...]
-            if after.hasPrefix(":") {
-                guard let number = Int(after.dropFirst()), (1...65535).contains(number) else { return nil }
+        if utf8.first == UInt8(ascii: "[") {
+            guard let close = utf8.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            let after = utf8[utf8.index(after: close)...]
+            if let first = after.first {
+                guard first == UInt8(ascii: ":"), let number = portNumber(after.dropFirst()) else { return nil }
                 port = number
-            } else if !after.isEmpty {
-                return nil
             }
-            host = host[host.index(after: host.startIndex)..<close]
-            guard isIPAddress(String(host)) else { return nil }
-            return (host.lowercased(), port)
+            let address = lowercased(utf8[utf8.index(after: utf8.startIndex)..<close])
+            return isIPAddress(address) ? (address, port) : nil
         }
-        if let colon = host.lastIndex(of: ":") {
-            guard let number = Int(host[host.index(after: colon)...]), (1...65535).contains(number) else { return nil }
+        if let colon = utf8.lastIndex(of: UInt8(ascii: ":")) {
+            guard let number = portNumber(utf8[utf8.index(after: colon)...]) else { return nil }
             port = number
-            host = host[..<colon]
+            hostEnd = colon
         }
-        let name = host.lowercased()
-        guard isValid(name) || isIPAddress(name) else { return nil }
+        let hostBytes = utf8[..<hostEnd]
+        let name = lowercased(hostBytes)
+        guard isValidName(hostBytes) || isIPAddress(name) else { return nil }
         return (name, port)
+    }
+
+    /// 1 to 65535 in decimal digits, nothing else.
+    private static func portNumber(_ digits: Substring.UTF8View.SubSequence) -> Int? {
+        guard (1...5).contains(digits.count) else { return nil }
+        var number = 0
+        for byte in digits {
+            guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            number = number * 10 + Int(byte - 0x30)
+        }
+        return (1...65535).contains(number) ? number : nil
+    }
+
+    /// ASCII letters lowered (the caller has checked every byte is ASCII).
+    private static func lowercased(_ bytes: Substring.UTF8View.SubSequence) -> String {
+        String(decoding: bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 }

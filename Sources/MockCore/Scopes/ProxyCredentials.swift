@@ -1,5 +1,5 @@
-import Foundation
 import HTTPServer
+import WireFormat
 
 /// The scope a device's proxy client names with its credentials: `Proxy-Authorization: Basic`
 /// whose user name is a scope name, as `curl -x http://ci-3:x@host:port`, the Android emulator's
@@ -28,20 +28,30 @@ struct ProxyCredentials {
         scope = user
     }
 
-    /// `Basic base64(user:password)` → (user, password).
+    /// `Basic base64(user:password)` → (user, password). Bytes, not Foundation: this runs for every
+    /// request a device sends through the proxy.
     private static func basic(_ field: String) throws(ProxyRefusal) -> (String, String) {
-        let parts = field.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "basic" else {
+        let bytes = field.utf8
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        let start = bytes.firstIndex { !isBlank($0) } ?? bytes.endIndex
+        let schemeEnd = bytes[start...].firstIndex(where: isBlank) ?? bytes.endIndex
+        let scheme = bytes[start..<schemeEnd]
+        var encoded = bytes[schemeEnd...]
+        while let first = encoded.first, isBlank(first) { encoded = encoded.dropFirst() }
+        while let last = encoded.last, isBlank(last) { encoded = encoded.dropLast() }
+        guard scheme.count == 5, zip(scheme, "basic".utf8).allSatisfy({ $0 | 0x20 == $1 }), !encoded.isEmpty else {
             throw ProxyRefusal(status: 400, message: "Proxy-Authorization must be Basic credentials (user:password in base64)")
         }
-        let encoded = parts[1].trimmingCharacters(in: .whitespaces)
-        guard encoded.utf8.count <= 1024, let data = Data(base64Encoded: encoded), let text = String(data: data, encoding: .utf8) else {
+        guard encoded.count <= 1024, let decoded = Base64.decode(encoded),
+              let text = String(validating: decoded, as: UTF8.self) else {
             throw ProxyRefusal(status: 400, message: "Proxy-Authorization's Basic credentials are not base64 of UTF-8 text")
         }
-        guard let colon = text.firstIndex(of: ":") else {
+        guard let colon = decoded.firstIndex(of: UInt8(ascii: ":")) else {
             throw ProxyRefusal(status: 400, message: "Proxy-Authorization's Basic credentials have no ':' between user name and password")
         }
-        return (String(text[..<colon]), String(text[text.index(after: colon)...]))
+        let utf8 = text.utf8
+        let split = utf8.index(utf8.startIndex, offsetBy: colon)
+        return (String(text[..<split]), String(text[utf8.index(after: split)...]))
     }
 }
 
