@@ -9,9 +9,18 @@ import Stubs
 /// `ignoredQueryParameters`), `POST …/stop` and `…/snapshot` answering `{"mappings": […]}`,
 /// `GET …/status`. A persisted recording is a new pack `stubs/recorded/recording-N`, replayed at
 /// once.
-public final class RecordingAdminAPI: Backend {
+public final class RecordingAdminAPI: Backend, AdminRoutesProvider {
     public let name = "recordings-admin"
     public let mounts = ["/__admin/recordings"]
+
+    public var adminRoutes: [AdminRoute] { Self.routes }
+
+    public static let routes = [
+        AdminRoute(.post, path: "/__admin/recordings/start", "record what no user stub answers from `targetBaseUrl`"),
+        AdminRoute(.post, path: "/__admin/recordings/stop", "the mappings recorded, replayed from then on"),
+        AdminRoute(.post, path: "/__admin/recordings/snapshot", "the mappings recorded so far, recording going on"),
+        AdminRoute(.get, path: "/__admin/recordings/status", "`NeverStarted`, `Recording` or `Stopped`"),
+    ]
     public let tier = BackendTier.admin
 
     private let proxy: RecordingProxy

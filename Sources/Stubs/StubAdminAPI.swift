@@ -9,7 +9,7 @@ import MockCore
 /// the built-in admin API. Every call acts in the request's scope: in a named scope, mappings
 /// made, changed or removed are the scope's own (shared ones are changed without a scope), and
 /// scenarios and the journal are the scope's.
-public final class StubAdminAPI: Backend {
+public final class StubAdminAPI: Backend, AdminRoutesProvider {
     public let name = "stubs-admin"
     public let mounts = ["/__admin/mappings", "/__admin/scenarios", "/__admin/requests", "/__admin/near-misses",
                          "/__admin/settings", "/__admin/files"]
@@ -25,6 +25,33 @@ public final class StubAdminAPI: Backend {
     let maxScopeMappingBytes: Int
 
     public static let defaultMaxScopeMappingBytes = 4 * 1024 * 1024
+
+    public var adminRoutes: [AdminRoute] { Self.routes }
+
+    public static let routes = [
+        AdminRoute(.get, .post, .delete, path: "/__admin/mappings", "the mappings (`?offset`, `?limit`); `POST` adds one; `DELETE` removes every one"),
+        AdminRoute(.get, .put, .delete, path: "/__admin/mappings/{id}", "one mapping; `PUT` replaces it; `DELETE` removes it"),
+        AdminRoute(.post, path: "/__admin/mappings/reset", "back to the mapping files (the calling scope's own mappings gone)"),
+        AdminRoute(.post, path: "/__admin/mappings/save", "the mappings added through the API written as files"),
+        AdminRoute(.post, path: "/__admin/mappings/import", "`{\"mappings\": […], \"importOptions\"}` added or replaced"),
+        AdminRoute(.post, path: "/__admin/mappings/find-by-metadata", "the mappings whose metadata matches a pattern"),
+        AdminRoute(.post, path: "/__admin/mappings/remove-by-metadata", "those mappings removed"),
+        AdminRoute(.get, .delete, path: "/__admin/mappings/unmatched", "WireMock 3.13: the mappings no request matched; `DELETE` removes them"),
+        AdminRoute(.post, path: "/__admin/mappings/edit", "WireMock 2's Java client: a mapping replaced by the id in its body"),
+        AdminRoute(.post, path: "/__admin/mappings/remove", "WireMock 2's Java client: the mapping like the body removed"),
+        AdminRoute(.get, path: "/__admin/scenarios", "the scenarios: state, possible states, mappings"),
+        AdminRoute(.post, path: "/__admin/scenarios/reset", "every scenario back to `Started`"),
+        AdminRoute(.put, path: "/__admin/scenarios/{name}/state", "a scenario moved to a state"),
+        AdminRoute(.post, path: "/__admin/requests/count", "how many journaled requests match a request pattern"),
+        AdminRoute(.post, path: "/__admin/requests/find", "the journaled requests that match a request pattern"),
+        AdminRoute(.post, path: "/__admin/requests/remove", "those requests removed from the journal"),
+        AdminRoute(.post, path: "/__admin/requests/remove-by-metadata", "the requests answered by mappings whose metadata matches, removed"),
+        AdminRoute(.post, path: "/__admin/near-misses/request", "the stubs closest to a request"),
+        AdminRoute(.post, path: "/__admin/near-misses/request-pattern", "the journaled requests closest to a request pattern"),
+        AdminRoute(.get, .post, .patch, path: "/__admin/settings", "global settings (delays); `POST` replaces, `PATCH` merges"),
+        AdminRoute(.get, path: "/__admin/files", "the names of the body files under `__files/`"),
+        AdminRoute(.get, .put, .delete, path: "/__admin/files/{name...}", "one body file: read, written or deleted"),
+    ]
 
     public init(engine: StubEngine, journal: RequestJournal, recordings: StubEngine? = nil,
                 maxScopeMappingBytes: Int = StubAdminAPI.defaultMaxScopeMappingBytes) {

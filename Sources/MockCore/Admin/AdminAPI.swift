@@ -10,7 +10,7 @@ import WireFormat
 /// `POST /shutdown`, the state scopes (`ScopesAdmin`), and Understudy's own `GET /requests/live`
 /// (`JournalFeed`), `GET /backends` and `GET /metrics`. Calls act in the request's scope; the
 /// journal's `?scope=*` shows every scope. The stub engine adds its own admin backends beside it.
-final class AdminAPI: Backend {
+final class AdminAPI: Backend, AdminRoutesProvider {
     let name = "admin"
     let mounts = ["/__admin"]
     let tier = BackendTier.admin
@@ -23,6 +23,9 @@ final class AdminAPI: Backend {
     /// Stops the server (`POST /__admin/shutdown`); nil where there is nothing to stop.
     let shutdown: (@Sendable () -> Void)?
 
+    /// Every admin route of the server: these, the dashboard's and the backends'.
+    let routeTable: AdminRouteTable
+
     init(backends: [any Backend], journal: RequestJournal, scopes: StateScopes, metrics: ServerMetrics, scopePorts: ScopeProxyPorts?,
          shutdown: (@Sendable () -> Void)?) {
         self.backends = backends
@@ -30,7 +33,26 @@ final class AdminAPI: Backend {
         self.metrics = metrics
         self.scopes = ScopesAdmin(scopes: scopes, backends: backends, journal: journal, ports: scopePorts)
         self.shutdown = shutdown
+        routeTable = AdminRouteTable(builtInAnd: backends.flatMap { ($0 as? any AdminRoutesProvider)?.adminRoutes ?? [] })
     }
+
+    var adminRoutes: [AdminRoute] { Self.routes + ScopesAdmin.routes }
+
+    static let routes = [
+        AdminRoute(.get, .head, path: "/__admin/health", isPublic: true, "`200` once every backend has loaded, `503` before"),
+        AdminRoute(.get, path: "/__admin/version", "the server's version"),
+        AdminRoute(.get, path: "/__admin/metrics", "Prometheus text: requests, the journal, caches, recorders, connections, scopes"),
+        AdminRoute(.get, path: "/__admin/routes", "this table, as JSON"),
+        AdminRoute(.post, path: "/__admin/reset", "the calling scope's state back to the fixtures, its journal entries gone"),
+        AdminRoute(.get, .delete, path: "/__admin/requests", "the calling scope's journal (`?limit=N`), newest first; `DELETE` empties it"),
+        AdminRoute(.post, path: "/__admin/requests/reset", "as `DELETE /__admin/requests` (deprecated in WireMock; its Python client sends it)"),
+        AdminRoute(.get, .delete, path: "/__admin/requests/{id}", "one serve event, with the stub that answered or the near misses; `DELETE` removes it"),
+        AdminRoute(.get, path: "/__admin/requests/unmatched", "the requests nothing answered"),
+        AdminRoute(.get, path: "/__admin/requests/unmatched/near-misses", "the stubs closest to each unmatched request"),
+        AdminRoute(.get, path: "/__admin/requests/live", "Understudy's own: the journal followed by long-poll (`after`, `timeout`, `limit`)"),
+        AdminRoute(.get, path: "/__admin/backends", "the backends: kind, mounts, readiness, fixture counts, cache and recorder figures"),
+        AdminRoute(.post, path: "/__admin/shutdown", "`200`, then the server stops as on SIGTERM"),
+    ]
 
     func handle(_ request: Request, _ context: RequestContext) -> Reply {
         let path = request.path.dropFirst("/__admin".count)
@@ -68,6 +90,7 @@ final class AdminAPI: Backend {
             guard let entry = journal.entries.first(where: { $0.id(runID: journal.runID) == id }) else { return .response(noRequest(id)) }
             return .response(.json(explained(entry).serialized))
         case (.get, "/backends"): return .response(.json(JSONValue.object([("backends", .array(backends.map(describe)))]).serialized))
+        case (.get, "/routes"): return .response(.json(routeTable.json.serialized))
         case (.delete, _) where path.hasPrefix("/requests/"):
             let id = String(path.dropFirst("/requests/".count))
             let removed = journal.remove { $0.id(runID: journal.runID) == id }

@@ -23,8 +23,9 @@ public struct AdminGuard: Sendable {
         self.allowedOrigins = Set(allowedOrigins.map { $0.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "/")) })
     }
 
-    /// nil when `request` may go on to the admin API, else the refusal to send.
-    public func refusal(for request: Request) -> Response? {
+    /// nil when `request` may go on to the admin API, else the refusal to send. `isPublic`: its
+    /// route needs no token (`AdminRoute.isPublic`).
+    public func refusal(for request: Request, isPublic: Bool) -> Response? {
         let host = request.headers["Host"]
         let origin = request.headers["Origin"]
         let allowedOrigin = origin.map { allowedOrigins.contains($0.lowercased()) } ?? false
@@ -34,10 +35,6 @@ public struct AdminGuard: Sendable {
         if !allowedOrigin, request.headers["Sec-Fetch-Site"]?.lowercased() == "cross-site" {
             return refuse(403, "a cross-site browser request may not call the admin API")
         }
-        // Health, the local CA's certificate (public by nature: phones download it from Safari), and
-        // the dashboard's pages (no data in them; the calls their script makes need the token).
-        let isPublic = (request.method == .get || request.method == .head)
-            && (request.path == "/__admin/health" || DeviceModeAPI.publicPaths.contains(request.path) || DashboardPages.holds(request.path))
         if let token, !isPublic {
             guard let presented = Self.presentedToken(request.headers["Authorization"]), Self.constantTimeEqual(presented, token) else {
                 return refuse(401, "the admin API needs its token: send 'Authorization: Bearer TOKEN' (the token given with --admin-token)")

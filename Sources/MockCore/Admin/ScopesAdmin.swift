@@ -8,6 +8,14 @@ import JSON
 /// scope resets every backend's state in it and forgets its journal entries, as
 /// `POST /__admin/reset` does for the scope a request names.
 struct ScopesAdmin: Sendable {
+    static let routes = [
+        AdminRoute(.get, .delete, path: "/__admin/scopes", "the live scopes; `DELETE`: every named scope gone"),
+        AdminRoute(.get, .delete, path: "/__admin/scopes/{name}", "one live scope; `DELETE`: it and its journal entries gone"),
+        AdminRoute(.post, path: "/__admin/scopes/{name}/reset", "as `POST /__admin/reset` in that scope"),
+        AdminRoute(.get, .put, .delete, path: "/__admin/scopes/{name}/network", "the scope's simulated network (device mode)"),
+        AdminRoute(.get, .post, path: "/__admin/scopes/{name}/proxy", "the scope's own proxy port, opened by `POST` (device mode)"),
+    ]
+
     let scopes: StateScopes
     let backends: [any Backend]
     let journal: RequestJournal

@@ -5,7 +5,7 @@ import WireFormat
 /// (`GET /__admin/ca.pem`, `.crt` — the same PEM, which phones open as a certificate — and `.der`),
 /// a page that says how to trust it on each kind of device (`GET /__admin/ca`), and a proxy
 /// auto-config file (`GET /proxy.pac`) that sends only the mapped hosts here.
-public final class DeviceModeAPI: Backend {
+public final class DeviceModeAPI: Backend, AdminRoutesProvider {
     public let name = "device-mode"
     public let tier = BackendTier.admin
     /// Two mounts, not five: every request tests every mount's prefix.
@@ -21,8 +21,19 @@ public final class DeviceModeAPI: Backend {
         self.scopePorts = scopePorts
     }
 
-    /// The paths that serve nothing secret: the admin guard lets them through without a token.
-    public static let publicPaths: Set<String> = ["/__admin/ca", "/__admin/ca.pem", "/__admin/ca.crt", "/__admin/ca.der", "/__admin/ca.mobileconfig"]
+    /// The CA's paths serve nothing secret (phones download the certificate from Safari): no token.
+    public var adminRoutes: [AdminRoute] { Self.routes }
+
+    public static let routes = [
+        AdminRoute(.get, path: "/__admin/ca", isPublic: true, "how to trust the local CA on each kind of device"),
+        AdminRoute(.get, path: "/__admin/ca.pem", isPublic: true, "the local CA's certificate (PEM)"),
+        AdminRoute(.get, path: "/__admin/ca.crt", isPublic: true, "the same PEM, as phones open a certificate"),
+        AdminRoute(.get, path: "/__admin/ca.der", isPublic: true, "the certificate (DER)"),
+        AdminRoute(.get, path: "/__admin/ca.mobileconfig", isPublic: true, "an iOS configuration profile holding the CA"),
+        AdminRoute(.get, path: "/proxy.pac", isPublic: true, "a proxy auto-config file for the mapped hosts (`?scope=NAME`: to the scope's port)"),
+    ]
+
+    private static let caPaths: Set<String> = ["/__admin/ca", "/__admin/ca.pem", "/__admin/ca.crt", "/__admin/ca.der", "/__admin/ca.mobileconfig"]
 
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
         guard request.method == .get || request.method == .head else { return .decline }
@@ -34,7 +45,7 @@ public final class DeviceModeAPI: Backend {
             }
             return .response(deviceMode.pacFile(proxy: Self.authority(Self.proxyAuthority(of: request), withPort: port)))
         }
-        guard Self.publicPaths.contains(request.path) else { return .decline }
+        guard Self.caPaths.contains(request.path) else { return .decline }
         // The CA is made at its first use (DeviceMode.endTLS).
         guard let authority = deviceMode.tlsSetup()?.authority else {
             return .response(.text("This server has no local CA (device mode could not make or read one; its log says why).\n", status: 404))

@@ -12,6 +12,11 @@ final class DashboardPages: Backend {
 
     static let mount = "/__admin/ui"
 
+    static let routes = [
+        AdminRoute(.get, path: "/__admin/ui", isPublic: true, "the dashboard (redirects to `/__admin/ui/`)"),
+        AdminRoute(.get, path: "/__admin/ui/{file...}", isPublic: true, "the dashboard's files; their calls need the token"),
+    ]
+
     /// By file name ("index.html"); empty when the files were not installed with the executable.
     private let files: [String: Response]
 
@@ -34,11 +39,6 @@ final class DashboardPages: Backend {
                 + "\(Self.bundleNames[0]) (from the build folder) beside it.\n", status: 404))
         }
         return .response(.text("The dashboard has no file \(file).\n", status: 404))
-    }
-
-    /// Whether `path` is one of the dashboard's own files (free of data: no token needed).
-    static func holds(_ path: String) -> Bool {
-        path == mount || path.hasPrefix(mount + "/")
     }
 
     private static func load(_ directory: URL) -> [String: Response] {

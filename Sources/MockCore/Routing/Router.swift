@@ -38,6 +38,8 @@ public final class Router: HTTPHandler {
     /// One line per request (`--verbose`); nil: nothing on the request path.
     private let requestLog: RequestLog?
     private let adminGuard: AdminGuard
+    /// Every admin route, for the guard's public ones.
+    public let adminRoutes: AdminRouteTable
     /// The bit of the built-in admin API's route in `mountsHolding`.
     private let adminMountBit: UInt64
 
@@ -51,6 +53,7 @@ public final class Router: HTTPHandler {
         let metrics = ServerMetrics(backends: backends.map(\.name) + ["proxy"])
         let admin = AdminAPI(backends: backends, journal: journal, scopes: scopes, metrics: metrics, scopePorts: scopePorts, shutdown: shutdown)
         let all: [any Backend] = [admin, DashboardPages()] + backends
+        adminRoutes = admin.routeTable
         routes = all.flatMap { backend in backend.mounts.map { Route(prefix: Self.normalized($0), backend: backend) } }
             .enumerated()
             .sorted { a, b in
@@ -122,7 +125,7 @@ public final class Router: HTTPHandler {
         // The built-in admin API's mount is among the first routes (its tier comes first), so the
         // prefix test is already in `mounted`.
         let isAdmin = mounted & adminMountBit != 0
-        if isAdmin, let refusal = adminGuard.refusal(for: request) {
+        if isAdmin, let refusal = adminGuard.refusal(for: request, isPublic: adminRoutes.isPublic(request)) {
             // Not journaled (the journal is what the app under test sent) and logged only with
             // --verbose: the client is told why, and a hostile page could flood the log.
             logger.debug("admin API refused \(request.method.rawValue) \(request.path) from \(request.remoteAddress): status \(refusal.status)")
