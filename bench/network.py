@@ -84,12 +84,14 @@ def profiles_report(port):
               f"{wanted_kbps:>9} {kbps:>9.0f} {kbps / wanted_kbps:>6.2f}", flush=True)
 
 
-def proxied_requests(port, count, credentials):
+def proxied_requests(port, count, credentials, header_scope=None):
     """`count` plain proxied GETs on one kept-alive connection to the proxy."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     headers = {"Host": "www.bench.example"}
     if credentials:
         headers["Proxy-Authorization"] = "Basic " + base64.b64encode(credentials.encode()).decode()
+    if header_scope:
+        headers["X-Understudy-Scope"] = header_scope
     for _ in range(count):
         connection.request("GET", PROXIED_PATH, headers=headers)
         answer = connection.getresponse()
@@ -99,7 +101,7 @@ def proxied_requests(port, count, credentials):
     connection.close()
 
 
-def proxied_instructions(workdir, count, credentials, network=None):
+def proxied_instructions(workdir, count, credentials, network=None, header_scope=None):
     """Total instructions of a server that answered `count` proxied requests."""
     out_file = os.path.join(workdir, f"callgrind.{count}")
     folder = tempfile.mkdtemp(dir=workdir)
@@ -107,7 +109,7 @@ def proxied_instructions(workdir, count, credentials, network=None):
     try:
         if network:
             admin(port, "PUT", f"/__admin/scopes/{credentials.split(':')[0]}/network", network)
-        proxied_requests(port, count, credentials)
+        proxied_requests(port, count, credentials, header_scope)
     finally:
         run.stop(process)
     with open(out_file) as profile:
@@ -121,14 +123,15 @@ def lookup_report(requests=7200):
     low = requests // 6
     if low <= run.JOURNAL_SIZE_UNDER_CALLGRIND:
         raise SystemExit(f"requests must be over {6 * run.JOURNAL_SIZE_UNDER_CALLGRIND}")
-    cases = [("no credentials (default scope)", None, None),
-             ("credentials naming a scope", "ci-1:x", None),
-             ("a scope with conditions (latency 0)", "ci-1:x", {"latencyMs": 0, "downKbps": 10_000_000})]
+    cases = [("no credentials (default scope)", None, None, None),
+             ("the header naming a scope", None, None, "ci-1"),
+             ("credentials naming a scope", "ci-1:x", None, None),
+             ("a scope with conditions (latency 0)", "ci-1:x", {"latencyMs": 0, "downKbps": 10_000_000}, None)]
     figures = []
     with tempfile.TemporaryDirectory() as workdir:
-        for label, credentials, network in cases:
-            per_request = (proxied_instructions(workdir, requests, credentials, network)
-                           - proxied_instructions(workdir, low, credentials, network)) / (requests - low)
+        for label, credentials, network, header_scope in cases:
+            per_request = (proxied_instructions(workdir, requests, credentials, network, header_scope)
+                           - proxied_instructions(workdir, low, credentials, network, header_scope)) / (requests - low)
             figures.append((label, per_request))
     base = figures[0][1]
     print(f"\nthe scope look-up per proxied request (callgrind, {requests} − {low} requests):")

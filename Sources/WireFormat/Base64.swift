@@ -3,7 +3,8 @@
 /// string bridging cost some ten thousand instructions.
 public enum Base64 {
     /// The bytes `text` encodes; nil unless it is padded base64 and nothing else.
-    public static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {
+    @inlinable
+    public static func decode<Text: Collection<UInt8>>(_ text: Text) -> [UInt8]? {
         guard text.count % 4 == 0 else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(text.count / 4 * 3)
@@ -32,7 +33,8 @@ public enum Base64 {
         return out
     }
 
-    private static func sextet(_ byte: UInt8) -> UInt8? {
+    @usableFromInline
+    static func sextet(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte - UInt8(ascii: "A")
         case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - UInt8(ascii: "a") + 26

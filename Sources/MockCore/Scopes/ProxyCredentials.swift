@@ -42,8 +42,9 @@ struct ProxyCredentials {
         guard scheme.count == 5, zip(scheme, "basic".utf8).allSatisfy({ $0 | 0x20 == $1 }), !encoded.isEmpty else {
             throw ProxyRefusal(status: 400, message: "Proxy-Authorization must be Basic credentials (user:password in base64)")
         }
+        // Decoded with repair, then compared: no generic validating initializer on the request path.
         guard encoded.count <= 1024, let decoded = Base64.decode(encoded),
-              let text = String(validating: decoded, as: UTF8.self) else {
+              case let text = String(decoding: decoded, as: UTF8.self), text.utf8.elementsEqual(decoded) else {
             throw ProxyRefusal(status: 400, message: "Proxy-Authorization's Basic credentials are not base64 of UTF-8 text")
         }
         guard let colon = decoded.firstIndex(of: UInt8(ascii: ":")) else {
