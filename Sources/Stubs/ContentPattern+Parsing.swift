@@ -53,6 +53,20 @@ extension ContentPattern {
                 }
                 let inner = try Self.parse(.object((value.objectValue ?? []).filter { $0.0 != "expression" }), field: "\(field).matchesJsonPath")
                 return .matchesJsonPath(try JSONPath.parse(expression, field: "\(field).matchesJsonPath"), nested: inner)
+            case "matchesJsonSchema":
+                // WireMock writes the schema as a string of JSON; 3.x also takes it as JSON.
+                var schema = value
+                if let text = value.stringValue {
+                    do { schema = try JSONValue.parse(text) } catch {
+                        throw StubError(field: "\(field).matchesJsonSchema", message: "not JSON: \(error)")
+                    }
+                }
+                let versionName = json["schemaVersion"]?.stringValue ?? JSONSchema.Draft.v202012.rawValue
+                guard let draft = JSONSchema.Draft(rawValue: versionName.uppercased()) else {
+                    let known = JSONSchema.Draft.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw StubError(field: "\(field).schemaVersion", message: "'\(versionName)' is not one of \(known)")
+                }
+                return .matchesJsonSchema(try JSONSchema(schema, draft: draft, field: "\(field).matchesJsonSchema"))
             case "equalToXml": return .equalToXml(try string(key))
             case "matchesXPath":
                 var namespaces: [String: String] = [:]
@@ -76,7 +90,7 @@ extension ContentPattern {
                 continue
             }
         }
-        let known = "equalTo, contains, doesNotContain, matches, doesNotMatch, absent, binaryEqualTo, equalToJson, matchesJsonPath, equalToXml, matchesXPath, before, after, equalToDateTime, not, and, or"
+        let known = "equalTo, contains, doesNotContain, matches, doesNotMatch, absent, binaryEqualTo, equalToJson, matchesJsonPath, matchesJsonSchema, equalToXml, matchesXPath, before, after, equalToDateTime, not, and, or"
         throw StubError(field: field, message: "no supported operator in \(json.serialized) (supported: \(known))")
     }
 }

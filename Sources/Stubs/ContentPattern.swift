@@ -18,6 +18,7 @@ public indirect enum ContentPattern: Sendable {
     case equalToXml(String)
     case matchesXPath(String, namespaces: [String: String], nested: ContentPattern?)
     case dateTime(DateTimePattern)
+    case matchesJsonSchema(JSONSchema)
     case not(ContentPattern)
     case and([ContentPattern])
     case or([ContentPattern])
@@ -72,6 +73,10 @@ public indirect enum ContentPattern: Sendable {
             return XMLComparison.equal(expected, value)
         case .dateTime(let pattern):
             return pattern.matches(value)
+        case .matchesJsonSchema(let schema):
+            // A value that is not JSON matches no schema, as in WireMock's JsonSchemaMatchingAcceptanceTest.
+            guard let document = try? JSONValue.parse(value) else { return false }
+            return schema.validates(document)
         case .matchesXPath(let expression, let namespaces, let nested):
             guard let found = XMLComparison.evaluate(xPath: expression, namespaces: namespaces, in: value) else { return false }
             guard let nested else { return !found.isEmpty }
@@ -96,6 +101,7 @@ public indirect enum ContentPattern: Sendable {
         case .equalToXml: "equal to the given XML"
         case .matchesXPath(let expression, _, _): "matching XPath '\(expression)'"
         case .dateTime(let pattern): pattern.expectation
+        case .matchesJsonSchema(let schema): "valid against the given JSON schema (\(schema.draft.rawValue))"
         case .not(let inner): "not " + inner.expectation
         case .and(let all): all.map(\.expectation).joined(separator: " and ")
         case .or(let any): any.map(\.expectation).joined(separator: " or ")

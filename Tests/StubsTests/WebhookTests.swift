@@ -148,10 +148,13 @@ import UnderstudyTesting
         let began = ContinuousClock.now
         let (answer, _) = try await pair.trigger.send("POST", "/delayed", body: Data())
         #expect(String(decoding: answer, as: UTF8.self) == "now")
-        #expect(pair.receiver.router?.journal.count == 0, "the answer came first")
         let sent = try #require(try await pair.received(1).first)
         #expect(ContinuousClock.now - began >= .milliseconds(400))
         #expect(sent.request.method == .get && sent.request.body.isEmpty, "a GET carries no body, as WireMock's")
+        // The answer was journaled (and sent) before the webhook's timer: its request is a sub-event 400 ms on.
+        let events = try await pair.subEvents(2, of: "/delayed")
+        #expect(events.first?["type"]?.stringValue == "WEBHOOK_REQUEST")
+        #expect((events.first?["timeOffsetNanos"]?.intValue ?? 0) >= 400_000_000, "\(events)")
     }
 
     @Test func theWebhookCarriesTheScopeOfItsTrigger() async throws {
