@@ -194,6 +194,53 @@ def test_scope_ports_are_capped_by_max_scopes():
         assert requests.post(device.base + "/__admin/scopes/bad name/proxy", timeout=TIMEOUT).status_code in (400, 404)
 
 
+def test_two_devices_keep_their_lotus_posts_apart(device):
+    """A status update posted by one device through the proxy, over TLS, is not the other's."""
+    import os
+    import xml.etree.ElementTree as ET
+    from understudy_server import ROOT
+    person = json.load(open(os.path.join(ROOT, "stubs", "lotus", "people.json")))["people"][0]
+    status = "https://www.ibm.com/developerworks/mydeveloperworks/profiles/atom/mv/theboard/entry/status.do"
+    entry = '<entry xmlns="http://www.w3.org/2005/Atom"><content type="text">posted by phone-a</content></entry>'
+    phone_a, phone_b = requests.Session(), requests.Session()
+    phone_a.proxies = {"https": via(device, "phone-a")}
+    phone_b.proxies = {"https": via(device, "phone-b")}
+    posted = phone_a.put(status, params={"email": person["email"]}, data=entry.encode(), auth=(person["email"], person["password"]),
+                         headers={"Content-Type": "application/atom+xml"}, verify=device.ca_file, timeout=TIMEOUT)
+    assert posted.status_code == 200, posted.text[:300]
+
+    def current(session):
+        answer = session.get(status, params={"email": person["email"]}, verify=device.ca_file, timeout=TIMEOUT)
+        assert answer.status_code == 200, answer.text[:300]
+        return ET.fromstring(answer.content).find("{http://www.w3.org/2005/Atom}content").text
+    assert current(phone_a) == "posted by phone-a"
+    assert current(phone_b) == person["status"]["text"], "phone-b's Lotus has the fixture's status"
+
+
+def test_two_devices_keep_their_sql_rows_apart(tmp_path):
+    """The Informix demo app's host mapped in hosts.json: rows one device inserts are not the other's."""
+    import os
+    import xml.etree.ElementTree as ET
+    from understudy_server import ROOT, serve
+    stubs = tmp_path / "stubs"
+    stubs.mkdir()
+    os.symlink(os.path.join(ROOT, "stubs", "informix"), stubs / "informix")
+    (stubs / "hosts.json").write_text(json.dumps({"informix.example.com": "informix"}))
+    with serve(str(stubs), "--ca-dir", str(tmp_path / "ca")) as base:
+        proxy = base[len("http://"):]
+
+        def sql(user, statement, table, service="generic2"):
+            # generic.php answers the whole table after a write; generic2.php what a query selects.
+            answer = requests.post("http://informix.example.com/informix/%s.php" % service, data={"sql_stmt": statement, "tableName": table},
+                                   proxies={"http": "http://%s:x@%s" % (user, proxy)}, timeout=TIMEOUT)
+            assert answer.status_code == 200, answer.text[:300]
+            return [{column.tag: (column.text or "").strip() for column in row} for row in ET.fromstring(answer.content)]
+        sql("phone-a", "INSERT INTO customer (fname, lname, company) VALUES ('Ada', 'Device', 'phone-a')", "customer", "generic")
+        tagged = "SELECT fname FROM customer WHERE company = 'phone-a'"
+        assert [row.get("FNAME") for row in sql("phone-a", tagged, "customer")] == ["Ada"]
+        assert sql("phone-b", tagged, "customer") == [], "phone-b's database is the fixture's"
+
+
 def add_to_cart(browser, product, size):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select, WebDriverWait
