@@ -99,6 +99,8 @@ public struct JSONPath: Sendable {
                 steps.append(.descendant(name.isEmpty || name == "*" ? nil : name))
             } else if next == "." {
                 text.removeFirst()
+                // Jayway reads `$.[…]` as `$[…]` (WireMock's jsonRemove tests write `$.[?(@.id == 123)]`).
+                if text.first == "[" { continue }
                 let name = readName(&text)
                 guard !name.isEmpty else { throw ParseFailure(message: "expected a name after '.'") }
                 steps.append(name == "*" ? .wildcard : .key(name))
@@ -234,6 +236,66 @@ public struct JSONPath: Sendable {
         }
         budget -= next.count
         return apply(steps.dropFirst(), to: next, root: root, budget: &budget)
+    }
+
+    /// `document` with every value the path selects given to `change`: its answer replaces the
+    /// value, nil removes it from its object or array (Jayway's `delete`, `set`). nil when the
+    /// path cannot change values: it selects the root, ends in a function, or descends (`..`).
+    func modifying(_ document: JSONValue, _ change: (JSONValue) -> JSONValue?) -> JSONValue? {
+        guard function == nil, !steps.isEmpty,
+              !steps.contains(where: { if case .descendant = $0 { true } else { false } }) else { return nil }
+        var budget = Self.selectionBudget
+        return Self.modify(steps[...], document, root: document, budget: &budget, change)
+    }
+
+    private static func modify(_ steps: ArraySlice<Step>, _ value: JSONValue, root: JSONValue, budget: inout Int,
+                               _ change: (JSONValue) -> JSONValue?) -> JSONValue {
+        guard let step = steps.first, budget > 0 else { return value }
+        budget -= 1
+        let last = steps.count == 1
+        func visit(_ child: JSONValue, _ budget: inout Int) -> JSONValue? {
+            last ? change(child) : modify(steps.dropFirst(), child, root: root, budget: &budget, change)
+        }
+        switch value {
+        case .object(let members):
+            var kept: [(String, JSONValue)] = []
+            for (name, child) in members {
+                let selected: Bool
+                switch step {
+                case .key(let key): selected = key == name
+                case .keys(let keys): selected = keys.contains(name)
+                case .wildcard: selected = true
+                case .filter(let filter): selected = filter.test(child, root: root, budget: &budget)
+                default: selected = false
+                }
+                guard selected else { kept.append((name, child)); continue }
+                if let changed = visit(child, &budget) { kept.append((name, changed)) }
+            }
+            return .object(kept)
+        case .array(let items):
+            let count = items.count
+            let position = { (index: Int) in index < 0 ? count + index : index }
+            var chosen = Set<Int>()
+            switch step {
+            case .index(let index): chosen = [position(index)]
+            case .indices(let indices): chosen = Set(indices.map(position))
+            case .slice(let start, let end):
+                let clamp = { (bound: Int) in Swift.min(Swift.max(position(bound), 0), count) }
+                let from = clamp(start ?? 0), to = clamp(end ?? count)
+                if from < to { chosen = Set(from..<to) }
+            case .wildcard: chosen = Set(items.indices)
+            case .filter(let filter): chosen = Set(items.indices.filter { filter.test(items[$0], root: root, budget: &budget) })
+            default: break
+            }
+            var kept: [JSONValue] = []
+            for (index, item) in items.enumerated() {
+                guard chosen.contains(index) else { kept.append(item); continue }
+                if let changed = visit(item, &budget) { kept.append(changed) }
+            }
+            return .array(kept)
+        default:
+            return value
+        }
     }
 
     private static func element(_ index: Int, of value: JSONValue) -> JSONValue? {

@@ -38,6 +38,8 @@ enum ResponseTemplating {
             .adding("soapXPath") { call throws(HelperError) in
                 try xPath(call, "/Envelope/Body" + call.text(1, "an XPath expression"))
             }
+            .adding("jsonRemove") { call throws(HelperError) in try jsonRemove(call) }
+            .adding("jsonArrayAdd", takesBlock: true) { call throws(HelperError) in try jsonArrayAdd(call) }
             .adding("hostname") { _ throws(HelperError) in .string(hostName) }
             .adding("systemValue") { call throws(HelperError) in try systemValue(call) }
             // Writes its arguments to the server's log and prints nothing, as WireMock's does.
@@ -64,6 +66,73 @@ enum ResponseTemplating {
     }
 
     private static let templateLogger = Logger(label: "understudy")
+
+    /// WireMock 3's `{{jsonRemove json '$.path'}}`: the JSON without what the path selects (as it
+    /// was when the path selects nothing), with WireMock's error texts.
+    private static func jsonRemove(_ call: HelperCall) throws(HelperError) -> TemplateValue {
+        guard case .string(let input) = call.param(0) else { throw HelperError("Input JSON must be a string") }
+        if input == "null" { return .string(input) }
+        guard call.params.count == 2 else { throw HelperError("A single JSONPath expression parameter must be supplied") }
+        guard case .string(let expression) = call.param(1) else { throw HelperError("JSONPath parameter must be a string") }
+        guard let document = try? JSONValue.parse(input) else { throw HelperError("Input JSON string is not valid JSON ('\(input)')") }
+        guard !expression.isEmpty, let path = try? JSONPath.parse(expression, field: "jsonRemove") else {
+            throw HelperError("JSONPath parameter is not a valid JSONPath expression ('\(expression)')")
+        }
+        guard let changed = path.modifying(document, { _ in nil }) else {
+            throw HelperError("Delete operation cannot be applied to JSONPath expression ('\(expression)')")
+        }
+        return .string(changed == document ? input : changed.serialized)
+    }
+
+    /// WireMock 3's `{{jsonArrayAdd json item}}` (or the item as the block): the JSON with `item`
+    /// added to its array, or to the one `jsonPath=` names; `flatten=true` adds an array's items;
+    /// `maxItems=n` keeps the last n.
+    private static func jsonArrayAdd(_ call: HelperCall) throws(HelperError) -> TemplateValue {
+        guard case .string(let input) = call.param(0) else { throw HelperError("Base JSON must be a string") }
+        // `null` is JSON, but Jayway refuses it as a document, and WireMock says so.
+        guard input != "null", let document = try? JSONValue.parse(input) else { throw HelperError("Base JSON is not valid JSON ('\(input)')") }
+        var path: JSONPath?
+        if let option = call.hash["jsonPath"] {
+            guard case .string(let expression) = option else { throw HelperError("jsonPath option must be a string") }
+            guard !expression.isEmpty, let parsed = try? JSONPath.parse(expression, field: "jsonPath"), parsed.isDefinite else {
+                throw HelperError("jsonPath option is not valid JSONPath expression ('\(expression)')")
+            }
+            path = parsed
+        }
+        let itemText: TemplateValue = call.block.map(TemplateValue.string) ?? call.param(1)
+        guard case .string(let itemSource) = itemText else { throw HelperError("Item-to-add JSON must be a string") }
+        guard let item = try? JSONValue.parse(itemSource) else { throw HelperError("Item-to-add JSON is not valid JSON ('\(itemSource)')") }
+        var flatten = false
+        if let option = call.hash["flatten"] {
+            guard case .bool(let flag) = option else { throw HelperError("flatten option must be a boolean") }
+            flatten = flag
+        }
+        var maxItems: Int?
+        if let option = call.hash["maxItems"] {
+            guard case .number(let number) = option, number == number.rounded() else { throw HelperError("maxItems option must be an integer") }
+            guard number >= 0 else { throw HelperError("maxItems option integer must be positive") }
+            maxItems = Int(number)
+        }
+        func added(_ target: JSONValue) -> JSONValue? {
+            guard case .array(var items) = target else { return nil }
+            if flatten, case .array(let more) = item { items += more } else { items.append(item) }
+            if let maxItems, items.count > maxItems { items.removeFirst(items.count - maxItems) }
+            return .array(items)
+        }
+        let detail = path.map { "root: '\(input)', jsonPath: '\($0.source)'" } ?? "'\(input)'"
+        guard let path else {
+            guard let changed = added(document) else { throw HelperError("Target JSON is not a JSON array (\(detail))") }
+            return .string(changed.serialized)
+        }
+        var isArray = false
+        let changed = path.modifying(document) { target in
+            guard let grown = added(target) else { return target }
+            isArray = true
+            return grown
+        }
+        guard isArray, let changed else { throw HelperError("Target JSON is not a JSON array (\(detail))") }
+        return .string(changed.serialized)
+    }
 
     /// JSONPath results print as JSON, as WireMock prints them: objects pretty-printed, lists
     /// on one line; other values as themselves.
