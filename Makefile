@@ -8,7 +8,7 @@ STUBS ?= stubs
 BASELINE := .build/bench/c-baseline
 VENV := .build/venv
 
-.PHONY: run test test-tsan soak bench build release deps bench-deps clean fuzz fuzz-build fuzz-smoke
+.PHONY: run test test-tsan soak bench build release deps bench-deps clean fuzz fuzz-build fuzz-smoke image test-image
 
 deps:
 	@tools/install-deps.sh build
@@ -59,6 +59,15 @@ $(BASELINE): bench/c-baseline.c
 
 bench: bench-deps release $(BASELINE)
 	python3 bench/run.py $(BENCH_ARGS)
+
+# The container image `understudy` (docker/Dockerfile): docker build where a Docker engine runs, else
+# podman/buildah with a base image made offline and the release binary (tools/image.sh, README's Docker).
+image:
+	@tools/image.sh
+
+# Runs the image and checks it: healthy, not root, stubs served, admin token wanted, SIGTERM exits 0.
+test-image:
+	@tools/test-image.sh
 
 # Every emulator route and a stub under load (60 s x 256 connections each): errors and memory.
 soak: bench-deps release
