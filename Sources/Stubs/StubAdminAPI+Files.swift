@@ -37,6 +37,7 @@ extension StubAdminAPI {
             } catch {
                 return .text("Could not write '\(name)' in \(files.shownAs): \(MappingFiles.reason(error))\n", status: 500)
             }
+            engine.refreshBodies(of: name)
             // WireMock answers with what it wrote, as a base64 JSON string.
             return .json(JSONValue.string(Data(request.body).base64EncodedString()).serialized)
         case .delete:
@@ -46,6 +47,7 @@ extension StubAdminAPI {
             } catch {
                 return .text("Could not delete '\(name)' in \(files.shownAs): \(MappingFiles.reason(error))\n", status: 500)
             }
+            engine.refreshBodies(of: name)
             return Response(status: 200)
         default:
             return Response(status: 405)

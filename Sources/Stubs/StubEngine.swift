@@ -161,6 +161,29 @@ public final class StubEngine: Backend {
         return removed
     }
 
+    /// The shared mappings whose body is the file `name` read it again, as WireMock reads a body
+    /// file per request: after the admin API wrote or deleted it (`/__admin/files/NAME`). Parsed
+    /// outside the lock (a large body is opened, not read). A named scope's own mappings keep the
+    /// body they were made with.
+    public func refreshBodies(of name: String) {
+        let wanted = name.drop { $0 == "/" }
+        let uses = { (mapping: StubMapping) in mapping.json["response"]?["bodyFileName"]?.stringValue?.drop { $0 == "/" } == wanted }
+        let stale = state.withLock { state in (state.fromAPI + state.fromFiles.values.joined()).filter(uses) }
+        guard !stale.isEmpty else { return }
+        var fresh: [String: StubMapping] = [:]
+        for mapping in stale {
+            guard var parsed = try? StubMapping.parse(mapping.json, in: directory, file: mapping.file) else { continue }
+            parsed.adminBytes = mapping.adminBytes
+            parsed.file = mapping.file
+            fresh[mapping.id] = parsed
+        }
+        state.withLock { state in
+            state.fromAPI = state.fromAPI.map { uses($0) ? fresh[$0.id] ?? $0 : $0 }
+            state.fromFiles = state.fromFiles.mapValues { mappings in mappings.map { uses($0) ? fresh[$0.id] ?? $0 : $0 } }
+            publish(&state)
+        }
+    }
+
     /// Removes every mapping, those of files included, until the next reset or file change.
     public func removeAll() {
         state.withLock { state in

@@ -37,6 +37,21 @@ import UnderstudyTesting
         #expect(try await server.send("DELETE", "/__admin/files/d1/d2/new.txt").response.statusCode == 404)
     }
 
+    @Test func aStubAnswersWithTheBodyFileAsItIsNow() async throws {
+        let (server, root) = try serve()
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        _ = try await server.send("POST", "/__admin/mappings", body: Data(#"{"request": {"urlPath": "/b"}, "response": {"bodyFileName": "/a.txt"}}"#.utf8))
+        #expect(String(decoding: try await server.send("GET", "/a").body, as: UTF8.self) == "hello")
+        _ = try await server.send("PUT", "/__admin/files/a.txt", body: Data("changed".utf8))
+        for path in ["/a", "/b"] {
+            #expect(String(decoding: try await server.send("GET", path).body, as: UTF8.self) == "changed", "\(path): a file's and the API's mapping")
+        }
+        _ = try await server.send("DELETE", "/__admin/files/a.txt")
+        #expect(try await server.send("GET", "/a").response.statusCode == 500, "as WireMock: a mapping whose body file is gone fails")
+        _ = try await server.send("PUT", "/__admin/files/a.txt", body: Data("back".utf8))
+        #expect(String(decoding: try await server.send("GET", "/b").body, as: UTF8.self) == "back")
+    }
+
     @Test func namesLeadingOutsideAreRefused() async throws {
         let (server, root) = try serve()
         defer { server.stop(); try? FileManager.default.removeItem(at: root) }
