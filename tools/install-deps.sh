@@ -18,6 +18,8 @@ if [ "${1:-build}" = python ]; then
   # The differential test runs the real WireMock (the jar of the `wiremock` PyPI package) on Java,
   # and the Java client test compiles a program against that jar.
   { command -v java >/dev/null && command -v javac >/dev/null; } || need+=(default-jdk-headless)
+  # The team-server test runs replicas behind the real nginx with deploy/nginx/understudy.conf.
+  { command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; } || need+=(nginx)
 else
   pkg-config --exists libevent 2>/dev/null || need+=(libevent-dev pkg-config)
   pkg-config --exists sqlite3 2>/dev/null || need+=(libsqlite3-dev)
