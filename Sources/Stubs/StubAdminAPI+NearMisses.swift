@@ -37,7 +37,7 @@ extension StubAdminAPI {
             .sorted { $0.1.distance < $1.1.distance }
             .prefix(NearMiss.reportedCount)
         return Self.nearMisses(closest.map { entry, result in
-            (entry.serveEventJSON(runID: journal.runID)["request"] ?? .null, ("requestPattern", patternJSON), result.distance, result.misses)
+            (entry.serveEventJSON(in: journal)["request"] ?? .null, ("requestPattern", patternJSON), result.distance, result.misses)
         }, understudyFields: request.asksForUnderstudyFields)
     }
 

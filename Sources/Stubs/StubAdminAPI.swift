@@ -372,11 +372,11 @@ public final class StubAdminAPI: Backend, AdminRoutesProvider {
             // WireMock's `FindServeEventsResult`: the removed serve events, whole.
             let understudyFields = request.asksForUnderstudyFields
             return .json(JSONValue.object([
-                ("serveEvents", .array(matching.map { $0.serveEventJSON(runID: journal.runID, understudyFields: understudyFields) })),
+                ("serveEvents", .array(matching.map { $0.serveEventJSON(in: journal, understudyFields: understudyFields) })),
             ]).serialized)
         }
         return .json(JSONValue.object([
-            ("requests", .array(matching.map { $0.serveEventJSON(runID: journal.runID)["request"] ?? .null })),
+            ("requests", .array(matching.map { $0.serveEventJSON(in: journal)["request"] ?? .null })),
         ]).serialized)
     }
 
@@ -397,7 +397,7 @@ public final class StubAdminAPI: Backend, AdminRoutesProvider {
         let removed = journal.remove { chosen.contains($0.sequence) }
         let understudyFields = request.asksForUnderstudyFields
         return .json(JSONValue.object([
-            ("serveEvents", .array(removed.map { $0.serveEventJSON(runID: journal.runID, understudyFields: understudyFields) })),
+            ("serveEvents", .array(removed.map { $0.serveEventJSON(in: journal, understudyFields: understudyFields) })),
         ]).serialized)
     }
 

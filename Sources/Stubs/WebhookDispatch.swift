@@ -52,7 +52,7 @@ public final class WebhookDispatch: Sendable {
     public func listening(onPort port: Int) { ownPort.store(port, ordering: .relaxed) }
 
     /// Sends `hooks` for `request` (answered in `scope`, journaled as `entry`), on `loop`.
-    func fire(_ hooks: [Webhook], for request: Request, scope: StateScope, entry: JournalEntry?, stub: String, on loop: EventLoop) {
+    func fire(_ hooks: [Webhook], for request: Request, scope: StateScope, entry: JournalRecord?, stub: String, on loop: EventLoop) {
         for hook in hooks {
             switch hook.rendered(for: request) {
             case .failure(let problem): report(problem.message, entry: entry, stub: stub)
@@ -109,7 +109,7 @@ public final class WebhookDispatch: Sendable {
             + "--allow-webhook-host \(target.host) (or any, with --pass-through) are reached"))
     }
 
-    private func report(_ message: String, entry: JournalEntry?, stub: String) {
+    private func report(_ message: String, entry: JournalRecord?, stub: String) {
         entry?.append(subEvent: "ERROR", .object([("message", .string("webhook: " + message))]))
         for line in throttle.lines({ "webhook of stub \(stub): \(LogText.escaped(message))" }) { logger.warning("\(line)") }
     }

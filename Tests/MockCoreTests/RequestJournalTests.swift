@@ -63,9 +63,9 @@ import UnderstudyTesting
         #expect(kept.response.body.count == RequestJournal.keptBodyLimit && kept.truncatedFrom == large)
         #expect(small.response.body.count == 100 && small.truncatedFrom == nil)
         #expect(journal.bodyBytes == RequestJournal.keptBodyLimit + 100)
-        let event = kept.serveEventJSON(runID: journal.runID, understudyFields: true)
+        let event = kept.serveEventJSON(in: journal, understudyFields: true)
         #expect(event["responseBodyTruncatedFrom"]?.intValue == large)
-        #expect(kept.serveEventJSON(runID: journal.runID)["responseBodyTruncatedFrom"] == nil, "not a field of WireMock's")
+        #expect(kept.serveEventJSON(in: journal)["responseBodyTruncatedFrom"] == nil, "not a field of WireMock's")
     }
 
     @Test func clearEmptiesItAndIdsStayUnique() {

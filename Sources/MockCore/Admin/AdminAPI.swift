@@ -80,7 +80,7 @@ final class AdminAPI: Backend, AdminRoutesProvider {
             return .response(request.method == .delete ? .emptyJSONObject : Response(status: 200))
         case (.get, "/requests/unmatched"):
             let requests = journal.entriesOf(context.journalScope(for: request)).filter { $0.backend == nil }
-                .map { $0.serveEventJSON(runID: journal.runID)["request"] ?? .null }
+                .map { $0.serveEventJSON(in: journal)["request"] ?? .null }
             return .response(.json(JSONValue.object([("requests", .array(requests))]).serialized))
         case (.get, "/requests/unmatched/near-misses"):
             return .response(unmatchedNearMisses(in: context.journalScope(for: request), understudyFields: request.asksForUnderstudyFields))
@@ -110,7 +110,7 @@ final class AdminAPI: Backend, AdminRoutesProvider {
     /// (`stubMapping`, as WireMock's serve events) or, when nothing did, the closest ones
     /// (`nearMisses`, each with why it missed).
     private func explained(_ entry: JournalEntry) -> JSONValue {
-        var event = entry.serveEventJSON(runID: journal.runID, understudyFields: true)
+        var event = entry.serveEventJSON(in: journal, understudyFields: true)
         guard case .object(var fields) = event else { return event }
         if let name = entry.backend {
             if let stub = backends.first(where: { $0.name == name })?.answeringStub(for: entry.request, in: entry.scope) {
@@ -150,7 +150,7 @@ final class AdminAPI: Backend, AdminRoutesProvider {
     private func unmatchedNearMisses(in scope: StateScope?, understudyFields: Bool) -> Response {
         var items: [JSONValue] = []
         for entry in journal.entriesOf(scope) where entry.backend == nil {
-            let logged = entry.serveEventJSON(runID: journal.runID)["request"] ?? .null
+            let logged = entry.serveEventJSON(in: journal)["request"] ?? .null
             for miss in NearMiss.closest(backends.flatMap { $0.nearMisses(for: entry.request, in: entry.scope) }) {
                 items.append(.object([
                     ("request", logged), ("stubMapping", miss.stub), ("matchResult", .object([("distance", .double(miss.distance))])),
@@ -178,7 +178,7 @@ final class AdminAPI: Backend, AdminRoutesProvider {
         let entries = journal.entriesOf(scope)
         let shown = entries.reversed().prefix(limit ?? entries.count)
         let body: JSONValue = .object([
-            ("requests", .array(shown.map { $0.serveEventJSON(runID: journal.runID, understudyFields: understudyFields) })),
+            ("requests", .array(shown.map { $0.serveEventJSON(in: journal, understudyFields: understudyFields) })),
             ("meta", .object([("total", .int(entries.count))])),
             ("requestJournalDisabled", false),
         ])
@@ -191,7 +191,7 @@ extension JournalEntry {
     /// `understudyFields`, also the state scope it was in (`scope`), the backend that answered
     /// it (`servedBy`, null when none did) and, for a body kept only in part, the size sent
     /// (`responseBodyTruncatedFrom`).
-    public func serveEventJSON(runID: UInt64, understudyFields: Bool = false) -> JSONValue {
+    public func serveEventJSON(in journal: RequestJournal, understudyFields: Bool = false) -> JSONValue {
         let request = self.request
         var queryParams: [(String, JSONValue)] = []
         for item in request.queryItems where !queryParams.contains(where: { $0.0 == item.name }) {
@@ -204,7 +204,7 @@ extension JournalEntry {
         let parsed = HostName.of(authority: Substring(host))
         let (hostName, port) = (parsed?.host ?? host, parsed?.port ?? (request.isSecure ? 443 : 80))
         return .object([
-            ("id", .string(id(runID: runID))),
+            ("id", .string(id(runID: journal.runID))),
             ("request", .object([
                 ("url", .string(request.target)),
                 ("absoluteUrl", .string(absoluteURL)),
@@ -234,7 +234,7 @@ extension JournalEntry {
             ("wasMatched", .bool(backend != nil)),
         ] + understudyMembers(understudyFields) + [
             ("timing", .object([("totalTime", .int(Int(durationNanos / 1_000_000)))])),
-        ] + Self.subEventsMember(subEvents))
+        ] + Self.subEventsMember(journal.subEvents(of: self)))
     }
 
     private func understudyMembers(_ wanted: Bool) -> [(String, JSONValue)] {

@@ -23,9 +23,6 @@ public final class JournalEntry: Sendable {
     public let loggedAt: Double
     /// From the request's arrival to its reply being handed to the server.
     public let durationNanos: UInt64
-    /// What happened after the answer (a webhook's request and its answer), as WireMock 3's
-    /// serve events list it. Inline and empty for nearly every entry.
-    private let subEventList = Mutex<[JournalSubEvent]>([])
 
     init(sequence: UInt64, request: consuming Request, scope: StateScope, backend: String?, response: Response, loggedAt: Double,
          durationNanos: UInt64) {
@@ -62,17 +59,6 @@ public final class JournalEntry: Sendable {
     fileprivate func release() -> Int {
         guard let shared = response.body.sharedBytes else { return request.body.count + response.body.count }
         return request.body.count + (shared.budgetedHolds.subtract(1, ordering: .relaxed).newValue == 0 ? shared.count : 0)
-    }
-
-    public var subEvents: [JournalSubEvent] { subEventList.withLock { $0 } }
-
-    /// Adds what happened after the answer, timed from the request's arrival. At most
-    /// `JournalSubEvent.limit` are kept per entry.
-    public func append(subEvent type: String, _ data: JSONValue) {
-        let offset = MonotonicClock.nanoseconds() &- request.receivedAtNanos
-        subEventList.withLock { events in
-            if events.count < JournalSubEvent.limit { events.append(JournalSubEvent(type: type, timeOffsetNanos: offset, data: data)) }
-        }
     }
 
     /// A stable UUID-shaped id, unique per server run, derived from `sequence`.
@@ -117,6 +103,11 @@ public final class RequestJournal: Sendable {
 
     private let nextSequence = Atomic<UInt64>(1)
 
+    /// What happened after some answers (a webhook's request and its answer), by the entry's
+    /// sequence: only webhooks add any, so an entry itself carries nothing for them.
+    private let subEventTable = Locked<[UInt64: [JournalSubEvent]]>([:])
+    private let hasSubEvents = Atomic<Bool>(false)
+
     private let ring: Locked<Ring>
 
     public init(capacity: Int = 10_000, maxBodyBytes: Int = 64 * 1024 * 1024) {
@@ -147,6 +138,25 @@ public final class RequestJournal: Sendable {
         }
         _ = consume evicted  // freed here, outside the lock
         return entry
+    }
+
+    /// Adds what happened after `entry`'s answer, timed from its request's arrival (at most
+    /// `JournalSubEvent.limit` per entry). The table forgets entries the journal no longer holds.
+    public func append(subEvent type: String, _ data: JSONValue, to entry: JournalEntry) {
+        let offset = MonotonicClock.nanoseconds() &- entry.request.receivedAtNanos
+        let oldest = ring.withLock { ring in ring.count > 0 ? ring.slots[ring.start]?.sequence ?? 0 : 0 }
+        subEventTable.withLock { table in
+            if table.count > 1024 { table = table.filter { $0.key >= oldest } }
+            guard table[entry.sequence, default: []].count < JournalSubEvent.limit else { return }
+            table[entry.sequence, default: []].append(JournalSubEvent(type: type, timeOffsetNanos: offset, data: data))
+        }
+        hasSubEvents.store(true, ordering: .releasing)
+    }
+
+    /// What happened after `entry`'s answer; empty (one atomic load) until a webhook has fired.
+    public func subEvents(of entry: JournalEntry) -> [JournalSubEvent] {
+        guard hasSubEvents.load(ordering: .acquiring) else { return [] }
+        return subEventTable.withLock { $0[entry.sequence] ?? [] }
     }
 
     /// Unlinks the oldest entry and returns it, so the caller can free it after the lock.

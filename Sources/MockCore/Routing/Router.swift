@@ -197,7 +197,7 @@ public final class Router: HTTPHandler {
             guard !isAdmin else { return start(DeferredReply(responder: responder) { _ in nil }) }
             let pending = copy request
             start(DeferredReply(responder: responder) { [self] response in
-                record(pending, response, backend: backend, slot: slot, scope: scope)
+                JournalRecord(entry: record(pending, response, backend: backend, slot: slot, scope: scope), journal: journal)
             })
         case .decline:
             break

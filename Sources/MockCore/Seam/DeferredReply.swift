@@ -1,25 +1,26 @@
 import Dispatch
 import HTTPServer
+import JSON
 
 /// A reply a backend sends later, on the same loop. Journals the exchange when sent.
 public final class DeferredReply {
     private let responder: Responder
     /// Journals the exchange; nil for an admin call, which is not journaled.
-    private let completion: (Response) -> JournalEntry?
-    private var afterSent: [(JournalEntry?) -> Void] = []
+    private let completion: (Response) -> JournalRecord?
+    private var afterSent: [(JournalRecord?) -> Void] = []
 
-    init(responder: Responder, completion: @escaping (Response) -> JournalEntry?) {
+    init(responder: Responder, completion: @escaping (Response) -> JournalRecord?) {
         self.responder = responder
         self.completion = completion
     }
 
     /// Runs `action` on the loop once the answer has gone out (or the connection was broken
     /// instead), with the journal's entry for it: what a webhook fires from.
-    public func afterSending(_ action: @escaping (JournalEntry?) -> Void) {
+    public func afterSending(_ action: @escaping (JournalRecord?) -> Void) {
         afterSent.append(action)
     }
 
-    private func sent(_ entry: JournalEntry?) {
+    private func sent(_ entry: JournalRecord?) {
         let actions = afterSent
         afterSent = []
         for action in actions { action(entry) }
@@ -63,6 +64,16 @@ public final class DeferredReply {
 
 @available(*, unavailable)
 extension DeferredReply: Sendable {}
+
+/// An exchange the journal holds, for what happens after its answer (a webhook's sub-events).
+public struct JournalRecord: Sendable {
+    public let entry: JournalEntry
+    let journal: RequestJournal
+
+    public func append(subEvent type: String, _ data: JSONValue) {
+        journal.append(subEvent: type, data, to: entry)
+    }
+}
 
 extension Reply {
     /// The answer is computed by `work` on `queue`, off the event loop (it may take longer than
