@@ -142,3 +142,21 @@ def test_a_replica_gone_loses_only_its_scopes(fleet):
         else:
             assert (status, body) == (200, scope.encode()), "%s lived on a replica that is still up" % scope
     assert any(port == victim_port for port in home.values()) and any(port != victim_port for port in home.values())
+
+
+def test_the_kubernetes_manifests_validate_and_the_kustomization_holds_together():
+    import glob
+    import sys
+    manifests = sorted(glob.glob(os.path.join(ROOT, "deploy", "kubernetes", "*.yaml")))
+    assert manifests
+    validator = os.path.join(os.path.dirname(sys.executable), "kubernetes-validate")
+    done = subprocess.run([validator, "--strict", "-k", "1.30.0"] + manifests, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    kustomization = open(os.path.join(ROOT, "deploy", "kustomization.yaml")).read()
+    for listed in ["kubernetes/understudy.yaml", "kubernetes/nginx.yaml", "nginx/understudy.conf", "nginx/understudy-replicas.conf"]:
+        assert listed in kustomization and os.path.exists(os.path.join(ROOT, "deploy", listed)), listed
+    # nginx finds the replicas file where understudy.conf includes it (relative to /etc/nginx).
+    assert "include understudy-replicas.conf;" in open(CONF).read()
+    assert "mountPath: /etc/nginx/understudy-replicas.conf" in open(os.path.join(ROOT, "deploy", "kubernetes", "nginx.yaml")).read()
+    replicas = open(os.path.join(ROOT, "deploy", "nginx", "understudy-replicas.conf")).read()
+    assert "understudy-2.understudy-peers:8080" in replicas and "replicas: 3" in open(manifests[-1]).read()
