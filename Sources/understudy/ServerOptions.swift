@@ -62,6 +62,10 @@ struct ServerOptions: ParsableArguments {
         + "Made up and printed when --bind is beyond loopback and none is given.", valueName: "token"))
     var adminToken: String?
 
+    @Option(help: ArgumentHelp("Another replica of a team server (repeatable): the default scope's admin writes made here reach it too "
+        + "(docs/team-server.md).", valueName: "url"))
+    var peer: [String] = []
+
     @Option(help: ArgumentHelp("A host name admin API requests may be addressed to, besides loopback names and IP addresses (repeatable).",
                                valueName: "name"))
     var adminHost: [String] = []
@@ -135,9 +139,10 @@ struct ServerOptions: ParsableArguments {
             device?.made(running.mode)
         }
         let device = running
+        let adminGuard = makeAdminGuard(logger: logger)
         let router = Router(backends: backends, journal: journal, scopes: scopes, deviceMode: device?.mode, logger: logger,
-                            adminGuard: makeAdminGuard(logger: logger), requestLog: verbose ? RequestLog.forStandardError() : nil,
-                            scopePorts: scopePorts) {
+                            adminGuard: adminGuard, requestLog: verbose ? RequestLog.forStandardError() : nil,
+                            scopePorts: scopePorts, fleet: Self.otherPeers(peer).isEmpty ? nil : FleetPeers(peers: Self.otherPeers(peer), token: adminGuard.token)) {
             logger.info("shutdown requested through POST /__admin/shutdown")
             kill(getpid(), SIGTERM)
         }
@@ -200,6 +205,16 @@ struct ServerOptions: ParsableArguments {
             token = made
         }
         return AdminGuard(token: token, allowedHosts: adminHost, allowedOrigins: adminOrigin)
+    }
+
+    /// `--peer` without this replica itself: every replica of a StatefulSet gets the same list, and
+    /// a pod's host name is its peer name's first label (`understudy-0` of `understudy-0.understudy-peers`).
+    static func otherPeers(_ peers: [String]) -> [String] {
+        let me = ProcessInfo.processInfo.hostName.lowercased()
+        return peers.filter { url in
+            guard let host = URL(string: url)?.host?.lowercased() else { return true }
+            return host != me && host.split(separator: ".").first.map(String.init) != me
+        }
     }
 
     static func isLoopback(_ address: String) -> Bool {

@@ -160,3 +160,57 @@ def test_the_kubernetes_manifests_validate_and_the_kustomization_holds_together(
     assert "mountPath: /etc/nginx/understudy-replicas.conf" in open(os.path.join(ROOT, "deploy", "kubernetes", "nginx.yaml")).read()
     replicas = open(os.path.join(ROOT, "deploy", "nginx", "understudy-replicas.conf")).read()
     assert "understudy-2.understudy-peers:8080" in replicas and "replicas: 3" in open(manifests[-1]).read()
+
+
+def start_replicas(stubs, count, peers=True, extra_peers=()):
+    ports = [free_port() for _ in range(count)]
+    replicas = []
+    for port in ports:
+        peer_options = []
+        if peers:
+            for other in ports:
+                if other != port:
+                    peer_options += ["--peer", "http://127.0.0.1:%d" % other]
+        for url in extra_peers:
+            peer_options += ["--peer", url]
+        process = subprocess.Popen([BINARY, "serve", "--port", str(port), "--stubs", str(stubs), "--no-watch", "--threads", "2"] + peer_options,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        replicas.append((port, process))
+    for port, _ in replicas:
+        wait_healthy("http://127.0.0.1:%d" % port)
+    return replicas
+
+
+def test_the_default_scopes_admin_writes_reach_every_replica(tmp_path):
+    stubs = tmp_path / "stubs"
+    (stubs / "mappings").mkdir(parents=True)
+    closed = "http://127.0.0.1:%d" % free_port()
+    replicas = start_replicas(stubs, 3, extra_peers=[closed])
+    urls = ["http://127.0.0.1:%d" % port for port, _ in replicas]
+    try:
+        shared = {"request": {"urlPath": "/shared"}, "response": {"body": "everywhere"}}
+        status, body = call(urls[0] + "/__admin/mappings", "POST", json.dumps(shared).encode(), {"Content-Type": "application/json"})
+        assert status == 201
+        made = json.loads(body)["id"]
+        for url in urls:
+            assert call(url + "/shared") == (200, b"everywhere"), url
+            status, one = call(url + "/__admin/mappings/" + made)
+            assert status == 200 and json.loads(one)["id"] == made, "the same id on every replica"
+        # The answer names the peer that could not be reached; the write stands.
+        request = urllib.request.Request(urls[1] + "/__admin/mappings/" + made, method="DELETE")
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+            assert answer.status == 200 and closed in (answer.headers.get("X-Understudy-Peers-Failed") or "")
+        for url in urls:
+            assert call(url + "/shared")[0] == 404, "removed everywhere: " + url
+        # A scope's writes stay on their replica.
+        status, _ = call(urls[2] + "/__admin/mappings?scope=ci-1", "POST", json.dumps(shared).encode(), {"Content-Type": "application/json"})
+        assert status == 201
+        assert call(urls[2] + "/shared", headers={"X-Understudy-Scope": "ci-1"}) == (200, b"everywhere")
+        assert call(urls[0] + "/shared", headers={"X-Understudy-Scope": "ci-1"})[0] == 404
+        # A write forwarded by a peer of another version is refused.
+        status, body = call(urls[0] + "/__admin/reset", "POST", b"", {"X-Understudy-Forwarded": "1", "X-Understudy-Version": "0.0.0-other"})
+        assert status == 409 and b"0.0.0-other" in body
+    finally:
+        for _, process in replicas:
+            process.send_signal(signal.SIGTERM)
+            process.wait(timeout=30)

@@ -38,6 +38,8 @@ public final class Router: HTTPHandler {
     /// One line per request (`--verbose`); nil: nothing on the request path.
     private let requestLog: RequestLog?
     private let adminGuard: AdminGuard
+    /// The other replicas of a team server, which the `default` scope's admin writes reach too.
+    private let fleet: FleetPeers?
     /// Every admin route, for the guard's public ones.
     public let adminRoutes: AdminRouteTable
     /// The bit of the built-in admin API's route in `mountsHolding`.
@@ -48,7 +50,8 @@ public final class Router: HTTPHandler {
     /// `adminGuard` decides who may reach anything under `/__admin`.
     public init(backends: [any Backend], journal: RequestJournal = RequestJournal(), scopes: StateScopes? = nil,
                 deviceMode: DeviceMode? = nil, logger: Logger = Logger(label: "understudy"), adminGuard: AdminGuard = AdminGuard(),
-                requestLog: RequestLog? = nil, scopePorts: ScopeProxyPorts? = nil, shutdown: (@Sendable () -> Void)? = nil) {
+                requestLog: RequestLog? = nil, scopePorts: ScopeProxyPorts? = nil, fleet: FleetPeers? = nil,
+                shutdown: (@Sendable () -> Void)? = nil) {
         let scopes = scopes ?? StateScopes(logger: logger)
         let metrics = ServerMetrics(backends: backends.map(\.name) + ["proxy"])
         let admin = AdminAPI(backends: backends, journal: journal, scopes: scopes, metrics: metrics, scopePorts: scopePorts, shutdown: shutdown)
@@ -85,6 +88,7 @@ public final class Router: HTTPHandler {
         self.logger = logger
         self.requestLog = requestLog
         self.adminGuard = adminGuard
+        self.fleet = fleet
         // The admin tier sorts first, so this index is far below 64.
         let adminIndex = routes.firstIndex { $0.backend === admin } ?? 0
         adminMountBit = adminIndex < 64 ? 1 << UInt64(adminIndex) : 0
@@ -125,7 +129,7 @@ public final class Router: HTTPHandler {
         // The built-in admin API's mount is among the first routes (its tier comes first), so the
         // prefix test is already in `mounted`.
         let isAdmin = mounted & adminMountBit != 0
-        if isAdmin, let refusal = adminGuard.refusal(for: request, isPublic: adminRoutes.isPublic(request)) {
+        if isAdmin, let refusal = adminGuard.refusal(for: request, isPublic: adminRoutes.isPublic(request)) ?? FleetPeers.refusal(of: request) {
             // Not journaled (the journal is what the app under test sent) and logged only with
             // --verbose: the client is told why, and a hostile page could flood the log.
             logger.debug("admin API refused \(request.method.rawValue) \(request.path) from \(request.remoteAddress): status \(refusal.status)")
@@ -191,7 +195,11 @@ public final class Router: HTTPHandler {
         case .response(let response):
             // Journaled before it is sent: a client that verifies right after its answer
             // must find its request.
-            if !isAdmin { record(request, response, backend: backend, slot: slot, scope: scope) }
+            guard isAdmin else {
+                record(request, response, backend: backend, slot: slot, scope: scope)
+                return responder.send(response)
+            }
+            if let fleet, fleet.forwards(request, response, scope: scope) { return forward(request, response, through: fleet, responder) }
             responder.send(response)
         case .deferred(let start):
             guard !isAdmin else { return start(DeferredReply(responder: responder) { _ in nil }) }
@@ -201,6 +209,18 @@ public final class Router: HTTPHandler {
             })
         case .decline:
             break
+        }
+    }
+
+    /// A shared admin write made here, sent to the peers before it is answered.
+    private func forward(_ request: Request, _ response: Response, through fleet: FleetPeers, _ responder: Responder) {
+        fleet.forward(request, answered: response, on: responder.loop) { [logger] failed in
+            var answer = response
+            if !failed.isEmpty {
+                answer.headers.set(FleetPeers.failedHeader, failed.joined(separator: ", "))
+                logger.warning("\(request.method.rawValue) \(request.path) made here did not reach peer(s): \(failed.joined(separator: ", "))")
+            }
+            responder.send(answer)
         }
     }
 
