@@ -14,6 +14,10 @@ public final class LoopTimer {
     func arm(_ delay: Duration) {
         event = event_new(loop.base, -1, 0, onTimer, Unmanaged.passUnretained(self).toOpaque())
         var interval = timeval(delay)
+        // libevent counts from the time it cached when this loop turn began, which may be
+        // milliseconds before now (a turn that parsed requests, rendered answers): a delay is
+        // counted from when it was asked for, never less.
+        event_base_update_cache_time(loop.base)
         event_add(event, &interval)
     }
 
