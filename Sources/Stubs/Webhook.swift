@@ -172,7 +172,5 @@ struct WebhookTarget {
         port = parsed.port ?? (secure ? 443 : 80)
     }
 
-    var isLoopback: Bool {
-        host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || host.hasPrefix("127.")
-    }
+    var isLoopback: Bool { HostName.isLoopback(host) }
 }

@@ -140,9 +140,10 @@ struct ServerOptions: ParsableArguments {
         }
         let device = running
         let adminGuard = makeAdminGuard(logger: logger)
+        let peers = FleetPeers.others(peer, thisHost: ProcessInfo.processInfo.hostName)
         let router = Router(backends: backends, journal: journal, scopes: scopes, deviceMode: device?.mode, logger: logger,
                             adminGuard: adminGuard, requestLog: verbose ? RequestLog.forStandardError() : nil,
-                            scopePorts: scopePorts, fleet: Self.otherPeers(peer).isEmpty ? nil : FleetPeers(peers: Self.otherPeers(peer), token: adminGuard.token)) {
+                            scopePorts: scopePorts, fleet: peers.isEmpty ? nil : FleetPeers(peers: peers, token: adminGuard.token)) {
             logger.info("shutdown requested through POST /__admin/shutdown")
             kill(getpid(), SIGTERM)
         }
@@ -198,7 +199,7 @@ struct ServerOptions: ParsableArguments {
     /// always has a token: the one given, or a new one printed for the user.
     private func makeAdminGuard(logger: Logger) -> AdminGuard {
         var token = adminToken ?? ProcessInfo.processInfo.environment["UNDERSTUDY_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        if token == nil, !Self.isLoopback(bind) {
+        if token == nil, !HostName.isLoopback(bind) {
             var generator = SystemRandomNumberGenerator()
             let made = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
             logger.warning("--bind \(bind) is beyond loopback: the admin API needs 'Authorization: Bearer \(made)' (set your own with --admin-token)")
@@ -207,19 +208,6 @@ struct ServerOptions: ParsableArguments {
         return AdminGuard(token: token, allowedHosts: adminHost, allowedOrigins: adminOrigin)
     }
 
-    /// `--peer` without this replica itself: every replica of a StatefulSet gets the same list, and
-    /// a pod's host name is its peer name's first label (`understudy-0` of `understudy-0.understudy-peers`).
-    static func otherPeers(_ peers: [String]) -> [String] {
-        let me = ProcessInfo.processInfo.hostName.lowercased()
-        return peers.filter { url in
-            guard let host = URL(string: url)?.host?.lowercased() else { return true }
-            return host != me && host.split(separator: ".").first.map(String.init) != me
-        }
-    }
-
-    static func isLoopback(_ address: String) -> Bool {
-        address == "localhost" || address == "::1" || address.hasPrefix("127.")
-    }
 
     /// Written whole under a temporary name, then renamed, so a reader never sees half a number.
     private func writePortFile(_ path: String, port: Int) throws {

@@ -148,6 +148,8 @@ import UnderstudyTesting
                     "a.com:", "a.com:0", "a.com:+80", "a.com:123456", "[::1]x", "[::1]:", "éxample.com", "a.com.", ".a.com", "a.-b.com"] {
             #expect(HostName.of(authority: Substring(bad)) == nil, "\(bad)")
         }
+        for loopback in ["localhost", "LocalHost", "app.localhost", "127.0.0.1", "127.1.2.3", "::1"] { #expect(HostName.isLoopback(loopback), "\(loopback)") }
+        for other in ["0.0.0.0", "10.0.0.1", "localhost.example", "::", "example.com"] { #expect(!HostName.isLoopback(other), "\(other)") }
         #expect(HostName.isValid(String(repeating: "a", count: 63) + ".com"))
         #expect(!HostName.isValid(String(repeating: "a", count: 64) + ".com"))
     }

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServer
 import JSON
 
@@ -21,6 +22,16 @@ public struct FleetPeers: Sendable {
     public init(peers: [String], token: String?) {
         self.peers = peers.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         self.token = token
+    }
+
+    /// `peers` without this replica itself: every replica of a StatefulSet gets the same list, and
+    /// a pod's host name is its peer name's first label (`understudy-0` of `understudy-0.understudy-peers`).
+    public static func others(_ peers: [String], thisHost: String) -> [String] {
+        let me = thisHost.lowercased()
+        return peers.filter { url in
+            guard let host = URL(string: url)?.host?.lowercased() else { return true }
+            return host != me && host.split(separator: ".").first.map(String.init) != me
+        }
     }
 
     /// Whether the answer `response` to `request`, in `scope`, is a shared admin write to pass on.

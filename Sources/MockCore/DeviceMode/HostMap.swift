@@ -150,6 +150,12 @@ public enum HostName {
         return labelLength > 0 && previous != UInt8(ascii: "-")
     }
 
+    /// `localhost` (and names under it, RFC 6761), `::1` or 127.0.0.0/8: this machine.
+    public static func isLoopback(_ host: String) -> Bool {
+        let name = host.lowercased()
+        return name == "localhost" || name.hasSuffix(".localhost") || name == "::1" || name.hasPrefix("127.")
+    }
+
     /// An IPv4 or IPv6 address (without brackets).
     public static func isIPAddress(_ text: String) -> Bool {
         var v4 = in_addr(), v6 = in6_addr()
