@@ -127,6 +127,10 @@ public final class StubEngine: Backend {
         state.withLock { $0.current.ordered.first { $0.id == id.lowercased() } }
     }
 
+    /// The shared mappings the admin API made (or replaced), oldest first: what a team server's
+    /// replica starting later takes from a peer.
+    public var adminMappings: [StubMapping] { state.withLock { $0.fromAPI } }
+
     /// Adds `mapping`, replacing one with the same id (until the next reset, for file mappings).
     public func add(_ mapping: StubMapping) {
         var added = mapping

@@ -13,8 +13,8 @@ struct ListAdminRoutes: ParsableCommand {
     @Flag(help: "Print the Markdown table of docs/admin-api.md.")
     var markdown = false
 
-    /// What `serve` mounts: the stub engine's, the recorder's and device mode's routes beside the built-in ones.
-    static let table = AdminRouteTable(builtInAnd: StubAdminAPI.routes + RecordingAdminAPI.routes + DeviceModeAPI.routes)
+    /// What `serve` mounts: the stub engine's, the recorder's, device mode's and the fleet's routes beside the built-in ones.
+    static let table = AdminRouteTable(builtInAnd: StubAdminAPI.routes + RecordingAdminAPI.routes + DeviceModeAPI.routes + FleetAdmin.routes)
 
     func run() {
         guard !markdown else { return print(Self.table.markdown, terminator: "") }

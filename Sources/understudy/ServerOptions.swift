@@ -66,6 +66,10 @@ struct ServerOptions: ParsableArguments {
         + "(docs/team-server.md).", valueName: "url"))
     var peer: [String] = []
 
+    @Option(help: ArgumentHelp("A DNS name whose addresses are the other replicas, on PORT (a Kubernetes headless Service), resolved again "
+        + "every 10 s; this replica's own addresses are left out (docs/team-server.md).", valueName: "name:port"))
+    var peersDns: String?
+
     @Option(help: ArgumentHelp("A host name admin API requests may be addressed to, besides loopback names and IP addresses (repeatable).",
                                valueName: "name"))
     var adminHost: [String] = []
@@ -91,6 +95,8 @@ struct ServerOptions: ParsableArguments {
         if let network, NetworkConditions.profiles[network.lowercased()] == nil {
             throw ValidationError("--network \(network): not a profile (\(NetworkConditions.profiles.keys.sorted().joined(separator: ", ")))")
         }
+        if let peersDns, PeerDNS.parse(peersDns, ownHosts: []) == nil { throw ValidationError("--peers-dns \(peersDns): expected NAME:PORT") }
+        if port == 0, !peer.isEmpty || peersDns != nil { throw ValidationError("--peer and --peers-dns need a fixed --port: peers reach this replica on it") }
         guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-certificate and --tls-key go together") }
     }
 
@@ -140,10 +146,12 @@ struct ServerOptions: ParsableArguments {
         }
         let device = running
         let adminGuard = makeAdminGuard(logger: logger)
-        let peers = FleetPeers.others(peer, thisHost: ProcessInfo.processInfo.hostName)
+        let fleet = makeFleet(token: adminGuard.token)
+        let fleetAdmin = FleetAdmin(peers: fleet, selfURL: selfURL, backends: backends, scopes: scopes, logger: logger)
+        backends.append(fleetAdmin)
         let router = Router(backends: backends, journal: journal, scopes: scopes, deviceMode: device?.mode, logger: logger,
                             adminGuard: adminGuard, requestLog: verbose ? RequestLog.forStandardError() : nil,
-                            scopePorts: scopePorts, fleet: peers.isEmpty ? nil : FleetPeers(peers: peers, token: adminGuard.token)) {
+                            scopePorts: scopePorts, fleet: fleet) {
             logger.info("shutdown requested through POST /__admin/shutdown")
             kill(getpid(), SIGTERM)
         }
@@ -167,6 +175,8 @@ struct ServerOptions: ParsableArguments {
         LoadStart.shared.release()
         listening(servers[0].address.port)
         if let portFile { try writePortFile(portFile, port: servers[0].address.port) }
+        // Peers reach this replica now: it may take the shared state from them (and they from it).
+        try fleetAdmin.start()
         FileHandle.standardOutput.write(Data("listening on \(servers[0].baseURL)\n".utf8))
         if device?.httpsPort != nil {
             FileHandle.standardOutput.write(Data("listening on \(servers[1].baseURL)\n".utf8))
@@ -181,6 +191,25 @@ struct ServerOptions: ParsableArguments {
         for server in servers { server.wait() }
         stopped()
         logger.info("stopped")
+    }
+
+    /// The other replicas of a team server (`--peer`, `--peers-dns`); nil for a server alone.
+    private func makeFleet(token: String?) -> FleetPeers? {
+        let given = FleetPeers.others(peer, thisHost: ProcessInfo.processInfo.hostName)
+        let listensEverywhere = ["0.0.0.0", "::", ""].contains(bind)
+        let dns = peersDns.flatMap { text in
+            PeerDNS.parse(text, ownHosts: listensEverywhere ? SocketAddress.interfaceHosts() : [bind.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))])
+        }
+        guard !given.isEmpty || dns != nil else { return nil }
+        // A replica on another port is another replica, whatever its address.
+        return FleetPeers(given: given, dns: dns.map { $0.port == port ? $0 : PeerDNS(name: $0.name, port: $0.port, ownHosts: []) },
+                          selfURL: selfURL, token: token)
+    }
+
+    /// This replica's base URL as its peers reach it: its host name when it listens on every address.
+    private var selfURL: String {
+        if ["0.0.0.0", "::", ""].contains(bind) { return "http://\(ProcessInfo.processInfo.hostName):\(port)" }
+        return bind.contains(":") ? "http://[\(bind)]:\(port)" : "http://\(bind):\(port)"
     }
 
     /// The main listener's settings (plain HTTP unless the TLS files apply to it).

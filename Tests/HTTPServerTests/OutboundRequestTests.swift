@@ -144,3 +144,22 @@ func relay(to upstream: String, timeout: Duration = .seconds(2)) -> ClosureHandl
         #expect(invalid.contains("invalid URL"))
     }
 }
+
+/// The loop's own resolver: what `--peers-dns` re-reads without holding a thread.
+@Suite struct AddressResolutionTests {
+    @Test func namesAndLiteralsResolveOnTheLoop() async throws {
+        let loop = try EventLoop.startClient()
+        func resolve(_ host: String) async -> [String] {
+            await withCheckedContinuation { done in
+                loop.execute { loop.resolveAddresses(of: host) { done.resume(returning: $0) } }
+            }
+        }
+        #expect(await resolve("localhost").contains("127.0.0.1"))
+        #expect(await resolve("127.0.0.9") == ["127.0.0.9"])
+        #expect(await resolve("::1") == ["::1"])
+    }
+
+    @Test func thisMachinesAddressesIncludeLoopback() {
+        #expect(SocketAddress.interfaceHosts().contains("127.0.0.1"))
+    }
+}

@@ -48,11 +48,4 @@ import UnderstudyTesting
             #expect((status == 401) == !route.isPublic, "\(route.methods[0]) \(route.path): \(status ?? 0)")
         }
     }
-
-    @Test func aReplicaLeavesItselfOutOfThePeersAllReplicasShare() {
-        let all = ["http://understudy-0.understudy-peers:8080", "http://understudy-1.understudy-peers:8080", "http://127.0.0.1:9000"]
-        #expect(FleetPeers.others(all, thisHost: "understudy-0") == Array(all.dropFirst()), "by the first label of its peer name")
-        #expect(FleetPeers.others(all, thisHost: "UNDERSTUDY-1.understudy-peers") == [all[0], all[2]], "or by the whole name")
-        #expect(FleetPeers.others(all, thisHost: "ci-runner") == all)
-    }
 }

@@ -214,3 +214,155 @@ def test_the_default_scopes_admin_writes_reach_every_replica(tmp_path):
         for _, process in replicas:
             process.send_signal(signal.SIGTERM)
             process.wait(timeout=30)
+
+
+def serve(stubs, port, peer_options, bind="127.0.0.1", wrap=()):
+    return subprocess.Popen(list(wrap) + [BINARY, "serve", "--port", str(port), "--bind", bind, "--stubs", str(stubs), "--no-watch",
+                                          "--threads", "2"] + peer_options, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def stop(processes):
+    for process in processes:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            process.wait(timeout=30)
+
+
+def test_a_replica_started_later_takes_the_shared_stubs_and_the_fleet_is_seen_whole(tmp_path):
+    stubs = tmp_path / "stubs"
+    (stubs / "mappings").mkdir(parents=True)
+    (stubs / "mappings" / "ping.json").write_text(json.dumps({"request": {"urlPath": "/ping"}, "response": {"body": "pong"}}))
+    ports = [free_port() for _ in range(3)]
+    urls = ["http://127.0.0.1:%d" % port for port in ports]
+
+    def peers_of(index):
+        return sum((["--peer", url] for url in urls if url != urls[index]), [])
+
+    processes = [serve(stubs, ports[0], peers_of(0)), serve(stubs, ports[1], peers_of(1))]
+    try:
+        for url in urls[:2]:
+            wait_healthy(url)
+        shared = {"request": {"urlPath": "/shared"}, "response": {"body": "everywhere"}}
+        status, body = call(urls[0] + "/__admin/mappings", "POST", json.dumps(shared).encode(), {"Content-Type": "application/json"})
+        assert status == 201
+        made = json.loads(body)["id"]
+        status, _ = call(urls[1] + "/__admin/settings", "POST", json.dumps({"fixedDelay": 1}).encode(), {"Content-Type": "application/json"})
+        assert status == 200
+        # The third replica starts now: it takes the shared mapping (with its id) and settings before it is healthy.
+        processes.append(serve(stubs, ports[2], peers_of(2)))
+        wait_healthy(urls[2])
+        assert call(urls[2] + "/shared") == (200, b"everywhere")
+        assert json.loads(call(urls[2] + "/__admin/mappings/" + made)[1])["id"] == made
+        assert json.loads(call(urls[2] + "/__admin/settings")[1])["settings"]["fixedDelay"] == 1
+
+        # Each replica holds one scope's requests; a journal query over every scope gathers them all.
+        for index, url in enumerate(urls):
+            for _ in range(index + 1):
+                assert call(url + "/ping", headers={"X-Understudy-Scope": "job-%d" % index}) == (200, b"pong")
+        status, body = call(urls[1] + "/__admin/requests?scope=*")
+        assert status == 200
+        listing = json.loads(body)
+        # Six pings in the scopes, and the default scope's GET /shared on the third.
+        assert listing["meta"]["total"] == 7 and len(listing["requests"]) == 7
+        pings = [entry["node"] for entry in listing["requests"] if entry["request"]["url"] == "/ping"]
+        assert sorted(pings) == sorted([urls[0]] + [urls[1]] * 2 + [urls[2]] * 3)
+        dates = [entry["request"]["loggedDate"] for entry in listing["requests"]]
+        assert dates == sorted(dates, reverse=True), "newest first across the replicas"
+        assert len(json.loads(call(urls[1] + "/__admin/requests?scope=*&limit=2")[1])["requests"]) == 2
+        pattern = json.dumps({"method": "GET", "urlPath": "/ping"}).encode()
+        status, body = call(urls[2] + "/__admin/requests/count?scope=*", "POST", pattern, {"Content-Type": "application/json"})
+        assert (status, json.loads(body)["count"]) == (200, 6)
+        status, body = call(urls[0] + "/__admin/requests/find?scope=*", "POST", pattern, {"Content-Type": "application/json"})
+        assert {entry["node"] for entry in json.loads(body)["requests"]} == set(urls)
+
+        # The fleet as one replica sees it.
+        fleet = json.loads(call(urls[0] + "/__admin/fleet")[1])
+        nodes = {node["node"]: node for node in fleet["nodes"]}
+        assert set(nodes) == set(urls) and fleet["self"] == urls[0]
+        for index, url in enumerate(urls):
+            assert nodes[url]["status"] == "healthy" and nodes[url]["version"] == fleet["nodes"][0]["version"]
+            assert nodes[url]["scopes"] == ["job-%d" % index]
+            assert nodes[url]["residentBytes"] > 1000000
+        assert fleet["joined"] != "joining", "the first replicas started together: each joined with the other's state or none"
+        assert "took the shared state from" in json.loads(call(urls[2] + "/__admin/fleet")[1])["joined"]
+        # One scope's query stays on its replica.
+        status, body = call(urls[0] + "/__admin/requests/count?scope=job-2", "POST", pattern, {"Content-Type": "application/json"})
+        assert json.loads(body)["count"] == 0
+
+        # A replica gone: the fleet view says so, and the gathered journal names it and counts the rest.
+        processes[1].send_signal(signal.SIGKILL)
+        processes[1].wait(timeout=10)
+        fleet = json.loads(call(urls[0] + "/__admin/fleet")[1])
+        assert {node["node"]: node["status"] for node in fleet["nodes"]}[urls[1]] == "unreachable"
+        request = urllib.request.Request(urls[0] + "/__admin/requests/count?scope=*", data=pattern, method="POST",
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+            assert json.loads(answer.read())["count"] == 4
+            assert urls[1] in answer.headers["X-Understudy-Peers-Failed"]
+    finally:
+        stop(processes)
+
+
+def namespace_with_hosts(hosts_file):
+    """A command prefix that runs its command with `hosts_file` as /etc/hosts (a mount namespace of
+    its own), or None where that cannot be made."""
+    if not shutil.which("unshare"):
+        return None
+    for unshare in (["unshare", "--mount"], ["unshare", "--user", "--map-root-user", "--mount"]):
+        probe = subprocess.run(unshare + ["sh", "-c", "mount --bind %s /etc/hosts && getent hosts fleet.test" % hosts_file],
+                               capture_output=True, text=True)
+        if probe.returncode == 0 and "127.0.0.2" in probe.stdout:
+            return unshare + ["sh", "-c", 'mount --bind %s /etc/hosts && exec "$@"' % hosts_file, "sh"]
+    return None
+
+
+def test_replicas_found_by_dns_share_their_writes_and_one_named_alone_serves_alone(tmp_path):
+    """--peers-dns as on Kubernetes: a headless Service's name resolving to every replica (here
+    /etc/hosts in a mount namespace of the replicas' own, with three loopback addresses on one port)."""
+    hosts = tmp_path / "hosts"
+    hosts.write_text("127.0.0.1 localhost\n127.0.0.2 fleet.test\n127.0.0.3 fleet.test\n127.0.0.5 alone.test\n")
+    wrap = namespace_with_hosts(hosts)
+    if wrap is None:
+        pytest.skip("no mount namespace for a test /etc/hosts here (Linux's unshare)")
+    stubs = tmp_path / "stubs"
+    (stubs / "mappings").mkdir(parents=True)
+    port = free_port()
+    urls = ["http://127.0.0.%d:%d" % (n, port) for n in (2, 3, 4)]
+    dns = ["--peers-dns", "fleet.test:%d" % port]
+    processes = [serve(stubs, port, dns, bind="127.0.0.%d" % n, wrap=wrap) for n in (2, 3)]
+    try:
+        for url in urls[:2]:
+            wait_healthy(url)
+        shared = {"request": {"urlPath": "/shared"}, "response": {"body": "everywhere"}}
+        status, _ = call(urls[1] + "/__admin/mappings", "POST", json.dumps(shared).encode(), {"Content-Type": "application/json"})
+        assert status == 201
+        assert call(urls[0] + "/shared") == (200, b"everywhere")
+        # The name now names a third replica too (as a Service does when a pod comes).
+        with open(hosts, "a") as more:
+            more.write("127.0.0.4 fleet.test\n")
+        processes.append(serve(stubs, port, dns, bind="127.0.0.4", wrap=wrap))
+        wait_healthy(urls[2])
+        assert call(urls[2] + "/shared") == (200, b"everywhere")
+        fleet = json.loads(call(urls[2] + "/__admin/fleet")[1])
+        assert sorted(node["node"] for node in fleet["nodes"]) == urls
+        assert all(node["status"] == "healthy" for node in fleet["nodes"])
+        assert fleet["discovery"]["dns"]["addresses"] == ["127.0.0.2", "127.0.0.3", "127.0.0.4"]
+        # The first replicas find the third by resolving the name again (every 10 s): a write made
+        # on one of them then reaches it.
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            status, body = call(urls[0] + "/__admin/mappings", "POST", json.dumps({"id": "0c6f3b1e-5d1a-4c36-9d0e-2f8a7a1b9c41", "request": {"urlPath": "/late"}, "response": {"body": "late"}}).encode(),
+                                {"Content-Type": "application/json"})
+            if all(call(url + "/late") == (200, b"late") for url in urls):
+                break
+            time.sleep(1)
+        else:
+            pytest.fail("the first replicas never found the third")
+        # A name that resolves to this replica alone: it serves alone, and says so.
+        alone = serve(stubs, port, ["--peers-dns", "alone.test:%d" % port], bind="127.0.0.5", wrap=wrap)
+        processes.append(alone)
+        wait_healthy("http://127.0.0.5:%d" % port)
+        fleet = json.loads(call("http://127.0.0.5:%d/__admin/fleet" % port)[1])
+        assert len(fleet["nodes"]) == 1 and "serving alone" in fleet["discovery"]["dns"]["message"], fleet
+    finally:
+        stop(processes)

@@ -1,27 +1,58 @@
 import Foundation
 import HTTPServer
 import JSON
+import Synchronization
 
-/// A team server's other replicas (`serve --peer URL`). Every state scope lives on one replica
-/// (nginx hashes it), but the `default` scope's admin writes — stubs, scenarios, settings, body
-/// files, resets made without a scope — are shared: made here, then sent to every peer, marked
-/// so that a peer does not send them on. The answer waits for the peers and names those that
-/// failed (`X-Understudy-Peers-Failed`); the write stands here whatever they say.
+/// A team server's other replicas: given (`serve --peer URL`) or found (`--peers-dns NAME:PORT`,
+/// a headless Service's records, resolved again every `PeerDNS.interval`). Every state scope lives
+/// on one replica (nginx hashes it), but the `default` scope's admin writes — stubs, scenarios,
+/// settings, body files, resets made without a scope — are shared: made here, then sent to every
+/// peer, marked so that a peer does not send them on. The answer waits for the peers and names
+/// those that failed (`X-Understudy-Peers-Failed`); the write stands here whatever they say.
 /// docs/team-server.md.
-public struct FleetPeers: Sendable {
-    /// The peers' base URLs (`http://understudy-1.understudy-peers:8080`).
-    public let peers: [String]
+public final class FleetPeers: Sendable {
+    /// `--peer` URLs, this replica left out.
+    public let given: [String]
+    /// Where more peers come from, if anywhere.
+    public let dns: PeerDNS?
+    /// This replica's base URL as its peers reach it: what marks its journal entries in a fleet-wide query.
+    public let selfURL: String
     /// Sent to peers as `Authorization: Bearer …`: every replica has the same token.
     let token: String?
+    private let found = Mutex(PeerDNS.Found())
 
     static let forwardedHeader = "X-Understudy-Forwarded"
     static let versionHeader = "X-Understudy-Version"
     static let failedHeader = "X-Understudy-Peers-Failed"
     static let timeout: Duration = .seconds(5)
 
-    public init(peers: [String], token: String?) {
-        self.peers = peers.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+    public init(given: [String], dns: PeerDNS? = nil, selfURL: String, token: String?) {
+        self.given = given.map(Self.withoutSlash)
+        self.dns = dns
+        self.selfURL = selfURL
         self.token = token
+    }
+
+    private static func withoutSlash(_ url: String) -> String { url.hasSuffix("/") ? String(url.dropLast()) : url }
+
+    /// Every peer now: the given ones, then those DNS last named.
+    public var peers: [String] {
+        let resolved = found.withLock { $0.peers }
+        return given + resolved.filter { !given.contains($0) }
+    }
+
+    /// What DNS said last (for `GET /__admin/fleet`).
+    var discovery: PeerDNS.Found { found.withLock { $0 } }
+
+    /// Resolves the DNS name now and every `PeerDNS.interval` after, on `loop`; `first` runs once
+    /// the first answer is in (at once without `--peers-dns`).
+    func discover(on loop: EventLoop, first: @escaping () -> Void) {
+        guard let dns else { return first() }
+        loop.resolveAddresses(of: dns.name, rereading: true) { [self] addresses in
+            found.withLock { $0 = PeerDNS.Found(peers: dns.peers(from: addresses), addresses: addresses, resolvedAt: MonotonicClock.wallSeconds()) }
+            first()
+            loop.schedule(after: PeerDNS.interval) { [self] in discover(on: loop) {} }
+        }
     }
 
     /// `peers` without this replica itself: every replica of a StatefulSet gets the same list, and
@@ -36,14 +67,15 @@ public struct FleetPeers: Sendable {
 
     /// Whether the answer `response` to `request`, in `scope`, is a shared admin write to pass on.
     func forwards(_ request: Request, _ response: Response, scope: StateScope) -> Bool {
-        guard !peers.isEmpty, scope.isDefault, [.post, .put, .patch, .delete].contains(request.method),
-              (200..<300).contains(response.status), request.headers[Self.forwardedHeader] == nil else { return false }
+        guard scope.isDefault, [.post, .put, .patch, .delete].contains(request.method), (200..<300).contains(response.status),
+              request.headers[Self.forwardedHeader] == nil else { return false }
         let path = request.path
-        return path == "/__admin/reset" || path == "/__admin/settings"
+        let shared = path == "/__admin/reset" || path == "/__admin/settings"
             || ["/__admin/mappings", "/__admin/scenarios", "/__admin/files"].contains { path == $0 || path.hasPrefix($0 + "/") }
+        return shared && !peers.isEmpty
     }
 
-    /// A write a peer sent: refused (`409`) when that peer runs another version, whose shapes may differ.
+    /// A call a peer sent: refused (`409`) when that peer runs another version, whose shapes may differ.
     static func refusal(of request: Request) -> Response? {
         guard request.headers[forwardedHeader] != nil, let version = request.headers[versionHeader],
               version != UnderstudyVersion.current else { return nil }
@@ -56,23 +88,80 @@ public struct FleetPeers: Sendable {
         // A mapping made here got its id here: the peers get the mapping with that id, so the
         // write is the same everywhere (and repeating it replaces, not duplicates).
         let body = request.method == .post && request.path == "/__admin/mappings" ? response.body.bytes : request.body
-        var failed: [String] = []
+        ask(peers, request.method, request.target, body: body, contentType: request.headers["Content-Type"], on: loop) { answers in
+            done(answers.compactMap { answer in answer.failure.map { "\(answer.peer) (\($0))" } })
+        }
+    }
+
+    /// One peer's answer to `ask`: its response, or why there is none (a status outside 2xx counts as a failure).
+    struct PeerAnswer {
+        let peer: String
+        let response: Response?
+        let failure: String?
+    }
+
+    /// Sends one call to each of `peers` at once (marked as a peer's, with the token), from `loop`;
+    /// `done` gets their answers in `peers`' order, on `loop`.
+    func ask(_ peers: [String], _ method: HTTPMethod, _ target: String, body: [UInt8] = [], contentType: String? = nil, on loop: EventLoop,
+             done: @escaping ([PeerAnswer]) -> Void) {
+        guard !peers.isEmpty else { return done([]) }
+        var answers = [PeerAnswer?](repeating: nil, count: peers.count)
         var waiting = peers.count
-        for peer in peers {
-            var outbound = OutboundRequest(method: request.method, url: peer + request.target, body: body, timeout: Self.timeout)
-            if let type = request.headers["Content-Type"] { outbound.headers.set("Content-Type", type) }
+        for (index, peer) in peers.enumerated() {
+            var outbound = OutboundRequest(method: method, url: peer + target, body: body, timeout: Self.timeout)
+            outbound.maxResponseBytes = 64 * 1024 * 1024
+            if let contentType { outbound.headers.set("Content-Type", contentType) }
             if let token { outbound.headers.set("Authorization", "Bearer " + token) }
             outbound.headers.set(Self.forwardedHeader, "1")
             outbound.headers.set(Self.versionHeader, UnderstudyVersion.current)
             loop.send(outbound) { result in
                 switch result {
-                case .success(let answer) where (200..<300).contains(answer.status): break
-                case .success(let answer): failed.append("\(peer) (\(answer.status))")
-                case .failure(let error): failed.append("\(peer) (\(error))")
+                case .success(let answer) where (200..<300).contains(answer.status): answers[index] = PeerAnswer(peer: peer, response: answer, failure: nil)
+                case .success(let answer): answers[index] = PeerAnswer(peer: peer, response: answer, failure: String(answer.status))
+                case .failure(let error): answers[index] = PeerAnswer(peer: peer, response: nil, failure: "\(error)")
                 }
                 waiting -= 1
-                if waiting == 0 { done(failed) }
+                if waiting == 0 { done(answers.compactMap { $0 }) }
             }
         }
+    }
+}
+
+/// `--peers-dns NAME:PORT`: the peers are every address NAME resolves to, on PORT (a Kubernetes
+/// headless Service names each ready — or, with `publishNotReadyAddresses`, each — pod), this
+/// replica's own addresses left out.
+public struct PeerDNS: Sendable {
+    public let name: String
+    public let port: Int
+    /// The addresses that are this replica on `port`: the one it listens on, or every interface's
+    /// when it listens on all.
+    let ownHosts: Set<String>
+
+    static let interval: Duration = .seconds(10)
+
+    public init(name: String, port: Int, ownHosts: Set<String>) {
+        self.name = name
+        self.port = port
+        self.ownHosts = ownHosts
+    }
+
+    /// `NAME:PORT`, or nil when it is not that.
+    public static func parse(_ text: String, ownHosts: Set<String>) -> PeerDNS? {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port) else { return nil }
+        let name = String(text[..<colon])
+        return name.isEmpty ? nil : PeerDNS(name: name, port: port, ownHosts: ownHosts)
+    }
+
+    /// The peer URLs of the addresses DNS gave.
+    func peers(from addresses: [String]) -> [String] {
+        addresses.filter { !ownHosts.contains($0) }.map { $0.contains(":") ? "http://[\($0)]:\(port)" : "http://\($0):\(port)" }
+    }
+
+    /// What the last resolution found.
+    struct Found: Sendable {
+        var peers: [String] = []
+        var addresses: [String] = []
+        /// Seconds since the epoch; nil before the first answer.
+        var resolvedAt: Double?
     }
 }

@@ -199,7 +199,10 @@ public final class Router: HTTPHandler {
                 record(request, response, backend: backend, slot: slot, scope: scope)
                 return responder.send(response)
             }
-            if let fleet, fleet.forwards(request, response, scope: scope) { return forward(request, response, through: fleet, responder) }
+            if let fleet {
+                if fleet.forwards(request, response, scope: scope) { return forward(request, response, through: fleet, responder) }
+                if fleet.gathers(request) { return fleet.gather(request, answered: response, on: responder.loop) { responder.send($0) } }
+            }
             responder.send(response)
         case .deferred(let start):
             guard !isAdmin else { return start(DeferredReply(responder: responder) { _ in nil }) }

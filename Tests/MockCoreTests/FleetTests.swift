@@ -1,0 +1,69 @@
+import HTTPServer
+import JSON
+@testable import MockCore
+import Testing
+
+/// A team server's replicas: who the peers are, and how their journal answers are put together.
+@Suite struct FleetTests {
+    @Test func aReplicaLeavesItselfOutOfThePeersAllReplicasShare() {
+        let all = ["http://understudy-0.understudy-peers:8080", "http://understudy-1.understudy-peers:8080", "http://127.0.0.1:9000"]
+        #expect(FleetPeers.others(all, thisHost: "understudy-0") == Array(all.dropFirst()), "by the first label of its peer name")
+        #expect(FleetPeers.others(all, thisHost: "UNDERSTUDY-1.understudy-peers") == [all[0], all[2]], "or by the whole name")
+        #expect(FleetPeers.others(all, thisHost: "ci-runner") == all)
+    }
+
+    @Test func peersDNSIsANameAndAPortAndLeavesThisReplicasAddressesOut() throws {
+        for bad in ["understudy-peers", ":8080", "peers:0", "peers:65536", "peers:http"] {
+            #expect(PeerDNS.parse(bad, ownHosts: []) == nil, "\(bad)")
+        }
+        let dns = try #require(PeerDNS.parse("understudy-peers:8080", ownHosts: ["10.0.0.7", "127.0.0.1"]))
+        #expect(dns.name == "understudy-peers" && dns.port == 8080)
+        #expect(dns.peers(from: ["10.0.0.5", "10.0.0.7", "fd00::6"]) == ["http://10.0.0.5:8080", "http://[fd00::6]:8080"])
+    }
+
+    @Test func peersAreTheGivenOnesOnly() {
+        let fleet = FleetPeers(given: ["http://a:1/", "http://b:2"], selfURL: "http://me:3", token: nil)
+        #expect(fleet.peers == ["http://a:1", "http://b:2"])
+        #expect(fleet.discovery.resolvedAt == nil)
+    }
+
+    /// `GET /__admin/requests?scope=*` over three replicas: newest first across them, each entry
+    /// marked with its replica, the total summed, `limit` applied to the whole.
+    @Test func theJournalsOfEveryReplicaMakeOneNewestFirst() throws {
+        func event(_ url: String, _ date: Int) -> JSONValue {
+            .object([("id", .string(url)), ("request", .object([("url", .string(url)), ("loggedDate", .int(date))]))])
+        }
+        func answer(_ events: [JSONValue], total: Int) -> JSONValue {
+            .object([("requests", .array(events)), ("meta", .object([("total", .int(total))])), ("requestJournalDisabled", false)])
+        }
+        let parts: [(node: String, body: JSONValue)] = [
+            ("http://a", answer([event("/a2", 30), event("/a1", 10)], total: 2)),
+            ("http://b", answer([event("/b1", 20)], total: 5)),
+            ("http://c", answer([], total: 0)),
+        ]
+        let merged = FleetPeers.merged(parts, newestFirst: true, limit: 2)
+        let requests = merged["requests"]?.arrayValue ?? []
+        #expect(requests.map { $0["request"]?["url"]?.stringValue } == ["/a2", "/b1"])
+        #expect(requests.map { $0["node"]?.stringValue } == ["http://a", "http://b"])
+        #expect(merged["meta"]?["total"]?.intValue == 7)
+        #expect(merged["requestJournalDisabled"]?.boolValue == false, "the other fields as the first replica's")
+        #expect(merged.objectValue?.map(\.0) == ["requests", "meta", "requestJournalDisabled"], "in WireMock's order")
+    }
+
+    @Test func countsAreSummedAndFoundRequestsComeOldestFirst() throws {
+        let counts = FleetPeers.merged([("http://a", .object([("count", .int(3))])), ("http://b", .object([("count", .int(4))]))],
+                                       newestFirst: false, limit: nil)
+        #expect(counts["count"]?.intValue == 7)
+        func found(_ dates: [Int]) -> JSONValue {
+            .object([("requests", .array(dates.map { .object([("loggedDate", .int($0))]) }))])
+        }
+        let merged = FleetPeers.merged([("http://a", found([1, 5])), ("http://b", found([3]))], newestFirst: false, limit: nil)
+        #expect(merged["requests"]?.arrayValue?.map { $0["loggedDate"]?.intValue } == [1, 3, 5])
+        #expect(merged["requests"]?.arrayValue?.map { $0["node"]?.stringValue } == ["http://a", "http://b", "http://a"])
+    }
+
+    @Test func residentMemoryIsRead() throws {
+        let bytes = try #require(ProcessMemory.residentBytes())
+        #expect(bytes > 1_000_000 && bytes < 1 << 40)
+    }
+}
