@@ -558,6 +558,7 @@ def main():
     parser.add_argument("--no-scopes", action="store_true", help="skip the cost of state scopes (making one, memory per scope)")
     parser.add_argument("--no-device", action="store_true", help="skip device mode (HTTPS through the proxy, certificate issuance)")
     parser.add_argument("--no-network", action="store_true", help="skip network profiles per scope and the scope look-up per proxied request")
+    parser.add_argument("--no-fleet", action="store_true", help="skip the team server (one vs three replicas behind nginx)")
     parser.add_argument("--no-ci-session", action="store_true", help="skip the CI test session (reset + 40 requests on the shipped stubs)")
     parser.add_argument("--ci-session-only", action="store_true", help="only the CI test session")
     args = parser.parse_args()
@@ -594,6 +595,9 @@ def main():
     if not args.no_network:
         import network
         network.report(callgrind=not args.no_callgrind)
+    if not args.no_fleet and args.rounds > 0:
+        import fleet
+        fleet.report(args)
     if not args.no_ci_session and not args.scenario:
         ci_session(args, generated.name)
     for scenario in args.scenario or SCENARIOS:

@@ -4,7 +4,7 @@
 #   tools/install-deps.sh python  python3 with venv, Chromium with its WebDriver, NSS's certutil and a
 #                                 JDK, for the Python clients, the browser tests, the differential
 #                                 test against WireMock and the WireMock Java client test of `make test`
-#   tools/install-deps.sh bench   also wrk, valgrind and a C compiler, for `make bench`
+#   tools/install-deps.sh bench   also wrk, valgrind, a C compiler and nginx, for `make bench`
 # On Debian/Ubuntu it runs apt-get (as root, or through sudo); elsewhere it prints what to install.
 set -euo pipefail
 
@@ -36,6 +36,8 @@ if [ "${1:-build}" = bench ]; then
   command -v valgrind >/dev/null || need+=(valgrind)
   command -v cc >/dev/null || need+=(gcc)
   command -v python3 >/dev/null || need+=(python3)
+  # The team-server bench puts nginx in front of the replicas.
+  { command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; } || need+=(nginx)
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
 

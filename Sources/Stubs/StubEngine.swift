@@ -56,9 +56,10 @@ public final class StubEngine: Backend {
     private let scopesWithOwnMappings: ScopeCounter
 
     /// Loads the mappings of `stubsDirectory` and its packs; bad files are logged.
-    public init(stubsDirectory: URL, globalTemplating: Bool = false, name: String = "stubs", tier: BackendTier = .userStubs,
-                settings: GlobalSettings = GlobalSettings(), webhooks: WebhookDispatch? = nil, logger: Logger = Logger(label: "understudy")) {
-        directory = StubDirectory(root: stubsDirectory, globalTemplating: globalTemplating)
+    public init(stubsDirectory: URL, globalTemplating: Bool = false, wireMockVersion: WireMockVersion = .v3, name: String = "stubs",
+                tier: BackendTier = .userStubs, settings: GlobalSettings = GlobalSettings(), webhooks: WebhookDispatch? = nil,
+                logger: Logger = Logger(label: "understudy")) {
+        directory = StubDirectory(root: stubsDirectory, globalTemplating: globalTemplating, wireMockVersion: wireMockVersion)
         self.webhooks = webhooks ?? WebhookDispatch(logger: logger)
         self.settings = settings
         self.name = name
@@ -72,9 +73,9 @@ public final class StubEngine: Backend {
 
     /// `stubs/` itself and each stub pack under it, as they are now.
     public func directories() throws(StubError) -> [StubDirectory] {
-        [directory] + (try StubDirectory.packRoots(in: directory.root)).map {
-            StubDirectory(root: $0, globalTemplating: directory.globalTemplating, shownAs: $0.lastPathComponent)
-        }
+        var all = [directory]
+        for root in try StubDirectory.packRoots(in: directory.root) { all.append(try directory.pack(at: root)) }
+        return all
     }
 
     /// The folders whose files decide what the engine serves: every `mappings/` and `__files/`.

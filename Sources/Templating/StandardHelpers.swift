@@ -55,9 +55,13 @@ extension TemplateHelpers {
         },
         "lookup": { call throws(HelperError) in call.param(0).member(call.param(1).text) ?? .null },
 
+        // `{{val x or='fallback'}}`; with `assign='name'` (WireMock 3) the value goes to a variable instead.
         "val": { call throws(HelperError) in
-            if case .null = call.param(0) { return call.hash["or"] ?? call.hash["default"] ?? .null }
-            return call.param(0)
+            var value = call.param(0)
+            if case .null = value { value = call.hash["or"] ?? call.hash["default"] ?? .null }
+            guard let name = call.hash["assign"] else { return value }
+            call.assign(name.text, value)
+            return .string("")
         },
         // JSON.
         "parseJson": { call throws(HelperError) in
@@ -101,7 +105,7 @@ extension TemplateHelpers {
             guard lower <= upper else { throw HelperError("randomInt: lower is above upper") }
             return .number(Double(Int.random(in: lower...upper)))
         },
-    ])
+    ], assigning: ["val"])
 }
 
 /// Numbers compare as numbers (so `3` equals `'3'`, as templates mix them), the rest as text. A

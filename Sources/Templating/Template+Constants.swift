@@ -36,7 +36,7 @@ extension Template {
                 // and sections in another. An inverse is always rendered in the same one.
                 let bodyAtRoot = switch expression.keyword {
                 case .if, .unless: true
-                case .each, .with: false
+                case .each, .with, .arrayJoin: false
                 case nil: expression.takesBlock || expression.helper != nil
                 }
                 append(.block(expression, body: fold(body, constants, atRoot: atRoot && bodyAtRoot),

@@ -49,7 +49,7 @@ public struct Template: Sendable {
         nodes.map { node in
             switch node {
             case .text: node
-            case .output(let expression, let escaped): .output(expression.bound(to: helpers), escaped: escaped)
+            case .output(let expression, let escaped): .output(expression.bound(to: helpers), escaped: escaped && helpers.escapesHTML)
             case .block(let expression, let body, let inverse):
                 .block(expression.bound(to: helpers), body: bind(body, to: helpers), inverse: bind(inverse, to: helpers))
             }
@@ -111,6 +111,9 @@ public struct TemplateHelpers: Sendable {
     var takingBlocks: Set<String>
     /// Helpers that may call `HelperCall.assign`.
     var assigning: Set<String>
+    /// Whether `{{x}}` HTML-escapes what it prints (Handlebars' rule, and WireMock 2's); when not,
+    /// it prints as `{{{x}}}` does (WireMock 3's default).
+    public private(set) var escapesHTML = true
 
     public init(_ table: [String: Helper] = [:], takingBlocks: Set<String> = [], assigning: Set<String> = []) {
         self.table = table
@@ -124,6 +127,13 @@ public struct TemplateHelpers: Sendable {
         copy.table[name] = helper
         if takesBlock { copy.takingBlocks.insert(name) }
         if assigns { copy.assigning.insert(name) }
+        return copy
+    }
+
+    /// A copy whose templates escape `{{x}}` output, or print it as it is.
+    public func escapingHTML(_ escapes: Bool) -> TemplateHelpers {
+        var copy = self
+        copy.escapesHTML = escapes
         return copy
     }
 
@@ -211,6 +221,19 @@ struct Renderer: ~Copyable {
             if value.isTruthy { renderWithin(value, body, blockParams: expression.blockParams.prefix(1).map { ($0, value) }) } else { render(inverse) }
         case .each:
             try renderEach(argument(expression, "a list"), body: body, inverse: inverse, blockParams: expression.blockParams)
+        case .arrayJoin:
+            var parameters: [TemplateValue] = []
+            for operand in expression.params { parameters.append(try value(of: operand)) }
+            let join = try ArrayJoin(parameters, prefix: hashValue(expression, "prefix"), suffix: hashValue(expression, "suffix"))
+            guard !join.items.isEmpty else { return }
+            output.write(join.prefix)
+            frames.append(Frame(this: .null))
+            for index in join.items.indices {
+                if index > 0 { output.write(join.separator) }
+                renderItem(join.items[index], key: nil, index: index, count: join.items.count, body: body, blockParams: expression.blockParams)
+            }
+            frames.removeLast()
+            output.write(join.suffix)
         case nil where expression.takesBlock:
             var enclosing = ByteWriter(capacity: 256)
             swap(&output, &enclosing)

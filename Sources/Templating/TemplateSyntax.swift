@@ -33,6 +33,8 @@ final class TemplateExpression: Sendable {
 
     enum BlockKeyword: String, Sendable, CaseIterable {
         case `if`, unless, each, with
+        /// WireMock 3's `{{#arrayJoin ',' list as |item|}}…{{/arrayJoin}}`: the body per item, the separator between.
+        case arrayJoin
     }
 
     init(head: TemplateOperand, params: [TemplateOperand] = [], hash: [(key: String, value: TemplateOperand)] = [], line: Int, column: Int,

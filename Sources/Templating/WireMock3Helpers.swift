@@ -1,7 +1,8 @@
 import JSON
 
-/// Helpers WireMock 3 added to 2.35's, under its names and with its error texts: `arrayAdd` and
-/// `arrayRemove` (lists), `jsonMerge` (JSON objects).
+/// Helpers WireMock 3 added to 2.35's, under its names and with its error texts: `arrayAdd`,
+/// `arrayRemove` and `arrayJoin` (lists; `#arrayJoin` as a block is the renderer's), `jsonMerge`
+/// (JSON objects).
 extension TemplateHelpers {
     static let wireMock3 = TemplateHelpers([
         // `{{arrayAdd list value position='start'|'end'|n}}`: a new list (the end by default).
@@ -26,6 +27,12 @@ extension TemplateHelpers {
             guard list.indices.contains(index) else { throw HelperError("there is no item at position \(index) of the list") }
             list.remove(at: index)
             return .array(list)
+        },
+        // `{{arrayJoin ',' list prefix='[' suffix=']'}}` or `{{arrayJoin ',' a b c}}`: the items'
+        // text with the separator between (nothing at all for an empty list).
+        "arrayJoin": { call throws(HelperError) in
+            let join = try ArrayJoin(call.params, prefix: call.hash["prefix"], suffix: call.hash["suffix"])
+            return join.items.isEmpty ? .string("") : .string(join.prefix + join.items.map(\.text).joined(separator: join.separator) + join.suffix)
         },
         // `{{jsonMerge base other}}` or `{{#jsonMerge base}}other{{/jsonMerge}}`: `other`'s members
         // over `base`'s, objects merged recursively; `removeNulls=true` drops the members `other`
@@ -83,5 +90,23 @@ extension TemplateHelpers {
             if let index { merged[index].1 = replacement } else { merged.append((key, replacement)) }
         }
         return merged
+    }
+}
+
+/// What `arrayJoin` joins, as WireMock 3's `JoinHelper` reads its parameters: a separator, then one
+/// list or the values to join; `prefix` and `suffix` around a join that is not empty.
+struct ArrayJoin {
+    let separator: String
+    let items: [TemplateValue]
+    let prefix: String
+    let suffix: String
+
+    init(_ parameters: [TemplateValue], prefix: TemplateValue?, suffix: TemplateValue?) throws(HelperError) {
+        guard case .string(let separator) = parameters.first else { throw HelperError("Separator parameter must be a String") }
+        guard parameters.count > 1 else { throw HelperError("The parameter must be list") }
+        self.separator = separator
+        items = parameters.count == 2 ? parameters[1].listItems ?? [parameters[1]] : Array(parameters.dropFirst())
+        self.prefix = prefix?.text ?? ""
+        self.suffix = suffix?.text ?? ""
     }
 }

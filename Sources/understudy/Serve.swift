@@ -24,6 +24,11 @@ struct Serve: ParsableCommand {
           help: "Treat every stub response as a template, not only those with transformers: [\"response-template\"].")
     var globalTemplating = false
 
+    @Option(name: .customLong("wiremock-version"), help: ArgumentHelp(
+        "Follow WireMock 2 (2.35) or 3 (3.13) where they differ: 3 prints {{x}} in templates as it is, 2 HTML-escapes it "
+        + "(default: wiremockVersion in the stubs folder's understudy.json, else 3).", valueName: "2|3"))
+    var wireMockVersion: Int?
+
     @Option(help: "Keep emulator state (the Informix database) in files of this directory between runs.")
     var dataDir: String?
 
@@ -42,6 +47,9 @@ struct Serve: ParsableCommand {
     var webhookHosts: [String] = []
 
     func validate() throws {
+        if let wireMockVersion, WireMockVersion(rawValue: wireMockVersion) == nil {
+            throw ValidationError("--wiremock-version must be 2 or 3, not \(wireMockVersion)")
+        }
         if let fallbackProxy, RecordingTarget(argument: fallbackProxy) == nil {
             throw ValidationError("--fallback-proxy must be an http:// or https:// URL")
         }
@@ -53,6 +61,11 @@ struct Serve: ParsableCommand {
         if !FileManager.default.fileExists(atPath: stubsURL.path) {
             logger.warning("stubs directory \(stubsURL.path) does not exist: serving the admin API only")
         }
+        var chosen = wireMockVersion.flatMap { WireMockVersion(rawValue: $0) }
+        if chosen == nil {
+            do throws(StubError) { chosen = try StubDirectory.wireMockVersion(in: stubsURL) } catch { throw ValidationError("\(error)") }
+        }
+        let version = chosen ?? .v3
         let journal = RequestJournal(capacity: server.journalSize, maxBodyBytes: server.journalBytes)
         var watchers: [StubWatcher] = []
         let hostsFile = stubsURL.appendingPathComponent("hosts.json")
@@ -67,11 +80,11 @@ struct Serve: ParsableCommand {
         try server.run(journal: journal, logger: logger, device: (device, hostsFile, { made in deviceMode.withLock { $0 = made } }),
                        listening: webhooks.listening(onPort:), stopped: { watchers.forEach { $0.stop() } }) {
             let settings = GlobalSettings()
-            let stubs = StubEngine(stubsDirectory: stubsURL, globalTemplating: globalTemplating, settings: settings, webhooks: webhooks,
-                                   logger: logger)
+            let stubs = StubEngine(stubsDirectory: stubsURL, globalTemplating: globalTemplating, wireMockVersion: version, settings: settings,
+                                   webhooks: webhooks, logger: logger)
             let staticFiles = StaticFiles(root: stubsURL.appendingPathComponent("__files"), logger: logger)
             let recordedURL = stubsURL.appendingPathComponent("recorded")
-            let recordings = StubEngine(stubsDirectory: recordedURL, globalTemplating: globalTemplating, name: "recordings",
+            let recordings = StubEngine(stubsDirectory: recordedURL, globalTemplating: globalTemplating, wireMockVersion: version, name: "recordings",
                                         tier: .recordings, settings: settings, webhooks: webhooks, logger: logger)
             // A recording started through the admin API forwards everything but user stubs (as
             // WireMock's record mode does: registered before the recordings, same tier); the

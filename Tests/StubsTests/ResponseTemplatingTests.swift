@@ -9,9 +9,11 @@ import MockCore
 import UnderstudyTesting
 
 @Suite struct ResponseTemplatingTests {
-    func serve(_ files: [String: String], globalTemplating: Bool = false) throws -> (TestServer, StubEngine, URL) {
+    /// A server of `files`' stubs, following WireMock 3 unless told `.v2` (the tests that show
+    /// 2.35's HTML-escaping of `{{x}}`).
+    func serve(_ files: [String: String], globalTemplating: Bool = false, version: WireMockVersion = .v3) throws -> (TestServer, StubEngine, URL) {
         let root = try makeTemporaryDirectory(files)
-        let engine = StubEngine(stubsDirectory: root, globalTemplating: globalTemplating)
+        let engine = StubEngine(stubsDirectory: root, globalTemplating: globalTemplating, wireMockVersion: version)
         return (try TestServer.start(backends: [engine]), engine, root)
     }
 
@@ -28,7 +30,7 @@ import UnderstudyTesting
                           "headers": {"X-Echo": "{{request.query.q}}", "Location": "/made/{{request.pathSegments.[1]}}"},
                           "transformers": ["response-template"]}}
             """,
-        ])
+        ], version: .v2)
         defer { server.stop(); try? FileManager.default.removeItem(at: root) }
         let (data, response) = try await server.send("POST", "/echo/a/b?q=1&q=2", headers: ["X-Trace": "t-9", "Cookie": "session=s1"], body: Data("hello".utf8))
         #expect(response.statusCode == 201)
@@ -71,7 +73,7 @@ import UnderstudyTesting
             "mappings/raw.json": #"{"request": {"urlPath": "/raw"}, "response": {"bodyFileName": "page.html", "transformers": ["response-template"], "transformerParameters": {"disableBodyFileTemplating": true}}}"#,
             "__files/users/ann.json": #"{"name": "Ann", "asked": "{{request.query.x}}"}"#,
             "__files/page.html": "<p>{{request.query.who}}</p>",
-        ])
+        ], version: .v2)
         defer { server.stop(); try? FileManager.default.removeItem(at: root) }
         #expect(text(try await server.send("GET", "/users/ann?x=1").body) == #"{"name": "Ann", "asked": "1"}"#)
         let missing = try await server.send("GET", "/users/bob")
@@ -111,7 +113,7 @@ import UnderstudyTesting
             "items.json": #"[{"name": "One", "url": "tt://one"}, {"name": "Two & co", "url": "tt://two"}]"#,
         ])
         defer { server.stop(); try? FileManager.default.removeItem(at: root) }
-        #expect(text(try await server.send("GET", "/list").body) == "<a href='tt://one'>One</a><a href='tt://two'>Two &amp; co</a>")
+        #expect(text(try await server.send("GET", "/list").body) == "<a href='tt://one'>One</a><a href='tt://two'>Two & co</a>")
     }
 
     // The expected texts of the tests below were checked against WireMock 2.35.1's answers to the
@@ -141,7 +143,7 @@ import UnderstudyTesting
             + #"{{join (jsonPath request.body '$.obj.l') '-'}}|{{#each (jsonPath request.body '$.obj.l')}}<{{this}}>{{/each}}"#
         let (server, _, root) = try serve([
             "mappings/json.json": #"{"request": {"url": "/json"}, "response": {"body": \#(JSONValue.string(body).serialized), "transformers": ["response-template"]}}"#,
-        ])
+        ], version: .v2)
         defer { server.stop(); try? FileManager.default.removeItem(at: root) }
         let sent = #"{"obj":{"a":"x","n":1.5,"l":[1,2]},"list":["p",{"q":true}],"e":{}}"#
         let pretty = "{\n  \"a\" : \"x\",\n  \"n\" : 1.5,\n  \"l\" : [ 1, 2 ]\n}"
@@ -186,6 +188,20 @@ import UnderstudyTesting
             "mappings/form.json": #"{"request": {"url": "/form"}, "response": {"body": \#(JSONValue.string(body).serialized), "transformers": ["response-template"]}}"#,
         ])
         defer { server.stop(); try? FileManager.default.removeItem(at: root) }
-        #expect(text(try await server.send("POST", "/form", body: Data("name=Ann+Lee&tag=a&tag=b%26c".utf8)).body) == "Hi Ann Lee (a, b&amp;c)")
+        #expect(text(try await server.send("POST", "/form", body: Data("name=Ann+Lee&tag=a&tag=b%26c".utf8)).body) == "Hi Ann Lee (a, b&c)")
+    }
+
+    /// WireMock 3.13's ResponseTemplatingAcceptanceTest.escapingIsDisabledByDefault and
+    /// Escaping.escapingIsEnabled: 3.x prints `{{x}}` as it is, 2.x (and 3.x configured to)
+    /// HTML-escapes it.
+    @Test func wireMock3PrintsValuesAsTheyAreAndWireMock2EscapesThem() async throws {
+        let mapping = #"{"request": {"method": "POST", "url": "/noescape"}, "response": {"body": "{\"test\": \"{{jsonPath request.body '$.a.test'}}\"}", "transformers": ["response-template"]}}"#
+        let sent = Data(#"{"a": {"test": "look at my 'single quotes'"}}"#.utf8)
+        for (version, expected) in [(WireMockVersion.v3, #"{"test": "look at my 'single quotes'"}"#),
+                                    (.v2, #"{"test": "look at my &#x27;single quotes&#x27;"}"#)] {
+            let (server, _, root) = try serve(["mappings/noescape.json": mapping], version: version)
+            defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+            #expect(text(try await server.send("POST", "/noescape", body: sent).body) == expected, "WireMock \(version.rawValue)")
+        }
     }
 }

@@ -33,6 +33,40 @@ private func render(_ source: String, _ json: String = "{}") throws -> String {
             == "[ERROR: position must be greater than or equal to 0 and less than or equal to the size of the list]")
     }
 
+    /// ResponseTemplateTransformerTest.joinWith… (WireMock 3.13); `{{{…}}}` where the case's output
+    /// holds what HTML-escaping would change, as WireMock 3 does not escape.
+    @Test func arrayJoin() throws {
+        #expect(try render("{{arrayJoin ',' (array 'One' 'Two' 'Three')}}") == "One,Two,Three")
+        #expect(try render("{{arrayJoin ',' 'One' 'Two' 'Three'}}") == "One,Two,Three", "the items listed")
+        #expect(try render("{{arrayJoin ',' 1 2 3}}") == "1,2,3")
+        #expect(try render("{{arrayJoin ',' (array )}}") == "")
+        #expect(try render("{{arrayJoin ',' (array ) prefix='p..' suffix='..s'}}") == "", "no prefix or suffix around nothing")
+        #expect(try render("{{arrayJoin (array 'One' 'Two' 'Three')}}") == "[ERROR: Separator parameter must be a String]")
+        #expect(try render("{{arrayJoin ','}}") == "[ERROR: The parameter must be list]")
+        #expect(try render(#"{{arrayJoin ',' "blablabla"}}"#) == "blablabla")
+        #expect(try render(#"{{arrayJoin ',' (array 'One' 'Two' 'Three') prefix="p.." suffix="..s"}}"#) == "p..One,Two,Three..s")
+        #expect(try render("{{arrayJoin ',' 1 2 3  prefix='p..'}}") == "p..1,2,3")
+        #expect(try render("{{arrayJoin ',' 1 2 3  suffix='..s'}}") == "1,2,3..s")
+        #expect(try render("{{arrayJoin (pickRandom ':') (array 'One' 'Two' 'Three')}}") == "One:Two:Three")
+        #expect(try render("{{arrayJoin '*' (array 1 2 3)}}") == "1*2*3")
+        #expect(try render("{{arrayJoin ' ' (array 'WireMock' 'Rocks')}}") == "WireMock Rocks")
+        #expect(try render("{{arrayJoin '' (array 'WireMock' ' Rocks')}}") == "WireMock Rocks")
+        #expect(try render(#"{{arrayJoin " - * - " (array 'One' 'Two' 'Three')}}"#) == "One - * - Two - * - Three")
+        #expect(try render("{{val (array 1 2 3) assign='myVar'}}{{arrayJoin '*' myVar}}") == "1*2*3", "valHelper…")
+        #expect(try render("{{arrayJoin ', ' list}}", list) == "one, two", "a list of the model")
+    }
+
+    /// ResponseTemplateTransformerTest.joinWithObjectBody: as a block, the body once per item.
+    @Test func arrayJoinAsABlock() throws {
+        let things = #"{"myThings": [{"id": 1, "name": "One"}, {"id": 2, "name": "Two"}, {"id": 3, "name": "Three"}]}"#
+        let template = "[{{#arrayJoin ',' myThings as |item|}}{\n\"name{{item.id}}\": \"{{item.name}}\"\n}\n{{/arrayJoin}}]"
+        #expect(try render(template, things) == "[{\n\"name1\": \"One\"\n}\n,{\n\"name2\": \"Two\"\n}\n,{\n\"name3\": \"Three\"\n}\n]")
+        #expect(try render("{{#arrayJoin '; ' myThings prefix='<' suffix='>'}}{{name}}{{/arrayJoin}}", things) == "<One; Two; Three>",
+                "each item is the context, prefix and suffix around")
+        #expect(try render("{{#arrayJoin ',' (array)}}x{{/arrayJoin}}") == "")
+        #expect(try render("{{#arrayJoin 1 myThings}}x{{/arrayJoin}}", things) == "[ERROR: Separator parameter must be a String]")
+    }
+
     @Test func jsonMerge() throws {
         let cases: [(String, String, String)] = [
             (#"{ "id": 456, "name": "bob" }"#, #"{ "roles": [ "admin", "user" ], "dob": "2024-06-18" }"#,

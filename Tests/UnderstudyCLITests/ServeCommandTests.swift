@@ -212,6 +212,36 @@ import UnderstudyTesting
         let (status, errors) = run.finish()
         #expect(status != 0)
         #expect(errors.contains("--port must be 0...65535"))
+        for (arguments, reason) in [(["--wiremock-version", "4"], "--wiremock-version must be 2 or 3, not 4"),
+                                    (["--peers-dns", "understudy-peers"], "--peers-dns understudy-peers: expected NAME:PORT"),
+                                    (["--port", "0", "--peer", "http://a:1"], "--peer and --peers-dns need a fixed --port")] {
+            let refused = try UnderstudyProcess(["serve"] + arguments)
+            let (status, errors) = refused.finish()
+            #expect(status != 0 && errors.contains(reason), "\(arguments): \(errors)")
+        }
+    }
+
+    /// `wiremockVersion` in the stubs folder's understudy.json chooses as --wiremock-version does;
+    /// a bad value stops the start with the file and field named.
+    @Test func theStubsFolderChoosesTheWireMockVersion() async throws {
+        let mapping = #"{"request": {"urlPath": "/hi"}, "response": {"body": "{{request.query.who}}", "transformers": ["response-template"]}}"#
+        for (settings, expected) in [(#"{"wiremockVersion": 2}"#, "&lt;b&gt;"), ("{}", "<b>")] {
+            let stubs = try makeTemporaryDirectory(["mappings/hi.json": mapping, "understudy.json": settings])
+            defer { try? FileManager.default.removeItem(at: stubs) }
+            let server = try UnderstudyProcess(["serve", "--port", "0", "--no-watch", "--stubs", stubs.path])
+            defer {
+                server.signal(SIGTERM)
+                _ = server.finish()
+            }
+            let port = try #require(Int(server.firstLine().split(separator: ":").last ?? ""))
+            let (body, _) = try await URLSession.shared.data(from: try #require(URL(string: "http://127.0.0.1:\(port)/hi?who=%3Cb%3E")))
+            #expect(String(decoding: body, as: UTF8.self) == expected, "\(settings)")
+        }
+        let bad = try makeTemporaryDirectory(["understudy.json": #"{"wiremockVersion": "three"}"#])
+        defer { try? FileManager.default.removeItem(at: bad) }
+        let refused = try UnderstudyProcess(["serve", "--port", "0", "--stubs", bad.path])
+        let (status, errors) = refused.finish()
+        #expect(status != 0 && errors.contains("understudy.json") && errors.contains("wiremockVersion: expected 2 or 3"), "\(errors)")
     }
 
     @Test func aPortInUseIsAClearErrorNotASharedPort() throws {

@@ -1,7 +1,8 @@
 """Differential test: the same mapping files and the same requests go to the real WireMock 2.35.1
 and to Understudy, and the answers must agree: status, body, and the headers the mappings set.
 
-The corpus is `wiremock_differential/` (mappings and __files both servers load) and the cases
+The corpus is `wiremock_differential/` (mappings and __files both servers load; its understudy.json has Understudy
+follow WireMock 2) and the cases
 below. Every case is a sequence of steps sent to both servers in order; a step compares what
 `Step.compare` names. Where Understudy differs from WireMock on purpose (docs/stubs.md says why),
 the step says so with `understudy=` — what Understudy answers instead — so the difference is
