@@ -67,7 +67,22 @@ extension ContentPattern {
                     throw StubError(field: "\(field).schemaVersion", message: "'\(versionName)' is not one of \(known)")
                 }
                 return .matchesJsonSchema(try JSONSchema(schema, draft: draft, field: "\(field).matchesJsonSchema"))
-            case "equalToXml": return .equalToXml(try string(key))
+            case "equalToXml":
+                var options = EqualToXmlOptions()
+                if let ignore = json["ignoreOrderOfSameNode"] {
+                    guard let flag = ignore.boolValue else { throw StubError(field: "\(field).ignoreOrderOfSameNode", message: "expected true or false") }
+                    options.ignoreOrderOfSameNode = flag
+                }
+                if let awareness = json["namespaceAwareness"] {
+                    guard let name = awareness.stringValue, let mode = EqualToXmlOptions.NamespaceAwareness(rawValue: name) else {
+                        let known = EqualToXmlOptions.NamespaceAwareness.allCases.map(\.rawValue).joined(separator: ", ")
+                        throw StubError(field: "\(field).namespaceAwareness", message: "expected one of \(known)")
+                    }
+                    options.namespaceAwareness = mode
+                }
+                let expected = try string(key)
+                try XMLComparison.checkExpected(expected, options, field: "\(field).equalToXml")
+                return .equalToXml(expected, options)
             case "matchesXPath":
                 var namespaces: [String: String] = [:]
                 for (prefix, uri) in json["xPathNamespaces"]?.objectValue ?? [] { namespaces[prefix] = uri.stringValue ?? "" }

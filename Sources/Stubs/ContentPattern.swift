@@ -15,7 +15,7 @@ public indirect enum ContentPattern: Sendable {
     case binaryEqualTo([UInt8])
     case equalToJson(JSONValue, ignoreArrayOrder: Bool, ignoreExtraElements: Bool)
     case matchesJsonPath(JSONPath, nested: ContentPattern?)
-    case equalToXml(String)
+    case equalToXml(String, EqualToXmlOptions)
     case matchesXPath(String, namespaces: [String: String], nested: ContentPattern?)
     case dateTime(DateTimePattern)
     case matchesJsonSchema(JSONSchema)
@@ -69,8 +69,8 @@ public indirect enum ContentPattern: Sendable {
             let found = path.evaluate(document)
             guard let nested else { return !found.isEmpty }
             return found.contains { nested.matches($0.textForMatching) }
-        case .equalToXml(let expected):
-            return XMLComparison.equal(expected, value)
+        case .equalToXml(let expected, let options):
+            return XMLComparison.equal(expected, value, options)
         case .dateTime(let pattern):
             return pattern.matches(value)
         case .matchesJsonSchema(let schema):

@@ -50,7 +50,7 @@ enum MappingKeyCheck {
         "equalTo", "caseInsensitive", "binaryEqualTo", "contains", "doesNotContain", "matches", "doesNotMatch",
         "absent", "not", "and", "or", "anything", "equalToJson", "ignoreArrayOrder", "ignoreExtraElements",
         "serializeFormat", "matchesJsonPath", "expression", "equalToXml", "enablePlaceholders",
-        "placeholderOpeningDelimiterRegex", "placeholderClosingDelimiterRegex", "exemptedComparisons",
+        "placeholderOpeningDelimiterRegex", "placeholderClosingDelimiterRegex", "exemptedComparisons", "ignoreOrderOfSameNode", "namespaceAwareness",
         "namespaceAwareness", "matchesXPath", "xPathNamespaces", "matchesJsonSchema", "schemaVersion",
         "hasExactly", "includes", "equalToNumber", "greaterThanNumber", "greaterThanEqualNumber", "lessThanNumber",
         "lessThanEqualNumber", "before", "after", "equalToDateTime", "actualFormat", "truncateExpected",

@@ -22,6 +22,37 @@ public struct XMLElementView {
 
     public var namespaceURI: String? { node.pointee.ns?.pointee.href.map { String(cString: $0) } }
 
+    /// The name as written, `prefix:local` (a prefix no declaration binds stays in `localName`).
+    public var qualifiedName: String {
+        guard let prefix = node.pointee.ns?.pointee.prefix else { return localName }
+        return String(cString: prefix) + ":" + localName
+    }
+
+    /// The attributes by the names they are written with (`p:name`), in document order.
+    public var qualifiedAttributes: [(name: String, value: String)] {
+        var found: [(name: String, value: String)] = []
+        var attribute = node.pointee.properties
+        while let current = attribute {
+            let name = current.pointee.name.map { String(cString: $0) } ?? ""
+            let prefix = current.pointee.ns?.pointee.prefix.map { String(cString: $0) + ":" } ?? ""
+            found.append((prefix + name, XMLTree.take(xmlNodeListGetString(tree.document, current.pointee.children, 1))))
+            attribute = current.pointee.next
+        }
+        return found
+    }
+
+    /// The `xmlns` and `xmlns:p` declarations on this element, as attributes would name them.
+    public var namespaceDeclarationAttributes: [(name: String, value: String)] {
+        var found: [(name: String, value: String)] = []
+        var namespace = node.pointee.nsDef
+        while let current = namespace {
+            let name = current.pointee.prefix.map { "xmlns:" + String(cString: $0) } ?? "xmlns"
+            found.append((name, current.pointee.href.map { String(cString: $0) } ?? ""))
+            namespace = current.pointee.next
+        }
+        return found
+    }
+
     /// The attributes in document order, their entity and character references resolved.
     public var attributes: [(name: String, namespaceURI: String?, value: String)] {
         var found: [(name: String, namespaceURI: String?, value: String)] = []

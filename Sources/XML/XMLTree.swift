@@ -6,6 +6,9 @@ internal import CLibxml2
 /// use one tree on one thread (libxml2 itself may be used from many threads at once).
 public final class XMLTree {
     let document: xmlDocPtr
+    /// Whether some element or attribute uses a prefix no `xmlns:` declaration binds (libxml2
+    /// keeps such a name whole, `tns:id`, with no namespace).
+    public private(set) var hasUnboundPrefixes = false
 
     private init(document: xmlDocPtr) {
         self.document = document
@@ -53,6 +56,7 @@ public final class XMLTree {
             throw lastError(of: context)
         }
         let tree = XMLTree(document: document)
+        tree.hasUnboundPrefixes = context.pointee.nsWellFormed == 0
         if let subset = document.pointee.intSubset, subset.pointee.entities != nil || subset.pointee.pentities != nil {
             throw XMLReadError("entity declarations are not accepted")
         }
