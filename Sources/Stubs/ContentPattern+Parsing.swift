@@ -95,6 +95,8 @@ extension ContentPattern {
             case "before": return .dateTime(try DateTimePattern.parse(json, comparison: .before, field: field))
             case "after": return .dateTime(try DateTimePattern.parse(json, comparison: .after, field: field))
             case "equalToDateTime": return .dateTime(try DateTimePattern.parse(json, comparison: .equalToDateTime, field: field))
+            case _ where NumberPattern.Comparison(rawValue: key) != nil:
+                return .number(try NumberPattern.parse(NumberPattern.Comparison(rawValue: key)!, value, field: field))
             case "not": return .not(try parse(value, field: "\(field).not"))
             case "and", "or":
                 guard let items = value.arrayValue else { throw StubError(field: "\(field).\(key)", message: "expected an array of patterns") }
@@ -105,7 +107,7 @@ extension ContentPattern {
                 continue
             }
         }
-        let known = "equalTo, contains, doesNotContain, matches, doesNotMatch, absent, binaryEqualTo, equalToJson, matchesJsonPath, matchesJsonSchema, equalToXml, matchesXPath, before, after, equalToDateTime, not, and, or"
+        let known = "equalTo, contains, doesNotContain, matches, doesNotMatch, absent, binaryEqualTo, equalToJson, matchesJsonPath, matchesJsonSchema, equalToXml, matchesXPath, before, after, equalToDateTime, equalToNumber, greaterThanNumber, greaterThanEqualNumber, lessThanNumber, lessThanEqualNumber, not, and, or"
         throw StubError(field: field, message: "no supported operator in \(json.serialized) (supported: \(known))")
     }
 }

@@ -18,6 +18,7 @@ public indirect enum ContentPattern: Sendable {
     case equalToXml(String, EqualToXmlOptions)
     case matchesXPath(String, namespaces: [String: String], nested: ContentPattern?)
     case dateTime(DateTimePattern)
+    case number(NumberPattern)
     case matchesJsonSchema(JSONSchema)
     case not(ContentPattern)
     case and([ContentPattern])
@@ -73,6 +74,8 @@ public indirect enum ContentPattern: Sendable {
             return XMLComparison.equal(expected, value, options)
         case .dateTime(let pattern):
             return pattern.matches(value)
+        case .number(let pattern):
+            return pattern.matches(value)
         case .matchesJsonSchema(let schema):
             // A value that is not JSON matches no schema, as in WireMock's JsonSchemaMatchingAcceptanceTest.
             guard let document = try? JSONValue.parse(value) else { return false }
@@ -101,6 +104,7 @@ public indirect enum ContentPattern: Sendable {
         case .equalToXml: "equal to the given XML"
         case .matchesXPath(let expression, _, _): "matching XPath '\(expression)'"
         case .dateTime(let pattern): pattern.expectation
+        case .number(let pattern): pattern.expectation
         case .matchesJsonSchema(let schema): "valid against the given JSON schema (\(schema.draft.rawValue))"
         case .not(let inner): "not " + inner.expectation
         case .and(let all): all.map(\.expectation).joined(separator: " and ")
