@@ -11,8 +11,8 @@ extension ContentPattern {
         func string(_ key: String) throws(StubError) -> String {
             guard let value = json[key] else { throw StubError(field: field, message: "missing \(key)") }
             if let text = value.stringValue { return text }
-            if case .int(let number) = value { return String(number) }
-            throw StubError(field: "\(field).\(key)", message: "expected a string")
+            // WireMock refuses a number as much as a null (422), in its words.
+            throw StubError(field: "\(field).\(key)", message: "\(key) operand must be a non-null string")
         }
         func regex(_ key: String) throws(StubError) -> Regex {
             let source = try string(key)

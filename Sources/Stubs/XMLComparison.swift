@@ -38,7 +38,7 @@ enum XMLComparison {
         do throws(XMLReadError) {
             tree = try XMLTree.parse(expected)
         } catch {
-            throw StubError(field: field, message: "not XML: \(error)")
+            throw StubError(field: field, message: "\(error)")
         }
         if options.namespaceAwareness == .strict, tree.hasUnboundPrefixes {
             throw StubError(field: field, message: "a namespace prefix no xmlns declaration binds (namespaceAwareness STRICT)")

@@ -11,6 +11,8 @@ struct DecimalNumber {
         switch value {
         case .number(let number): text = TemplateValue.format(number)
         case .string(let string): text = string.trimmingCharacters(in: .whitespaces)
+        // A request's query or header value prints as its one value (`request.query.n` of `?n=4`).
+        case .object(let object) where object.elements != nil: text = value.text.trimmingCharacters(in: .whitespaces)
         default: return nil
         }
         guard let number = Double(text), number.isFinite else { return nil }

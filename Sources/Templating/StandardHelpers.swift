@@ -64,14 +64,31 @@ extension TemplateHelpers {
             return .string("")
         },
         // JSON.
+        // As WireMock's ParseJsonHelper: `{{parseJson text}}`, `{{parseJson text 'name'}}` (into a
+        // variable, printing nothing), `{{#parseJson 'name'}}{…}{{/parseJson}}`; nothing or `{}`
+        // is an empty object, and then no variable is set.
         "parseJson": { call throws(HelperError) in
-            do {
-                return TemplateValue(try JSONValue.parse(call.text(0, "JSON text")))
-            } catch let error as JSONParseError {
-                throw HelperError("parseJson: \(error.message) at line \(error.line), column \(error.column)")
-            } catch {
-                throw HelperError("parseJson needs JSON text")
+            let text: String, variable: String?
+            if let block = call.block {
+                text = block
+                variable = call.params.first.map(\.text)
+            } else {
+                guard !call.params.isEmpty else { throw HelperError("Missing required JSON string parameter") }
+                if case .null = call.param(0) { return .object(TemplateObject([])) }
+                text = call.param(0).text
+                variable = call.params.count > 1 ? call.param(1).text : nil
             }
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if trimmed.isEmpty || trimmed.filter({ !$0.isWhitespace }) == "{}" { return .object(TemplateObject([])) }
+            let value: TemplateValue
+            do throws(JSONParseError) {
+                value = TemplateValue(try JSONValue.parse(trimmed))
+            } catch {
+                throw HelperError("parseJson: \(error.message) at line \(error.line), column \(error.column)")
+            }
+            guard let variable else { return value }
+            call.assign(variable, value)
+            return .string("")
         },
         "toJson": { call throws(HelperError) in .string(call.param(0).json.serialized) },
         "formatJson": { call throws(HelperError) in
@@ -105,7 +122,7 @@ extension TemplateHelpers {
             guard lower <= upper else { throw HelperError("randomInt: lower is above upper") }
             return .number(Double(Int.random(in: lower...upper)))
         },
-    ], assigning: ["val"])
+    ], takingBlocks: ["parseJson"], assigning: ["val", "parseJson"])
 }
 
 /// Numbers compare as numbers (so `3` equals `'3'`, as templates mix them), the rest as text. A

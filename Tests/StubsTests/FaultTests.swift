@@ -74,8 +74,11 @@ import UnderstudyTesting
         #expect(raw.contains("Transfer-Encoding: chunked"))
         #expect(!raw.contains("Content-Length"))
         #expect(raw.hasSuffix("\r\n\r\n5\r\n01234\r\n5\r\n56789\r\n5\r\nabcde\r\n5\r\nfghij\r\n0\r\n\r\n"))
+        let started = ContinuousClock.now
         let (body, response) = try await server.send("GET", "/dribble")
         #expect(response.statusCode == 200 && String(decoding: body, as: UTF8.self) == "0123456789abcdefghij")
+        // Each of the 4 chunks waits its 50 ms, the first too, as WireMock's: the whole takes the total duration.
+        #expect(ContinuousClock.now - started >= .milliseconds(200))
     }
 
     @Test func anUnknownFaultIsALoadError() throws {

@@ -204,4 +204,17 @@ import UnderstudyTesting
             #expect(text(try await server.send("POST", "/noescape", body: sent).body) == expected, "WireMock \(version.rawValue)")
         }
     }
+
+    /// Cases where WireMock 2.35.1 answered differently before (probed against the real jar):
+    /// `math` on a query value, and `parseJson` into a variable, inline and as a block.
+    @Test func mathOnQueryValuesAndParseJsonIntoVariables() async throws {
+        let body = "{{math request.query.n '+' 1}}|{{math request.query.n '*' request.query.n}}|"
+            + "[{{parseJson request.body 'obj'}}]{{obj.name}}|{{#parseJson 'other'}}{\"name\":\"b\"}{{/parseJson}}{{other.name}}|"
+            + "{{#parseJson request.body}}{{nothing}}{{/parseJson}}"
+        let (server, _, root) = try serve([
+            "mappings/t.json": #"{"request": {"urlPath": "/t"}, "response": {"body": \#(JSONValue.string(body).serialized), "transformers": ["response-template"]}}"#,
+        ])
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        #expect(text(try await server.send("POST", "/t?n=4", body: Data(#"{"name":"n"}"#.utf8)).body) == "5|16|[]n|b|{}")
+    }
 }

@@ -179,6 +179,9 @@ TEMPLATING = {
     "systemValue": [get("/t/system")],
     "templated headers": [get("/t/header-template?id=42", compare=("status", "body", "header:Location", "header:Content-Type"))],
     "jsonBody": [post("/t/jsonbody", {"name": "Ada"}, compare=("status", "json", "header:Content-Type"))],
+    "math on a query value, parseJson into variables": [post("/t/query-math?n=4", {"name": "n"})],
+    # The whole body, in chunks (its timing: StubsTests/FaultTests.swift).
+    "chunkedDribbleDelay": [get("/t/dribble")],
 }
 
 # --- Files WireMock loads (comments, single quotes, …): mappings/lenient-*.json and files.json. ---
@@ -215,6 +218,13 @@ ADMIN = {
     "an unknown top-level key is refused": [
         post("/__admin/mappings", {"request": {"urlPath": "/typo"}, "response": {"status": 200}, "priorty": 1},
              compare=("status", error_pointer))],
+    "a number where a string goes is refused": [
+        post("/__admin/mappings", {"request": {"urlPath": "/typo", "headers": {"A": {"equalTo": 12}}}, "response": {"status": 200}},
+             compare=("status",))],
+    "an equalToXml operand that is not XML is refused": [
+        post("/__admin/mappings", {"request": {"urlPath": "/typo", "bodyPatterns": [{"equalToXml": "not xml"}]}, "response": {"status": 200}},
+             compare=("status",))],
+    "HEAD is not a GET stub's": [status_only(Step("HEAD", "/m/path"))],
     "an unknown operator is refused": [
         post("/__admin/mappings", {"request": {"urlPath": "/typo", "headers": {"A": {"equalsTo": "1"}}}, "response": {"status": 200}},
              compare=("status", error_pointer))],

@@ -102,7 +102,7 @@ public final class Responder {
         loop.assertOnLoopThread()
         if pacing != nil, paced({ self.sendDribbled(response, chunks: chunks, over: duration) }) { return }
         guard let request else { return }
-        guard Response.statusAllowsBody(response.status), !isHead, chunks > 1 else { return send(response) }
+        guard Response.statusAllowsBody(response.status), !isHead, chunks >= 1 else { return send(response) }
         self.request = nil
         writeHeaders(of: response, to: request, contentLength: nil)
         if let reason = response.reason {
@@ -126,7 +126,8 @@ public final class Responder {
                 loop.schedule(after: interval) { sendPiece(index + 1) }
             }
         }
-        sendPiece(0)
+        // Each piece after its share of the time, the first too (as WireMock): the body takes `duration`.
+        loop.schedule(after: interval) { sendPiece(0) }
     }
 
     /// Breaks the connection instead of answering, as WireMock's `fault`s do, so clients can be
