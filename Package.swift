@@ -111,7 +111,9 @@ let package = Package(
         .testTarget(name: "LotusTests", dependencies: ["Lotus", "UnderstudyTesting"]),
         .testTarget(name: "CommerceTests", dependencies: ["Commerce", "Geocoder", "UnderstudyTesting"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Stubs", "JSON", "UnderstudyTesting"]),
-        .testTarget(name: "ClientDesignTests", dependencies: ["Stubs", "Geocoder", "Informix", "Lotus", "Commerce", "MockCore", "HTTPServer", "UnderstudyTesting"]),
+        .testTarget(
+            name: "ClientDesignTests",
+            dependencies: ["Stubs", "Geocoder", "Informix", "Lotus", "Commerce", "MockCore", "HTTPServer", "UnderstudyTesting"]),
         .testTarget(name: "UnderstudyCLITests", dependencies: ["understudy", "UnderstudyTesting"]),
         // Against the built `understudy` started by the tests: the client as an app's tests use it.
         .testTarget(name: "UnderstudyClientTests", dependencies: ["UnderstudyClient", "understudy", "UnderstudyTesting"]),

@@ -16,21 +16,22 @@ let package = Package(
     targets: [
         .target(name: "CFuzzer"),
         .target(name: "FuzzSupport", dependencies: ["CFuzzer"]),
-    ] + targets.map { name in
-        .executableTarget(
-            name: name,
-            dependencies: [
-                "FuzzSupport",
-                .product(name: "HTTPServer", package: "Understudy"),
-                .product(name: "JSON", package: "Understudy"),
-                .product(name: "XML", package: "Understudy"),
-                .product(name: "MockCore", package: "Understudy"),
-                .product(name: "Templating", package: "Understudy"),
-                .product(name: "Stubs", package: "Understudy"),
-                .product(name: "Informix", package: "Understudy"),
-                .product(name: "Recording", package: "Understudy"),
-            ],
-            path: "Sources/\(name)"
-        )
-    }
+    ]
+        + targets.map { name in
+            .executableTarget(
+                name: name,
+                dependencies: [
+                    "FuzzSupport",
+                    .product(name: "HTTPServer", package: "Understudy"),
+                    .product(name: "JSON", package: "Understudy"),
+                    .product(name: "XML", package: "Understudy"),
+                    .product(name: "MockCore", package: "Understudy"),
+                    .product(name: "Templating", package: "Understudy"),
+                    .product(name: "Stubs", package: "Understudy"),
+                    .product(name: "Informix", package: "Understudy"),
+                    .product(name: "Recording", package: "Understudy"),
+                ],
+                path: "Sources/\(name)"
+            )
+        }
 )

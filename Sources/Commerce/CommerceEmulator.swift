@@ -8,10 +8,12 @@ extension Emulator {
         summary: "WebSphere Commerce Madisons storefront (/webapp/wcs/stores/servlet)",
         checkedFiles: "the catalog, stores, shoppers and page templates",
         benchmarks: [
-            EmulatorBenchmark(name: "commerce-product", about: "The Madisons storefront: a product page with its SKUs.",
-                              path: "/webapp/wcs/stores/servlet/mProductDisplayView?storeId=10152&catalogId=10051&langId=-1&productId=12001"),
-            EmulatorBenchmark(name: "commerce-search", about: "A search with its first page of results.",
-                              path: "/webapp/wcs/stores/servlet/mCatalogSearchResultView?storeId=10152&catalogId=10051&langId=-1&searchTerm=dress&pgGrp=search"),
+            EmulatorBenchmark(
+                name: "commerce-product", about: "The Madisons storefront: a product page with its SKUs.",
+                path: "/webapp/wcs/stores/servlet/mProductDisplayView?storeId=10152&catalogId=10051&langId=-1&productId=12001"),
+            EmulatorBenchmark(
+                name: "commerce-search", about: "A search with its first page of results.",
+                path: "/webapp/wcs/stores/servlet/mCatalogSearchResultView?storeId=10152&catalogId=10051&langId=-1&searchTerm=dress&pgGrp=search"),
         ],
         start: { CommerceBackend(directory: $0.directory, logger: $0.logger) },
         check: { CommerceBackend.check(directory: $0) })

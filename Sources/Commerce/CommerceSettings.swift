@@ -24,7 +24,8 @@ struct CommerceSettings: Sendable {
         responseCacheBytes = try FixtureError.wholeNumber(json, "responseCacheBytes", in: file) ?? responseCacheBytes
         if let geocoder = json["geocoder"] {
             guard let url = geocoder.stringValue, url.hasPrefix("http://") || url.hasPrefix("https://"),
-                  url.hasSuffix("/json") || url.hasSuffix("/xml") else {
+                url.hasSuffix("/json") || url.hasSuffix("/xml")
+            else {
                 throw FixtureError.field(file, "geocoder", "expected an http(s) URL ending in /json or /xml")
             }
             self.geocoder = url
@@ -41,7 +42,8 @@ struct CommerceSettings: Sendable {
     static func location(in body: [UInt8]) -> (latitude: Double, longitude: Double)? {
         if let json = try? JSONValue.parse(body) {
             guard let location = json["results"]?.arrayValue?.first?["geometry"]?["location"],
-                  let latitude = location["lat"]?.doubleValue, let longitude = location["lng"]?.doubleValue else { return nil }
+                let latitude = location["lat"]?.doubleValue, let longitude = location["lng"]?.doubleValue
+            else { return nil }
             return (latitude, longitude)
         }
         // <result>…<geometry><location><lat>40.7</lat><lng>-73.9</lng></location>…
@@ -49,7 +51,8 @@ struct CommerceSettings: Sendable {
         guard let location = text.range(of: "<location>") else { return nil }
         func value(_ tag: String) -> Double? {
             guard let open = text.range(of: "<\(tag)>", range: location.upperBound..<text.endIndex),
-                  let close = text.range(of: "</\(tag)>", range: open.upperBound..<text.endIndex) else { return nil }
+                let close = text.range(of: "</\(tag)>", range: open.upperBound..<text.endIndex)
+            else { return nil }
             return Double(text[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces))
         }
         guard let latitude = value("lat"), let longitude = value("lng") else { return nil }

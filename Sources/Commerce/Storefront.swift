@@ -41,7 +41,8 @@ final class Storefront: Sendable {
             checkout: CheckoutPages(renderer: renderer, values: values, shopping: shopping),
             account: AccountPages(renderer: renderer, values: values, shopping: shopping),
             wishList: WishListPages(catalog: catalog, renderer: renderer, values: values, shopping: shopping),
-            storeLocator: StoreLocatorPages(physicalStores: loaded.stores, settings: loaded.settings, renderer: renderer, values: values, logger: logger))
+            storeLocator: StoreLocatorPages(
+                physicalStores: loaded.stores, settings: loaded.settings, renderer: renderer, values: values, logger: logger))
         self.views = views
         let replies = CommandReplies(views: views, shopping: shopping)
         commands = StoreCommands(
@@ -54,17 +55,23 @@ final class Storefront: Sendable {
     }
 
     var report: BackendReport {
-        BackendReport(fixtures: [("products", catalog.products.count), ("departments", catalog.departments.count),
-                                 ("stores", physicalStores.stores.count)],
-                      cache: pageCache.statistics)
+        BackendReport(
+            fixtures: [
+                ("products", catalog.products.count), ("departments", catalog.departments.count),
+                ("stores", physicalStores.stores.count),
+            ],
+            cache: pageCache.statistics)
     }
 
     private static func load(_ directory: URL)
-        -> ((catalog: CommerceCatalog, stores: PhysicalStores, shoppers: [Shopper], pages: StorePages, settings: CommerceSettings), [FixtureError]) {
+        -> ((catalog: CommerceCatalog, stores: PhysicalStores, shoppers: [Shopper], pages: StorePages, settings: CommerceSettings), [FixtureError])
+    {
         var problems: [FixtureError] = []
         var settings = CommerceSettings()
         do { settings = try CommerceSettings(file: directory.appendingPathComponent("config.json")) } catch { problems.append(error) }
-        var catalog = CommerceCatalog.empty, stores = PhysicalStores(stores: []), shoppers: [Shopper] = []
+        var catalog = CommerceCatalog.empty
+        var stores = PhysicalStores(stores: [])
+        var shoppers: [Shopper] = []
         do { catalog = try CommerceCatalog.load(directory.appendingPathComponent("catalog.json")) } catch { problems.append(error) }
         do { stores = try PhysicalStores.load(directory.appendingPathComponent("stores.json")) } catch { problems.append(error) }
         do { shoppers = try ShopperFixtures.load(directory.appendingPathComponent("shoppers.json")) } catch { problems.append(error) }
@@ -110,12 +117,15 @@ final class Storefront: Sendable {
             parameters.append(contentsOf: seo.parameters)
             return respond(seo.view, StoreRequest(request, parameters: parameters, from: store), context)
         } else {
-            return .response(renderer.errorPage(store, message: renderer.label("errorPageNotFound", store.language), status: 404, scope: context.scope))
+            return .response(
+                renderer.errorPage(store, message: renderer.label("errorPageNotFound", store.language), status: 404, scope: context.scope))
         }
         // One store is emulated: another's id is a misconfigured client, not a page of this one.
         if let storeId = store["storeId"], storeId != catalog.store.storeId {
-            return .response(renderer.errorPage(store, message: "The store \(storeId) is not available (this server has store \(catalog.store.storeId)).",
-                                                status: 404, scope: context.scope))
+            return .response(
+                renderer.errorPage(
+                    store, message: "The store \(storeId) is not available (this server has store \(catalog.store.storeId)).",
+                    status: 404, scope: context.scope))
         }
         return respond(name, store, context)
     }
@@ -140,7 +150,8 @@ final class Storefront: Sendable {
         // Shared by the scopes: a shopper's name is the scope's own (registered in it), links
         // carry the scope's path prefix.
         let shopper = store.session?.logonId.map { context.scope.name + "/" + $0 } ?? "-"
-        let key = "\(store.device.name) \(store.language.rawValue) \(shopper) \(cartCount) \(store.secureOrigin ?? "-") \(store.basePath)\(store.request.target)"
+        let key =
+            "\(store.device.name) \(store.language.rawValue) \(shopper) \(cartCount) \(store.secureOrigin ?? "-") \(store.basePath)\(store.request.target)"
         if let cached = pageCache.response(for: key) { return .response(withSessionCookies(cached, store)) }
         var rendered = views.render(page, store, context)
         rendered.body = ResponseBody(shared: SharedBytes(rendered.body.bytes))
@@ -154,8 +165,11 @@ final class Storefront: Sendable {
         var response = response
         let pointer = "\(store.language.rawValue)%2C\(catalog.store.storeId)"
         if store.cookie("WC_SESSION_ESTABLISHED") == nil || store.cookie("WC_ACTIVEPOINTER") != pointer,
-           !response.headers.values(for: "Set-Cookie").contains(where: { $0.hasPrefix("WC_ACTIVEPOINTER=") }) {
-            for cookie in StoreCookies.established(storeId: catalog.store.storeId, language: store.language) { response.headers.add("Set-Cookie", cookie) }
+            !response.headers.values(for: "Set-Cookie").contains(where: { $0.hasPrefix("WC_ACTIVEPOINTER=") })
+        {
+            for cookie in StoreCookies.established(storeId: catalog.store.storeId, language: store.language) {
+                response.headers.add("Set-Cookie", cookie)
+            }
         }
         if let forced = store["deviceFormat"], DeviceFormat(name: forced) != nil {
             response.headers.add("Set-Cookie", "\(DeviceFormat.cookie)=\(store.device.name); Path=/")

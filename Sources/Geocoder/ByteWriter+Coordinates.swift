@@ -45,7 +45,8 @@ extension ByteWriter {
         var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: 20 digits, the point and a sign
         withUnsafeMutableBytes(of: &buffer) { text in
             // The 7 decimals at the end (two at a time), then the point and the whole part.
-            var fraction = UInt32(digits % 10_000_000), whole = digits / 10_000_000
+            var fraction = UInt32(digits % 10_000_000)
+            var whole = digits / 10_000_000
             let point = text.count - 8
             var end = text.count
             for pair in 0..<3 {
@@ -75,17 +76,18 @@ extension ByteWriter {
     }
 }
 
-private extension ByteWriter {
+extension ByteWriter {
     /// "00" to "99", for writing two digits at a time.
-    static var digitPairs: UnsafeBufferPointer<UInt8> {
-        let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    fileprivate static var digitPairs: UnsafeBufferPointer<UInt8> {
+        let pairs: StaticString =
+            "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
         return UnsafeBufferPointer(start: pairs.utf8Start, count: pairs.utf8CodeUnitCount)
     }
 }
 
-private extension String {
+extension String {
     /// `0.0000100` → `0.00001`.
-    func droppingZeroTail() -> String {
+    fileprivate func droppingZeroTail() -> String {
         var text = self
         while text.hasSuffix("0") { text.removeLast() }
         return text

@@ -1,5 +1,5 @@
-import MockCore
 import Foundation
+import MockCore
 
 /// A CSV file (RFC 4180: comma-separated, `"`-quoted fields with `""` for a quote) read whole:
 /// the header names the columns, and each row keeps its line number for error messages.
@@ -34,9 +34,17 @@ struct CSVTable {
     }
 
     private static func parse(_ bytes: [UInt8]) -> [Row] {
-        var rows: [Row] = [], fields: [String] = [], field: [UInt8] = []
-        var line = 1, rowLine = 1, index = 0, quoted = false
-        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), newline = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
+        var rows: [Row] = []
+        var fields: [String] = []
+        var field: [UInt8] = []
+        var line = 1
+        var rowLine = 1
+        var index = 0
+        var quoted = false
+        let quote = UInt8(ascii: "\"")
+        let comma = UInt8(ascii: ",")
+        let newline = UInt8(ascii: "\n")
+        let cr = UInt8(ascii: "\r")
         func endField() {
             fields.append(String(decoding: field, as: UTF8.self))
             field.removeAll(keepingCapacity: true)

@@ -13,7 +13,8 @@ struct CanadianPostalCode: Equatable {
         let compact = Array(text.utf8.filter { $0 != UInt8(ascii: " ") })
         guard compact.count == 6 || compact.count == 3, Self.matches(compact) else { return nil }
         let upper = compact.map { (0x61...0x7A).contains($0) ? $0 - 32 : $0 }
-        self.text = compact.count == 3
+        self.text =
+            compact.count == 3
             ? String(decoding: upper, as: UTF8.self)
             : String(decoding: upper[0..<3], as: UTF8.self) + " " + String(decoding: upper[3...], as: UTF8.self)
     }
@@ -26,7 +27,8 @@ struct CanadianPostalCode: Equatable {
             let word = words[index]
             if word.utf8.count == 6, let code = CanadianPostalCode(word) { return (code, index..<index + 1) }
             if word.utf8.count == 3, index + 1 < words.count, words[index + 1].utf8.count == 3,
-               let code = CanadianPostalCode(word + words[index + 1]) {
+                let code = CanadianPostalCode(word + words[index + 1])
+            {
                 return (code, index..<index + 2)
             }
             if word.utf8.count == 3, let code = CanadianPostalCode(word), isKnownArea(code.text) { return (code, index..<index + 1) }

@@ -44,7 +44,8 @@ struct CodeIndex: Sendable {
 
     func lookup(_ key: Key) -> Lookup {
         guard let packed = key.packed else { return .tooLong }
-        var low = 0, high = keys.count
+        var low = 0
+        var high = keys.count
         while low < high {
             let middle = (low + high) / 2
             if keys[middle] == packed { return .found(indices[middle]) }

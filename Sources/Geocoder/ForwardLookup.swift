@@ -56,10 +56,14 @@ struct ForwardLookup {
             let area = gazetteer.postalCodesByZIP[code.sortationArea]
             return PostalCodeMatch(words: range, index: area, approximate: area != nil)
         }
-        guard let position = words.lastIndex(where: { isZIP($0) && gazetteer.postalCodesByZIP[$0] != nil })
-            ?? words.lastIndex(where: isZIP) else { return nil }
+        guard
+            let position = words.lastIndex(where: { isZIP($0) && gazetteer.postalCodesByZIP[$0] != nil })
+                ?? words.lastIndex(where: isZIP)
+        else { return nil }
         // ZIP+4 reads as two words: "94086-1234" → "94086", "1234".
-        let end = position + 1 < words.count && words[position + 1].utf8.count == 4 && words[position + 1].allSatisfy(\.isNumber) ? position + 2 : position + 1
+        let end =
+            position + 1 < words.count && words[position + 1].utf8.count == 4 && words[position + 1].allSatisfy(\.isNumber)
+            ? position + 2 : position + 1
         return PostalCodeMatch(words: position..<end, index: gazetteer.postalCodesByZIP[words[position]])
     }
 
@@ -79,7 +83,7 @@ struct ForwardLookup {
         guard countryFilter == nil || countryFilter == place.country else { return [] }
         // What else the address says must be (or be about) this code's town, region and country.
         for phrase in words.isEmpty ? [] : placePhrases(ofPostalCode: index)
-            where !phrase.isEmpty && words.count >= phrase.count && Array(words.suffix(phrase.count)) == phrase {
+        where !phrase.isEmpty && words.count >= phrase.count && Array(words.suffix(phrase.count)) == phrase {
             words.removeLast(phrase.count)
         }
         return [gazetteer.result(postalCode: index, partialMatch: query.hasRoute || match.approximate || !words.isEmpty)]
@@ -90,11 +94,15 @@ struct ForwardLookup {
     private func placePhrases(ofPostalCode index: Int) -> [[String]] {
         let place = gazetteer.postalCodes[index]
         let region = gazetteer.statesByCode[Gazetteer.regionKey(country: place.country, code: place.state)].map { gazetteer.states[$0] }
-        let country: [[String]] = place.country == "US" ? [["usa"], ["us"], ["united", "states"]]
+        let country: [[String]] =
+            place.country == "US"
+            ? [["usa"], ["us"], ["united", "states"]]
             : [PlaceName.words(gazetteer.country(place.country)?.name ?? ""), [place.country.lowercased()]]
-        return country + [PlaceName.words(region?.name ?? ""), PlaceName.words(region?.otherName ?? ""), [place.state.lowercased()],
-                          PlaceName.words(place.county), PlaceName.words(place.city),
-                          gazetteer.town(ofPostalCode: index).map { PlaceName.words(gazetteer.localities[$0].name) } ?? []]
+        return country + [
+            PlaceName.words(region?.name ?? ""), PlaceName.words(region?.otherName ?? ""), [place.state.lowercased()],
+            PlaceName.words(place.county), PlaceName.words(place.city),
+            gazetteer.town(ofPostalCode: index).map { PlaceName.words(gazetteer.localities[$0].name) } ?? [],
+        ]
     }
 
     /// A reading of the address's end as a region, leaving the words that should name a town.
@@ -161,10 +169,12 @@ struct ForwardLookup {
             }
         }
         if let (count, state) = suffix(of: words, in: gazetteer.statesByName),
-           countryFilter == nil || countryFilter == gazetteer.states[state].country {
+            countryFilter == nil || countryFilter == gazetteer.states[state].country
+        {
             let stateFirst = country == nil || (country?.count == 1 && words.last?.utf8.count == 2)
-            readings.insert(Reading(words: Array(words.dropLast(count)), state: state, country: gazetteer.states[state].country),
-                            at: stateFirst ? 0 : min(1, readings.count))
+            readings.insert(
+                Reading(words: Array(words.dropLast(count)), state: state, country: gazetteer.states[state].country),
+                at: stateFirst ? 0 : min(1, readings.count))
         }
         readings.append(Reading(words: words, state: nil, country: countryFilter))
         return readings

@@ -160,17 +160,20 @@ public final class Gazetteer: Sendable {
         self.image = image
         countries = (0..<image.count(.countries)).map { index in
             func text(_ field: Country.Field) -> String { image.string(.countries, index, field.rawValue) }
-            return Country(code: text(.code), code3: text(.code3), name: text(.name), location: image.coordinate(.countries, index, 3),
-                           bounds: Box(southwest: image.coordinate(.countries, index, 5), northeast: image.coordinate(.countries, index, 7)))
+            return Country(
+                code: text(.code), code3: text(.code3), name: text(.name), location: image.coordinate(.countries, index, 3),
+                bounds: Box(southwest: image.coordinate(.countries, index, 5), northeast: image.coordinate(.countries, index, 7)))
         }
         states = (0..<image.count(.states)).map { index in
             func text(_ field: State.Field) -> String { image.string(.states, index, field.rawValue) }
-            return State(code: text(.code), name: text(.name), country: text(.country), townRegionCode: text(.townRegionCode),
-                         otherName: text(.otherName), location: image.coordinate(.states, index, 5),
-                         bounds: Box(southwest: image.coordinate(.states, index, 7), northeast: image.coordinate(.states, index, 9)))
+            return State(
+                code: text(.code), name: text(.name), country: text(.country), townRegionCode: text(.townRegionCode),
+                otherName: text(.otherName), location: image.coordinate(.states, index, 5),
+                bounds: Box(southwest: image.coordinate(.states, index, 7), northeast: image.coordinate(.states, index, 9)))
         }
         problems = (0..<image.count(.problems)).map { index in
-            GazetteerError(file: image.string(.problems, index, 0), line: image.integer(.problems, index, 1), message: image.string(.problems, index, 2))
+            GazetteerError(
+                file: image.string(.problems, index, 0), line: image.integer(.problems, index, 1), message: image.string(.problems, index, 2))
         }
         postalCodes = Records(image: image, make: { PostalCode(image: $0, index: $1) }, endIndex: image.count(.postalCodes))
         localities = Records(image: image, make: { Locality(image: $0, index: $1) }, endIndex: image.count(.localities))
@@ -183,8 +186,10 @@ public final class Gazetteer: Sendable {
             for name in [country.code, country.code3, country.name] { countriesByName.insertIfAbsent(PlaceName.key(name), index) }
         }
         // What people type for the countries whose GeoNames names they rarely use.
-        for (alias, code) in [("usa", "US"), ("united states of america", "US"), ("america", "US"), ("uk", "GB"),
-                              ("great britain", "GB"), ("england", "GB"), ("britain", "GB")] {
+        for (alias, code) in [
+            ("usa", "US"), ("united states of america", "US"), ("america", "US"), ("uk", "GB"),
+            ("great britain", "GB"), ("england", "GB"), ("britain", "GB"),
+        ] {
             if let index = countries.firstIndex(where: { $0.code == code }) { countriesByName.insertIfAbsent(alias, index) }
         }
         self.countriesByName = countriesByName

@@ -1,11 +1,12 @@
 import Foundation
 import MockCore
+import WireFormat
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import WireFormat
 
 /// Where the gazetteer's image is kept between runs (a `FixtureCache`): one file per content of
 /// the CSV files, named by their checksum, so an edited file is indexed again and an unchanged one

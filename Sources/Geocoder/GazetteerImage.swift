@@ -1,10 +1,11 @@
 import MockCore
+import WireFormat
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import WireFormat
 
 /// The gazetteer's tables as one block of bytes, laid out to be read in place: built once from the
 /// CSV files (`GazetteerImageWriter`), cached in a file and memory-mapped on the next start, so a
@@ -65,7 +66,8 @@ final class GazetteerImage: @unchecked Sendable {
         var sections: [(offset: Int, count: Int)] = []
         if length >= Self.headerWords * 8, word(0) == Self.magic, word(1) == Self.version, word(3) == UInt64(length) {
             for section in Section.allCases {
-                let offset = word(4 + 2 * section.rawValue), count = word(5 + 2 * section.rawValue)
+                let offset = word(4 + 2 * section.rawValue)
+                let count = word(5 + 2 * section.rawValue)
                 guard offset <= UInt64(length), count <= UInt64(length), offset + count * UInt64(section.stride) <= UInt64(length) else { break }
                 sections.append((Int(offset), Int(count)))
             }
@@ -147,7 +149,8 @@ final class GazetteerImage: @unchecked Sendable {
     /// Where a string word's bytes are, clamped to the strings section.
     private func stringBounds(_ word: UInt64) -> (offset: Int, length: Int) {
         let strings = sections[Section.strings.rawValue]
-        let start = Int(word & 0xffff_ffff), length = Int(word >> 32)
+        let start = Int(word & 0xffff_ffff)
+        let length = Int(word >> 32)
         guard start <= strings.count, length <= strings.count - start else { return (strings.offset, 0) }
         return (strings.offset + start, length)
     }

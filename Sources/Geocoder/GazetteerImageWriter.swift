@@ -25,16 +25,19 @@ struct GazetteerImageWriter {
             record(.countries, strings: [country.code, country.code3, country.name], numbers: [country.location, country.bounds])
         }
         for state in loader.states {
-            record(.states, strings: [state.code, state.name, state.country, state.townRegionCode, state.otherName],
-                   numbers: [state.location, state.bounds])
+            record(
+                .states, strings: [state.code, state.name, state.country, state.townRegionCode, state.otherName],
+                numbers: [state.location, state.bounds])
         }
         for code in loader.postalCodes {
-            record(.postalCodes, strings: [code.zip, code.city, code.state, code.county, code.country, code.townKey],
-                   numbers: [code.location], code.radius.bitPattern)
+            record(
+                .postalCodes, strings: [code.zip, code.city, code.state, code.county, code.country, code.townKey],
+                numbers: [code.location], code.radius.bitPattern)
         }
         for town in loader.localities {
-            record(.localities, strings: [town.name, town.country, town.regionCode, town.regionName, town.regionShortCode, town.county, town.nameKey],
-                   numbers: [town.location, town.bounds], UInt64(bitPattern: Int64(town.weight)), town.radius.bitPattern)
+            record(
+                .localities, strings: [town.name, town.country, town.regionCode, town.regionName, town.regionShortCode, town.county, town.nameKey],
+                numbers: [town.location, town.bounds], UInt64(bitPattern: Int64(town.weight)), town.radius.bitPattern)
         }
         for problem in loader.problems {
             append(.problems, string(problem.file))
@@ -43,14 +46,16 @@ struct GazetteerImageWriter {
         }
         for town in loader.postalCodeTowns { append32(.postalCodeTowns, town) }
         addTable(.postalCodesByZIP, loader.postalCodes.indices.map { (loader.postalCodes[$0].zip, [$0]) })
-        var lists: [String: [Int]] = [:], names: [String] = []
+        var lists: [String: [Int]] = [:]
+        var names: [String] = []
         for (index, town) in loader.localities.enumerated() {
             if lists[town.nameKey] == nil { names.append(town.nameKey) }
             lists[town.nameKey, default: []].append(index)
         }
         addTable(.localitiesByName, names.map { ($0, lists[$0] ?? []) }, lists: .localityLists)
         addGrid(loader.postalCodes.map(\.location), cellDegrees: SpatialGrid.cellDegrees, .postalGridPoints, .postalGridCells, .postalGridIndices)
-        addGrid(loader.localities.map(\.location), cellDegrees: SpatialGrid.cellDegrees, .localityGridPoints, .localityGridCells, .localityGridIndices)
+        addGrid(
+            loader.localities.map(\.location), cellDegrees: SpatialGrid.cellDegrees, .localityGridPoints, .localityGridCells, .localityGridIndices)
     }
 
     private mutating func record(_ section: Section, strings: [String], numbers: [any ImageNumbers], _ words: UInt64...) {
@@ -69,7 +74,10 @@ struct GazetteerImageWriter {
             var slot = Int(truncatingIfNeeded: GazetteerImage.hash(key)) & (slots - 1)
             var taken = false
             while table[slot].key != .max {
-                if table[slot].key == string(key) { taken = true; break }
+                if table[slot].key == string(key) {
+                    taken = true
+                    break
+                }
                 slot = (slot + 1) & (slots - 1)
             }
             guard !taken, let first = indices.first else { continue }
@@ -86,7 +94,9 @@ struct GazetteerImageWriter {
         }
     }
 
-    private mutating func addGrid(_ points: [Coordinate], cellDegrees: Double, _ pointSection: Section, _ cellSection: Section, _ indexSection: Section) {
+    private mutating func addGrid(
+        _ points: [Coordinate], cellDegrees: Double, _ pointSection: Section, _ cellSection: Section, _ indexSection: Section
+    ) {
         for point in points {
             append(pointSection, point.lat.bitPattern)
             append(pointSection, point.lng.bitPattern)

@@ -14,7 +14,10 @@ enum GeocodeRequest: Equatable {
         func value(_ name: String) -> String? {
             request.query(name).flatMap { isBlank($0) ? nil : $0 }
         }
-        let address = value("address"), components = value("components"), latlng = value("latlng"), placeID = value("place_id")
+        let address = value("address")
+        let components = value("components")
+        let latlng = value("latlng")
+        let placeID = value("place_id")
         let given = [address != nil || components != nil, latlng != nil, placeID != nil].filter { $0 }.count
         guard given > 0 else {
             return .failure(GeocodeInvalid("Invalid request. Missing the 'address', 'components', 'latlng' or 'place_id' parameter."))
@@ -25,7 +28,8 @@ enum GeocodeRequest: Equatable {
         if let placeID { return .success(.placeID(placeID)) }
         if let latlng {
             guard let point = coordinate(latlng) else { return .failure(GeocodeInvalid("Invalid request. Invalid 'latlng' parameter.")) }
-            let resultTypes = value("result_type").map(filterValues), locationTypes = value("location_type").map(filterValues)
+            let resultTypes = value("result_type").map(filterValues)
+            let locationTypes = value("location_type").map(filterValues)
             if let resultTypes, !resultTypes.isSubset(of: addressTypes) {
                 return .failure(GeocodeInvalid("Invalid request. Invalid 'result_type' parameter."))
             }
@@ -78,7 +82,7 @@ enum GeocodeRequest: Equatable {
             guard let comma = bytes.firstIndex(of: UInt8(ascii: ",")), !bytes[(comma + 1)...].contains(UInt8(ascii: ",")) else { return nil }
             return (decimal(trimmed(bytes[..<comma])), decimal(trimmed(bytes[(comma + 1)...])))
         }
-        guard case let (lat?, lng?)? = parts, (-90...90).contains(lat), (-180...180).contains(lng) else { return nil }
+        guard case (let lat?, let lng?)? = parts, (-90...90).contains(lat), (-180...180).contains(lng) else { return nil }
         return Coordinate(lat: lat, lng: lng)
     }
 
@@ -96,7 +100,10 @@ enum GeocodeRequest: Equatable {
     /// goes to `Double(_:)`.
     static func decimal(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Double? {
         let negative = bytes.first == UInt8(ascii: "-")
-        var digits: UInt64 = 0, count = 0, decimals = 0, afterPoint = false
+        var digits: UInt64 = 0
+        var count = 0
+        var decimals = 0
+        var afterPoint = false
         for byte in negative ? bytes.dropFirst() : bytes {
             if byte == UInt8(ascii: "."), !afterPoint, count > 0 {
                 afterPoint = true
@@ -135,5 +142,3 @@ struct GeocodeInvalid: Error, Equatable {
     let message: String
     init(_ message: String) { self.message = message }
 }
-
-

@@ -17,7 +17,8 @@ public struct Coordinate: Sendable, Equatable {
     /// Great-circle distance in metres (haversine).
     public func distance(to other: Coordinate) -> Double {
         let radians = Double.pi / 180
-        let dLat = (other.lat - lat) * radians, dLng = (other.lng - lng) * radians
+        let dLat = (other.lat - lat) * radians
+        let dLng = (other.lng - lng) * radians
         let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat * radians) * cos(other.lat * radians) * sin(dLng / 2) * sin(dLng / 2)
         return Self.earthRadius * 2 * atan2(a.squareRoot(), (1 - a).squareRoot())
     }
@@ -59,8 +60,9 @@ public struct Box: Sendable, Equatable {
     /// tell-tale `…802915` / `…197085` endings of real responses).
     static func rooftopViewport(around centre: Coordinate) -> Box {
         let half = 0.0013489802915
-        return Box(southwest: Coordinate(lat: centre.lat - half, lng: centre.lng - half),
-                   northeast: Coordinate(lat: centre.lat + half, lng: centre.lng + half))
+        return Box(
+            southwest: Coordinate(lat: centre.lat - half, lng: centre.lng - half),
+            northeast: Coordinate(lat: centre.lat + half, lng: centre.lng + half))
     }
 
     public func contains(_ point: Coordinate) -> Bool {
@@ -69,7 +71,8 @@ public struct Box: Sendable, Equatable {
 
     /// The smallest box holding both.
     func union(_ other: Box) -> Box {
-        Box(southwest: Coordinate(lat: min(southwest.lat, other.southwest.lat), lng: min(southwest.lng, other.southwest.lng)),
+        Box(
+            southwest: Coordinate(lat: min(southwest.lat, other.southwest.lat), lng: min(southwest.lng, other.southwest.lng)),
             northeast: Coordinate(lat: max(northeast.lat, other.northeast.lat), lng: max(northeast.lng, other.northeast.lng)))
     }
 }

@@ -43,8 +43,9 @@ public final class GeocoderBackend: Backend {
         }
         editable = Locked(Editable(settings: settings, places: UserPlaces()))
         mounts = settings.mounts
-        formats = Dictionary(settings.mounts.flatMap { [($0 + "/json", Format.json), ($0 + "/xml", Format.xml)] },
-                             uniquingKeysWith: { first, _ in first })
+        formats = Dictionary(
+            settings.mounts.flatMap { [($0 + "/json", Format.json), ($0 + "/xml", Format.xml)] },
+            uniquingKeysWith: { first, _ in first })
         if let gazetteer {
             reloadEditable(gazetteer)
             loaded.finish(gazetteer)
@@ -54,12 +55,15 @@ public final class GeocoderBackend: Backend {
                 let (gazetteer, source) = Gazetteer.load(directory: directory, cache: cache)
                 for problem in gazetteer.problems { logger.warning("geocoder: \(problem)") }
                 let counts = gazetteer.counts
-                let how = switch source {
-                case .mapped(let path): "mapped from \(path)"
-                case .indexedAndCached(let path): "indexed and cached in \(path)"
-                case .indexed: "indexed"
-                }
-                logger.info("geocoder: \(counts.postalCodes) postal codes, \(counts.localities) towns, \(counts.states) regions, \(counts.countries) countries \(how) in \(ContinuousClock.now - started)")
+                let how =
+                    switch source {
+                    case .mapped(let path): "mapped from \(path)"
+                    case .indexedAndCached(let path): "indexed and cached in \(path)"
+                    case .indexed: "indexed"
+                    }
+                logger.info(
+                    "geocoder: \(counts.postalCodes) postal codes, \(counts.localities) towns, \(counts.states) regions, \(counts.countries) countries \(how) in \(ContinuousClock.now - started)"
+                )
                 reloadEditable(gazetteer)
                 return gazetteer
             }
@@ -234,10 +238,12 @@ public final class GeocoderBackend: Backend {
         let target = request.target
         let signed = target.range(of: "&signature=").map { String(target[..<$0.lowerBound]) } ?? target
         if let secret = settings.clients[client], let expected = URLSignature.sign(signed, secret: secret),
-           request.query("signature") == expected {
+            request.query("signature") == expected
+        {
             return nil
         }
-        return .text("""
+        return .text(
+            """
             Unable to authenticate the request. Provided 'signature' is not valid for the provided client ID, or the provided 'client' is not valid.
             The signature was checked against the URL: \(signed)
             If this does not match the URL you requested, please ensure that your request is URL encoded correctly.
@@ -249,11 +255,14 @@ public final class GeocoderBackend: Backend {
     /// your request was denied, generally because of lack of a sensor parameter"). The message is
     /// Google's Static Maps wording; the 2010 geocoder sent no `error_message`.
     private static func sensorDenial(_ sensor: String?) -> GeocodeAnswer? {
-        sensor == "true" || sensor == "false" ? nil
-            : GeocodeAnswer(status: .requestDenied, errorMessage: "The 'sensor' parameter specified in the request must be set to either true or false.")
+        sensor == "true" || sensor == "false"
+            ? nil
+            : GeocodeAnswer(
+                status: .requestDenied, errorMessage: "The 'sensor' parameter specified in the request must be set to either true or false.")
     }
 
-    static let noKeyMessage = "You must use an API key to authenticate each request to Google Maps Platform APIs. "
+    static let noKeyMessage =
+        "You must use an API key to authenticate each request to Google Maps Platform APIs. "
         + "For additional information, please refer to http://g.co/dev/maps-no-account"
 
     /// What Google says with each status a listed key can be given.

@@ -47,7 +47,8 @@ public struct GeocoderSettings: Sendable, Equatable {
         func problem(_ field: String, _ message: String) -> FixtureError { .field(file, field, message) }
         if let mounts = json["mounts"] {
             guard let list = mounts.arrayValue?.compactMap(\.stringValue), list.count == mounts.arrayValue?.count, !list.isEmpty,
-                  list.allSatisfy({ $0.hasPrefix("/") }) else { throw problem("mounts", "must be a list of paths starting with /") }
+                list.allSatisfy({ $0.hasPrefix("/") })
+            else { throw problem("mounts", "must be a list of paths starting with /") }
             self.mounts = list
         }
         switch json["keys"] {

@@ -17,15 +17,23 @@ enum PlaceKey: Equatable {
         var out = ByteWriter(capacity: 64)
         var id: PlaceIDWriter
         switch self {
-        case .postalCode(let zip): id = PlaceIDWriter(tag: "Z", to: &out); id.field(zip, to: &out)
-        case .state(let code): id = PlaceIDWriter(tag: "S", to: &out); id.field(code, to: &out)
-        case .country(let code): id = PlaceIDWriter(tag: "C", to: &out); id.field(code, to: &out)
+        case .postalCode(let zip):
+            id = PlaceIDWriter(tag: "Z", to: &out)
+            id.field(zip, to: &out)
+        case .state(let code):
+            id = PlaceIDWriter(tag: "S", to: &out)
+            id.field(code, to: &out)
+        case .country(let code):
+            id = PlaceIDWriter(tag: "C", to: &out)
+            id.field(code, to: &out)
         case .locality(let country, let region, let name):
             id = PlaceIDWriter(tag: "L", to: &out)
             id.field(country, to: &out)
             id.field(region, to: &out)
             id.field(name, to: &out)
-        case .userPlace(let key): id = PlaceIDWriter(tag: "U", to: &out); id.field(key, to: &out)
+        case .userPlace(let key):
+            id = PlaceIDWriter(tag: "U", to: &out)
+            id.field(key, to: &out)
         }
         id.finish(to: &out)
         return String(decoding: out.bytes, as: UTF8.self)
@@ -94,7 +102,8 @@ struct PlaceIDWriter {
         groupCount += 1
         guard groupCount == 3 else { return }
         // Four characters, written at once.
-        var characters = UInt32(Self.character(group >> 18)) | UInt32(Self.character(group >> 12)) << 8
+        var characters =
+            UInt32(Self.character(group >> 18)) | UInt32(Self.character(group >> 12)) << 8
             | UInt32(Self.character(group >> 6)) << 16 | UInt32(Self.character(group)) << 24
         characters = characters.littleEndian
         withUnsafeBytes(of: &characters) { out.write($0) }

@@ -5,9 +5,11 @@ import Foundation
 /// "St." → "st"), so "ST. LOUIS,  mo" and "Saint Louis MO" read alike.
 enum PlaceName {
     static func words(_ text: String) -> [String] {
-        let folded = text.utf8.allSatisfy({ $0 < 0x80 })
+        let folded =
+            text.utf8.allSatisfy({ $0 < 0x80 })
             ? text : text.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
-        var words: [String] = [], word: [UInt8] = []
+        var words: [String] = []
+        var word: [UInt8] = []
         func endWord() {
             guard !word.isEmpty else { return }
             let text = String(decoding: word, as: UTF8.self)

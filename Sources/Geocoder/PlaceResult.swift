@@ -103,19 +103,25 @@ extension PlaceResult: GeocodeResultFields {
     var formattedAddress: PlaceAddress {
         switch kind {
         case .postalCode:
-            let place = gazetteer.postalCodes[index], country = place.text(.country)
-            return PlaceAddress(name: townName, region: place.text(.state), postalCode: place.text(.zip),
-                                country: country == Self.unitedStates ? PlaceText("USA") : gazetteer.countryName(country))
+            let place = gazetteer.postalCodes[index]
+            let country = place.text(.country)
+            return PlaceAddress(
+                name: townName, region: place.text(.state), postalCode: place.text(.zip),
+                country: country == Self.unitedStates ? PlaceText("USA") : gazetteer.countryName(country))
         case .locality:
-            let place = gazetteer.localities[index], country = place.text(.country)
-            if country == Self.unitedStates { return PlaceAddress(name: place.text(.name), region: place.text(.regionCode), country: PlaceText("USA")) }
+            let place = gazetteer.localities[index]
+            let country = place.text(.country)
+            if country == Self.unitedStates {
+                return PlaceAddress(name: place.text(.name), region: place.text(.regionCode), country: PlaceText("USA"))
+            }
             // A region with a short code is written with it, as Google writes "Toronto, ON, Canada".
             let short = place.text(.regionShortCode)
             return PlaceAddress(name: place.text(.name), region: short.isEmpty ? nil : short, country: gazetteer.countryName(country))
         case .state:
             let country = gazetteer.text(state: index, .country)
-            return PlaceAddress(name: gazetteer.text(state: index, .name),
-                                country: country == Self.unitedStates ? PlaceText("USA") : gazetteer.countryName(country))
+            return PlaceAddress(
+                name: gazetteer.text(state: index, .name),
+                country: country == Self.unitedStates ? PlaceText("USA") : gazetteer.countryName(country))
         case .country:
             return PlaceAddress(name: gazetteer.text(country: index, .name))
         }
@@ -132,24 +138,29 @@ extension PlaceResult: GeocodeResultFields {
     func forEachComponent(_ body: (PlaceComponent) -> Void) {
         switch kind {
         case .postalCode:
-            let place = gazetteer.postalCodes[index], town = townName
+            let place = gazetteer.postalCodes[index]
+            let town = townName
             body(PlaceComponent(longName: place.text(.zip), shortName: place.text(.zip), types: types))
             body(PlaceComponent(longName: town, shortName: town, types: PlaceTypes.locality))
             gazetteer.forEachCountyStateCountry(county: place.text(.county), state: place.text(.state), country: place.text(.country), body)
         case .locality:
-            let place = gazetteer.localities[index], name = place.text(.name), country = place.text(.country)
+            let place = gazetteer.localities[index]
+            let name = place.text(.name)
+            let country = place.text(.country)
             body(PlaceComponent(longName: name, shortName: name, types: PlaceTypes.locality))
             if country == Self.unitedStates {
                 return gazetteer.forEachCountyStateCountry(county: place.text(.county), state: place.text(.regionCode), country: country, body)
             }
-            let region = place.text(.regionName), short = place.text(.regionShortCode)
+            let region = place.text(.regionName)
+            let short = place.text(.regionShortCode)
             if !region.isEmpty && region != name {
                 body(PlaceComponent(longName: region, shortName: short.isEmpty ? region : short, types: PlaceTypes.region))
             }
             body(gazetteer.countryComponent(country))
         case .state:
-            gazetteer.forEachCountyStateCountry(county: PlaceText(""), state: gazetteer.text(state: index, .code),
-                                                country: gazetteer.text(state: index, .country), body)
+            gazetteer.forEachCountyStateCountry(
+                county: PlaceText(""), state: gazetteer.text(state: index, .code),
+                country: gazetteer.text(state: index, .country), body)
         case .country:
             body(gazetteer.countryComponent(gazetteer.text(country: index, .code)))
         }

@@ -1,9 +1,10 @@
+import WireFormat
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import WireFormat
 
 /// UTF-8 text a gazetteer result is written from, read in place: a string of the gazetteer's
 /// image (valid as long as the gazetteer) or a literal. Copying one retains nothing, so a result

@@ -16,10 +16,18 @@ final class RateLimiter: Sendable {
         case overDailyQuota
     }
 
-    private let counters = ScopeKey { _ in ScopedValue { Counters() } measure: { $0.days.count * 96 } }
+    private let counters = ScopeKey { _ in
+        ScopedValue {
+            Counters()
+        } measure: {
+            $0.days.count * 96
+        }
+    }
 
-    func admit(_ caller: String, perSecond: Int?, perDay: Int?, scope: StateScope,
-               now: UInt64 = MonotonicClock.nanoseconds()) -> Verdict {
+    func admit(
+        _ caller: String, perSecond: Int?, perDay: Int?, scope: StateScope,
+        now: UInt64 = MonotonicClock.nanoseconds()
+    ) -> Verdict {
         guard perSecond != nil || perDay != nil else { return .allowed }
         return scope[counters].withValue { counters in
             if let perDay {

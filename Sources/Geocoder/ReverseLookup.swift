@@ -19,8 +19,10 @@ struct ReverseLookup {
         results.reserveCapacity(4)
         let maximumPostalReach = 30_000 * Self.postalCodeReach.factor
         if let (index, distance) = gazetteer.postalCodeGrid.nearest(to: point, within: maximumPostalReach),
-           distance <= max(gazetteer.postalCodes[index].radius * Self.postalCodeReach.factor, Self.postalCodeReach.minimum) {
-            let postalCode = gazetteer.postalCodes[index], country = postalCode.text(.country)
+            distance <= max(gazetteer.postalCodes[index].radius * Self.postalCodeReach.factor, Self.postalCodeReach.minimum)
+        {
+            let postalCode = gazetteer.postalCodes[index]
+            let country = postalCode.text(.country)
             results.append(gazetteer.result(postalCode: index))
             if let town = gazetteer.town(ofPostalCode: index) { results.append(gazetteer.result(locality: town)) }
             if let state = gazetteer.regionIndex(country: country, code: postalCode.text(.state)) {
@@ -36,7 +38,9 @@ struct ReverseLookup {
             Double(gazetteer.localities[candidate.index].weight) / pow(candidate.distance + 1_000, 2)
         }
         let index = claiming.max { pull($0) < pull($1) }?.index ?? nearest.index
-        let town = gazetteer.localities[index], country = town.text(.country), region = town.text(.regionShortCode)
+        let town = gazetteer.localities[index]
+        let country = town.text(.country)
+        let region = town.text(.regionShortCode)
         if !claiming.isEmpty { results.append(gazetteer.result(locality: index)) }
         if !region.isEmpty, let state = gazetteer.regionIndex(country: country, code: region) {
             results.append(gazetteer.result(state: state))

@@ -11,8 +11,10 @@ struct SpatialGrid: Sendable {
     private let pointSection: GazetteerImage.Section, cellSection: GazetteerImage.Section, indexSection: GazetteerImage.Section
     private let cellDegrees: Double
 
-    init(image: GazetteerImage, points: GazetteerImage.Section, cells: GazetteerImage.Section, indices: GazetteerImage.Section,
-         cellDegrees: Double = SpatialGrid.cellDegrees) {
+    init(
+        image: GazetteerImage, points: GazetteerImage.Section, cells: GazetteerImage.Section, indices: GazetteerImage.Section,
+        cellDegrees: Double = SpatialGrid.cellDegrees
+    ) {
         self.image = image
         pointSection = points
         cellSection = cells
@@ -22,7 +24,9 @@ struct SpatialGrid: Sendable {
 
     /// A grid of `points` alone.
     init(_ points: [Coordinate], cellDegrees: Double = SpatialGrid.cellDegrees) {
-        self.init(image: GazetteerImage(copying: GazetteerImageWriter.image(ofGrid: points, cellDegrees: cellDegrees)), points: .postalGridPoints, cells: .postalGridCells, indices: .postalGridIndices, cellDegrees: cellDegrees)
+        self.init(
+            image: GazetteerImage(copying: GazetteerImageWriter.image(ofGrid: points, cellDegrees: cellDegrees)), points: .postalGridPoints,
+            cells: .postalGridCells, indices: .postalGridIndices, cellDegrees: cellDegrees)
     }
 
     private func point(_ index: Int) -> Coordinate {
@@ -31,7 +35,8 @@ struct SpatialGrid: Sendable {
 
     /// The indices of the points in cell `key`, as a range of the index section.
     private func cell(_ key: Int) -> Range<Int> {
-        var low = 0, high = image.count(cellSection)
+        var low = 0
+        var high = image.count(cellSection)
         while low < high {
             let middle = (low + high) / 2
             let found = image.integer(cellSection, middle, 0)
@@ -45,8 +50,10 @@ struct SpatialGrid: Sendable {
 
     /// The index of the point nearest to `target` no farther than `limit` metres, with its
     /// distance, among the points `accept` takes.
-    func nearest(to target: Coordinate, within limit: Double,
-                 where accept: (Int) -> Bool = { _ in true }) -> (index: Int, distance: Double)? {
+    func nearest(
+        to target: Coordinate, within limit: Double,
+        where accept: (Int) -> Bool = { _ in true }
+    ) -> (index: Int, distance: Double)? {
         let (row0, column0) = Self.cell(target, cellDegrees)
         let cellMetres = cellDegrees * 111_320
         var best: (index: Int, distance: Double)?
@@ -85,7 +92,8 @@ struct SpatialGrid: Sendable {
         for row in (row0 - rows)...(row0 + rows) {
             for column in (column0 - columns)...(column0 + columns) {
                 for position in cell(Self.key(row: row, column: column)) {
-                    let index = image.index(indexSection, position), point = point(index)
+                    let index = image.index(indexSection, position)
+                    let point = point(index)
                     guard target.mayBeWithin(limit, of: point) else { continue }
                     let distance = target.distance(to: point)
                     if distance <= limit { found.append((index, distance)) }

@@ -25,7 +25,7 @@ enum URLSignature {
 
     /// FIPS 180-4 SHA-1; only for request signatures, which Google defines with it.
     static func sha1(_ message: [UInt8]) -> [UInt8] {
-        var h: [UInt32] = [0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0]
+        var h: [UInt32] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0]
         var padded = message + [0x80]
         padded += [UInt8](repeating: 0, count: (64 + 56 - padded.count % 64) % 64)
         let bitLength = UInt64(message.count) * 8
@@ -38,12 +38,13 @@ enum URLSignature {
             for t in 16..<80 { w[t] = (w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]).rotatedLeft(1) }
             var (a, b, c, d, e) = (h[0], h[1], h[2], h[3], h[4])
             for t in 0..<80 {
-                let (f, k): (UInt32, UInt32) = switch t {
-                case 0..<20: ((b & c) | (~b & d), 0x5A827999)
-                case 20..<40: (b ^ c ^ d, 0x6ED9EBA1)
-                case 40..<60: ((b & c) | (b & d) | (c & d), 0x8F1BBCDC)
-                default: (b ^ c ^ d, 0xCA62C1D6)
-                }
+                let (f, k): (UInt32, UInt32) =
+                    switch t {
+                    case 0..<20: ((b & c) | (~b & d), 0x5A82_7999)
+                    case 20..<40: (b ^ c ^ d, 0x6ED9_EBA1)
+                    case 40..<60: ((b & c) | (b & d) | (c & d), 0x8F1B_BCDC)
+                    default: (b ^ c ^ d, 0xCA62_C1D6)
+                    }
                 let temp = a.rotatedLeft(5) &+ f &+ e &+ k &+ w[t]
                 (e, d, c, b, a) = (d, c, b.rotatedLeft(30), a, temp)
             }
@@ -53,6 +54,6 @@ enum URLSignature {
     }
 }
 
-private extension UInt32 {
-    func rotatedLeft(_ count: UInt32) -> UInt32 { self << count | self >> (32 - count) }
+extension UInt32 {
+    fileprivate func rotatedLeft(_ count: UInt32) -> UInt32 { self << count | self >> (32 - count) }
 }

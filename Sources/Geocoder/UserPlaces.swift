@@ -97,8 +97,8 @@ struct UserPlaces: Sendable {
 
     /// A short stable key of an address for its place ID: FNV-1a of its comparable form, in hex.
     static func shortKey(_ address: String) -> String {
-        var hash: UInt64 = 0xcbf29ce484222325
-        for byte in PlaceName.key(address).utf8 { hash = (hash ^ UInt64(byte)) &* 0x100000001b3 }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in PlaceName.key(address).utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return String(hash, radix: 16)
     }
 
@@ -128,7 +128,8 @@ struct UserPlaces: Sendable {
         if let zip = named ?? gazetteer.postalCodeGrid.nearest(to: location, within: 50_000)?.index {
             let postalCode = gazetteer.postalCodes[zip]
             components.append(AddressComponent(longName: postalCode.city, shortName: postalCode.city, types: ["locality", "political"]))
-            gazetteer.forEachCountyStateCountry(county: postalCode.text(.county), state: postalCode.text(.state), country: postalCode.text(.country)) {
+            gazetteer.forEachCountyStateCountry(county: postalCode.text(.county), state: postalCode.text(.state), country: postalCode.text(.country))
+            {
                 components.append(AddressComponent($0))
             }
             components.append(AddressComponent(longName: postalCode.zip, shortName: postalCode.zip, types: ["postal_code"]))

@@ -1,4 +1,5 @@
 import CSQLite
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -210,8 +211,10 @@ enum BoundedStringFunctions {
     /// Whether `subject` matches `pattern`; nil when the deadline passed first. Greedy with a
     /// return to the last `%`/`*`: at most (subject length × pattern length) steps.
     private static func matches(_ subject: UnsafeBufferPointer<UInt8>, _ pattern: [PatternElement], budget: inout WorkBudget) -> Bool? {
-        var position = 0, element = 0
-        var lastRun: Int?, resumeAt = 0
+        var position = 0
+        var element = 0
+        var lastRun: Int?
+        var resumeAt = 0
         while position < subject.count {
             guard budget.spend(1) else { return nil }
             let (scalar, size) = character(subject, position)
@@ -252,10 +255,13 @@ enum BoundedStringFunctions {
 
     /// Where `needle` first occurs in `haystack` at or after `start`: nil when nowhere, throws
     /// at the deadline. At most (haystack × needle) bytes compared, counted as it goes.
-    private static func find(_ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>, from start: Int,
-                             budget: inout WorkBudget) throws(Interrupted) -> Int? {
+    private static func find(
+        _ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>, from start: Int,
+        budget: inout WorkBudget
+    ) throws(Interrupted) -> Int? {
         guard let needleStart = needle.baseAddress, let base = haystack.baseAddress, !needle.isEmpty,
-              start <= haystack.count - needle.count else { return nil }
+            start <= haystack.count - needle.count
+        else { return nil }
         let last = haystack.count - needle.count
         var position = start
         while position <= last {
@@ -273,13 +279,15 @@ enum BoundedStringFunctions {
     /// instr(X, Y): where Y first occurs in X (characters, or bytes for two blobs), 0 if not.
     private static let instr: Function = { context, _, values in
         guard let values, let haystackValue = values[0], let needleValue = values[1],
-              sqlite3_value_type(haystackValue) != SQLITE_NULL, sqlite3_value_type(needleValue) != SQLITE_NULL else { return }
+            sqlite3_value_type(haystackValue) != SQLITE_NULL, sqlite3_value_type(needleValue) != SQLITE_NULL
+        else { return }
         let isBlob = sqlite3_value_type(haystackValue) == SQLITE_BLOB && sqlite3_value_type(needleValue) == SQLITE_BLOB
         func content(_ value: OpaquePointer) -> UnsafeBufferPointer<UInt8> {
             let start = isBlob ? sqlite3_value_blob(value)?.assumingMemoryBound(to: UInt8.self) : sqlite3_value_text(value)
             return UnsafeBufferPointer(start: start, count: start == nil ? 0 : Int(sqlite3_value_bytes(value)))
         }
-        let haystack = content(haystackValue), needle = content(needleValue)
+        let haystack = content(haystackValue)
+        let needle = content(needleValue)
         guard !needle.isEmpty else { return sqlite3_result_int64(context, 1) }
         var budget = WorkBudget(context)
         let offset: Int?
@@ -343,7 +351,8 @@ enum BoundedStringFunctions {
             set.insert(scalar)
             index += size
         }
-        var start = 0, end = all.count
+        var start = 0
+        var end = all.count
         while left, start < end {
             let (scalar, size) = character(all, start)
             guard set.contains(scalar) else { break }

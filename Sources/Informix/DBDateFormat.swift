@@ -27,7 +27,9 @@ struct DBDateFormat: Equatable, Sendable, CustomStringConvertible {
             case "D": order.append(.day)
             case "Y":
                 order.append(.year)
-                guard index + 1 < characters.count, let digits = characters[index + 1].wholeNumberValue, digits == 2 || digits == 4 else { return nil }
+                guard index + 1 < characters.count, let digits = characters[index + 1].wholeNumberValue, digits == 2 || digits == 4 else {
+                    return nil
+                }
                 yearDigits = digits
                 index += 1
             default: return nil
@@ -40,7 +42,7 @@ struct DBDateFormat: Equatable, Sendable, CustomStringConvertible {
         switch last {
         case "0": separator = nil
         case "-", ".", "/": separator = last
-        default: separator = "/" // Informix falls back to a slash for any other character.
+        default: separator = "/"  // Informix falls back to a slash for any other character.
         }
         description = text.uppercased()
     }
@@ -63,7 +65,9 @@ struct DBDateFormat: Equatable, Sendable, CustomStringConvertible {
             guard rest.isEmpty else { return nil }
         }
         guard fields.count == 3 else { return nil }
-        var year = 0, month = 0, day = 0
+        var year = 0
+        var month = 0
+        var day = 0
         for (part, field) in zip(order, fields) {
             guard !field.isEmpty, field.count <= (part == .year ? 4 : 2), field.allSatisfy(\.isASCII), let value = Int(field) else { return nil }
             switch part {

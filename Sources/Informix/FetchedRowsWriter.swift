@@ -135,11 +135,12 @@ final class FetchedRowsWriter {
         var positions: [String: Int] = [:]
         var sources: [Int] = []
         for (index, column) in columns.enumerated() {
-            let name = switch columnCase {
-            case .upper: column.name.uppercased()
-            case .lower: column.name.lowercased()
-            case .natural: column.name
-            }
+            let name =
+                switch columnCase {
+                case .upper: column.name.uppercased()
+                case .lower: column.name.lowercased()
+                case .natural: column.name
+                }
             if let position = positions[name] {
                 sources[position] = index
             } else {
@@ -161,13 +162,15 @@ final class FetchedRowsWriter {
             xml.addEscapedChild(key.element, text, padding: padding)
         case .null:
             if runtime.version == .php8 {
-                run.notice("htmlentities(): Passing null to parameter #1 ($string) of type string is deprecated",
-                           line: entitiesLine, kind: "Deprecated")
+                run.notice(
+                    "htmlentities(): Passing null to parameter #1 ($string) of type string is deprecated",
+                    line: entitiesLine, kind: "Deprecated")
             }
             xml.addChild(key.element, parsed: [])  // what addChild stores of ""
         case .stream:
             if runtime.version == .php8 {
-                let trace = "Uncaught TypeError: htmlentities(): Argument #1 ($string) must be of type string, resource given in "
+                let trace =
+                    "Uncaught TypeError: htmlentities(): Argument #1 ($string) must be of type string, resource given in "
                     + "\(runtime.documentRoot)\(run.file):\(entitiesLine)\nStack trace:\n#0 \(runtime.documentRoot)\(run.file)(\(entitiesLine)): "
                     + "htmlentities(Resource id #\(run.nextResource()))\n#1 {main}\n  thrown"
                 return run.fatal(trace, line: entitiesLine)

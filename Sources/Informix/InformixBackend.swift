@@ -2,12 +2,12 @@
 // and `tableName`, PHP runs them through PDO_INFORMIX and answers rows as SimpleXML — emulated
 // over SQLite with Informix's dialect, system catalog, SERIAL columns and error texts.
 
-import Synchronization
 import Dispatch
 import Foundation
 import HTTPServer
 import Logging
 import MockCore
+import Synchronization
 
 /// The PHP services of `stubs/informix/`, each at its path (POST form `sql_stmt`, `tableName`),
 /// on a `stores_demo` database made from `stores_demo.sql`. Every scope gets its own copy of
@@ -54,8 +54,9 @@ public final class InformixBackend: Backend {
         databases = ScopeKey { scope in
             ScopeDatabase(scope: scope.name, cache: cache, file: dataDirectory?.appendingPathComponent("informix-\(scope.name).sqlite"))
         }
-        scripts = PHPScripts(runtime: settings.runtime, columnCase: settings.columnCase, dateOutput: settings.dateOutput,
-                             rootElement: settings.rootElement)
+        scripts = PHPScripts(
+            runtime: settings.runtime, columnCase: settings.columnCase, dateOutput: settings.dateOutput,
+            rootElement: settings.rootElement)
         services = Dictionary(settings.services.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
         mounts = Array(Set(settings.services.values)).sorted()
         let fixture = directory.appendingPathComponent("stores_demo.sql")
@@ -65,11 +66,12 @@ public final class InformixBackend: Backend {
             let (database, problems, source) = Self.load(fixture, databaseSettings, cache: fixtureCache)
             for problem in problems { logger.warning("informix: \(problem)") }
             let tables = database.definitions.values.filter { !$0.isCatalog }.count
-            let how = switch source {
-            case .copied(let path): "copied from \(path)"
-            case .loadedAndCached(let path): "loaded and cached in \(path)"
-            case .loaded: "loaded"
-            }
+            let how =
+                switch source {
+                case .copied(let path): "copied from \(path)"
+                case .loadedAndCached(let path): "loaded and cached in \(path)"
+                case .loaded: "loaded"
+                }
             logger.info("informix: \(tables) tables and views \(how) in \(ContinuousClock.now - started)")
             return TemplateDatabase(database)
         }
@@ -80,7 +82,8 @@ public final class InformixBackend: Backend {
     /// The database of the fixture file through `cache` (see `InformixFixtureCache`), every
     /// problem met on the way, and where it came from.
     static func load(_ fixture: URL, _ settings: DatabaseSettings, cache: FixtureCache?)
-        -> (InformixDatabase, [InformixFixtureError], InformixFixtureCache.Source) {
+        -> (InformixDatabase, [InformixFixtureError], InformixFixtureCache.Source)
+    {
         guard let cache else {
             let (database, problems) = load(fixture, settings)
             return (database, problems, .loaded)
@@ -144,8 +147,10 @@ public final class InformixBackend: Backend {
     }
 
     /// Runs the script, or answers from the scope's cache when the same request met the same data.
-    private func respond(_ service: PHPScripts.Service, _ path: String, _ post: [String: String], _ scope: String,
-                         _ database: InformixDatabase) -> Response {
+    private func respond(
+        _ service: PHPScripts.Service, _ path: String, _ post: [String: String], _ scope: String,
+        _ database: InformixDatabase
+    ) -> Response {
         let key = "\(path)\u{0}\(post["sql_stmt"] ?? "\u{1}")\u{0}\(post["tableName"] ?? "\u{1}")"
         if let cached = cache.response(scope: scope, key: key, generation: database.changeCount) { return cached }
         let before = database.changeCount
@@ -153,8 +158,9 @@ public final class InformixBackend: Backend {
         if let error = page.loggedError {
             for line in phpErrors.lines({ "informix: \(LogText.escaped(error, limit: 2000))" }) { logger.warning("\(line)") }
         }
-        let response = Response(status: page.status, headers: ["Content-Type": page.contentType, "X-Powered-By": settings.runtime.poweredBy],
-                                body: ResponseBody(shared: SharedBytes(page.body)))
+        let response = Response(
+            status: page.status, headers: ["Content-Type": page.contentType, "X-Powered-By": settings.runtime.poweredBy],
+            body: ResponseBody(shared: SharedBytes(page.body)))
         if database.changeCount == before, PHPScripts.isRepeatable(post) {
             cache.store(response, bodyBytes: page.body.count, scope: scope, key: key, generation: before)
         }
@@ -196,7 +202,9 @@ public final class InformixBackend: Backend {
                 do {
                     try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
                 } catch {
-                    throw InformixError(code: -329, sqlState: "IX000", message: "cannot create \(file.deletingLastPathComponent().path): \(error.localizedDescription)")
+                    throw InformixError(
+                        code: -329, sqlState: "IX000",
+                        message: "cannot create \(file.deletingLastPathComponent().path): \(error.localizedDescription)")
                 }
                 let existed = FileManager.default.fileExists(atPath: file.path)
                 let database = try InformixDatabase(settings: settings.database, path: file.path)

@@ -168,7 +168,8 @@ enum InformixDDL {
     }
 
     private static func columnDefinition(_ cursor: inout SQLTokenCursor, _ dialect: InformixDialect)
-        throws(InformixError) -> (ColumnDefinition, [ConstraintSpec]) {
+        throws(InformixError) -> (ColumnDefinition, [ConstraintSpec])
+    {
         guard let token = cursor.current, token.kind == .word else { throw .syntax() }
         cursor.position += 1
         var column = ColumnDefinition(name: token.lowered, type: try cursor.columnType())
@@ -198,8 +199,10 @@ enum InformixDDL {
         // A column may be called "primary" or "check" (sysreferences.primary): only these
         // word pairs start a table constraint.
         let opensList = cursor.position + 1 < cursor.tokens.count && cursor.tokens[cursor.position + 1].isSymbol("(")
-        guard cursor.peekWord("primary") && cursor.peekWord("key", ahead: 1) || cursor.peekWord("foreign") && cursor.peekWord("key", ahead: 1)
-                || (cursor.peekWord("unique") || cursor.peekWord("distinct") || cursor.peekWord("check")) && opensList else {
+        guard
+            cursor.peekWord("primary") && cursor.peekWord("key", ahead: 1) || cursor.peekWord("foreign") && cursor.peekWord("key", ahead: 1)
+                || (cursor.peekWord("unique") || cursor.peekWord("distinct") || cursor.peekWord("check")) && opensList
+        else {
             cursor.position = start
             return nil
         }
@@ -212,7 +215,8 @@ enum InformixDDL {
     /// `PRIMARY KEY [(cols)]`, `UNIQUE [(cols)]`, `[FOREIGN KEY (cols)] REFERENCES t [(cols)]
     /// [ON DELETE CASCADE]`, `CHECK (expr)`. A column constraint names its own column.
     private static func constraintBody(_ cursor: inout SQLTokenCursor, _ dialect: InformixDialect, column: String?)
-        throws(InformixError) -> ConstraintSpec? {
+        throws(InformixError) -> ConstraintSpec?
+    {
         func columns() throws(InformixError) -> [String] {
             if let column, !cursor.peekSymbol("(") { return [column] }
             return try cursor.nameList()
@@ -222,8 +226,9 @@ enum InformixDDL {
         if cursor.take("check") {
             try cursor.expectSymbol("(")
             let expression = try cursor.balancedGroup()
-            return ConstraintSpec(kind: .check, columns: column.map { [$0] } ?? [],
-                                  checkText: expression.sqliteText(), checkSQLite: try dialect.translate(expression).sqliteText())
+            return ConstraintSpec(
+                kind: .check, columns: column.map { [$0] } ?? [],
+                checkText: expression.sqliteText(), checkSQLite: try dialect.translate(expression).sqliteText())
         }
         var referencing: [String]
         if cursor.take("foreign", "key") {

@@ -109,8 +109,9 @@ final class InformixDatabase {
         dialect = InformixDialect(dateFormat: settings.dateFormat, owners: ["informix", settings.user.lowercased()])
         do {
             connection = try SQLiteConnection(path: path)
-            try SQLSandbox.install(on: connection, state: state, maxValueBytes: settings.maxValueBytes,
-                                   maxDatabaseBytes: settings.maxDatabaseBytes)
+            try SQLSandbox.install(
+                on: connection, state: state, maxValueBytes: settings.maxValueBytes,
+                maxDatabaseBytes: settings.maxDatabaseBytes)
         } catch {
             throw InformixError(code: -329, sqlState: "IX000", message: "Database not found or no system permission. (\(error.message))")
         }
@@ -151,7 +152,8 @@ final class InformixDatabase {
         definitions = [:]
         for row in rows {
             guard case .text(let json) = row[0],
-                  let definition = try? JSONDecoder().decode(TableDefinition.self, from: Data(json.utf8)) else { continue }
+                let definition = try? JSONDecoder().decode(TableDefinition.self, from: Data(json.utf8))
+            else { continue }
             definitions[definition.name] = definition
         }
     }
@@ -190,13 +192,15 @@ final class InformixDatabase {
         defer { if inUserTransaction && !connection.isInTransaction { inUserTransaction = false } }
         for (index, statement) in planned.enumerated() {
             // Every statement, schema statements too, is bounded in time (-213).
-            state.deadline = ConnectionState.monotonicNanos() + UInt64(settings.timeLimit.components.seconds) * 1_000_000_000
+            state.deadline =
+                ConnectionState.monotonicNanos() + UInt64(settings.timeLimit.components.seconds) * 1_000_000_000
                 + UInt64(settings.timeLimit.components.attoseconds / 1_000_000_000)
             defer { state.deadline = 0 }
             switch statement {
             case .query(let sqlite, let target):
-                result = try runQuery(sqlite, target: target, prepareCall: prepareCall, runCall: runCall,
-                                      eachRow: index == planned.count - 1 ? eachRow : nil)
+                result = try runQuery(
+                    sqlite, target: target, prepareCall: prepareCall, runCall: runCall,
+                    eachRow: index == planned.count - 1 ? eachRow : nil)
             case .other(let tokens): result = try run(tokens, prepareCall: prepareCall)
             }
         }
@@ -282,8 +286,10 @@ final class InformixDatabase {
         }
     }
 
-    private func runQuery(_ sql: String, target: String?, prepareCall: ODBCCall, runCall: ODBCCall,
-                          eachRow: RowVisitor?) throws(PDOError) -> StatementResult {
+    private func runQuery(
+        _ sql: String, target: String?, prepareCall: ODBCCall, runCall: ODBCCall,
+        eachRow: RowVisitor?
+    ) throws(PDOError) -> StatementResult {
         let query: PreparedQuery
         if let known = prepared[sql] {
             query = known
@@ -379,7 +385,7 @@ final class InformixDatabase {
             return ResultColumn(name: "(\(function))")
         }
         for (function, label) in [("understudy_today(", "(today)"), ("understudy_current(", "(current)"), ("understudy_user(", "(user)")]
-            where lowered.hasPrefix(function) {
+        where lowered.hasPrefix(function) {
             return ResultColumn(name: label)
         }
         if let first = lowered.first, first == "'" || first.isNumber || first == "-" && lowered.dropFirst().allSatisfy({ $0.isNumber || $0 == "." }) {
@@ -424,14 +430,17 @@ final class InformixDatabase {
         }
         for violation in violations {
             guard case .text(let child) = violation[0], case .text(let parent) = violation[2], case .integer(let fkid) = violation[3],
-                  let definition = definitions[child.lowercased()] else { continue }
+                let definition = definitions[child.lowercased()]
+            else { continue }
             let keys = (try? asEmulator { try connection.rows("PRAGMA foreign_key_list(\(child))") }) ?? []
             let columns = keys.filter { $0[0] == .integer(fkid) }.compactMap { row -> String? in
                 if case .text(let name) = row[3] { return name.lowercased() } else { return nil }
             }
-            guard let constraint = definition.constraints.first(where: {
-                $0.kind == .foreignKey && $0.referencedTable == parent.lowercased() && $0.columns == columns
-            }) else { continue }
+            guard
+                let constraint = definition.constraints.first(where: {
+                    $0.kind == .foreignKey && $0.referencedTable == parent.lowercased() && $0.columns == columns
+                })
+            else { continue }
             let name = "\(definition.owner).\(constraint.name)"
             return child.lowercased() == target ? .missingParentKey(name) : .keyStillReferenced(name)
         }
@@ -469,7 +478,8 @@ final class InformixDatabase {
         }
         if let view = after("cannot modify ") { return .viewNotUpdatable(String(view.prefix { $0 != " " })) }
         if message.contains("misuse of aggregate") {
-            return InformixError(code: -294, sqlState: "42000", message: "The column (\(message.split(separator: " ").last ?? "")) must be in the GROUP BY list.")
+            return InformixError(
+                code: -294, sqlState: "42000", message: "The column (\(message.split(separator: " ").last ?? "")) must be in the GROUP BY list.")
         }
         return .syntax()
     }
@@ -483,7 +493,10 @@ final class InformixDatabase {
             let table = names.first.map { String($0.split(separator: ".").first ?? "") }?.lowercased() ?? ""
             let columns = names.map { String($0.split(separator: ".").last ?? "").lowercased() }
             if let definition = definitions[table],
-               let constraint = definition.constraints.first(where: { ($0.kind == .primaryKey || $0.kind == .unique) && Set($0.columns) == Set(columns) }) {
+                let constraint = definition.constraints.first(where: {
+                    ($0.kind == .primaryKey || $0.kind == .unique) && Set($0.columns) == Set(columns)
+                })
+            {
                 return .uniqueConstraint("\(definition.owner).\(constraint.name)")
             }
             return .uniqueIndex()
@@ -491,7 +504,8 @@ final class InformixDatabase {
             let qualified = message.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
             let parts = qualified.split(separator: ".").map { $0.lowercased() }
             if parts.count == 2, let definition = definitions[parts[0]], let column = definition.column(parts[1]),
-               !column.notNull, definition.isPrimaryKeyColumn(column.name) {
+                !column.notNull, definition.isPrimaryKeyColumn(column.name)
+            {
                 return InformixError(code: -703, sqlState: "IX000", message: "Primary key on table (\(parts[0])) has a field with a null key value.")
             }
             return .nullInto(qualified.lowercased())

@@ -64,7 +64,7 @@ struct InformixDialect: Sendable {
                     index += 1 + cursor.position
                     continue
                 } else if token.text == ":", out.last?.kind == .word, next()?.kind == .word {
-                    let database = out.removeLast() // database:table
+                    let database = out.removeLast()  // database:table
                     index += 1
                     carrySpacing(database, &input[index])
                     continue
@@ -75,7 +75,7 @@ struct InformixDialect: Sendable {
                 let followedByParenthesis = next()?.isSymbol("(") == true
                 let qualified = out.last?.isSymbol(".") == true
                 if next()?.isSymbol(".") == true, next(2)?.kind == .word, owners.contains(word), !qualified {
-                    index += 2 // informix.systables
+                    index += 2  // informix.systables
                     carrySpacing(token, &input[index])
                     continue
                 }
@@ -101,12 +101,15 @@ struct InformixDialect: Sendable {
                         var escape: Character = "\\"
                         var consumed = 2
                         if next(2)?.isWord("escape") == true, let escapeToken = next(3), escapeToken.kind == .string,
-                           let character = escapeToken.text.first {
+                            let character = escapeToken.text.first
+                        {
                             escape = character
                             consumed = 4
                         }
-                        out.append(SQLToken(kind: .string, text: Self.globPattern(pattern.text, escape: escape),
-                                            spaced: pattern.spaced, offset: pattern.offset))
+                        out.append(
+                            SQLToken(
+                                kind: .string, text: Self.globPattern(pattern.text, escape: escape),
+                                spaced: pattern.spaced, offset: pattern.offset))
                         index += consumed
                         continue
                     }
@@ -139,7 +142,8 @@ struct InformixDialect: Sendable {
         var skip: String?
         var first: String?
         while index + 1 < input.count {
-            let token = input[index], value = input[index + 1]
+            let token = input[index]
+            let value = input[index + 1]
             if token.isWord("skip"), value.kind == .number {
                 skip = value.text
             } else if token.isWord("first") || token.isWord("limit"), value.kind == .number {
@@ -190,11 +194,13 @@ struct InformixDialect: Sendable {
 
     private func field(_ cursor: inout SQLTokenCursor) -> String? {
         guard let token = cursor.current, token.kind == .word,
-              ["year", "month", "day", "hour", "minute", "second", "fraction"].contains(token.lowered) else { return nil }
+            ["year", "month", "day", "hour", "minute", "second", "fraction"].contains(token.lowered)
+        else { return nil }
         cursor.position += 1
         var name = token.lowered
         if cursor.peekSymbol("("), cursor.position + 2 < cursor.tokens.count, cursor.tokens[cursor.position + 1].kind == .number,
-           cursor.tokens[cursor.position + 2].isSymbol(")") {
+            cursor.tokens[cursor.position + 2].isSymbol(")")
+        {
             if name == "fraction" { name += "(\(cursor.tokens[cursor.position + 1].text))" }
             cursor.position += 3
         }

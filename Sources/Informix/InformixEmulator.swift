@@ -8,9 +8,10 @@ extension Emulator {
         summary: "Informix PHP SQL services (/informix/generic.php, …) on stores_demo",
         checkedFiles: "the database script and configuration",
         benchmarks: [
-            EmulatorBenchmark(name: "informix-customers",
-                              about: "The Informix demo app's call: a form POST of the statement, the whole table back as XML.",
-                              path: "/informix/generic.php", formBody: "sql_stmt=SELECT+*+FROM+customer&tableName=customer"),
+            EmulatorBenchmark(
+                name: "informix-customers",
+                about: "The Informix demo app's call: a form POST of the statement, the whole table back as XML.",
+                path: "/informix/generic.php", formBody: "sql_stmt=SELECT+*+FROM+customer&tableName=customer")
         ],
         start: { InformixBackend(directory: $0.directory, dataDirectory: $0.dataDirectory, logger: $0.logger) },
         check: { InformixBackend.check(directory: $0) })

@@ -25,8 +25,9 @@ struct InformixError: Error, Equatable, Sendable {
     }
 
     static func unknownColumn(_ name: String) -> InformixError {
-        InformixError(code: -217, sqlState: "42S22",
-                      message: "Column (\(name)) not found in any table in the query (or SLV is undefined).")
+        InformixError(
+            code: -217, sqlState: "42S22",
+            message: "Column (\(name)) not found in any table in the query (or SLV is undefined).")
     }
 
     static func valueCountMismatch() -> InformixError {

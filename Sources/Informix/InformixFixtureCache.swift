@@ -39,7 +39,8 @@ struct InformixFixtureCache: Sendable {
     /// file that an older build wrote.
     private static let executableIdentity: String = {
         guard let path = Bundle.main.executablePath,
-              let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return "unknown executable" }
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        else { return "unknown executable" }
         let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
         let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
         return "\(path) \(size) \(modified)"
@@ -47,8 +48,10 @@ struct InformixFixtureCache: Sendable {
 
     /// The database of `fixture`: the cached copy if there is a sound one, else made by `load`
     /// (and cached when it had no problems and the cache folder can be written).
-    func database(of fixture: URL, _ settings: DatabaseSettings,
-                  load: () -> (InformixDatabase, [InformixFixtureError])) -> (InformixDatabase, [InformixFixtureError], Source) {
+    func database(
+        of fixture: URL, _ settings: DatabaseSettings,
+        load: () -> (InformixDatabase, [InformixFixtureError])
+    ) -> (InformixDatabase, [InformixFixtureError], Source) {
         let path = path(checksum: Self.checksum(of: fixture, settings))
         if let database = Self.copy(path, settings) { return (database, [], .copied(path)) }
         let (database, problems) = load()
@@ -64,11 +67,12 @@ struct InformixFixtureCache: Sendable {
     /// sound (damaged, or not a fixture database).
     private static func copy(_ path: String, _ settings: DatabaseSettings) -> InformixDatabase? {
         guard FileManager.default.fileExists(atPath: path),
-              let file = try? SQLiteConnection(path: path),
-              let check = try? file.rows("PRAGMA quick_check"), check == [[.text("ok")]],
-              let database = try? InformixDatabase(settings: settings, path: ":memory:"),
-              (try? database.restore(fromFile: file)) != nil,
-              !database.definitions.isEmpty else { return nil }
+            let file = try? SQLiteConnection(path: path),
+            let check = try? file.rows("PRAGMA quick_check"), check == [[.text("ok")]],
+            let database = try? InformixDatabase(settings: settings, path: ":memory:"),
+            (try? database.restore(fromFile: file)) != nil,
+            !database.definitions.isEmpty
+        else { return nil }
         return database
     }
 }

@@ -82,7 +82,8 @@ final class InformixResponseCache: Sendable {
             entries.remove(fullKey)
             // Scans for the oldest: evictions are rare next to hits, and entries are few.
             while entries.byKey.count >= maxEntries || entries.bytes + size > maxBytes,
-                  let oldest = entries.byKey.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+                let oldest = entries.byKey.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
+            {
                 entries.remove(oldest)
             }
             entries.clock += 1

@@ -88,7 +88,9 @@ public struct InformixSettings: Sendable {
         if let user = try text("user") { database.user = user }
         if let name = try text("database") { database.databaseName = name }
         if let now = try text("now") {
-            guard let instant = ISO8601DateFormatter().date(from: now) else { throw problem("now", "must be an ISO 8601 instant such as 2011-09-14T12:00:00Z") }
+            guard let instant = ISO8601DateFormatter().date(from: now) else {
+                throw problem("now", "must be an ISO 8601 instant such as 2011-09-14T12:00:00Z")
+            }
             database.fixedNow = instant.timeIntervalSince1970
         }
         if let cache = json["responseCache"] {

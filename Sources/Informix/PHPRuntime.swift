@@ -57,8 +57,9 @@ struct PHPRuntime: Sendable, Equatable {
 
     /// The fatal error of calling a method on what `query()` returned after it failed silently.
     func nonObjectCall(_ method: String) -> String {
-        version == .php53 ? "Call to a member function \(method)() on a non-object"
-                          : "Uncaught Error: Call to a member function \(method)() on bool"
+        version == .php53
+            ? "Call to a member function \(method)() on a non-object"
+            : "Uncaught Error: Call to a member function \(method)() on bool"
     }
 
     /// The fatal error of an uncaught PDOException thrown by `call` (e.g. `PDO->query('…')`).
@@ -67,7 +68,8 @@ struct PHPRuntime: Sendable, Equatable {
         // PHP cuts string arguments in stack traces at 15 bytes.
         let shown = argument.utf8.count > 15 ? String(decoding: Array(argument.utf8.prefix(15)), as: UTF8.self) + "..." : argument
         if version == .php53 {
-            return "Uncaught exception 'PDOException' with message '\(message)' in \(path):\(line)\nStack trace:\n#0 \(path)(\(line)): \(call)('\(shown)')\n#1 {main}\n  thrown"
+            return
+                "Uncaught exception 'PDOException' with message '\(message)' in \(path):\(line)\nStack trace:\n#0 \(path)(\(line)): \(call)('\(shown)')\n#1 {main}\n  thrown"
         }
         return "Uncaught PDOException: \(message) in \(path):\(line)\nStack trace:\n#0 \(path)(\(line)): \(call)('\(shown)')\n#1 {main}\n  thrown"
     }
@@ -86,7 +88,8 @@ enum PHPForm {
     static func parse(_ body: [UInt8], runtime: PHPRuntime) -> [String: String] {
         var fields: [String: String] = [:]
         for pair in body.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
-            let name: ArraySlice<UInt8>, value: ArraySlice<UInt8>
+            let name: ArraySlice<UInt8>
+            let value: ArraySlice<UInt8>
             if let equals = pair.firstIndex(of: UInt8(ascii: "=")) {
                 name = pair[..<equals]
                 value = pair[(equals + 1)...]
@@ -125,7 +128,8 @@ enum PHPForm {
             if byte == UInt8(ascii: "+") {
                 out.append(UInt8(ascii: " "))
             } else if byte == UInt8(ascii: "%"), index + 2 < bytes.endIndex,
-                      let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) {
+                let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2])
+            {
                 out.append(high << 4 | low)
                 index += 2
             } else {

@@ -61,8 +61,9 @@ struct PHPScripts {
             _ = try execute(sql ?? "", .execDirect, database)
         } catch {
             // The catch block: echo of a misspelled variable, then the error document.
-            run.notice(runtime.version == .php8 ? "Undefined variable $thereWasAnError" : "Undefined variable: thereWasAnError",
-                       line: 29, warningOnPHP8: true)
+            run.notice(
+                runtime.version == .php8 ? "Undefined variable $thereWasAnError" : "Undefined variable: thereWasAnError",
+                line: 29, warningOnPHP8: true)
             guard let table, !table.isEmpty else { return run.fatal(runtime.nonObjectCall("addChild"), line: 38) }
             var xml = SimpleXMLWriter(runtime: runtime, root: rootElement)
             let row = SimpleXMLWriter.Element(table)
@@ -86,7 +87,7 @@ struct PHPScripts {
     private func query(_ run: inout ScriptRun, _ post: [String: String], _ database: InformixDatabase) -> PHPPage {
         let sql = run.field(post, "sql_stmt", line: 3) ?? ""
         var table = run.field(post, "tableName", line: 4) ?? ""
-        if table.isEmpty { table = "tablename" } // `$table == NULL` is true for "" as well
+        if table.isEmpty { table = "tablename" }  // `$table == NULL` is true for "" as well
         let throwing = runtime.pdoThrowsByDefault
         do {
             _ = try execute(sql, .execDirect, database)
@@ -125,8 +126,10 @@ struct PHPScripts {
 
     static let errorFlag = SimpleXMLWriter.Element("ThereWasAnError")
 
-    private func execute(_ sql: String, _ call: ODBCCall, _ database: InformixDatabase,
-                         eachRow: RowVisitor? = nil) throws(PDOException) -> StatementResult {
+    private func execute(
+        _ sql: String, _ call: ODBCCall, _ database: InformixDatabase,
+        eachRow: RowVisitor? = nil
+    ) throws(PDOException) -> StatementResult {
         // PDO refuses an empty statement itself, before the driver sees it.
         guard !sql.isEmpty else { throw PDOException(message: "SQLSTATE[HY000]: General error: trying to execute an empty query") }
         do {

@@ -1,10 +1,11 @@
 import CSQLite
+import WireFormat
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import WireFormat
 
 /// What the functions, the authorizer and the progress handler of one connection share. Used
 /// only from the thread that runs the connection.
@@ -50,8 +51,10 @@ final class ConnectionState {
         var fields = tm()
         gmtime_r(&time, &fields)
         let micros = Int((seconds - seconds.rounded(.down)) * 1_000_000)
-        return (Int(fields.tm_year) + 1900, Int(fields.tm_mon) + 1, Int(fields.tm_mday), Int(fields.tm_hour),
-                Int(fields.tm_min), Int(fields.tm_sec), micros)
+        return (
+            Int(fields.tm_year) + 1900, Int(fields.tm_mon) + 1, Int(fields.tm_mday), Int(fields.tm_hour),
+            Int(fields.tm_min), Int(fields.tm_sec), micros
+        )
     }
 
     static func monotonicNanos() -> UInt64 {
@@ -64,8 +67,10 @@ final class ConnectionState {
 /// Installs on a connection what makes it an Informix sandbox: the dialect's functions, an
 /// authorizer that keeps clients inside the emulated database, limits, and a run-time bound.
 enum SQLSandbox {
-    static func install(on connection: SQLiteConnection, state: ConnectionState, maxValueBytes: Int32,
-                        maxDatabaseBytes: Int) throws(SQLiteError) {
+    static func install(
+        on connection: SQLiteConnection, state: ConnectionState, maxValueBytes: Int32,
+        maxDatabaseBytes: Int
+    ) throws(SQLiteError) {
         let db = connection.handle
         let context = Unmanaged.passUnretained(state).toOpaque()
         // No ATTACH, no huge strings or blobs, no extension loading, no schema tricks.
@@ -134,8 +139,11 @@ enum SQLSandbox {
         let lastName = text(values, 1) ?? "fraction(3)"
         let digits = Int(lastName.filter(\.isNumber)) ?? 3
         let last = InformixType.Field(name: lastName.hasPrefix("fraction") ? "fraction" : lastName, fractionDigits: digits) ?? .second
-        resultText(context, DateTimeText.format(year: now.0, month: now.1, day: now.2, hour: now.3, minute: now.4, second: now.5,
-                                                microsecond: now.6, first: first, last: last))
+        resultText(
+            context,
+            DateTimeText.format(
+                year: now.0, month: now.1, day: now.2, hour: now.3, minute: now.4, second: now.5,
+                microsecond: now.6, first: first, last: last))
     }
 
     private static let user: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { context, _, _ in
@@ -159,8 +167,10 @@ enum SQLSandbox {
             sqlite3_result_int64(context, Int64(connection.fixedNow ?? Double(time(nil))))
         case "version"?:
             let part = count > 1 ? text(values, 1)?.lowercased() : "full"
-            let versions = ["server-type": "IBM Informix Dynamic Server", "major": "11", "minor": "70", "level": "FC4",
-                            "os": "U", "full": "IBM Informix Dynamic Server Version 11.70.FC4"]
+            let versions = [
+                "server-type": "IBM Informix Dynamic Server", "major": "11", "minor": "70", "level": "FC4",
+                "os": "U", "full": "IBM Informix Dynamic Server Version 11.70.FC4",
+            ]
             resultText(context, versions[part ?? "full"] ?? versions["full"]!)
         default:
             sqlite3_result_error(context, "informix:-728", -1)
@@ -169,7 +179,9 @@ enum SQLSandbox {
 
     private static let mdy: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { context, _, values in
         guard let values else { return }
-        let month = Int(sqlite3_value_int64(values[0])), day = Int(sqlite3_value_int64(values[1])), year = Int(sqlite3_value_int64(values[2]))
+        let month = Int(sqlite3_value_int64(values[0]))
+        let day = Int(sqlite3_value_int64(values[1]))
+        let year = Int(sqlite3_value_int64(values[2]))
         let date = CivilDate(year: year, month: month, day: day)
         guard date.isInformixDate else {
             sqlite3_result_error(context, "informix:-1206", -1)
@@ -203,7 +215,10 @@ enum SQLSandbox {
         guard fields.count == 3 else { return sqlite3_result_error(context, "informix:-1218", -1) }
         // Zeller-style: days since a known Sunday (1899-12-31).
         var (year, month) = (fields[0], fields[1])
-        if month < 3 { year -= 1; month += 12 }
+        if month < 3 {
+            year -= 1
+            month += 12
+        }
         let days = 365 * year + year / 4 - year / 100 + year / 400 + (153 * (month - 3) + 2) / 5 + fields[2]
         sqlite3_result_int64(context, Int64((days + 2) % 7))
     }
@@ -217,48 +232,52 @@ enum SQLSandbox {
     /// files, run pragmas, load extensions, change the catalog, see the emulator's own tables
     /// or SQLite's schema, or run schema statements SQLite-style (the emulator runs Informix's,
     /// as internal).
-    private static let authorize: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
-                                                 UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32 = { context, action, first, second, _, inner in
-        guard let context else { return SQLITE_DENY }
-        let state = Unmanaged<ConnectionState>.fromOpaque(context).takeUnretainedValue()
-        // Trust rests on what a client cannot forge: the flag the emulator sets around its own
-        // statements, and the names of the triggers it made. A client's trigger or view gets a
-        // client's rights, even when one of the emulator's statements sets it off.
-        if let inner {
-            if state.emulatorTriggers.contains(String(cString: inner).lowercased()) { return SQLITE_OK }
-        } else if state.isInternal {
-            return SQLITE_OK
-        }
-        let name = first.map { String(cString: $0).lowercased() } ?? ""
-        func refuse(_ error: InformixError) -> Int32 {
-            state.refusal = error
-            return SQLITE_DENY
-        }
-        switch action {
-        case SQLITE_READ:
-            if isHidden(name) { return refuse(.unknownTable(name)) }
-            return SQLITE_OK
-        case SQLITE_SELECT, SQLITE_RECURSIVE:
-            return SQLITE_OK
-        case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE:
-            if isHidden(name) { return refuse(.unknownTable(name)) }
-            if InformixCatalog.catalogNames.contains(name) { return refuse(.catalogChange(name)) }
-            return SQLITE_OK
-        case SQLITE_FUNCTION:
-            let function = second.map { String(cString: $0).lowercased() } ?? ""
-            let dialect: Set<String> = ["understudy_today", "understudy_current", "understudy_user"]
-            if function.hasPrefix(InformixCatalog.hiddenPrefix) && !dialect.contains(function)
-                || ["load_extension", "readfile", "writefile", "edit", "fts3_tokenizer"].contains(function) {
-                return refuse(.unknownRoutine(function))
+    private static let authorize:
+        @convention(c) (
+            UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
+            UnsafePointer<CChar>?, UnsafePointer<CChar>?
+        ) -> Int32 = { context, action, first, second, _, inner in
+            guard let context else { return SQLITE_DENY }
+            let state = Unmanaged<ConnectionState>.fromOpaque(context).takeUnretainedValue()
+            // Trust rests on what a client cannot forge: the flag the emulator sets around its own
+            // statements, and the names of the triggers it made. A client's trigger or view gets a
+            // client's rights, even when one of the emulator's statements sets it off.
+            if let inner {
+                if state.emulatorTriggers.contains(String(cString: inner).lowercased()) { return SQLITE_OK }
+            } else if state.isInternal {
+                return SQLITE_OK
             }
-            return SQLITE_OK
-        case SQLITE_TRANSACTION, SQLITE_SAVEPOINT, SQLITE_PRAGMA, SQLITE_ATTACH, SQLITE_DETACH, SQLITE_ANALYZE, SQLITE_REINDEX:
-            return refuse(.syntax())
-        default:
-            // Schema changes (CREATE/DROP/ALTER of any kind) only through the Informix DDL path.
-            return refuse(.syntax())
+            let name = first.map { String(cString: $0).lowercased() } ?? ""
+            func refuse(_ error: InformixError) -> Int32 {
+                state.refusal = error
+                return SQLITE_DENY
+            }
+            switch action {
+            case SQLITE_READ:
+                if isHidden(name) { return refuse(.unknownTable(name)) }
+                return SQLITE_OK
+            case SQLITE_SELECT, SQLITE_RECURSIVE:
+                return SQLITE_OK
+            case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE:
+                if isHidden(name) { return refuse(.unknownTable(name)) }
+                if InformixCatalog.catalogNames.contains(name) { return refuse(.catalogChange(name)) }
+                return SQLITE_OK
+            case SQLITE_FUNCTION:
+                let function = second.map { String(cString: $0).lowercased() } ?? ""
+                let dialect: Set<String> = ["understudy_today", "understudy_current", "understudy_user"]
+                if function.hasPrefix(InformixCatalog.hiddenPrefix) && !dialect.contains(function)
+                    || ["load_extension", "readfile", "writefile", "edit", "fts3_tokenizer"].contains(function)
+                {
+                    return refuse(.unknownRoutine(function))
+                }
+                return SQLITE_OK
+            case SQLITE_TRANSACTION, SQLITE_SAVEPOINT, SQLITE_PRAGMA, SQLITE_ATTACH, SQLITE_DETACH, SQLITE_ANALYZE, SQLITE_REINDEX:
+                return refuse(.syntax())
+            default:
+                // Schema changes (CREATE/DROP/ALTER of any kind) only through the Informix DDL path.
+                return refuse(.syntax())
+            }
         }
-    }
 
     /// Tables a client must not see: the emulator's own, SQLite's schema tables
     /// (sqlite_master/sqlite_schema list every table), the pragma tables and dbstat.
@@ -274,8 +293,10 @@ enum SQLSandbox {
 
 /// DATETIME values as Informix writes them: `yyyy-mm-dd hh:mm:ss.fff`, cut to the qualifier.
 enum DateTimeText {
-    static func format(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, microsecond: Int,
-                       first: InformixType.Field, last: InformixType.Field) -> String {
+    static func format(
+        year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, microsecond: Int,
+        first: InformixType.Field, last: InformixType.Field
+    ) -> String {
         let parts: [(InformixType.Field, String, String)] = [
             (.year, "", CivilDate.pad(year, 4)), (.month, "-", CivilDate.pad(month, 2)), (.day, "-", CivilDate.pad(day, 2)),
             (.hour, " ", CivilDate.pad(hour, 2)), (.minute, ":", CivilDate.pad(minute, 2)), (.second, ":", CivilDate.pad(second, 2)),

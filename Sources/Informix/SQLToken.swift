@@ -105,7 +105,8 @@ enum SQLTokenizer {
                     var open = index
                     while open < bytes.count && (bytes[open] == UInt8(ascii: " ") || bytes[open] == UInt8(ascii: "\t")) { open += 1 }
                     if open < bytes.count && bytes[open] == UInt8(ascii: "("),
-                       let close = bytes[open...].firstIndex(of: UInt8(ascii: ")")) {
+                        let close = bytes[open...].firstIndex(of: UInt8(ascii: ")"))
+                    {
                         let literal = text((open + 1)..<close).trimmingSpaces
                         tokens.append(SQLToken(kind: .timeLiteral, text: literal, spaced: true, offset: open))
                         index = close + 1
@@ -150,8 +151,10 @@ enum SQLTokenizer {
                 seenPoint = true
                 index += 1
             } else if byte | 0x20 == UInt8(ascii: "e"), index + 1 < bytes.count,
-                      isDigit(bytes[index + 1]) || ((bytes[index + 1] == UInt8(ascii: "+") || bytes[index + 1] == UInt8(ascii: "-"))
-                                                    && index + 2 < bytes.count && isDigit(bytes[index + 2])) {
+                isDigit(bytes[index + 1])
+                    || ((bytes[index + 1] == UInt8(ascii: "+") || bytes[index + 1] == UInt8(ascii: "-"))
+                        && index + 2 < bytes.count && isDigit(bytes[index + 2]))
+            {
                 index += 2
                 while index < bytes.count && isDigit(bytes[index]) { index += 1 }
                 break

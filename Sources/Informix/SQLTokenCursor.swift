@@ -149,7 +149,9 @@ struct SQLTokenCursor {
             let sizes = try optionalNumbers()
             let isMoney = word == "money"
             let precision = sizes.first ?? 16
-            let scale = sizes.count > 1 ? sizes[1] : (isMoney ? 2 : (sizes.isEmpty ? InformixType.floatingScale : (word == "numeric" ? 0 : InformixType.floatingScale)))
+            let scale =
+                sizes.count > 1
+                ? sizes[1] : (isMoney ? 2 : (sizes.isEmpty ? InformixType.floatingScale : (word == "numeric" ? 0 : InformixType.floatingScale)))
             guard (1...32).contains(precision), scale == InformixType.floatingScale || scale <= precision else { throw .syntax() }
             type = InformixType(kind: isMoney ? .money : .decimal, length: precision, scale: scale)
         case "date": type = InformixType(kind: .date)
@@ -179,8 +181,10 @@ struct SQLTokenCursor {
             number = try integer()
             try expectSymbol(")")
         }
-        let field = token.lowered == "fraction" ? InformixType.Field(name: "fraction", fractionDigits: number ?? 3)
-                                                 : InformixType.Field(name: token.lowered)
+        let field =
+            token.lowered == "fraction"
+            ? InformixType.Field(name: "fraction", fractionDigits: number ?? 3)
+            : InformixType.Field(name: token.lowered)
         guard let field else { throw .syntax() }
         return (field, token.lowered == "fraction" ? nil : number)
     }

@@ -56,7 +56,8 @@ final class SQLiteConnection {
     /// and prepared statements.
     var memoryUsed: Int {
         [SQLITE_DBSTATUS_CACHE_USED, SQLITE_DBSTATUS_SCHEMA_USED, SQLITE_DBSTATUS_STMT_USED].reduce(0) { total, counter in
-            var current: Int32 = 0, highest: Int32 = 0
+            var current: Int32 = 0
+            var highest: Int32 = 0
             return sqlite3_db_status(handle, counter, &current, &highest, 0) == SQLITE_OK ? total + Int(current) : total
         }
     }
@@ -109,8 +110,9 @@ final class SQLiteConnection {
     }
 
     func lastError(_ status: Int32) -> SQLiteError {
-        SQLiteError(code: sqlite3_extended_errcode(handle) == SQLITE_OK ? status : sqlite3_extended_errcode(handle),
-                    message: String(cString: sqlite3_errmsg(handle)))
+        SQLiteError(
+            code: sqlite3_extended_errcode(handle) == SQLITE_OK ? status : sqlite3_extended_errcode(handle),
+            message: String(cString: sqlite3_errmsg(handle)))
     }
 }
 
@@ -166,7 +168,8 @@ final class SQLiteStatement {
     /// followed to their base tables).
     func columnOrigin(_ index: Int) -> (table: String, column: String)? {
         guard let table = sqlite3_column_table_name(statement, Int32(index)),
-              let column = sqlite3_column_origin_name(statement, Int32(index)) else { return nil }
+            let column = sqlite3_column_origin_name(statement, Int32(index))
+        else { return nil }
         return (String(cString: table), String(cString: column))
     }
 

@@ -94,8 +94,10 @@ extension InformixDatabase {
 
     /// Names and numbers constraints as Informix does: primary key first, then NOT NULL per
     /// column, unique, referential and check constraints, each `<u|n|r|c><tabid>_<constrid>`.
-    private func constraints(_ specs: [InformixDDL.ConstraintSpec], for table: TableDefinition,
-                             existing: [ConstraintDefinition] = []) throws(InformixError) -> [ConstraintDefinition] {
+    private func constraints(
+        _ specs: [InformixDDL.ConstraintSpec], for table: TableDefinition,
+        existing: [ConstraintDefinition] = []
+    ) throws(InformixError) -> [ConstraintDefinition] {
         var next = max(nextConstrid(), (existing.map(\.constrid).max() ?? 0) + 1)
         var result = existing
         let order: [ConstraintDefinition.Kind] = [.primaryKey, .notNull, .unique, .foreignKey, .check]
@@ -105,9 +107,16 @@ extension InformixDatabase {
                 if kind == .primaryKey, result.contains(where: { $0.kind == .primaryKey }) {
                     throw InformixError(code: -583, sqlState: "42000", message: "Table (\(table.name)) already has a primary key.")
                 }
-                let prefix = switch kind { case .primaryKey, .unique: "u"; case .notNull: "n"; case .foreignKey: "r"; case .check: "c" }
-                var constraint = ConstraintDefinition(kind: kind, name: spec.name ?? "\(prefix)\(table.tabid)_\(next)", constrid: next,
-                                                      columns: spec.columns, checkText: spec.checkText, checkSQLite: spec.checkSQLite)
+                let prefix =
+                    switch kind {
+                    case .primaryKey, .unique: "u"
+                    case .notNull: "n"
+                    case .foreignKey: "r"
+                    case .check: "c"
+                    }
+                var constraint = ConstraintDefinition(
+                    kind: kind, name: spec.name ?? "\(prefix)\(table.tabid)_\(next)", constrid: next,
+                    columns: spec.columns, checkText: spec.checkText, checkSQLite: spec.checkSQLite)
                 if kind == .foreignKey {
                     constraint.referencedTable = spec.referencedTable
                     constraint.referencedColumns = try referencedKey(spec, from: table)
@@ -148,11 +157,14 @@ extension InformixDatabase {
         } catch {
             throw InformixError(code: -999, sqlState: "HY000", message: "Not implemented yet. (\(error))")
         }
-        try sqlite("INSERT OR REPLACE INTO understudy_tables VALUES (\(SQLiteValue.text(table.name).sqlLiteral), \(SQLiteValue.text(json).sqlLiteral))")
+        try sqlite(
+            "INSERT OR REPLACE INTO understudy_tables VALUES (\(SQLiteValue.text(table.name).sqlLiteral), \(SQLiteValue.text(json).sqlLiteral))")
         for statement in InformixCatalog.deleteRows(tabid: table.tabid) { try sqlite(statement) }
         let rows = InformixCatalog.insertRows(table) { constraint in
             guard let target = self.definitions[constraint.referencedTable ?? ""],
-                  let key = target.constraints.first(where: { ($0.kind == .primaryKey || $0.kind == .unique) && $0.columns == constraint.referencedColumns })
+                let key = target.constraints.first(where: {
+                    ($0.kind == .primaryKey || $0.kind == .unique) && $0.columns == constraint.referencedColumns
+                })
             else { return nil }
             return (key.constrid, target.tabid)
         }
@@ -286,7 +298,9 @@ extension InformixDatabase {
             table.constraints[constraint].columns = table.constraints[constraint].columns.map { $0 == old ? new : $0 }
         }
         for position in table.indexes.indices {
-            table.indexes[position].columns = table.indexes[position].columns.map { $0.name == old ? .init(name: new, descending: $0.descending) : $0 }
+            table.indexes[position].columns = table.indexes[position].columns.map {
+                $0.name == old ? .init(name: new, descending: $0.descending) : $0
+            }
         }
         try store(table)
     }
@@ -305,7 +319,8 @@ extension InformixDatabase {
 
     private func dropIndex(_ name: String) throws(InformixError) {
         guard var table = definitions.values.first(where: { $0.indexes.contains { $0.name == name } }),
-              let index = table.indexes.first(where: { $0.name == name }) else { throw .unknownIndex(name) }
+            let index = table.indexes.first(where: { $0.name == name })
+        else { throw .unknownIndex(name) }
         table.indexes.removeAll { $0.name == name }
         try sqlite("DROP INDEX \(index.sqliteName)")
         try store(table)
@@ -330,8 +345,9 @@ extension InformixDatabase {
             throw InformixError(code: -207, sqlState: "42000", message: "Number of columns in the view does not match the SELECT list.")
         }
         let columns = described.enumerated().map { offset, column in
-            ColumnDefinition(name: spec.columns.isEmpty ? column.name : spec.columns[offset],
-                             type: column.type ?? InformixType(kind: .varchar, length: 255))
+            ColumnDefinition(
+                name: spec.columns.isEmpty ? column.name : spec.columns[offset],
+                type: column.type ?? InformixType(kind: .varchar, length: 255))
         }
         var view = TableDefinition(name: spec.name, owner: settings.user, tabid: nextUserTabid(), columns: columns)
         view.tabtype = "V"
@@ -360,11 +376,14 @@ extension InformixDatabase {
             actions.append(try dialect.translate(tokens).sqliteText())
         }
         let event = spec.event.uppercased() + (spec.columns.isEmpty ? "" : " OF " + spec.columns.joined(separator: ", "))
-        let sql = "CREATE TRIGGER \(spec.name) \(spec.timing.uppercased()) \(event) ON \(table.name) FOR EACH ROW BEGIN "
+        let sql =
+            "CREATE TRIGGER \(spec.name) \(spec.timing.uppercased()) \(event) ON \(table.name) FOR EACH ROW BEGIN "
             + actions.map { $0 + "; " }.joined() + "END"
         let trigid = (definitions.values.flatMap { $0.triggers.map(\.trigid) }.max() ?? 0) + 1
-        table.triggers.append(TriggerDefinition(name: spec.name, trigid: trigid, event: String(spec.event.prefix(1)).uppercased(),
-                                                old: spec.old, new: spec.new, sqlite: sql))
+        table.triggers.append(
+            TriggerDefinition(
+                name: spec.name, trigid: trigid, event: String(spec.event.prefix(1)).uppercased(),
+                old: spec.old, new: spec.new, sqlite: sql))
         try sqlite(sql)
         try store(table)
     }

@@ -243,7 +243,7 @@ enum HTMLEntities {
                 case UInt8(ascii: "<"): entity("lt")
                 case UInt8(ascii: ">"): entity("gt")
                 case 0xA0...0xFF: entity(HTMLEntityTable.names[UInt32(byte)] ?? "#\(byte)")
-                default: out.append(byte) // 0x80-0x9F have no entity in Latin-1: the raw byte
+                default: out.append(byte)  // 0x80-0x9F have no entity in Latin-1: the raw byte
                 }
             }
             return out

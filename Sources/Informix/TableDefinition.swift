@@ -58,8 +58,9 @@ struct TableDefinition: Codable, Sendable {
             case .unique: parts.append("CONSTRAINT \(constraint.name) UNIQUE (\(columnList))")
             case .foreignKey:
                 let target = constraint.referencedColumns.map(quoted).joined(separator: ", ")
-                parts.append("CONSTRAINT \(constraint.name) FOREIGN KEY (\(columnList)) REFERENCES \(constraint.referencedTable ?? "") (\(target))"
-                             + (constraint.onDeleteCascade ? " ON DELETE CASCADE" : ""))
+                parts.append(
+                    "CONSTRAINT \(constraint.name) FOREIGN KEY (\(columnList)) REFERENCES \(constraint.referencedTable ?? "") (\(target))"
+                        + (constraint.onDeleteCascade ? " ON DELETE CASCADE" : ""))
             case .check: parts.append("CONSTRAINT \(constraint.name) CHECK (\(constraint.checkSQLite ?? "1"))")
             case .notNull: continue
             }
@@ -93,7 +94,8 @@ struct TableDefinition: Codable, Sendable {
         if let serial = serialColumn.map({ ColumnDefinition(name: quoted($0.name), type: $0.type) }) {
             // Informix SERIAL: 0 (or no value) takes the next number; a larger explicit value
             // moves the counter. The counter lives in understudy_serial, not in the rows.
-            triggers.append("""
+            triggers.append(
+                """
                 CREATE TRIGGER \(Self.emulatorTriggerNames(name)[0]) AFTER INSERT ON \(name) BEGIN \
                 UPDATE understudy_serial SET next = NEW.\(serial.name) + 1 WHERE tabname = '\(name)' AND NEW.\(serial.name) >= next; \
                 UPDATE \(name) SET \(serial.name) = (SELECT next FROM understudy_serial WHERE tabname = '\(name)') WHERE rowid = NEW.rowid AND NEW.\(serial.name) = 0; \
@@ -107,7 +109,9 @@ struct TableDefinition: Codable, Sendable {
             let tooLong = bounded.map { "length(NEW.\(quoted($0.name))) > \($0.type.length)" }.joined(separator: " OR ")
             let cut = bounded.map { "\(quoted($0.name)) = substr(\(quoted($0.name)), 1, \($0.type.length))" }.joined(separator: ", ")
             for (event, trigger) in zip(["INSERT", "UPDATE"], Self.emulatorTriggerNames(name).dropFirst()) {
-                triggers.append("CREATE TRIGGER \(trigger) AFTER \(event) ON \(name) WHEN \(tooLong) BEGIN UPDATE \(name) SET \(cut) WHERE rowid = NEW.rowid; END")
+                triggers.append(
+                    "CREATE TRIGGER \(trigger) AFTER \(event) ON \(name) WHEN \(tooLong) BEGIN UPDATE \(name) SET \(cut) WHERE rowid = NEW.rowid; END"
+                )
             }
         }
         return triggers
@@ -124,13 +128,14 @@ struct TableDefinition: Codable, Sendable {
     var rowsize: Int {
         columns.reduce(0) { total, column in
             let type = column.type
-            let size: Int = switch type.kind {
-            case .char, .nchar: type.length
-            case .varchar, .nvarchar, .lvarchar: type.length + 1
-            case .decimal, .money: (type.length + (type.scale == InformixType.floatingScale ? 0 : type.scale % 2)) / 2 + 1
-            case .datetime, .interval: (type.collength / 256 + 1) / 2 + 1
-            default: type.collength
-            }
+            let size: Int =
+                switch type.kind {
+                case .char, .nchar: type.length
+                case .varchar, .nvarchar, .lvarchar: type.length + 1
+                case .decimal, .money: (type.length + (type.scale == InformixType.floatingScale ? 0 : type.scale % 2)) / 2 + 1
+                case .datetime, .interval: (type.collength / 256 + 1) / 2 + 1
+                default: type.collength
+                }
             return total + size
         }
     }

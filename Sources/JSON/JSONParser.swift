@@ -53,7 +53,8 @@ private struct JSONParser {
     }
 
     func error(_ message: String) -> JSONParseError {
-        var line = 1, column = 1
+        var line = 1
+        var column = 1
         for byte in bytes[..<min(index, bytes.count)] {
             if byte == UInt8(ascii: "\n") {
                 line += 1

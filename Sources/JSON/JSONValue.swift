@@ -7,7 +7,8 @@ import WireFormat
 /// A JSON value whose objects keep their keys in the order given, so responses come out in the
 /// same field order as the services they imitate.
 public indirect enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
-    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral {
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral
+{
     case null
     case bool(Bool)
     case int(Int)
@@ -76,7 +77,8 @@ public indirect enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral,
     }
 
     private func writePretty(to out: inout String, level: Int, indent: String, arraysOnOneLine: Bool) {
-        let inner = String(repeating: indent, count: level + 1), outer = String(repeating: indent, count: level)
+        let inner = String(repeating: indent, count: level + 1)
+        let outer = String(repeating: indent, count: level)
         switch self {
         case .array(let items) where items.isEmpty: out += "[ ]"
         case .object(let members) where members.isEmpty: out += "{ }"

@@ -1,9 +1,10 @@
+import WireFormat
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import WireFormat
 
 /// An instant as Atom writes it (RFC 3339, `2010-10-08T09:00:00.000Z`), kept as milliseconds
 /// since 1970 so feeds sort and filter without Foundation on the request path.
@@ -38,10 +39,11 @@ struct AtomDate: Comparable, Hashable, Sendable {
             return value
         }
         guard bytes.count >= 19, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-              bytes[10] | 0x20 == UInt8(ascii: "t"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+            bytes[10] | 0x20 == UInt8(ascii: "t"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+            let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
         var index = 19
         var millis = 0
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
@@ -59,7 +61,8 @@ struct AtomDate: Comparable, Hashable, Sendable {
         if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "z") {
             index += 1
         } else if index + 6 == bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"),
-                  bytes[index + 3] == UInt8(ascii: ":"), let hours = number(index + 1, 2), let minutes = number(index + 4, 2) {
+            bytes[index + 3] == UInt8(ascii: ":"), let hours = number(index + 1, 2), let minutes = number(index + 4, 2)
+        {
             offset = (hours * 60 + minutes) * (bytes[index] == UInt8(ascii: "+") ? 1 : -1)
             index += 6
         } else {
@@ -78,7 +81,8 @@ struct AtomDate: Comparable, Hashable, Sendable {
     init?(httpDate text: String) {
         let parts = text.split(separator: " ")
         guard parts.count == 6, let day = Int(parts[1]), let month = CivilDate.monthNames.firstIndex(of: String(parts[2])),
-              let year = Int(parts[3]), parts[4].count == 8 else { return nil }
+            let year = Int(parts[3]), parts[4].count == 8
+        else { return nil }
         let pad = CivilDate.pad
         self.init("\(pad(year, 4))-\(pad(month + 1, 2))-\(pad(day, 2))T\(parts[4])Z")
     }

@@ -25,8 +25,12 @@ enum Atom {
     /// and `updated`.
     static func openFeed(_ writer: inout XMLWriter, id: String, title: String, generator: String, updated: AtomDate) {
         writer.declaration()
-        writer.open("feed", ["xmlns": namespace, "xmlns:app": "http://www.w3.org/2007/app", "xmlns:thr": "http://purl.org/syndication/thread/1.0",
-                             "xmlns:snx": snx, "xmlns:opensearch": "http://a9.com/-/spec/opensearch/1.1/"])
+        writer.open(
+            "feed",
+            [
+                "xmlns": namespace, "xmlns:app": "http://www.w3.org/2007/app", "xmlns:thr": "http://purl.org/syndication/thread/1.0",
+                "xmlns:snx": snx, "xmlns:opensearch": "http://a9.com/-/spec/opensearch/1.1/",
+            ])
         writer.element("id", text: id)
         writer.element("generator", ["version": "2.5", "uri": snx], text: "Lotus Connections - \(generator)")
         writer.element("title", ["type": "text"], text: title)
@@ -40,8 +44,12 @@ enum Atom {
         writer.element("opensearch:itemsPerPage", text: String(paging.size))
         let last = paging.lastPage(total)
         func link(_ relation: String, _ page: Int) {
-            writer.element("link", ["rel": relation, "type": "application/atom+xml",
-                                    "href": request.link(path, [("page", String(page)), ("ps", String(paging.size))])])
+            writer.element(
+                "link",
+                [
+                    "rel": relation, "type": "application/atom+xml",
+                    "href": request.link(path, [("page", String(page)), ("ps", String(paging.size))]),
+                ])
         }
         link("self", paging.page)
         link("first", paging.firstPage)

@@ -40,7 +40,9 @@ enum BlogsAPI {
         let search = request.query("search")?.lowercased()
         let tags = (request.query("tags") ?? request.query("tag"))?.split(whereSeparator: { $0 == "," || $0 == " " }).map { $0.lowercased() } ?? []
         let sortBy = request.query("sortBy") ?? "modified"
-        guard ["commented", "modified", "recommended", "title", "visited", "published"].contains(sortBy) else { throw .badParameter("sortBy", sortBy) }
+        guard ["commented", "modified", "recommended", "title", "visited", "published"].contains(sortBy) else {
+            throw .badParameter("sortBy", sortBy)
+        }
         let sortOrder = request.query("sortOrder") ?? (sortBy == "title" ? "asc" : "desc")
         guard sortOrder == "asc" || sortOrder == "desc" else { throw .badParameter("sortOrder", sortOrder) }
 
@@ -49,27 +51,29 @@ enum BlogsAPI {
             for entry in request.content.entries(of: source) {
                 let updated = AtomDate(entry.updated) ?? AtomDate(millis: 0)
                 guard author == nil || entry.author == author!.userid, since == nil || updated > since!,
-                      tags.allSatisfy({ tag in entry.tags.contains { $0.lowercased() == tag } }),
-                      search == nil || ([entry.title, entry.content] + entry.tags).contains(where: { $0.lowercased().contains(search!) })
+                    tags.allSatisfy({ tag in entry.tags.contains { $0.lowercased() == tag } }),
+                    search == nil || ([entry.title, entry.content] + entry.tags).contains(where: { $0.lowercased().contains(search!) })
                 else { continue }
                 found.append((entry, source, updated))
             }
         }
         found.sort { a, b in
-            let ascending: Bool = switch sortBy {
-            case "commented": a.0.comments.count != b.0.comments.count ? a.0.comments.count < b.0.comments.count : a.2 < b.2
-            case "recommended": a.0.recommendations != b.0.recommendations ? a.0.recommendations < b.0.recommendations : a.2 < b.2
-            case "visited": a.0.hits != b.0.hits ? a.0.hits < b.0.hits : a.2 < b.2
-            case "title": a.0.title != b.0.title ? a.0.title < b.0.title : a.2 < b.2
-            case "published": (AtomDate(a.0.published) ?? a.2) < (AtomDate(b.0.published) ?? b.2)
-            default: a.2 < b.2
-            }
+            let ascending: Bool =
+                switch sortBy {
+                case "commented": a.0.comments.count != b.0.comments.count ? a.0.comments.count < b.0.comments.count : a.2 < b.2
+                case "recommended": a.0.recommendations != b.0.recommendations ? a.0.recommendations < b.0.recommendations : a.2 < b.2
+                case "visited": a.0.hits != b.0.hits ? a.0.hits < b.0.hits : a.2 < b.2
+                case "title": a.0.title != b.0.title ? a.0.title < b.0.title : a.2 < b.2
+                case "published": (AtomDate(a.0.published) ?? a.2) < (AtomDate(b.0.published) ?? b.2)
+                default: a.2 < b.2
+                }
             return sortOrder == "asc" ? ascending : !ascending
         }
         let newest = found.map(\.2).max()
         var writer = XMLWriter(indented: true, capacity: 2048 + paging.size * 2500)
-        Atom.openFeed(&writer, id: blog.map { "urn:lsid:ibm.com:blogs:entries-\($0.id)" } ?? "urn:lsid:ibm.com:blogs:entries",
-                      title: blog?.title ?? request.labels.blogEntries, generator: "Blogs", updated: newest ?? request.now)
+        Atom.openFeed(
+            &writer, id: blog.map { "urn:lsid:ibm.com:blogs:entries-\($0.id)" } ?? "urn:lsid:ibm.com:blogs:entries",
+            title: blog?.title ?? request.labels.blogEntries, generator: "Blogs", updated: newest ?? request.now)
         Atom.paging(&writer, paging, total: found.count, request: request, path: request.path)
         writer.element("app:categories", ["href": request.base + "/blogs/\(handle)/feed/tags/atom"])
         for (entry, source, _) in paging.slice(found) { write(&writer, entry, source, request, namespaces: false) }
@@ -98,10 +102,17 @@ enum BlogsAPI {
         writer.element("title", ["type": "text"], text: entry.title)
         Atom.person(&writer, "author", request.content.person(userid: entry.author))
         writer.element("link", ["rel": "alternate", "type": "text/html", "href": page])
-        writer.element("link", ["rel": "self", "type": "application/atom+xml", "href": request.base + "/blogs/\(blog.handle)/feed/entry/atom?entryid=\(entry.id)"])
-        writer.element("link", ["rel": "edit", "type": "application/atom+xml", "href": request.base + "/blogs/\(blog.handle)/api/entries/\(entry.id)"])
-        writer.element("link", ["rel": "replies", "type": "application/atom+xml", "thr:count": String(entry.comments.count),
-                                "href": request.base + "/blogs/\(blog.handle)/feed/entrycomments/\(entry.id)/atom"])
+        writer.element(
+            "link",
+            ["rel": "self", "type": "application/atom+xml", "href": request.base + "/blogs/\(blog.handle)/feed/entry/atom?entryid=\(entry.id)"])
+        writer.element(
+            "link", ["rel": "edit", "type": "application/atom+xml", "href": request.base + "/blogs/\(blog.handle)/api/entries/\(entry.id)"])
+        writer.element(
+            "link",
+            [
+                "rel": "replies", "type": "application/atom+xml", "thr:count": String(entry.comments.count),
+                "href": request.base + "/blogs/\(blog.handle)/feed/entrycomments/\(entry.id)/atom",
+            ])
         writer.element("published", text: entry.published)
         writer.element("updated", text: entry.updated)
         writer.element("snx:rank", ["scheme": "http://www.ibm.com/xmlns/prod/sn/recommendations"], text: String(entry.recommendations))
@@ -127,15 +138,18 @@ enum BlogsAPI {
         let comments = entry.comments.sorted { $0.published > $1.published }
         let newest = comments.first.flatMap { AtomDate($0.published) }
         var writer = XMLWriter(indented: true)
-        Atom.openFeed(&writer, id: "urn:lsid:ibm.com:blogs:entrycomments-\(entry.id)", title: entry.title, generator: "Blogs",
-                      updated: newest ?? AtomDate(entry.updated) ?? request.now)
+        Atom.openFeed(
+            &writer, id: "urn:lsid:ibm.com:blogs:entrycomments-\(entry.id)", title: entry.title, generator: "Blogs",
+            updated: newest ?? AtomDate(entry.updated) ?? request.now)
         Atom.paging(&writer, paging, total: comments.count, request: request, path: request.path)
         for comment in paging.slice(comments) { writeComment(&writer, comment, on: entry, in: source, request, namespaces: false) }
         writer.close("feed")
         return .atom(writer.bytes, lastModified: newest, contentType: feedType)
     }
 
-    static func writeComment(_ writer: inout XMLWriter, _ comment: Comment, on entry: BlogEntry, in blog: Blog, _ request: LotusRequest, namespaces: Bool) {
+    static func writeComment(
+        _ writer: inout XMLWriter, _ comment: Comment, on entry: BlogEntry, in blog: Blog, _ request: LotusRequest, namespaces: Bool
+    ) {
         if namespaces {
             writer.open("entry", ["xmlns": Atom.namespace, "xmlns:snx": Atom.snx, "xmlns:thr": "http://purl.org/syndication/thread/1.0"])
         } else {
@@ -148,8 +162,12 @@ enum BlogsAPI {
         writer.element("published", text: comment.published)
         writer.element("updated", text: comment.published)
         writer.element("content", ["type": "html"], text: comment.content)
-        writer.element("thr:in-reply-to", ["ref": "urn:lsid:ibm.com:blogs:entry-\(entry.id)", "type": "application/atom+xml",
-                                           "href": request.base + "/blogs/\(blog.handle)/feed/entry/atom?entryid=\(entry.id)"])
+        writer.element(
+            "thr:in-reply-to",
+            [
+                "ref": "urn:lsid:ibm.com:blogs:entry-\(entry.id)", "type": "application/atom+xml",
+                "href": request.base + "/blogs/\(blog.handle)/feed/entry/atom?entryid=\(entry.id)",
+            ])
         writer.close("entry")
     }
 
@@ -193,9 +211,11 @@ enum BlogsAPI {
     /// `roller-ui/feed/{email|userid}`: a redirect to the person's blog feed.
     private static func redirect(_ request: LotusRequest, _ who: String) throws(LotusError) -> Rendered {
         guard let person = request.content.person(email: who) ?? request.content.person(userid: who),
-              let blog = request.content.blogs.first(where: { $0.owner == person.userid }) else { throw .notFound }
-        return Rendered(status: 302, contentType: "text/plain;charset=UTF-8", body: [], lastModified: nil,
-                        headers: [("Location", request.base + "/blogs/\(blog.handle)/feed/entries/atom")])
+            let blog = request.content.blogs.first(where: { $0.owner == person.userid })
+        else { throw .notFound }
+        return Rendered(
+            status: 302, contentType: "text/plain;charset=UTF-8", body: [], lastModified: nil,
+            headers: [("Location", request.base + "/blogs/\(blog.handle)/feed/entries/atom")])
     }
 
     // MARK: Writes
@@ -207,30 +227,36 @@ enum BlogsAPI {
         guard blog.owner == user.userid else { throw .forbidden }
         guard let title = atom.title, !title.isEmpty else { throw .badEntry }
         let now = request.now.text
-        let entry = BlogEntry(id: UUIDText.make("entry", handle, title, now, String(state.version)), title: title, author: user.userid,
-                              published: now, updated: now, tags: atom.tags, content: atom.content ?? "")
+        let entry = BlogEntry(
+            id: UUIDText.make("entry", handle, title, now, String(state.version)), title: title, author: user.userid,
+            published: now, updated: now, tags: atom.tags, content: atom.content ?? "")
         state.blogEntries[handle, default: []].append(entry)
         state.stories.append(LotusDirectory.story(for: entry, in: blog))
         var writer = XMLWriter(indented: true)
         writer.declaration()
         write(&writer, entry, blog, request, namespaces: true)
-        return Rendered(status: 201, contentType: Atom.entryType, body: writer.bytes, lastModified: request.now,
-                        headers: [("Location", request.base + "/blogs/\(handle)/api/entries/\(entry.id)")])
+        return Rendered(
+            status: 201, contentType: Atom.entryType, body: writer.bytes, lastModified: request.now,
+            headers: [("Location", request.base + "/blogs/\(handle)/api/entries/\(entry.id)")])
     }
 
     /// `POST /blogs/{handle}/api/entrycomments/{entryid}`: any signed-in person comments; 201.
-    static func postComment(_ request: LotusRequest, _ handle: String, _ id: String, _ atom: AtomEntry, _ state: inout LotusState) throws(LotusError) -> Rendered {
+    static func postComment(_ request: LotusRequest, _ handle: String, _ id: String, _ atom: AtomEntry, _ state: inout LotusState) throws(LotusError)
+        -> Rendered
+    {
         guard let user = request.user else { throw .unauthorized }
         guard let (entry, blog) = request.content.entry(id), blog.handle == handle else { throw .notFound }
         guard let text = atom.content, !text.isEmpty else { throw .badEntry }
-        let comment = Comment(id: UUIDText.make("comment", id, user.userid, request.now.text, String(state.version)), author: user.userid,
-                              published: request.now.text, content: text)
+        let comment = Comment(
+            id: UUIDText.make("comment", id, user.userid, request.now.text, String(state.version)), author: user.userid,
+            published: request.now.text, content: text)
         state.comments[id, default: []].append(comment)
         state.stories.append(LotusDirectory.story(for: comment, on: entry, in: blog))
         var writer = XMLWriter(indented: true)
         writer.declaration()
         writeComment(&writer, comment, on: entry, in: blog, request, namespaces: true)
-        return Rendered(status: 201, contentType: Atom.entryType, body: writer.bytes, lastModified: request.now,
-                        headers: [("Location", request.base + "/blogs/\(handle)/feed/entrycomments/\(id)/atom")])
+        return Rendered(
+            status: 201, contentType: Atom.entryType, body: writer.bytes, lastModified: request.now,
+            headers: [("Location", request.base + "/blogs/\(handle)/feed/entrycomments/\(id)/atom")])
     }
 }

@@ -22,7 +22,9 @@ enum HTMLPages {
         // Feeds, the bulk of the requests, leave here without splitting their path.
         guard path.hasSuffix("/html/item") || (path.hasPrefix("/blogs/") && !path.hasSuffix("/atom")) else { return nil }
         let parts = path.split(separator: "/").map(String.init)
-        if parts.count == 3, StoryKind.otherSources.contains(parts[0]), parts[1] == "html", parts[2] == "item" { return item(request, source: parts[0]) }
+        if parts.count == 3, StoryKind.otherSources.contains(parts[0]), parts[1] == "html", parts[2] == "item" {
+            return item(request, source: parts[0])
+        }
         guard parts.first == "blogs", parts.count == 2 || (parts.count == 4 && parts[2] == "entry"), parts[1] != "roller-ui" else { return nil }
         guard let blog = request.content.blog(parts[1]) else { return notFound(request) }
         return parts.count == 2 ? blogPage(request, blog) : entryPage(request, blog, parts[3])
@@ -36,7 +38,8 @@ enum HTMLPages {
         html += "<p class=\"owner\">\(request.labels.by(personLink(request, blog.owner)))</p>\n"
         html += "<h2>\(e(request.labels.entries))</h2>\n<ul class=\"entries\">\n"
         for entry in entries {
-            html += "<li><a href=\"\(e(request.base))/blogs/\(e(blog.handle))/entry/\(e(entry.id))\">\(e(entry.title))</a> "
+            html +=
+                "<li><a href=\"\(e(request.base))/blogs/\(e(blog.handle))/entry/\(e(entry.id))\">\(e(entry.title))</a> "
                 + "<time datetime=\"\(e(entry.published))\">\(e(entry.published))</time></li>\n"
         }
         html += "</ul>\n"
@@ -47,13 +50,15 @@ enum HTMLPages {
         guard let (entry, source) = request.content.entry(id), source.handle == blog.handle else { return notFound(request) }
         var html = "<p class=\"blog\"><a href=\"\(e(request.base))/blogs/\(e(blog.handle))\">\(e(blog.title))</a></p>\n"
         html += "<h1>\(e(entry.title))</h1>\n"
-        html += "<p class=\"byline\">\(request.labels.by(personLink(request, entry.author))) <time datetime=\"\(e(entry.published))\">\(e(entry.published))</time></p>\n"
+        html +=
+            "<p class=\"byline\">\(request.labels.by(personLink(request, entry.author))) <time datetime=\"\(e(entry.published))\">\(e(entry.published))</time></p>\n"
         if !entry.tags.isEmpty { html += "<p class=\"tags\">\(e(entry.tags.joined(separator: ", ")))</p>\n" }
         html += "<div class=\"content\">\(e(entry.content))</div>\n"
         html += "<h2>\(e(request.labels.comments)) (\(entry.comments.count))</h2>\n"
         if entry.comments.isEmpty { html += "<p>\(e(request.labels.noComments))</p>\n" }
         for comment in entry.comments {
-            html += "<div class=\"comment\" id=\"comment-\(e(comment.id))\"><p class=\"byline\">\(personLink(request, comment.author)) "
+            html +=
+                "<div class=\"comment\" id=\"comment-\(e(comment.id))\"><p class=\"byline\">\(personLink(request, comment.author)) "
                 + "<time datetime=\"\(e(comment.published))\">\(e(comment.published))</time></p><p>\(e(comment.content))</p></div>\n"
         }
         let changes = [AtomDate(entry.updated)] + entry.comments.map { AtomDate($0.published) }
@@ -63,18 +68,23 @@ enum HTMLPages {
     /// `profileView.do?key=…` (or `userid`, `email`).
     private static func profile(_ request: LotusRequest) -> Rendered {
         guard let person = named(request) else { return notFound(request) }
-        let base = e(request.base), key = e(person.key)
+        let base = e(request.base)
+        let key = e(person.key)
         var html = "<div class=\"vcard\">\n<img class=\"photo\" src=\"\(base)/profiles/photo.do?key=\(key)\" alt=\"\">\n"
         html += "<h1 class=\"fn\">\(e(person.name))</h1>\n"
-        for (field, value) in [("title", person.jobTitle), ("org", person.organization), ("adr", [person.city, person.country].filter { !$0.isEmpty }.joined(separator: ", ")),
-                               ("tel", person.phone)] where !value.isEmpty {
+        for (field, value) in [
+            ("title", person.jobTitle), ("org", person.organization),
+            ("adr", [person.city, person.country].filter { !$0.isEmpty }.joined(separator: ", ")),
+            ("tel", person.phone),
+        ] where !value.isEmpty {
             html += "<p class=\"\(field)\">\(e(value))</p>\n"
         }
         html += "<p><a class=\"email\" href=\"mailto:\(e(person.email))\">\(e(person.email))</a></p>\n"
         if !person.tags.isEmpty { html += "<p class=\"tags\">\(e(person.tags.joined(separator: ", ")))</p>\n" }
         html += "<p><a href=\"\(base)/profiles/vcard/profile.do?key=\(key)\" type=\"text/directory\">vCard</a></p>\n</div>\n"
         if let status = request.content.status(of: person) {
-            html += "<h2>\(e(request.labels.status))</h2>\n<p class=\"status\">\(e(status.text)) <time datetime=\"\(e(status.updated))\">\(e(status.updated))</time></p>\n"
+            html +=
+                "<h2>\(e(request.labels.status))</h2>\n<p class=\"status\">\(e(status.text)) <time datetime=\"\(e(status.updated))\">\(e(status.updated))</time></p>\n"
         }
         for blog in request.content.blogs where blog.owner == person.userid {
             html += "<p class=\"blog\"><a href=\"\(base)/blogs/\(e(blog.handle))\">\(e(blog.title))</a></p>\n"
@@ -91,7 +101,8 @@ enum HTMLPages {
     /// An activity, bookmark, community, file or wiki page: only its story is known.
     private static func item(_ request: LotusRequest, source: String) -> Rendered {
         guard let id = request.query("id"),
-              let story = request.content.directory.fixtures.stories.first(where: { $0.id == id && $0.source == source }) else { return notFound(request) }
+            let story = request.content.directory.fixtures.stories.first(where: { $0.id == id && $0.source == source })
+        else { return notFound(request) }
         var html = "<h1>\(e(story.object))</h1>\n<p class=\"byline\">\(request.labels.by(personLink(request, story.actor))) "
         html += "<time datetime=\"\(e(story.published))\">\(e(story.published))</time></p>\n"
         if !story.summary.isEmpty { html += "<p class=\"summary\">\(e(story.summary))</p>\n" }
@@ -129,7 +140,8 @@ enum HTMLPages {
     }
 
     private static func page(_ request: LotusRequest, status: Int = 200, title: String, body: String, lastModified: AtomDate?) -> Rendered {
-        let html = "<!DOCTYPE html>\n<html lang=\"\(request.labels.language)\">\n<head><meta charset=\"utf-8\"><title>\(e(title))</title></head>\n<body>\n"
+        let html =
+            "<!DOCTYPE html>\n<html lang=\"\(request.labels.language)\">\n<head><meta charset=\"utf-8\"><title>\(e(title))</title></head>\n<body>\n"
             + body + "</body>\n</html>\n"
         return Rendered(status: status, contentType: htmlType, body: Array(html.utf8), lastModified: lastModified)
     }

@@ -3,10 +3,10 @@
 // with Basic authentication, conditional GET and writes undone by POST /__admin/reset.
 
 import Foundation
-import Synchronization
 import HTTPServer
 import Logging
 import MockCore
+import Synchronization
 import WireFormat
 
 /// The Connections components at `/news`, `/profiles`, `/blogs`, `/search` (and under each
@@ -34,11 +34,14 @@ public final class LotusBackend: Backend {
     public var report: BackendReport {
         var counts: [(kind: String, count: Int)] = []
         if let fixtures = loaded.value?.fixtures {
-            counts = [("people", fixtures.people.count), ("blogs", fixtures.blogs.count),
-                      ("entries", fixtures.blogs.reduce(0) { $0 + $1.entries.count }), ("stories", fixtures.stories.count)]
+            counts = [
+                ("people", fixtures.people.count), ("blogs", fixtures.blogs.count),
+                ("entries", fixtures.blogs.reduce(0) { $0 + $1.entries.count }), ("stories", fixtures.stories.count),
+            ]
         }
-        return BackendReport(fixtures: counts,
-                             cache: ResponseCache.Statistics(hits: cacheHits.load(ordering: .relaxed), misses: cacheMisses.load(ordering: .relaxed)))
+        return BackendReport(
+            fixtures: counts,
+            cache: ResponseCache.Statistics(hits: cacheHits.load(ordering: .relaxed), misses: cacheMisses.load(ordering: .relaxed)))
     }
 
     /// The components, and the pages of the features known only by their stories (where the
@@ -92,7 +95,9 @@ public final class LotusBackend: Backend {
         var key = ""
         if isRead {
             // Over TLS the links are https: the same target is another answer.
-            key = (request.isSecure ? "https\u{0}" : "") + context.basePath + request.target + "\u{0}" + (headers.host ?? "") + "\u{0}" + (headers.authorization ?? "") + "\u{0}" + (headers.acceptLanguage ?? "")
+            key =
+                (request.isSecure ? "https\u{0}" : "") + context.basePath + request.target + "\u{0}" + (headers.host ?? "") + "\u{0}"
+                + (headers.authorization ?? "") + "\u{0}" + (headers.acceptLanguage ?? "")
             if let cached = scope.cache.response(for: key, generation: scope.generation) {
                 cacheHits.add(1, ordering: .relaxed)
                 return .response(ConditionalGET.answer(headers, cached))
@@ -114,10 +119,13 @@ public final class LotusBackend: Backend {
     }
 
     /// A request of one of the components, `path` without its mount `prefix`.
-    private func answer(_ request: Request, _ context: RequestContext, _ scope: LotusScope, _ headers: LotusHeaders,
-                        key: String, path: String, prefix: String, _ directory: LotusDirectory) -> Response {
+    private func answer(
+        _ request: Request, _ context: RequestContext, _ scope: LotusScope, _ headers: LotusHeaders,
+        key: String, path: String, prefix: String, _ directory: LotusDirectory
+    ) -> Response {
         let host = headers.host ?? "127.0.0.1:\(request.localPort)"
-        let lang = request.query("lang"), acceptLanguage = headers.acceptLanguage
+        let lang = request.query("lang")
+        let acceptLanguage = headers.acceptLanguage
         let labels = lang == nil && acceptLanguage == nil ? LotusLabels.english : LotusLabels(lang: lang, acceptLanguage: acceptLanguage)
 
         // Credentials, when sent, must be right; a protected resource then asks for them.
@@ -126,8 +134,9 @@ public final class LotusBackend: Backend {
             guard let person = basicUser(authorization, directory) else { return challenge(request, basePath: context.basePath) }
             user = person
         }
-        let view = View(request: request, headers: headers, basePath: context.basePath, base: request.scheme + "://" + host + context.basePath + prefix,
-                        path: path, user: user, labels: labels, directory: directory)
+        let view = View(
+            request: request, headers: headers, basePath: context.basePath, base: request.scheme + "://" + host + context.basePath + prefix,
+            path: path, user: user, labels: labels, directory: directory)
         switch request.method {
         case .get, .head:
             return read(view, scope, key: key)
@@ -215,8 +224,9 @@ public final class LotusBackend: Backend {
 
     private func basicUser(_ authorization: String, _ directory: LotusDirectory) -> Person? {
         guard authorization.lowercased().hasPrefix("basic "),
-              let decoded = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
-              let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":") else { return nil }
+            let decoded = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+            let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":")
+        else { return nil }
         return directory.authenticate(String(text[..<colon]), String(text[text.index(after: colon)...]))
     }
 
@@ -242,8 +252,9 @@ public final class LotusBackend: Backend {
     }
 
     private func error(_ error: LotusError, _ labels: LotusLabels) -> Response {
-        Response(status: error.status, headers: ["Content-Type": "text/xml;charset=UTF-8", "Content-Language": labels.contentLanguage],
-                 body: ResponseBody(error.body))
+        Response(
+            status: error.status, headers: ["Content-Type": "text/xml;charset=UTF-8", "Content-Language": labels.contentLanguage],
+            body: ResponseBody(error.body))
     }
 }
 
@@ -257,11 +268,14 @@ enum ConditionalGET {
     static func answer(_ request: LotusHeaders, _ response: Response) -> Response {
         guard response.status == 200, request.ifNoneMatch != nil || request.ifModifiedSince != nil else { return response }
         if let tags = request.ifNoneMatch, let etag = response.headers["ETag"] {
-            guard tags == "*" || tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) else { return response }
+            guard tags == "*" || tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) else {
+                return response
+            }
             return notModified(response)
         }
         if let since = request.ifModifiedSince.flatMap(AtomDate.init(httpDate:)),
-           let modified = response.headers["Last-Modified"].flatMap(AtomDate.init(httpDate:)), modified <= since {
+            let modified = response.headers["Last-Modified"].flatMap(AtomDate.init(httpDate:)), modified <= since
+        {
             return notModified(response)
         }
         return response

@@ -37,8 +37,10 @@ final class Story: Sendable {
     let tags: [String]
     let updated: AtomDate
 
-    init(id: String, source: String, container: String, actor: String, kind: StoryKind, object: String, target: String, link: String,
-         summary: String, tags: [String], updated: AtomDate) {
+    init(
+        id: String, source: String, container: String, actor: String, kind: StoryKind, object: String, target: String, link: String,
+        summary: String, tags: [String], updated: AtomDate
+    ) {
         self.id = id
         self.source = source
         self.container = container
@@ -75,7 +77,9 @@ final class LotusDirectory: Sendable {
 
     init(_ fixtures: LotusFixtures) {
         self.fixtures = fixtures
-        var byUserid: [String: Int] = [:], byEmail: [String: Int] = [:], byKey: [String: Int] = [:]
+        var byUserid: [String: Int] = [:]
+        var byEmail: [String: Int] = [:]
+        var byKey: [String: Int] = [:]
         for (index, person) in fixtures.people.enumerated() {
             byUserid[person.userid] = index
             byEmail[person.email.lowercased()] = index
@@ -102,13 +106,17 @@ final class LotusDirectory: Sendable {
             }
         }
         for person in fixtures.people {
-            if let status = person.status { stories.append(Self.statusStory(person, status, id: UUIDText.make("status", person.userid, status.updated))) }
+            if let status = person.status {
+                stories.append(Self.statusStory(person, status, id: UUIDText.make("status", person.userid, status.updated)))
+            }
         }
         for message in fixtures.board { stories.append(Self.story(for: message)) }
         for story in fixtures.stories {
-            stories.append(Story(id: story.id, source: story.source, container: story.container, actor: story.actor, kind: .other(story.verb),
-                                 object: story.object, target: "", link: "/\(story.source)/html/item?id=\(story.id)", summary: story.summary,
-                                 tags: story.tags, updated: AtomDate(story.published) ?? AtomDate(millis: 0)))
+            stories.append(
+                Story(
+                    id: story.id, source: story.source, container: story.container, actor: story.actor, kind: .other(story.verb),
+                    object: story.object, target: "", link: "/\(story.source)/html/item?id=\(story.id)", summary: story.summary,
+                    tags: story.tags, updated: AtomDate(story.published) ?? AtomDate(millis: 0)))
         }
         self.stories = stories.sorted { $0.updated > $1.updated }
         storiesBySource = Dictionary(grouping: self.stories, by: \.source)
@@ -139,12 +147,15 @@ final class LotusDirectory: Sendable {
         entries[ObjectIdentifier(story)] ?? Self.entry(for: story, byUserid, fixtures.people, actors, sentences)
     }
 
-    private static func entry(for story: Story, _ byUserid: [String: Int], _ people: [Person], _ actors: [String: StoryEntry.Actor],
-                              _ sentences: [StoryKind: [SentenceTemplate]]) -> StoryEntry {
+    private static func entry(
+        for story: Story, _ byUserid: [String: Int], _ people: [Person], _ actors: [String: StoryEntry.Actor],
+        _ sentences: [StoryKind: [SentenceTemplate]]
+    ) -> StoryEntry {
         // On a board message, the target is whose board it is.
         let target = story.kind == .boardMessage ? (byUserid[story.target].map { people[$0].name } ?? "") : story.target
-        return StoryEntry(story, actor: actors[story.actor], target: target,
-                          sentences: sentences[story.kind] ?? LotusLabels.all.map { $0.sentence(story.kind) })
+        return StoryEntry(
+            story, actor: actors[story.actor], target: target,
+            sentences: sentences[story.kind] ?? LotusLabels.all.map { $0.sentence(story.kind) })
     }
 
     /// The person a login names (e-mail or user id) if the password is theirs.
@@ -154,27 +165,31 @@ final class LotusDirectory: Sendable {
     }
 
     static func story(for entry: BlogEntry, in blog: Blog) -> Story {
-        Story(id: UUIDText.make("story", entry.id), source: "blogs", container: blog.id, actor: entry.author, kind: .blogEntry,
-              object: entry.title, target: blog.title, link: "/blogs/\(blog.handle)/entry/\(entry.id)", summary: "",
-              tags: entry.tags, updated: AtomDate(entry.updated) ?? AtomDate(millis: 0))
+        Story(
+            id: UUIDText.make("story", entry.id), source: "blogs", container: blog.id, actor: entry.author, kind: .blogEntry,
+            object: entry.title, target: blog.title, link: "/blogs/\(blog.handle)/entry/\(entry.id)", summary: "",
+            tags: entry.tags, updated: AtomDate(entry.updated) ?? AtomDate(millis: 0))
     }
 
     static func story(for comment: Comment, on entry: BlogEntry, in blog: Blog) -> Story {
-        Story(id: UUIDText.make("story", comment.id), source: "blogs", container: blog.id, actor: comment.author, kind: .blogComment,
-              object: entry.title, target: blog.title, link: "/blogs/\(blog.handle)/entry/\(entry.id)#comment-\(comment.id)",
-              summary: comment.content, tags: [], updated: AtomDate(comment.published) ?? AtomDate(millis: 0))
+        Story(
+            id: UUIDText.make("story", comment.id), source: "blogs", container: blog.id, actor: comment.author, kind: .blogComment,
+            object: entry.title, target: blog.title, link: "/blogs/\(blog.handle)/entry/\(entry.id)#comment-\(comment.id)",
+            summary: comment.content, tags: [], updated: AtomDate(comment.published) ?? AtomDate(millis: 0))
     }
 
     static func statusStory(_ person: Person, _ status: Person.Status, id: String) -> Story {
-        Story(id: id, source: "profiles", container: person.key, actor: person.userid, kind: .status, object: status.text,
-              target: "", link: "/profiles/html/profileView.do?key=\(person.key)", summary: status.text, tags: [],
-              updated: AtomDate(status.updated) ?? AtomDate(millis: 0))
+        Story(
+            id: id, source: "profiles", container: person.key, actor: person.userid, kind: .status, object: status.text,
+            target: "", link: "/profiles/html/profileView.do?key=\(person.key)", summary: status.text, tags: [],
+            updated: AtomDate(status.updated) ?? AtomDate(millis: 0))
     }
 
     static func story(for message: BoardMessage) -> Story {
-        Story(id: UUIDText.make("story", message.id), source: "profiles", container: message.owner, actor: message.author, kind: .boardMessage,
-              object: message.content, target: message.owner, link: "/profiles/html/profileView.do?userid=\(message.owner)",
-              summary: message.content, tags: [], updated: AtomDate(message.published) ?? AtomDate(millis: 0))
+        Story(
+            id: UUIDText.make("story", message.id), source: "profiles", container: message.owner, actor: message.author, kind: .boardMessage,
+            object: message.content, target: message.owner, link: "/profiles/html/profileView.do?userid=\(message.owner)",
+            summary: message.content, tags: [], updated: AtomDate(message.published) ?? AtomDate(millis: 0))
     }
 }
 
@@ -289,7 +304,9 @@ struct LotusContent {
     /// The entry with this id and its blog.
     func entry(_ id: String) -> (BlogEntry, Blog)? {
         for blog in blogs {
-            if let entry = (blog.entries + (state.blogEntries[blog.handle] ?? [])).first(where: { $0.id == id }) { return (withComments(entry), blog) }
+            if let entry = (blog.entries + (state.blogEntries[blog.handle] ?? [])).first(where: { $0.id == id }) {
+                return (withComments(entry), blog)
+            }
         }
         return nil
     }

@@ -146,7 +146,9 @@ struct LotusFixtures: Sendable {
             }
             for (field, ids) in [("network", person.network), ("following", person.following)] {
                 for (r, id) in ids.enumerated() where !people.contains(id) || id == person.userid {
-                    problem("people.json", "people[\(index)].\(field)[\(r)]: " + (id == person.userid ? "a person cannot list themself" : "no person with userid \(id)"))
+                    problem(
+                        "people.json",
+                        "people[\(index)].\(field)[\(r)]: " + (id == person.userid ? "a person cannot list themself" : "no person with userid \(id)"))
                 }
             }
             if let status = person.status, AtomDate(status.updated) == nil {
@@ -158,7 +160,9 @@ struct LotusFixtures: Sendable {
             if blog.handle == homepage { problem("blogs.json", "blogs[\(b)].handle: '\(blog.handle)' is the homepage handle") }
             for (e, entry) in blog.entries.enumerated() {
                 check("blogs.json", "blogs[\(b)].entries[\(e)]", person: entry.author, date: entry.published)
-                if entry.updated != entry.published, AtomDate(entry.updated) == nil { problem("blogs.json", "blogs[\(b)].entries[\(e)].updated: '\(entry.updated)' is not an RFC 3339 date") }
+                if entry.updated != entry.published, AtomDate(entry.updated) == nil {
+                    problem("blogs.json", "blogs[\(b)].entries[\(e)].updated: '\(entry.updated)' is not an RFC 3339 date")
+                }
                 for (c, comment) in entry.comments.enumerated() {
                     check("blogs.json", "blogs[\(b)].entries[\(e)].comments[\(c)]", person: comment.author, date: comment.published)
                 }
@@ -167,7 +171,9 @@ struct LotusFixtures: Sendable {
         for (s, story) in stories.enumerated() {
             check("activity.json", "stories[\(s)]", person: story.actor, date: story.published)
             if !StoryKind.otherSources.contains(story.source) {
-                problem("activity.json", "stories[\(s)].source: '\(story.source)' is not one of \(StoryKind.otherSources.sorted().joined(separator: ", "))")
+                problem(
+                    "activity.json",
+                    "stories[\(s)].source: '\(story.source)' is not one of \(StoryKind.otherSources.sorted().joined(separator: ", "))")
             }
         }
         for (m, message) in board.enumerated() {

@@ -23,9 +23,10 @@ struct LotusLabels: Sendable {
         if let lang, !lang.isEmpty {
             language = base(lang) ?? "en"
         } else {
-            language = acceptLanguage.flatMap { header in
-                header.split(separator: ",").lazy.compactMap { base(String($0.drop { $0 == " " })) }.first
-            } ?? "en"
+            language =
+                acceptLanguage.flatMap { header in
+                    header.split(separator: ",").lazy.compactMap { base(String($0.drop { $0 == " " })) }.first
+                } ?? "en"
         }
     }
 
@@ -35,8 +36,10 @@ struct LotusLabels: Sendable {
     }
 
     /// The text of the language in use; only that one is built.
-    private func pick<Text>(_ en: @autoclosure () -> Text, _ fr: @autoclosure () -> Text, _ de: @autoclosure () -> Text,
-                            _ es: @autoclosure () -> Text) -> Text {
+    private func pick<Text>(
+        _ en: @autoclosure () -> Text, _ fr: @autoclosure () -> Text, _ de: @autoclosure () -> Text,
+        _ es: @autoclosure () -> Text
+    ) -> Text {
         switch language {
         case "fr": fr()
         case "de": de()
@@ -68,38 +71,48 @@ struct LotusLabels: Sendable {
     func sentence(_ kind: StoryKind) -> SentenceTemplate {
         switch kind {
         case .blogEntry:
-            pick("\(.actor) created a blog entry named \(.object) in the \(.target) blog.",
-                  "\(.actor) a créé une entrée de blog nommée \(.object) dans le blog \(.target).",
-                  "\(.actor) hat einen Blogeintrag namens \(.object) im Blog \(.target) erstellt.",
-                  "\(.actor) ha creado una entrada de blog denominada \(.object) en el blog \(.target).")
+            pick(
+                "\(.actor) created a blog entry named \(.object) in the \(.target) blog.",
+                "\(.actor) a créé une entrée de blog nommée \(.object) dans le blog \(.target).",
+                "\(.actor) hat einen Blogeintrag namens \(.object) im Blog \(.target) erstellt.",
+                "\(.actor) ha creado una entrada de blog denominada \(.object) en el blog \(.target).")
         case .blogComment:
-            pick("\(.actor) commented on the \(.object) blog entry in the \(.target) blog.",
-                  "\(.actor) a commenté l'entrée de blog \(.object) dans le blog \(.target).",
-                  "\(.actor) hat den Blogeintrag \(.object) im Blog \(.target) kommentiert.",
-                  "\(.actor) ha comentado la entrada de blog \(.object) en el blog \(.target).")
+            pick(
+                "\(.actor) commented on the \(.object) blog entry in the \(.target) blog.",
+                "\(.actor) a commenté l'entrée de blog \(.object) dans le blog \(.target).",
+                "\(.actor) hat den Blogeintrag \(.object) im Blog \(.target) kommentiert.",
+                "\(.actor) ha comentado la entrada de blog \(.object) en el blog \(.target).")
         case .status:
-            pick("\(.actor) updated their status.", "\(.actor) a mis à jour son statut.",
-                  "\(.actor) hat den Status aktualisiert.", "\(.actor) ha actualizado su estado.")
+            pick(
+                "\(.actor) updated their status.", "\(.actor) a mis à jour son statut.",
+                "\(.actor) hat den Status aktualisiert.", "\(.actor) ha actualizado su estado.")
         case .boardMessage:
-            pick("\(.actor) posted a message to \(.target)'s board.", "\(.actor) a publié un message sur le babillard de \(.target).",
-                  "\(.actor) hat eine Nachricht an der Pinnwand von \(.target) hinterlassen.", "\(.actor) ha publicado un mensaje en el tablón de \(.target).")
+            pick(
+                "\(.actor) posted a message to \(.target)'s board.", "\(.actor) a publié un message sur le babillard de \(.target).",
+                "\(.actor) hat eine Nachricht an der Pinnwand von \(.target) hinterlassen.",
+                "\(.actor) ha publicado un mensaje en el tablón de \(.target).")
         case .other(let verb):
             switch verb {
             case "created the activity":
-                pick("\(.actor) created the activity \(.object).", "\(.actor) a créé l'activité \(.object).",
-                      "\(.actor) hat die Aktivität \(.object) erstellt.", "\(.actor) ha creado la actividad \(.object).")
+                pick(
+                    "\(.actor) created the activity \(.object).", "\(.actor) a créé l'activité \(.object).",
+                    "\(.actor) hat die Aktivität \(.object) erstellt.", "\(.actor) ha creado la actividad \(.object).")
             case "bookmarked":
-                pick("\(.actor) bookmarked \(.object).", "\(.actor) a créé un signet pour \(.object).",
-                      "\(.actor) hat ein Lesezeichen für \(.object) gesetzt.", "\(.actor) ha marcado \(.object).")
+                pick(
+                    "\(.actor) bookmarked \(.object).", "\(.actor) a créé un signet pour \(.object).",
+                    "\(.actor) hat ein Lesezeichen für \(.object) gesetzt.", "\(.actor) ha marcado \(.object).")
             case "created the community":
-                pick("\(.actor) created the community \(.object).", "\(.actor) a créé la communauté \(.object).",
-                      "\(.actor) hat die Community \(.object) erstellt.", "\(.actor) ha creado la comunidad \(.object).")
+                pick(
+                    "\(.actor) created the community \(.object).", "\(.actor) a créé la communauté \(.object).",
+                    "\(.actor) hat die Community \(.object) erstellt.", "\(.actor) ha creado la comunidad \(.object).")
             case "uploaded the file":
-                pick("\(.actor) uploaded the file \(.object).", "\(.actor) a téléchargé le fichier \(.object).",
-                      "\(.actor) hat die Datei \(.object) hochgeladen.", "\(.actor) ha subido el archivo \(.object).")
+                pick(
+                    "\(.actor) uploaded the file \(.object).", "\(.actor) a téléchargé le fichier \(.object).",
+                    "\(.actor) hat die Datei \(.object) hochgeladen.", "\(.actor) ha subido el archivo \(.object).")
             case "edited the wiki page":
-                pick("\(.actor) edited the wiki page \(.object).", "\(.actor) a modifié la page wiki \(.object).",
-                      "\(.actor) hat die Wiki-Seite \(.object) bearbeitet.", "\(.actor) ha editado la página wiki \(.object).")
+                pick(
+                    "\(.actor) edited the wiki page \(.object).", "\(.actor) a modifié la page wiki \(.object).",
+                    "\(.actor) hat die Wiki-Seite \(.object) bearbeitet.", "\(.actor) ha editado la página wiki \(.object).")
             default:
                 "\(.actor) \(verb) \(.object)."
             }

@@ -22,7 +22,8 @@ struct LotusError: Error, Sendable {
 
     /// The error document, tab-indented as the recorded one.
     var body: [UInt8] {
-        Array("""
+        Array(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <error xmlns="http://www.ibm.com/xmlns/prod/sn">
             \t<code>\(status)</code>
@@ -147,7 +148,8 @@ enum URLQuery {
     private static func isKept(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "*"): true
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "*"):
+            true
         default: false
         }
     }

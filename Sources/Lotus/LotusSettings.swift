@@ -30,7 +30,8 @@ struct LotusSettings: Sendable {
         func problem(_ field: String, _ message: String) -> FixtureError { .field(file, field, message) }
         if let prefixes = json["prefixes"] {
             guard let list = prefixes.arrayValue?.compactMap(\.stringValue), list.count == prefixes.arrayValue?.count,
-                  list.allSatisfy({ $0.hasPrefix("/") && !$0.hasSuffix("/") }) else {
+                list.allSatisfy({ $0.hasPrefix("/") && !$0.hasSuffix("/") })
+            else {
                 throw problem("prefixes", "must be a list of paths starting with / and not ending with /")
             }
             self.prefixes = list
@@ -44,7 +45,9 @@ struct LotusSettings: Sendable {
             httpsRedirect = flag
         }
         if let now = json["now"] {
-            guard let text = now.stringValue, let date = AtomDate(text) else { throw problem("now", "must be an RFC 3339 instant such as 2010-10-08T12:00:00Z") }
+            guard let text = now.stringValue, let date = AtomDate(text) else {
+                throw problem("now", "must be an RFC 3339 instant such as 2010-10-08T12:00:00Z")
+            }
             self.now = date
         }
         responseCache = try FixtureError.wholeNumber(json, "responseCache", in: file) ?? responseCache

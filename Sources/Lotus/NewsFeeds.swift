@@ -40,7 +40,8 @@ enum NewsFeeds {
     /// `organization` (the same organization), `all` (everyone: nil), or by default the network
     /// and the people followed, as the Connections API documentation describes the feed.
     private static func statusAuthors(_ request: LotusRequest, _ user: Person) throws(LotusError) -> Set<String>? {
-        let network = request.content.network(of: user), following = Set(user.following)
+        let network = request.content.network(of: user)
+        let following = Set(user.following)
         switch request.query("source")?.lowercased() {
         case nil: return network.union(following)
         case "all": return nil
@@ -62,44 +63,53 @@ enum NewsFeeds {
     static func save(_ request: LotusRequest, _ entry: AtomEntry, _ state: inout LotusState) throws(LotusError) -> Rendered {
         let user = try requireUser(request)
         guard let id = entry.id?.replacingOccurrences(of: "urn:lsid:ibm.com:news:story-", with: ""),
-              let story = request.content.stories.first(where: { $0.id == id }) else { throw .badEntry }
+            let story = request.content.stories.first(where: { $0.id == id })
+        else { throw .badEntry }
         if !(state.saved[user.userid] ?? []).contains(id) { state.saved[user.userid, default: []].append(id) }
         var writer = XMLWriter()
         writer.declaration()
         writer.open("entry", ["xmlns": Atom.namespace, "xmlns:snx": Atom.snx])
         request.content.entry(for: story).write(to: &writer, base: StoryEntry.Base(request.base), language: request.labels.index)
         writer.close("entry")
-        return Rendered(status: 201, contentType: Atom.entryType, body: writer.bytes, lastModified: story.updated,
-                        headers: [("Location", request.base + "/news/atom/stories/saved?userid=\(user.userid)")])
+        return Rendered(
+            status: 201, contentType: Atom.entryType, body: writer.bytes, lastModified: story.updated,
+            headers: [("Location", request.base + "/news/atom/stories/saved?userid=\(user.userid)")])
     }
 
     /// A paged feed of the stories `include` keeps (all when nil), after the request's filters.
     /// `sourceIsFeature` is false where `source` means something else (statusupdates).
-    private static func feed(_ request: LotusRequest, title: String, id: String, byPerson: Bool = true, sourceIsFeature: Bool = true,
-                             include: ((Story) -> Bool)? = nil) throws(LotusError) -> Rendered {
+    private static func feed(
+        _ request: LotusRequest, title: String, id: String, byPerson: Bool = true, sourceIsFeature: Bool = true,
+        include: ((Story) -> Bool)? = nil
+    ) throws(LotusError) -> Rendered {
         let paging = try Paging(request, firstPage: 1, defaultSize: 20, maximumSize: 100)
         var source = !sourceIsFeature ? nil : request.query("source").map { $0.lowercased() == "dogear" ? "bookmarks" : $0.lowercased() }
         if let feature = source, feature != "all", !StoryKind.sources.contains(feature) { throw .badParameter("source", feature) }
         if source == "all" { source = nil }
         let person = byPerson ? try request.namedPerson() : nil
         let container = source == nil ? nil : request.query("container")
-        let since = try request.date("since"), before = try request.date("before")
+        let since = try request.date("since")
+        let before = try request.date("before")
         // A feature's stories are indexed; the other filters (rarer) go through them one by one.
         let candidates = source.map { request.content.stories(source: $0) } ?? request.content.stories
         let filtered = include != nil || container != nil || person != nil || since != nil || before != nil
-        let stories = !filtered ? candidates : candidates.filter { story in
-            (include?(story) ?? true)
-                && (container == nil || story.container == container)
-                && (person == nil || story.actor == person?.userid)
-                && (since.map { story.updated > $0 } ?? true)
-                && (before.map { story.updated < $0 } ?? true)
-        }
+        let stories =
+            !filtered
+            ? candidates
+            : candidates.filter { story in
+                (include?(story) ?? true)
+                    && (container == nil || story.container == container)
+                    && (person == nil || story.actor == person?.userid)
+                    && (since.map { story.updated > $0 } ?? true)
+                    && (before.map { story.updated < $0 } ?? true)
+            }
         let updated = stories.first?.updated ?? request.now
         var writer = XMLWriter(capacity: 2048 + paging.size * 1500)
         let feedTitle = person.map { request.labels.updatesBy($0.name) } ?? title
         Atom.openFeed(&writer, id: "urn:lsid:ibm.com:news:stories-\(id)", title: feedTitle, generator: "News Story service", updated: updated)
         Atom.paging(&writer, paging, total: stories.count, request: request, path: request.path)
-        let base = StoryEntry.Base(request.base), language = request.labels.index
+        let base = StoryEntry.Base(request.base)
+        let language = request.labels.index
         for story in paging.slice(stories) {
             writer.open("entry")
             request.content.entry(for: story).write(to: &writer, base: base, language: language)

@@ -30,7 +30,9 @@ enum ProfilesAPI {
     static func target(_ request: LotusRequest, _ names: String...) throws(LotusError) -> Person {
         for name in names {
             guard let value = request.query(name) else { continue }
-            let person = name.lowercased().hasSuffix("key") ? request.content.person(key: value)
+            let person =
+                name.lowercased().hasSuffix("key")
+                ? request.content.person(key: value)
                 : name.lowercased().hasSuffix("email") ? request.content.person(email: value) : request.content.person(userid: value)
             guard let person else { throw .notFound }
             return person
@@ -69,11 +71,17 @@ enum ProfilesAPI {
         Atom.openFeed(&writer, id: "tag:profiles.ibm.com,2006:feed", title: "profile with \(described)", generator: "Profiles", updated: newest)
         if people.count == 1, let person = people.first {
             let key = person.key
-            for (relation, path) in [("http://www.ibm.com/xmlns/prod/sn/tag-cloud", "/profiles/atom/profileTags.do?targetKey=\(key)"),
-                                     ("http://www.ibm.com/xmlns/prod/sn/mv/theboard", "/profiles/atom/mv/theboard/entries.do?key=\(key)"),
-                                     ("http://www.ibm.com/xmlns/prod/sn/status", "/profiles/atom/mv/theboard/entry/status.do?key=\(key)")] {
-                writer.element("link", ["href": request.base + path, "rel": relation,
-                                        "type": relation.hasSuffix("tag-cloud") ? "application/atomcat+xml" : "application/atom+xml"])
+            for (relation, path) in [
+                ("http://www.ibm.com/xmlns/prod/sn/tag-cloud", "/profiles/atom/profileTags.do?targetKey=\(key)"),
+                ("http://www.ibm.com/xmlns/prod/sn/mv/theboard", "/profiles/atom/mv/theboard/entries.do?key=\(key)"),
+                ("http://www.ibm.com/xmlns/prod/sn/status", "/profiles/atom/mv/theboard/entry/status.do?key=\(key)"),
+            ] {
+                writer.element(
+                    "link",
+                    [
+                        "href": request.base + path, "rel": relation,
+                        "type": relation.hasSuffix("tag-cloud") ? "application/atomcat+xml" : "application/atom+xml",
+                    ])
             }
         }
         writer.element("link", ["href": request.link(request.path), "rel": "self", "type": "application/atom+xml"])
@@ -102,7 +110,8 @@ enum ProfilesAPI {
         Atom.person(&writer, "contributor", person)
         writer.element("link", ["href": request.base + "/profiles/atom/profileEntry.do?key=\(key)", "rel": "self", "type": "application/atom+xml"])
         writer.element("link", ["href": request.base + "/profiles/html/profileView.do?key=\(key)", "rel": "related", "type": "text/html"])
-        writer.element("link", ["href": request.base + "/profiles/photo.do?key=\(key)", "rel": "http://www.ibm.com/xmlns/prod/sn/image", "type": "image"])
+        writer.element(
+            "link", ["href": request.base + "/profiles/photo.do?key=\(key)", "rel": "http://www.ibm.com/xmlns/prod/sn/image", "type": "image"])
         writer.element("link", ["href": request.base + "/profiles/vcard/profile.do?key=\(key)", "rel": "alternate", "type": "text/directory"])
         writer.element("summary", ["type": "text"], text: "Profile information for \(person.name)")
         let full = request.query("format") != "lite"
@@ -118,7 +127,8 @@ enum ProfilesAPI {
 
     private static func hcard(_ person: Person, _ request: LotusRequest, full: Bool) -> String {
         let e = XMLWriter.escaped
-        let base = request.base, key = person.key
+        let base = request.base
+        let key = person.key
         var html = "<div xmlns=\"http://www.w3.org/1999/xhtml\"><span class=\"vcard\">"
         html += "<div><img src=\"\(base)/profiles/photo.do?key=\(key)\" class=\"photo\"></img></div>"
         html += "<div><a class=\"fn url\" href=\"\(base)/profiles/atom/profile.do?key=\(key)\">\(e(person.name))</a></div>"
@@ -126,7 +136,8 @@ enum ProfilesAPI {
         if full {
             html += "<div class=\"org\"><span class=\"organization-unit\">\(e(person.organization))</span></div>"
             html += "<div class=\"title\">\(e(person.jobTitle))</div>"
-            html += "<div class=\"adr work\"><span class=\"locality\">\(e(person.city))</span><span class=\"country-name\">\(e(person.country))</span></div>"
+            html +=
+                "<div class=\"adr work\"><span class=\"locality\">\(e(person.city))</span><span class=\"country-name\">\(e(person.country))</span></div>"
             html += "<div class=\"tel\"><abbr class=\"type\" title=\"work\">Work:</abbr><span class=\"value\">\(e(person.phone))</span></div>"
             html += "<div class=\"x-tags\">\(e(person.tags.joined(separator: " ")))</div>"
         }
@@ -138,11 +149,15 @@ enum ProfilesAPI {
     /// The profile as a vCard (2.1 layout; the exact fields Connections writes are unverified).
     static func vcard(_ person: Person, full: Bool) -> String {
         let names = person.name.split(separator: " ", maxSplits: 1).map(String.init)
-        var lines = ["BEGIN:VCARD", "VERSION:2.1", "N:\(names.last ?? "");\(names.count > 1 ? names[0] : "")", "FN:\(person.name)",
-                     "EMAIL;INTERNET:\(person.email)"]
+        var lines = [
+            "BEGIN:VCARD", "VERSION:2.1", "N:\(names.last ?? "");\(names.count > 1 ? names[0] : "")", "FN:\(person.name)",
+            "EMAIL;INTERNET:\(person.email)",
+        ]
         if full {
-            lines += ["TITLE:\(person.jobTitle)", "ORG:\(person.organization)", "ADR;WORK:;;;\(person.city);;;\(person.country)",
-                      "TEL;WORK:\(person.phone)", "CATEGORIES:\(person.tags.joined(separator: ","))"]
+            lines += [
+                "TITLE:\(person.jobTitle)", "ORG:\(person.organization)", "ADR;WORK:;;;\(person.city);;;\(person.country)",
+                "TEL;WORK:\(person.phone)", "CATEGORIES:\(person.tags.joined(separator: ","))",
+            ]
         }
         lines += ["X-PROFILE-KEY:\(person.key)", "X-LCONN-USERID:\(person.userid)", "END:VCARD"]
         return lines.joined(separator: "\r\n")
@@ -219,8 +234,12 @@ enum ProfilesAPI {
         let updated = entries.map(\.0).max() ?? request.now
         var writer = XMLWriter()
         Atom.openFeed(&writer, id: "tag:profiles.ibm.com,2006:feed", title: "Board of \(owner.name)", generator: "Profiles", updated: updated)
-        writer.element("link", ["href": request.base + "/profiles/atom/mv/theboard/entries.do?key=\(owner.key)", "rel": "edit",
-                                "type": "application/atom+xml"])
+        writer.element(
+            "link",
+            [
+                "href": request.base + "/profiles/atom/mv/theboard/entries.do?key=\(owner.key)", "rel": "edit",
+                "type": "application/atom+xml",
+            ])
         Atom.paging(&writer, paging, total: entries.count, request: request, path: request.path)
         for (_, write) in paging.slice(entries) { write(&writer) }
         writer.close("feed")
@@ -251,8 +270,9 @@ enum ProfilesAPI {
         let paging = try Paging(request, firstPage: 1, defaultSize: 20, maximumSize: 100)
         let newest = message.comments.compactMap { AtomDate($0.published) }.max()
         var writer = XMLWriter()
-        Atom.openFeed(&writer, id: "tag:profiles.ibm.com,2006:feed", title: message.content, generator: "Profiles",
-                      updated: newest ?? AtomDate(message.published) ?? request.now)
+        Atom.openFeed(
+            &writer, id: "tag:profiles.ibm.com,2006:feed", title: message.content, generator: "Profiles",
+            updated: newest ?? AtomDate(message.published) ?? request.now)
         Atom.paging(&writer, paging, total: message.comments.count, request: request, path: request.path)
         for comment in paging.slice(message.comments) { commentEntry(&writer, comment, on: message.id, request, namespaces: false) }
         writer.close("feed")
@@ -286,8 +306,12 @@ enum ProfilesAPI {
         writer.element("published", text: status.updated)
         writer.element("updated", text: status.updated)
         writer.element("content", ["type": "text"], text: status.text)
-        writer.element("link", ["href": request.base + "/profiles/atom/mv/theboard/entry/status.do?key=\(person.key)", "rel": "self",
-                                "type": "application/atom+xml"])
+        writer.element(
+            "link",
+            [
+                "href": request.base + "/profiles/atom/mv/theboard/entry/status.do?key=\(person.key)", "rel": "self",
+                "type": "application/atom+xml",
+            ])
         writer.close("entry")
     }
 
@@ -305,8 +329,12 @@ enum ProfilesAPI {
         writer.element("content", ["type": "text"], text: message.content)
         let path = "/profiles/atom/mv/theboard/entry.do?entryid=\(message.id)"
         writer.element("link", ["href": request.base + path, "rel": "self", "type": "application/atom+xml"])
-        writer.element("link", ["href": request.base + "/profiles/atom/mv/theboard/comments.do?entryid=\(message.id)", "rel": "replies",
-                                "type": "application/atom+xml", "thr:count": String(message.comments.count)])
+        writer.element(
+            "link",
+            [
+                "href": request.base + "/profiles/atom/mv/theboard/comments.do?entryid=\(message.id)", "rel": "replies",
+                "type": "application/atom+xml", "thr:count": String(message.comments.count),
+            ])
         if inlineComments, !message.comments.isEmpty {
             writer.open("snx:comments")
             for comment in message.comments { commentEntry(&writer, comment, on: message.id, request, namespaces: false) }
@@ -324,8 +352,12 @@ enum ProfilesAPI {
         writer.element("published", text: comment.published)
         writer.element("updated", text: comment.published)
         writer.element("content", ["type": "text"], text: comment.content)
-        writer.element("thr:in-reply-to", ["ref": "tag:profiles.ibm.com,2006:entry\(message)",
-                                           "href": request.base + "/profiles/atom/mv/theboard/entry.do?entryid=\(message)"])
+        writer.element(
+            "thr:in-reply-to",
+            [
+                "ref": "tag:profiles.ibm.com,2006:entry\(message)",
+                "href": request.base + "/profiles/atom/mv/theboard/entry.do?entryid=\(message)",
+            ])
         writer.close("entry")
     }
 
@@ -340,7 +372,8 @@ enum ProfilesAPI {
         let status = Person.Status(text: text, updated: request.now.text)
         state.statuses[user.userid] = status
         // A status update is also a story in the public feed.
-        state.stories.append(LotusDirectory.statusStory(user, status, id: UUIDText.make("status", user.userid, status.updated, String(state.version))))
+        state.stories.append(
+            LotusDirectory.statusStory(user, status, id: UUIDText.make("status", user.userid, status.updated, String(state.version))))
         return Rendered(contentType: "text/plain;charset=UTF-8", body: [], lastModified: nil)
     }
 
@@ -349,15 +382,17 @@ enum ProfilesAPI {
         guard let user = request.user else { throw .unauthorized }
         let owner = try target(request, "key", "email", "userid")
         guard entry.hasCategory("entry"), let text = entry.content, !text.isEmpty else { throw .badEntry }
-        let message = BoardMessage(id: UUIDText.make("board", user.userid, owner.userid, request.now.text, String(state.version)),
-                                   author: user.userid, owner: owner.userid, published: request.now.text, content: text)
+        let message = BoardMessage(
+            id: UUIDText.make("board", user.userid, owner.userid, request.now.text, String(state.version)),
+            author: user.userid, owner: owner.userid, published: request.now.text, content: text)
         state.boardMessages.append(message)
         state.stories.append(LotusDirectory.story(for: message))
         var writer = XMLWriter()
         writer.declaration()
         messageEntry(&writer, message, request, inlineComments: false, namespaces: true)
-        return Rendered(status: 201, contentType: Atom.entryType, body: writer.bytes, lastModified: request.now,
-                        headers: [("Location", request.base + "/profiles/atom/mv/theboard/entry.do?entryid=\(message.id)")])
+        return Rendered(
+            status: 201, contentType: Atom.entryType, body: writer.bytes, lastModified: request.now,
+            headers: [("Location", request.base + "/profiles/atom/mv/theboard/entry.do?entryid=\(message.id)")])
     }
 
     /// `POST …/theboard/comments.do?entryid=…`: a comment on a board message; 201 with the entry.
@@ -366,14 +401,16 @@ enum ProfilesAPI {
         guard let id = request.query("entryid") else { throw .missingParameter("entryid") }
         guard request.content.boardMessages.contains(where: { $0.id == id }) else { throw .notFound }
         guard let text = entry.content, !text.isEmpty else { throw .badEntry }
-        let comment = Comment(id: UUIDText.make("comment", id, user.userid, request.now.text, String(state.version)), author: user.userid,
-                              published: request.now.text, content: text)
+        let comment = Comment(
+            id: UUIDText.make("comment", id, user.userid, request.now.text, String(state.version)), author: user.userid,
+            published: request.now.text, content: text)
         state.comments[id, default: []].append(comment)
         var writer = XMLWriter()
         writer.declaration()
         commentEntry(&writer, comment, on: id, request, namespaces: true)
-        return Rendered(status: 201, contentType: Atom.entryType, body: writer.bytes, lastModified: request.now,
-                        headers: [("Location", request.base + "/profiles/atom/mv/theboard/entry.do?entryid=\(comment.id)")])
+        return Rendered(
+            status: 201, contentType: Atom.entryType, body: writer.bytes, lastModified: request.now,
+            headers: [("Location", request.base + "/profiles/atom/mv/theboard/entry.do?entryid=\(comment.id)")])
     }
 
     // MARK: Service document, tags, photo
@@ -392,10 +429,16 @@ enum ProfilesAPI {
         writer.open("service", ["xmlns": "http://www.w3.org/2007/app", "xmlns:atom": Atom.namespace, "xmlns:snx": Atom.snx])
         writer.open("workspace")
         writer.element("atom:title", ["type": "text"], text: person.name)
-        writer.element("atom:link", ["rel": "http://www.ibm.com/xmlns/prod/sn/profile", "type": "application/atom+xml",
-                                     "href": request.base + "/profiles/atom/profile.do?key=\(person.key)"])
-        for (title, path, relation) in [("Board", "/profiles/atom/mv/theboard/entries.do?key=\(person.key)", "http://www.ibm.com/xmlns/prod/sn/mv/theboard"),
-                                        ("Status", "/profiles/atom/mv/theboard/entry/status.do?key=\(person.key)", "http://www.ibm.com/xmlns/prod/sn/status")] {
+        writer.element(
+            "atom:link",
+            [
+                "rel": "http://www.ibm.com/xmlns/prod/sn/profile", "type": "application/atom+xml",
+                "href": request.base + "/profiles/atom/profile.do?key=\(person.key)",
+            ])
+        for (title, path, relation) in [
+            ("Board", "/profiles/atom/mv/theboard/entries.do?key=\(person.key)", "http://www.ibm.com/xmlns/prod/sn/mv/theboard"),
+            ("Status", "/profiles/atom/mv/theboard/entry/status.do?key=\(person.key)", "http://www.ibm.com/xmlns/prod/sn/status"),
+        ] {
             writer.open("collection", ["href": request.base + path])
             writer.element("atom:title", ["type": "text"], text: title)
             writer.element("accept", text: "application/atom+xml;type=entry")
@@ -432,8 +475,12 @@ enum ProfilesAPI {
 /// Profiles search wildcards: `*` any run of characters, `%` exactly one; case-insensitive.
 enum Wildcard {
     static func matches(_ text: String, _ pattern: String) -> Bool {
-        let text = Array(text.lowercased()), pattern = Array(pattern.lowercased())
-        var t = 0, p = 0, star = -1, mark = 0
+        let text = Array(text.lowercased())
+        let pattern = Array(pattern.lowercased())
+        var t = 0
+        var p = 0
+        var star = -1
+        var mark = 0
         while t < text.count {
             if p < pattern.count, pattern[p] == "%" || pattern[p] == text[t] {
                 t += 1

@@ -34,35 +34,46 @@ enum SearchAPI {
         if scope == "allfeatures" || scope == "blogs" {
             for blog in request.content.blogs {
                 for entry in request.content.entries(of: blog) {
-                    hits.append(Hit(id: "urn:lsid:ibm.com:blogs:entry-\(entry.id)", component: "blogs", title: entry.title, summary: entry.content,
-                                    link: "/blogs/\(blog.handle)/entry/\(entry.id)", tags: entry.tags, author: entry.author,
-                                    updated: AtomDate(entry.updated) ?? request.now))
+                    hits.append(
+                        Hit(
+                            id: "urn:lsid:ibm.com:blogs:entry-\(entry.id)", component: "blogs", title: entry.title, summary: entry.content,
+                            link: "/blogs/\(blog.handle)/entry/\(entry.id)", tags: entry.tags, author: entry.author,
+                            updated: AtomDate(entry.updated) ?? request.now))
                 }
             }
         }
         if scope == "allfeatures" || scope == "profiles" {
             for someone in request.content.people {
-                hits.append(Hit(id: "tag:profiles.ibm.com,2006:entry\(someone.key)", component: "profiles", title: someone.name,
-                                summary: "\(someone.jobTitle), \(someone.organization), \(someone.city), \(someone.country)",
-                                link: "/profiles/html/profileView.do?key=\(someone.key)", tags: someone.tags, author: someone.userid,
-                                updated: ProfilesAPI.updated(someone, request)))
+                hits.append(
+                    Hit(
+                        id: "tag:profiles.ibm.com,2006:entry\(someone.key)", component: "profiles", title: someone.name,
+                        summary: "\(someone.jobTitle), \(someone.organization), \(someone.city), \(someone.country)",
+                        link: "/profiles/html/profileView.do?key=\(someone.key)", tags: someone.tags, author: someone.userid,
+                        updated: ProfilesAPI.updated(someone, request)))
             }
         }
         for story in request.content.directory.fixtures.stories {
             let component = story.source == "bookmarks" ? "dogear" : story.source
             guard scope == "allfeatures" || scope == component else { continue }
-            hits.append(Hit(id: "urn:lsid:ibm.com:\(component):\(story.id)", component: component, title: story.object, summary: story.summary,
-                            link: "/\(story.source)/html/item?id=\(story.id)", tags: story.tags, author: story.actor,
-                            updated: AtomDate(story.published) ?? request.now))
+            hits.append(
+                Hit(
+                    id: "urn:lsid:ibm.com:\(component):\(story.id)", component: component, title: story.object, summary: story.summary,
+                    link: "/\(story.source)/html/item?id=\(story.id)", tags: story.tags, author: story.actor,
+                    updated: AtomDate(story.published) ?? request.now))
         }
         hits = hits.compactMap { hit in
             guard person == nil || hit.author == person!.userid,
-                  tags.allSatisfy({ tag in hit.tags.contains { $0.lowercased() == tag } }) else { return nil }
+                tags.allSatisfy({ tag in hit.tags.contains { $0.lowercased() == tag } })
+            else { return nil }
             var hit = hit
-            let title = hit.title.lowercased(), body = hit.summary.lowercased(), hitTags = hit.tags.map { $0.lowercased() }
+            let title = hit.title.lowercased()
+            let body = hit.summary.lowercased()
+            let hitTags = hit.tags.map { $0.lowercased() }
             var weight = 0.0
             for term in terms {
-                let inTitle = title.contains(term), inBody = body.contains(term), inTags = hitTags.contains(term)
+                let inTitle = title.contains(term)
+                let inBody = body.contains(term)
+                let inTags = hitTags.contains(term)
                 guard inTitle || inBody || inTags else { return nil }
                 weight += (inTitle ? 3 : 0) + (inBody ? 1 : 0) + (inTags ? 2 : 0)
             }
@@ -72,10 +83,12 @@ enum SearchAPI {
         }
         hits.sort { $0.score != $1.score ? $0.score > $1.score : $0.updated > $1.updated }
 
-        let paging = try Paging(request, firstPage: 1, defaultSize: 10, maximumSize: 100, sizeParameter: request.query("ps") != nil ? "ps" : "pageSize")
+        let paging = try Paging(
+            request, firstPage: 1, defaultSize: 10, maximumSize: 100, sizeParameter: request.query("ps") != nil ? "ps" : "pageSize")
         var writer = XMLWriter()
-        Atom.openFeed(&writer, id: "urn:lsid:ibm.com:search:results", title: request.labels.searchResults, generator: "Search",
-                      updated: hits.map(\.updated).max() ?? request.now)
+        Atom.openFeed(
+            &writer, id: "urn:lsid:ibm.com:search:results", title: request.labels.searchResults, generator: "Search",
+            updated: hits.map(\.updated).max() ?? request.now)
         Atom.paging(&writer, paging, total: hits.count, request: request, path: request.path)
         for hit in paging.slice(hits) {
             writer.open("entry")
@@ -100,14 +113,19 @@ enum SearchAPI {
 enum ServiceConfigs {
     static func render(_ request: LotusRequest) -> Rendered {
         var writer = XMLWriter()
-        Atom.openFeed(&writer, id: "urn:lsid:ibm.com:serviceconfigs", title: "Lotus Connections service configurations",
-                      generator: "Configuration", updated: AtomDate("2010-09-01T09:00:00.000Z")!)
+        Atom.openFeed(
+            &writer, id: "urn:lsid:ibm.com:serviceconfigs", title: "Lotus Connections service configurations",
+            generator: "Configuration", updated: AtomDate("2010-09-01T09:00:00.000Z")!)
         for service in ["blogs", "news", "profiles", "search"] {
             writer.open("entry")
             writer.element("id", text: "urn:lsid:ibm.com:serviceconfigs:\(service)")
             writer.element("title", ["type": "text"], text: service)
-            writer.element("link", ["rel": "http://www.ibm.com/xmlns/prod/sn/service/\(service)", "type": "text/html",
-                                    "href": request.base + "/" + service])
+            writer.element(
+                "link",
+                [
+                    "rel": "http://www.ibm.com/xmlns/prod/sn/service/\(service)", "type": "text/html",
+                    "href": request.base + "/" + service,
+                ])
             writer.element("updated", text: "2010-09-01T09:00:00.000Z")
             writer.close("entry")
         }

@@ -27,7 +27,8 @@ enum ContentDecoding {
         while start < bytes.count {
             var end = start
             while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
-            var first = start, last = end   // the coding, parameters included, without spaces
+            var first = start
+            var last = end  // the coding, parameters included, without spaces
             while first < last && isSpace(first) { first += 1 }
             while last > first && isSpace(last - 1) { last -= 1 }
             var nameEnd = first
@@ -52,11 +53,12 @@ enum ContentDecoding {
     /// A large body decoded into a new unlinked file in `directory` (read and written a piece at
     /// a time); nil as for `decode`.
     static func decode(_ file: FileBody, encoding: String, directory: String) -> FileBody? {
-        let windowBits: [Int32] = switch encoding.lowercased().trimmingSpaces {
+        let windowBits: [Int32] =
+            switch encoding.lowercased().trimmingSpaces {
             case "gzip", "x-gzip": [15 + 16]
             case "deflate": [15, -15]
             default: []
-        }
+            }
         for bits in windowBits {
             guard let inflater = Inflater(windowBits: bits), let output = TemporaryFile(directory: directory) else { return nil }
             var complete = true

@@ -39,7 +39,8 @@ public enum HARImport {
             return .failure(Problem(message: "method \(request["method"]?.stringValue ?? "missing") is not supported"))
         }
         guard let url = request["url"]?.stringValue, let components = URLComponents(string: url), let scheme = components.scheme,
-              let host = components.host else {
+            let host = components.host
+        else {
             return .failure(Problem(message: "request.url is missing or not an absolute URL"))
         }
         guard let status = response["status"]?.intValue, status > 0 else {
@@ -63,16 +64,19 @@ public enum HARImport {
         responseHeaders.remove("Content-Encoding")
         responseHeaders.remove("Content-Length")
         let port = components.port.map { ":\($0)" } ?? ""
-        return .success(RecordedExchange(method: method.uppercased(), path: path, query: query, requestHeaders: headers(request["headers"]),
-                                         requestBody: requestBody, status: status, responseHeaders: responseHeaders,
-                                         responseBody: responseBody, source: "\(scheme)://\(host)\(port)"))
+        return .success(
+            RecordedExchange(
+                method: method.uppercased(), path: path, query: query, requestHeaders: headers(request["headers"]),
+                requestBody: requestBody, status: status, responseHeaders: responseHeaders,
+                responseBody: responseBody, source: "\(scheme)://\(host)\(port)"))
     }
 
     /// HAR headers (`[{"name", "value"}]`); HTTP/2 pseudo-headers (`:authority`) are left out.
     private static func headers(_ list: JSONValue?) -> HTTPHeaders {
-        HTTPHeaders((list?.arrayValue ?? []).compactMap { header in
-            guard let name = header["name"]?.stringValue, !name.hasPrefix(":"), let value = header["value"]?.stringValue else { return nil }
-            return HTTPHeader(name: name, value: value)
-        })
+        HTTPHeaders(
+            (list?.arrayValue ?? []).compactMap { header in
+                guard let name = header["name"]?.stringValue, !name.hasPrefix(":"), let value = header["value"]?.stringValue else { return nil }
+                return HTTPHeader(name: name, value: value)
+            })
     }
 }

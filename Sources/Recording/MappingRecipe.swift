@@ -166,9 +166,10 @@ struct MappingRecipe: Sendable {
     private func redactedJSON(_ json: JSONValue, _ secrets: [String]) -> JSONValue {
         switch json {
         case .object(let members):
-            .object(members.map { name, value in
-                (name, options.isRedacted(parameter: name) ? .string("${json-unit.any-string}") : redactedJSON(value, secrets))
-            })
+            .object(
+                members.map { name, value in
+                    (name, options.isRedacted(parameter: name) ? .string("${json-unit.any-string}") : redactedJSON(value, secrets))
+                })
         case .array(let items): .array(items.map { redactedJSON($0, secrets) })
         case .string(let text) where secrets.contains(where: { text.contains($0) }): .string("${json-unit.any-string}")
         default: json
@@ -178,8 +179,10 @@ struct MappingRecipe: Sendable {
     // MARK: Response
 
     /// Headers that describe the connection or the transfer, not the answer.
-    private static let transferHeaders: Set<String> = ["date", "content-length", "transfer-encoding", "connection", "keep-alive",
-                                                       "proxy-connection", "trailer", "upgrade"]
+    private static let transferHeaders: Set<String> = [
+        "date", "content-length", "transfer-encoding", "connection", "keep-alive",
+        "proxy-connection", "trailer", "upgrade",
+    ]
 
     private func response(_ exchange: RecordedExchange, name: String) -> (JSONValue, (name: String, content: ResponseBody)?) {
         // Compressed answers are stored decoded, without their Content-Encoding; an encoding this
@@ -188,7 +191,8 @@ struct MappingRecipe: Sendable {
         var body = exchange.responseBody
         var decoded = false
         if exchange.responseFile == nil, let encoding = exchange.responseHeaders["Content-Encoding"], !body.isEmpty,
-           let plain = ContentDecoding.decode(body, encoding: encoding) {
+            let plain = ContentDecoding.decode(body, encoding: encoding)
+        {
             body = plain
             decoded = true
         }
@@ -270,7 +274,8 @@ struct MappingRecipe: Sendable {
     static func basicCredentials(_ value: String) -> [String] {
         let parts = value.split(separator: " ", omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "basic", let data = Data(base64Encoded: String(parts[1])),
-              let pair = String(validating: Array(data), as: UTF8.self), let colon = pair.firstIndex(of: ":") else { return [] }
+            let pair = String(validating: Array(data), as: UTF8.self), let colon = pair.firstIndex(of: ":")
+        else { return [] }
         return [pair, String(pair[pair.index(after: colon)...])]
     }
 
@@ -280,7 +285,7 @@ struct MappingRecipe: Sendable {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 out += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
@@ -317,8 +322,10 @@ struct MappingRecipe: Sendable {
     }
 
     static func fileExtension(_ contentType: String) -> String {
-        let types: [(String, String)] = [("json", "json"), ("xml", "xml"), ("html", "html"), ("javascript", "js"), ("css", "css"),
-                                         ("text/plain", "txt"), ("png", "png"), ("jpeg", "jpg"), ("gif", "gif"), ("pdf", "pdf")]
+        let types: [(String, String)] = [
+            ("json", "json"), ("xml", "xml"), ("html", "html"), ("javascript", "js"), ("css", "css"),
+            ("text/plain", "txt"), ("png", "png"), ("jpeg", "jpg"), ("gif", "gif"), ("pdf", "pdf"),
+        ]
         return types.first { contentType.contains($0.0) }?.1 ?? "bin"
     }
 

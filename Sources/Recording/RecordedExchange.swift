@@ -20,8 +20,10 @@ public struct RecordedExchange: Sendable {
     /// The real host a device's proxied request was for: the mapping then answers that host only.
     public var host: String?
 
-    public init(method: String, path: String, query: [QueryItem], requestHeaders: HTTPHeaders, requestBody: [UInt8],
-                status: Int, responseHeaders: HTTPHeaders, responseBody: [UInt8], responseFile: FileBody? = nil, source: String) {
+    public init(
+        method: String, path: String, query: [QueryItem], requestHeaders: HTTPHeaders, requestBody: [UInt8],
+        status: Int, responseHeaders: HTTPHeaders, responseBody: [UInt8], responseFile: FileBody? = nil, source: String
+    ) {
         self.method = method
         self.path = path
         self.query = query
@@ -36,10 +38,11 @@ public struct RecordedExchange: Sendable {
 
     /// From a request this server received and the answer the upstream gave.
     init(_ request: Request, _ response: Response, source: String) {
-        self.init(method: request.method.rawValue, path: String(request.rawPath), query: request.queryItems,
-                  requestHeaders: request.headers, requestBody: request.body, status: response.status,
-                  responseHeaders: response.headers, responseBody: response.body.file == nil ? response.body.bytes : [],
-                  responseFile: response.body.file, source: source)
+        self.init(
+            method: request.method.rawValue, path: String(request.rawPath), query: request.queryItems,
+            requestHeaders: request.headers, requestBody: request.body, status: response.status,
+            responseHeaders: response.headers, responseBody: response.body.file == nil ? response.body.bytes : [],
+            responseFile: response.body.file, source: source)
         if request.isProxied { host = request.requestedHost?.host }
     }
 }

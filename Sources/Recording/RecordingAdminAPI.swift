@@ -67,7 +67,9 @@ public final class RecordingAdminAPI: Backend, AdminRoutesProvider {
         if let ignored = json["ignoredQueryParameters"]?.arrayValue?.compactMap(\.stringValue) { options.ignoredQueryParameters = ignored }
         var persist = true
         if case .bool(let flag)? = json["persist"] { persist = flag }
-        let directory = persist ? nextRecordingDirectory()
+        let directory =
+            persist
+            ? nextRecordingDirectory()
             : FileManager.default.temporaryDirectory.appendingPathComponent("understudy-recording-\(UUID().uuidString)")
         proxy.start(targets: [target], store: RecordingStore(directory: directory, options: options))
         return .json("{}")

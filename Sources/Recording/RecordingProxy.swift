@@ -70,8 +70,10 @@ public final class RecordingProxy: Backend {
     /// Exchanges saved (the files written) since the server started, for the metrics.
     private let savedCount = Atomic(0)
 
-    public init(name: String = "recorder", tier: BackendTier = .recordings, timeout: Duration = .seconds(30),
-                tls: TLSClientSettings = TLSClientSettings(), logger: Logger = Logger(label: "understudy")) {
+    public init(
+        name: String = "recorder", tier: BackendTier = .recordings, timeout: Duration = .seconds(30),
+        tls: TLSClientSettings = TLSClientSettings(), logger: Logger = Logger(label: "understudy")
+    ) {
         self.name = name
         self.tier = tier
         self.timeout = timeout
@@ -117,14 +119,19 @@ public final class RecordingProxy: Backend {
 
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
         guard recording.load(ordering: .acquiring) else { return .decline }
-        guard let (target, store) = session.withLock({ session -> (RecordingTarget, RecordingStore)? in
-            guard let session, session.active else { return nil }
-            // A device's request for a real host goes there when that is recorded; others by prefix.
-            if request.isProxied, session.targets.contains(.requestedHost) { return (.requestedHost, session.store) }
-            guard let target = session.targets.first(where: { $0 != .requestedHost && ($0.prefix.isEmpty || request.path == $0.prefix || request.path.hasPrefix($0.prefix + "/")) })
-            else { return nil }
-            return (target, session.store)
-        }) else { return .decline }
+        guard
+            let (target, store) = session.withLock({ session -> (RecordingTarget, RecordingStore)? in
+                guard let session, session.active else { return nil }
+                // A device's request for a real host goes there when that is recorded; others by prefix.
+                if request.isProxied, session.targets.contains(.requestedHost) { return (.requestedHost, session.store) }
+                guard
+                    let target = session.targets.first(where: {
+                        $0 != .requestedHost && ($0.prefix.isEmpty || request.path == $0.prefix || request.path.hasPrefix($0.prefix + "/"))
+                    })
+                else { return nil }
+                return (target, session.store)
+            })
+        else { return .decline }
 
         var baseURL = target.baseURL
         if target == .requestedHost {
@@ -135,8 +142,9 @@ public final class RecordingProxy: Backend {
         }
         let source = baseURL
         let forwardedTarget = String(request.target.dropFirst(target.prefix.count))
-        var outbound = OutboundRequest(method: request.method, url: baseURL + (forwardedTarget.hasPrefix("/") ? "" : "/") + forwardedTarget,
-                                       headers: Self.forwardedHeaders(request.headers), body: request.body, timeout: timeout)
+        var outbound = OutboundRequest(
+            method: request.method, url: baseURL + (forwardedTarget.hasPrefix("/") ? "" : "/") + forwardedTarget,
+            headers: Self.forwardedHeaders(request.headers), body: request.body, timeout: timeout)
         outbound.tls = tls
         outbound.largeBodyThreshold = store.options.largeBodyThreshold
         outbound.onSpillFailure = { [self] reason in
@@ -153,7 +161,10 @@ public final class RecordingProxy: Backend {
                         self.logger.warning("\(line)")
                     }
                     let status = if case .timedOut = error { 504 } else { 502 }
-                    reply.send(.text("Understudy could not record \(request.method.rawValue) \(request.target): \(error). Nothing was saved.\n", status: status))
+                    reply.send(
+                        .text(
+                            "Understudy could not record \(request.method.rawValue) \(request.target): \(error). Nothing was saved.\n", status: status
+                        ))
                 case .success(let response):
                     let exchange = RecordedExchange(request, response, source: source)
                     let answer = Self.returned(response)
@@ -176,8 +187,10 @@ public final class RecordingProxy: Backend {
         }
     }
 
-    private static let hopByHop = ["Connection", "Keep-Alive", "Proxy-Connection", "Proxy-Authorization", "TE", "Trailer",
-                                   "Transfer-Encoding", "Upgrade", "Host", "Content-Length"]
+    private static let hopByHop = [
+        "Connection", "Keep-Alive", "Proxy-Connection", "Proxy-Authorization", "TE", "Trailer",
+        "Transfer-Encoding", "Upgrade", "Host", "Content-Length",
+    ]
 
     /// Hop-by-hop fields stay here; the client's others go on (Host is the target's), with
     /// `Accept-Encoding` narrowed to the codings a recording can decode.

@@ -53,11 +53,13 @@ public final class RecordingStore: Sendable {
         let key = recipe.key(exchange)
         let answer = Self.fingerprint(exchange)
         return try writing.withLock { _ in
-            guard var call = calls.withLock({ calls -> Call? in
-                let call = calls.byKey[key] ?? Call(name: recipe.name(exchange, key: key))
-                if call.answers.contains(answer) || (!call.answers.isEmpty && !recipe.options.repeatsAsScenarios) { return nil }
-                return call
-            }) else { return [] }
+            guard
+                var call = calls.withLock({ calls -> Call? in
+                    let call = calls.byKey[key] ?? Call(name: recipe.name(exchange, key: key))
+                    if call.answers.contains(answer) || (!call.answers.isEmpty && !recipe.options.repeatsAsScenarios) { return nil }
+                    return call
+                })
+            else { return [] }
             call.answers.append(answer)
             call.exchanges.append(Self.decodingFile(exchange))
             // A second answer turns the call into a scenario; each new step rewrites the one
@@ -100,8 +102,13 @@ public final class RecordingStore: Sendable {
     private func recorded(_ call: Call, step: Int) -> MappingRecipe.Recorded {
         let count = call.exchanges.count
         let name = step == 0 ? call.name : "\(call.name)-\(step + 1)"
-        let scenario = count < 2 ? nil : (name: call.name, required: step == 0 ? "Started" : "step-\(step + 1)",
-                                          next: step == count - 1 ? nil as String? : "step-\(step + 2)")
+        let scenario =
+            count < 2
+            ? nil
+            : (
+                name: call.name, required: step == 0 ? "Started" : "step-\(step + 1)",
+                next: step == count - 1 ? nil as String? : "step-\(step + 2)"
+            )
         return recipe.mapping(call.exchanges[step], name: name, scenario: scenario)
     }
 
@@ -109,7 +116,8 @@ public final class RecordingStore: Sendable {
     /// decodes bodies in memory), so the mapping and its snapshots need not decode it again.
     private static func decodingFile(_ exchange: RecordedExchange) -> RecordedExchange {
         guard let file = exchange.responseFile, let encoding = exchange.responseHeaders["Content-Encoding"],
-              let decoded = ContentDecoding.decode(file, encoding: encoding, directory: OutboundRequest.temporaryDirectory) else { return exchange }
+            let decoded = ContentDecoding.decode(file, encoding: encoding, directory: OutboundRequest.temporaryDirectory)
+        else { return exchange }
         var plain = exchange
         plain.responseFile = decoded
         plain.responseHeaders.remove("Content-Encoding")
@@ -119,7 +127,8 @@ public final class RecordingStore: Sendable {
     private var bodyFiles: URL { directory.appendingPathComponent("__files") }
 
     private func write(_ recorded: MappingRecipe.Recorded) throws {
-        let mappings = directory.appendingPathComponent("mappings"), files = bodyFiles
+        let mappings = directory.appendingPathComponent("mappings")
+        let files = bodyFiles
         try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
         if let body = recorded.bodyFile {
             try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)

@@ -45,7 +45,9 @@ extension ContentPattern.Regex {
     /// own `^(?:…)$` wrapper), no `|` outside a group, and none of the syntax that changes how
     /// the rest reads (flags such as `(?i)` or `(?x)`, comments, `\Q…\E` quoting, `\cX`).
     private static func isPlainlyStructured(_ scalars: [Unicode.Scalar]) -> Bool {
-        var depth = 0, classDepth = 0, index = 0
+        var depth = 0
+        var classDepth = 0
+        var index = 0
         while index < scalars.count {
             let scalar = scalars[index]
             let next = index + 1 < scalars.count ? scalars[index + 1] : nil

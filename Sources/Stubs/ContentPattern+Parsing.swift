@@ -70,7 +70,9 @@ extension ContentPattern {
             case "equalToXml":
                 var options = EqualToXmlOptions()
                 if let ignore = json["ignoreOrderOfSameNode"] {
-                    guard let flag = ignore.boolValue else { throw StubError(field: "\(field).ignoreOrderOfSameNode", message: "expected true or false") }
+                    guard let flag = ignore.boolValue else {
+                        throw StubError(field: "\(field).ignoreOrderOfSameNode", message: "expected true or false")
+                    }
                     options.ignoreOrderOfSameNode = flag
                 }
                 if let awareness = json["namespaceAwareness"] {
@@ -107,7 +109,8 @@ extension ContentPattern {
                 continue
             }
         }
-        let known = "equalTo, contains, doesNotContain, matches, doesNotMatch, absent, binaryEqualTo, equalToJson, matchesJsonPath, matchesJsonSchema, equalToXml, matchesXPath, before, after, equalToDateTime, equalToNumber, greaterThanNumber, greaterThanEqualNumber, lessThanNumber, lessThanEqualNumber, not, and, or"
+        let known =
+            "equalTo, contains, doesNotContain, matches, doesNotMatch, absent, binaryEqualTo, equalToJson, matchesJsonPath, matchesJsonSchema, equalToXml, matchesXPath, before, after, equalToDateTime, equalToNumber, greaterThanNumber, greaterThanEqualNumber, lessThanNumber, lessThanEqualNumber, not, and, or"
         throw StubError(field: field, message: "no supported operator in \(json.serialized) (supported: \(known))")
     }
 }

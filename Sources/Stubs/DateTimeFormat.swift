@@ -22,7 +22,8 @@ enum DateTimeFormat: Sendable {
         case .standard: return Self.readStandard(text)
         case .pattern(let format): return format.read(text)
         case .epochMilliseconds: return Int64(text).map { Self.instant(milliseconds: $0) }
-        case .unixSeconds: return Int64(text).flatMap { $0.multipliedReportingOverflow(by: 1000).overflow ? nil : Self.instant(milliseconds: $0 * 1000) }
+        case .unixSeconds:
+            return Int64(text).flatMap { $0.multipliedReportingOverflow(by: 1000).overflow ? nil : Self.instant(milliseconds: $0 * 1000) }
         }
     }
 
@@ -32,11 +33,12 @@ enum DateTimeFormat: Sendable {
     }
 
     // The forms WireMock tries when no actualFormat is given, zoned ones first.
-    private static let httpDates = ([
-        "EEE, d MMM yyyy HH:mm:ss z", "d MMM yyyy HH:mm:ss z", "EEE, d MMM yyyy HH:mm z", "d MMM yyyy HH:mm z", // RFC 1123
-        "EEEE, dd-MMM-yy HH:mm:ss z", // RFC 1036
-        "EEE MMM dd HH:mm:ss yyyy", "EEE MMM  d HH:mm:ss yyyy", // asctime, in GMT
-    ] as [String]).compactMap { try? DateTimePatternFormat($0, defaultOffset: 0) }
+    private static let httpDates =
+        ([
+            "EEE, d MMM yyyy HH:mm:ss z", "d MMM yyyy HH:mm:ss z", "EEE, d MMM yyyy HH:mm z", "d MMM yyyy HH:mm z",  // RFC 1123
+            "EEEE, dd-MMM-yy HH:mm:ss z",  // RFC 1036
+            "EEE MMM dd HH:mm:ss yyyy", "EEE MMM  d HH:mm:ss yyyy",  // asctime, in GMT
+        ] as [String]).compactMap { try? DateTimePatternFormat($0, defaultOffset: 0) }
 
     static func readStandard(_ text: String) -> DateTimeValue? {
         if let iso = readISO(text) { return iso }
@@ -50,10 +52,12 @@ enum DateTimeFormat: Sendable {
     static func readISO(_ text: String) -> DateTimeValue? {
         var scanner = DateTimeScanner(text)
         guard let year = scanner.digits(4...4), scanner.take("-"), let month = scanner.digits(2...2), scanner.take("-"),
-              let day = scanner.digits(2...2) else { return nil }
+            let day = scanner.digits(2...2)
+        else { return nil }
         if scanner.atEnd { return DateTimeValue(year: year, month: month, day: day, offset: nil) }
         guard scanner.take("T"), let hour = scanner.digits(2...2), scanner.take(":"), let minute = scanner.digits(2...2) else { return nil }
-        var second = 0, nanoseconds = 0
+        var second = 0
+        var nanoseconds = 0
         if scanner.take(":") {
             guard let seconds = scanner.digits(2...2) else { return nil }
             second = seconds
@@ -72,8 +76,9 @@ enum DateTimeFormat: Sendable {
             }
             guard scanner.atEnd else { return nil }
         }
-        return DateTimeValue(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
-                             nanoseconds: nanoseconds, offset: offset)
+        return DateTimeValue(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+            nanoseconds: nanoseconds, offset: offset)
     }
 }
 
@@ -104,7 +109,11 @@ struct DateTimePatternFormat: Sendable {
         while let letter = rest.first {
             if letter == "'" {
                 rest.removeFirst()
-                if rest.first == "'" { rest.removeFirst(); tokens.append(.literal([UInt8(ascii: "'")])); continue }
+                if rest.first == "'" {
+                    rest.removeFirst()
+                    tokens.append(.literal([UInt8(ascii: "'")]))
+                    continue
+                }
                 guard let end = rest.firstIndex(of: "'") else { throw Unsupported(message: "unterminated quote in '\(pattern)'") }
                 tokens.append(.literal(Array(rest[..<end].utf8)))
                 rest = rest[rest.index(after: end)...]
@@ -133,7 +142,9 @@ struct DateTimePatternFormat: Sendable {
             case "a": tokens.append(.amPm)
             case "E": tokens.append(.dayName)
             case "z", "Z", "X", "x", "O", "V": tokens.append(.zone)
-            default: throw Unsupported(message: "pattern letter '\(letter)' is not supported in '\(pattern)' (supported: y u M L d H h m s S a E z Z X x O V)")
+            default:
+                throw Unsupported(
+                    message: "pattern letter '\(letter)' is not supported in '\(pattern)' (supported: y u M L d H h m s S a E z Z X x O V)")
             }
         }
         self.tokens = tokens
@@ -142,8 +153,16 @@ struct DateTimePatternFormat: Sendable {
     /// A pattern without a time of day reads the start of the day.
     func read(_ text: String) -> DateTimeValue? {
         var scanner = DateTimeScanner(text)
-        var year: Int?, month: Int?, day: Int?, hour = 0, hour12: Int?, minute = 0, second = 0, nanoseconds = 0
-        var afternoon: Bool?, offset = defaultOffset
+        var year: Int?
+        var month: Int?
+        var day: Int?
+        var hour = 0
+        var hour12: Int?
+        var minute = 0
+        var second = 0
+        var nanoseconds = 0
+        var afternoon: Bool?
+        var offset = defaultOffset
         for token in tokens {
             switch token {
             case .literal(let bytes):
@@ -181,11 +200,14 @@ struct DateTimePatternFormat: Sendable {
             guard (1...12).contains(hour12) else { return nil }
             hour = hour12 % 12 + (afternoon == true ? 12 : 0)
         }
-        return DateTimeValue(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
-                             nanoseconds: nanoseconds, offset: offset)
+        return DateTimeValue(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+            nanoseconds: nanoseconds, offset: offset)
     }
 
-    private static let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+    private static let months = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
+    ]
     private static let days = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 }
 
@@ -213,7 +235,8 @@ struct DateTimeScanner {
 
     /// A whole number of `width` digits (as many as there are, up to its upper bound).
     mutating func digits(_ width: ClosedRange<Int>) -> Int? {
-        var value = 0, count = 0
+        var value = 0
+        var count = 0
         while count < width.upperBound, position < bytes.count, (48...57).contains(bytes[position]) {
             value = value * 10 + Int(bytes[position] - 48)
             position += 1
@@ -241,7 +264,8 @@ struct DateTimeScanner {
 
     private mutating func take(caseInsensitive expected: [UInt8]) -> Bool {
         guard bytes.count - position >= expected.count,
-              zip(bytes[position..<position + expected.count], expected).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) else { return false }
+            zip(bytes[position..<position + expected.count], expected).allSatisfy({ $0 | 0x20 == $1 | 0x20 })
+        else { return false }
         position += expected.count
         return true
     }

@@ -75,17 +75,20 @@ public struct DateTimePattern: Sendable {
     /// Both sides on one clock, as WireMock compares them: two zoned values as instants; a local
     /// expected value against the actual one's wall clock; a local actual value as UTC.
     private static func comparable(_ actual: DateTimeValue, _ expected: DateTimeValue) -> (DateTimeValue, DateTimeValue) {
-        guard expected.offset != nil else { return (DateTimeValue(wallSeconds: actual.wallSeconds, nanoseconds: actual.nanoseconds, offset: nil), expected) }
+        guard expected.offset != nil else {
+            return (DateTimeValue(wallSeconds: actual.wallSeconds, nanoseconds: actual.nanoseconds, offset: nil), expected)
+        }
         let instant = { (value: DateTimeValue) in DateTimeValue(wallSeconds: value.instantSeconds, nanoseconds: value.nanoseconds, offset: 0) }
         return (instant(actual), instant(expected))
     }
 
     var expectation: String {
-        var text = switch comparison {
-        case .before: "before "
-        case .after: "after "
-        case .equalToDateTime: "equal to date-time "
-        }
+        var text =
+            switch comparison {
+            case .before: "before "
+            case .after: "after "
+            case .equalToDateTime: "equal to date-time "
+            }
         text += source
         if let offset, source.lowercased() == "now" { text += " " + offset.description }
         if let truncateExpected { text += " (truncated to \(truncateExpected.rawValue))" }
@@ -111,14 +114,18 @@ extension DateTimePattern {
         } else if let value = DateTimeFormat.readStandard(spec) {
             expected = .fixed(value)
         } else {
-            throw StubError(field: "\(field).\(key)", message: "'\(spec)' is not an ISO 8601 date-time (2021-06-14T12:13:14Z, 2021-06-14T12:13:14, 2021-06-14) nor 'now [+-]<amount> <unit>'")
+            throw StubError(
+                field: "\(field).\(key)",
+                message:
+                    "'\(spec)' is not an ISO 8601 date-time (2021-06-14T12:13:14Z, 2021-06-14T12:13:14, 2021-06-14) nor 'now [+-]<amount> <unit>'")
         }
         // WireMock reads the offset fields, but shifts only `now` by them.
         if let amount = json["expectedOffset"] {
             guard let amount = amount.intValue else { throw StubError(field: "\(field).expectedOffset", message: "expected a whole number") }
             let unitName = json["expectedOffsetUnit"]?.stringValue ?? "days"
             guard let unit = Offset.Unit(rawValue: unitName.lowercased()) else {
-                throw StubError(field: "\(field).expectedOffsetUnit", message: "expected one of \(Offset.Unit.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw StubError(
+                    field: "\(field).expectedOffsetUnit", message: "expected one of \(Offset.Unit.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             if case .now = expected { offset = Offset(amount: amount, unit: unit) }
         }
@@ -129,10 +136,11 @@ extension DateTimePattern {
                 throw StubError(field: "\(field).actualFormat", message: error.message)
             }
         }
-        return DateTimePattern(comparison: comparison, expected: expected, offset: offset, actualFormat: actualFormat,
-                               actualFormatText: formatText,
-                               truncateExpected: try truncation("truncateExpected", in: json, field: field),
-                               truncateActual: try truncation("truncateActual", in: json, field: field), source: spec)
+        return DateTimePattern(
+            comparison: comparison, expected: expected, offset: offset, actualFormat: actualFormat,
+            actualFormatText: formatText,
+            truncateExpected: try truncation("truncateExpected", in: json, field: field),
+            truncateActual: try truncation("truncateActual", in: json, field: field), source: spec)
     }
 
     /// `now`, `now +3 days`, `now -1 hours`, `3 days`: an offset from now; nil for anything else.
@@ -145,7 +153,9 @@ extension DateTimePattern {
             throw StubError(field: field, message: "'\(spec)': expected 'now [+-]<amount> <unit>', e.g. 'now +3 days'")
         }
         guard let unit = Offset.Unit(rawValue: words[1]) else {
-            throw StubError(field: field, message: "'\(spec)': unknown unit '\(words[1])' (expected one of \(Offset.Unit.allCases.map(\.rawValue).joined(separator: ", ")))")
+            throw StubError(
+                field: field,
+                message: "'\(spec)': unknown unit '\(words[1])' (expected one of \(Offset.Unit.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         return Offset(amount: amount, unit: unit)
     }
@@ -153,7 +163,8 @@ extension DateTimePattern {
     private static func truncation(_ key: String, in json: JSONValue, field: String) throws(StubError) -> Truncation? {
         guard let value = json[key] else { return nil }
         guard let name = value.stringValue, let truncation = Truncation(rawValue: name.lowercased().replacingOccurrences(of: "_", with: " ")) else {
-            throw StubError(field: "\(field).\(key)", message: "expected one of \(Truncation.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", "))")
+            throw StubError(
+                field: "\(field).\(key)", message: "expected one of \(Truncation.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", "))")
         }
         return truncation
     }

@@ -1,3 +1,5 @@
+import WireFormat
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import WireFormat
 
 /// A date-time as the date matchers see it: the wall-clock fields, and the offset from UTC when
 /// the text named one (nil: a local date-time, compared by its fields).
@@ -25,7 +26,8 @@ struct DateTimeValue: Sendable, Comparable {
     /// nil when a field is out of range (month 13, February 30, hour 24, …).
     init?(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, nanoseconds: Int = 0, offset: Int?) {
         guard (1...12).contains(month), (1...CivilDate.daysIn(month: month, year: year)).contains(day), (0...23).contains(hour),
-              (0...59).contains(minute), (0...59).contains(second), (-999_999_999...999_999_999).contains(year) else { return nil }
+            (0...59).contains(minute), (0...59).contains(second), (-999_999_999...999_999_999).contains(year)
+        else { return nil }
         wallSeconds = CivilDate(year: year, month: month, day: day).daysSince1970 * 86_400 + Int64(hour * 3600 + minute * 60 + second)
         self.nanoseconds = nanoseconds
         self.offset = offset
@@ -55,8 +57,9 @@ struct DateTimeValue: Sendable, Comparable {
     func moved(toYear year: Int, month: Int, day: Int) -> DateTimeValue {
         let clampedDay = min(day, CivilDate.daysIn(month: month, year: year))
         let timeOfDay = wallSeconds - wallSeconds.floorDiv(86_400) * 86_400
-        return DateTimeValue(wallSeconds: CivilDate(year: year, month: month, day: clampedDay).daysSince1970 * 86_400 + timeOfDay,
-                             nanoseconds: nanoseconds, offset: offset)
+        return DateTimeValue(
+            wallSeconds: CivilDate(year: year, month: month, day: clampedDay).daysSince1970 * 86_400 + timeOfDay,
+            nanoseconds: nanoseconds, offset: offset)
     }
 
     /// Midnight of the same day.

@@ -3,10 +3,12 @@
 enum EditDistance {
     /// Insertions, deletions and substitutions that turn `a` into `b`.
     static func edits(_ a: String, _ b: String) -> Int {
-        let x = Array(a.utf8), y = Array(b.utf8)
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
         guard !x.isEmpty else { return y.count }
         guard !y.isEmpty else { return x.count }
-        var previous = Array(0...y.count), current = previous
+        var previous = Array(0...y.count)
+        var current = previous
         for i in 1...x.count {
             current[0] = i
             for j in 1...y.count {

@@ -1,4 +1,5 @@
 import JSON
+
 /// Finds the line of a field (`mappings[1].response.status`) in JSON text, so errors found
 /// after parsing still point at a line. The text is known to be valid JSON, or JSON with the
 /// comments and single quotes that mapping files may have (`JSONValue.parseLenient`).
@@ -54,7 +55,9 @@ enum JSONLocator {
                     while position < bytes.count, bytes[position] != 0x0A { position += 1 }
                 } else if byte == UInt8(ascii: "/"), next == UInt8(ascii: "*") {
                     position += 2
-                    while position < bytes.count, !(bytes[position] == UInt8(ascii: "*") && position + 1 < bytes.count && bytes[position + 1] == UInt8(ascii: "/")) {
+                    while position < bytes.count,
+                        !(bytes[position] == UInt8(ascii: "*") && position + 1 < bytes.count && bytes[position + 1] == UInt8(ascii: "/"))
+                    {
                         if bytes[position] == 0x0A { line += 1 }
                         position += 1
                     }
@@ -77,8 +80,14 @@ enum JSONLocator {
                 position += 1
                 while true {
                     skipSpace()
-                    guard position < bytes.count, bytes[position] != UInt8(ascii: "}") else { position += 1; return }
-                    if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
+                    guard position < bytes.count, bytes[position] != UInt8(ascii: "}") else {
+                        position += 1
+                        return
+                    }
+                    if bytes[position] == UInt8(ascii: ",") {
+                        position += 1
+                        continue
+                    }
                     let key = string()
                     skipSpace()
                     position += 1  // ':'
@@ -89,15 +98,23 @@ enum JSONLocator {
                 var index = 0
                 while true {
                     skipSpace()
-                    guard position < bytes.count, bytes[position] != UInt8(ascii: "]") else { position += 1; return }
-                    if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
+                    guard position < bytes.count, bytes[position] != UInt8(ascii: "]") else {
+                        position += 1
+                        return
+                    }
+                    if bytes[position] == UInt8(ascii: ",") {
+                        position += 1
+                        continue
+                    }
                     value(path: path + ["[\(index)]"])
                     index += 1
                 }
             case UInt8(ascii: "\""), UInt8(ascii: "'"):
                 _ = string()
             default:
-                while position < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) {
+                while position < bytes.count,
+                    ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D].contains(bytes[position])
+                {
                     position += 1
                 }
             }

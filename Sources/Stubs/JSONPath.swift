@@ -31,7 +31,8 @@ public struct JSONPath: Sendable {
             case .min, .max, .avg, .sum, .stddev:
                 let numbers = (value.arrayValue ?? []).compactMap(\.doubleValue)
                 guard !numbers.isEmpty else { return nil }
-                let sum = numbers.reduce(0, +), mean = sum / Double(numbers.count)
+                let sum = numbers.reduce(0, +)
+                let mean = sum / Double(numbers.count)
                 // Jayway answers a double for each (a sum of integers is `9.0`).
                 switch self {
                 case .min: return .double(numbers.min() ?? 0)
@@ -72,13 +73,15 @@ public struct JSONPath: Sendable {
             var function: Function?
             if case .key(let name)? = steps.last, name.hasSuffix("()") {
                 guard let known = Function(rawValue: String(name.dropLast(2))) else {
-                    throw ParseFailure(message: "unknown function \(name) (supported: \(Function.allCases.map { $0.rawValue + "()" }.joined(separator: ", ")))")
+                    throw ParseFailure(
+                        message: "unknown function \(name) (supported: \(Function.allCases.map { $0.rawValue + "()" }.joined(separator: ", ")))")
                 }
                 function = known
                 steps.removeLast()
             }
             if let misplaced = steps.first(where: { if case .key(let name) = $0 { name.hasSuffix("()") } else { false } }),
-               case .key(let name) = misplaced {
+                case .key(let name) = misplaced
+            {
                 throw ParseFailure(message: "the function \(name) must end the path")
             }
             return JSONPath(steps: steps, function: function, source: source)
@@ -221,7 +224,8 @@ public struct JSONPath: Sendable {
             case .slice(let start, let end):
                 if let items = value.arrayValue {
                     let clamp = { (bound: Int) in Swift.min(Swift.max(bound < 0 ? items.count + bound : bound, 0), items.count) }
-                    let from = clamp(start ?? 0), to = clamp(end ?? items.count)
+                    let from = clamp(start ?? 0)
+                    let to = clamp(end ?? items.count)
                     if from < to { next += items[from..<to] }
                 }
             case .wildcard:
@@ -243,13 +247,16 @@ public struct JSONPath: Sendable {
     /// path cannot change values: it selects the root, ends in a function, or descends (`..`).
     func modifying(_ document: JSONValue, _ change: (JSONValue) -> JSONValue?) -> JSONValue? {
         guard function == nil, !steps.isEmpty,
-              !steps.contains(where: { if case .descendant = $0 { true } else { false } }) else { return nil }
+            !steps.contains(where: { if case .descendant = $0 { true } else { false } })
+        else { return nil }
         var budget = Self.selectionBudget
         return Self.modify(steps[...], document, root: document, budget: &budget, change)
     }
 
-    private static func modify(_ steps: ArraySlice<Step>, _ value: JSONValue, root: JSONValue, budget: inout Int,
-                               _ change: (JSONValue) -> JSONValue?) -> JSONValue {
+    private static func modify(
+        _ steps: ArraySlice<Step>, _ value: JSONValue, root: JSONValue, budget: inout Int,
+        _ change: (JSONValue) -> JSONValue?
+    ) -> JSONValue {
         guard let step = steps.first, budget > 0 else { return value }
         budget -= 1
         let last = steps.count == 1
@@ -268,7 +275,10 @@ public struct JSONPath: Sendable {
                 case .filter(let filter): selected = filter.test(child, root: root, budget: &budget)
                 default: selected = false
                 }
-                guard selected else { kept.append((name, child)); continue }
+                guard selected else {
+                    kept.append((name, child))
+                    continue
+                }
                 if let changed = visit(child, &budget) { kept.append((name, changed)) }
             }
             return .object(kept)
@@ -281,7 +291,8 @@ public struct JSONPath: Sendable {
             case .indices(let indices): chosen = Set(indices.map(position))
             case .slice(let start, let end):
                 let clamp = { (bound: Int) in Swift.min(Swift.max(position(bound), 0), count) }
-                let from = clamp(start ?? 0), to = clamp(end ?? count)
+                let from = clamp(start ?? 0)
+                let to = clamp(end ?? count)
                 if from < to { chosen = Set(from..<to) }
             case .wildcard: chosen = Set(items.indices)
             case .filter(let filter): chosen = Set(items.indices.filter { filter.test(items[$0], root: root, budget: &budget) })
@@ -289,7 +300,10 @@ public struct JSONPath: Sendable {
             }
             var kept: [JSONValue] = []
             for (index, item) in items.enumerated() {
-                guard chosen.contains(index) else { kept.append(item); continue }
+                guard chosen.contains(index) else {
+                    kept.append(item)
+                    continue
+                }
                 if let changed = visit(item, &budget) { kept.append(changed) }
             }
             return .array(kept)

@@ -172,7 +172,11 @@ extension JSONPathFilter {
             var source = ""
             while let next = text.first, next != "/" {
                 text.removeFirst()
-                if next == "\\", let escaped = text.first, escaped == "/" { text.removeFirst(); source.append("/"); continue }
+                if next == "\\", let escaped = text.first, escaped == "/" {
+                    text.removeFirst()
+                    source.append("/")
+                    continue
+                }
                 source.append(next)
             }
             guard text.first == "/" else { throw ParseFailure(message: "unterminated /regular expression/") }
@@ -204,8 +208,7 @@ extension JSONPathFilter {
             while skipSpaces(&text), let next = text.first, next != "]" {
                 items.append(try parseLiteral(&text))
                 skipSpaces(&text)
-                if text.first == "," { text.removeFirst() }
-                else if text.first != "]" { throw ParseFailure(message: "expected ',' or ']' in a list") }
+                if text.first == "," { text.removeFirst() } else if text.first != "]" { throw ParseFailure(message: "expected ',' or ']' in a list") }
             }
             guard text.first == "]" else { throw ParseFailure(message: "unterminated list in the filter") }
             text.removeFirst()

@@ -65,9 +65,11 @@ public struct JSONSchema: Sendable {
         for (ref, at) in refs where targets[ref] == nil {
             guard let target = resolve(ref) else {
                 let local = ref.hasPrefix("#") || (rootID.map { ref.hasPrefix($0 + "#") || ref == $0 } ?? false)
-                throw StubError(field: at, message: local
-                    ? "'\(ref)' points at nothing in the schema"
-                    : "'\(ref)' is outside the schema: schemas are never fetched, so put what it names under $defs")
+                throw StubError(
+                    field: at,
+                    message: local
+                        ? "'\(ref)' points at nothing in the schema"
+                        : "'\(ref)' is outside the schema: schemas are never fetched, so put what it names under $defs")
             }
             targets[ref] = target
         }
@@ -108,8 +110,10 @@ public struct JSONSchema: Sendable {
     fileprivate func regex(_ source: String) -> NSRegularExpression? { regexes[source]?.expression }
 
     /// Calls `visit` on every subschema object, depth first, with its field path.
-    private static func walk(_ node: JSONValue, field: String, draft: Draft,
-                             _ visit: (JSONValue, String) throws(StubError) -> Void) throws(StubError) {
+    private static func walk(
+        _ node: JSONValue, field: String, draft: Draft,
+        _ visit: (JSONValue, String) throws(StubError) -> Void
+    ) throws(StubError) {
         guard let members = node.objectValue else { return }
         try visit(node, field)
         for (key, value) in members {
@@ -124,7 +128,7 @@ public struct JSONSchema: Sendable {
                     try walk(value, field: at, draft: draft, visit)
                 }
             case "additionalProperties", "additionalItems", "contains", "propertyNames", "not", "if", "then", "else",
-                 "unevaluatedProperties", "unevaluatedItems":
+                "unevaluatedProperties", "unevaluatedItems":
                 try walk(value, field: at, draft: draft, visit)
             default:
                 continue
@@ -264,7 +268,10 @@ private struct Run {
                 if evaluate(unevaluated, value, depth: depth + 1).valid { result.properties.insert(name) } else { fail() }
             }
         }
-        if !result.valid { result.properties = []; result.items = [] }
+        if !result.valid {
+            result.properties = []
+            result.items = []
+        }
         return result
     }
 

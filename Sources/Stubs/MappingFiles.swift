@@ -67,7 +67,8 @@ public enum MappingFiles {
             loaded.errors.append(StubError(file: file.path, line: error.line, field: "", message: "column \(error.column): \(error.message)"))
             return loaded
         }
-        let items = json["mappings"]?.arrayValue.map { items in items.enumerated().map { (Optional($0.offset), $0.element) } }
+        let items =
+            json["mappings"]?.arrayValue.map { items in items.enumerated().map { (Optional($0.offset), $0.element) } }
             ?? [(nil, json)]
         for (index, item) in items {
             do {

@@ -24,19 +24,25 @@ enum MappingKeyCheck {
     }
 
     static let mapping = Block(
-        known: ["id", "uuid", "name", "request", "response", "priority", "persistent", "scenarioName",
-                "requiredScenarioState", "newScenarioState", "metadata", "postServeActions", "serveEventListeners"],
+        known: [
+            "id", "uuid", "name", "request", "response", "priority", "persistent", "scenarioName",
+            "requiredScenarioState", "newScenarioState", "metadata", "postServeActions", "serveEventListeners",
+        ],
         unsupported: ["insertionIndex": .quiet])
     static let request = Block(
-        known: ["method", "url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate", "pathParameters",
-                "scheme", "host", "port", "clientIp", "queryParameters", "formParameters", "headers", "cookies",
-                "basicAuthCredentials", "basicAuth", "bodyPatterns", "multipartPatterns"],
+        known: [
+            "method", "url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate", "pathParameters",
+            "scheme", "host", "port", "clientIp", "queryParameters", "formParameters", "headers", "cookies",
+            "basicAuthCredentials", "basicAuth", "bodyPatterns", "multipartPatterns",
+        ],
         unsupported: ["customMatcher": .refuse])
     static let response = Block(
-        known: ["status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
-                "fixedDelayMilliseconds", "delayDistribution", "chunkedDribbleDelay", "fault", "proxyBaseUrl",
-                "proxyUrlPrefixToRemove", "additionalProxyRequestHeaders", "removeProxyRequestHeaders",
-                "transformers", "transformerParameters"],
+        known: [
+            "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
+            "fixedDelayMilliseconds", "delayDistribution", "chunkedDribbleDelay", "fault", "proxyBaseUrl",
+            "proxyUrlPrefixToRemove", "additionalProxyRequestHeaders", "removeProxyRequestHeaders",
+            "transformers", "transformerParameters",
+        ],
         unsupported: ["fromConfiguredStub": .quiet])
     static let basicAuth = Block(known: ["username", "password"])
     static let uniformDelay = Block(known: ["type", "lower", "upper"])
@@ -110,7 +116,10 @@ enum MappingKeyCheck {
             throw StubError(field: field, message: "unknown operator '\(first)'" + suggestion(for: first, among: contentPatternKeys))
         }
         for key in unknown {
-            warnings.append(StubError(field: "\(field).\(key)", message: "unknown key '\(key)' ignored (as WireMock does)" + suggestion(for: key, among: contentPatternKeys)))
+            warnings.append(
+                StubError(
+                    field: "\(field).\(key)",
+                    message: "unknown key '\(key)' ignored (as WireMock does)" + suggestion(for: key, among: contentPatternKeys)))
         }
         for (key, value) in members {
             switch key {
@@ -135,7 +144,8 @@ enum MappingKeyCheck {
         for (key, _) in members where !block.known.contains(key) {
             switch block.unsupported[key] {
             case .refuse?:
-                throw StubError(field: prefix + key, message: "'\(key)' is not supported by Understudy (ignoring it would match requests it is meant to refuse)")
+                throw StubError(
+                    field: prefix + key, message: "'\(key)' is not supported by Understudy (ignoring it would match requests it is meant to refuse)")
             case .ignore?:
                 warnings.append(StubError(field: prefix + key, message: "'\(key)' is not supported by Understudy and has no effect"))
             case .quiet?:

@@ -38,7 +38,8 @@ struct MultipartPattern: Sendable {
         let label = "multipartPatterns[\(index)]" + (name.map { " (part '\($0)')" } ?? "")
         guard !parts.isEmpty else { return "\(label): the body is not multipart (or has no parts)" }
         let names = parts.map { "'\($0.name ?? "")'" }.joined(separator: ", ")
-        let wanted = [name.map { "name '\($0)'" }, fileName.map { "filename '\($0)'" }]
+        let wanted =
+            [name.map { "name '\($0)'" }, fileName.map { "filename '\($0)'" }]
             + headers.map { "header \($0.0) \($0.1.expectation)" }
             + bodyPatterns.map { "body \($0.expectation)" }
         let what = wanted.compactMap { $0 }.joined(separator: ", ")

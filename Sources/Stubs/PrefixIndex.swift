@@ -36,7 +36,10 @@ struct PrefixIndex: Sendable {
         list += keyed.map(\.value).sorted()
         all = allStart..<list.count
 
-        var edgeStart: [Int] = [], edgeBytes: [UInt8] = [], edgeTargets: [Int] = [], entries: [Range<Int>] = []
+        var edgeStart: [Int] = []
+        var edgeBytes: [UInt8] = []
+        var edgeTargets: [Int] = []
+        var entries: [Range<Int>] = []
         for node in children.indices {
             edgeStart.append(edgeBytes.count)
             for (byte, child) in children[node].sorted(by: { $0.key < $1.key }) {

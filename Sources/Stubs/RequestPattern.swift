@@ -138,13 +138,16 @@ public struct RequestPattern: Sendable {
             if let host { result.check(host.matches(requested?.host), "host is \(requested?.host ?? "absent"), expected \(host.expectation)") }
             if let port { result.check(requested?.port == port, "port is \(requested.map { String($0.port) } ?? "absent"), not \(port)") }
         }
-        if let clientIp { result.check(clientIp.matches(request.remoteAddress), "client IP is \(request.remoteAddress), expected \(clientIp.expectation)") }
+        if let clientIp {
+            result.check(clientIp.matches(request.remoteAddress), "client IP is \(request.remoteAddress), expected \(clientIp.expectation)")
+        }
         let rawPath = String(request.rawPath)
         switch url {
         case .any: break
         case .url(let target):
-            result.check(request.target == target, "URL is \(request.target), not \(target)",
-                         weight: Self.textDistance(request.target, target))
+            result.check(
+                request.target == target, "URL is \(request.target), not \(target)",
+                weight: Self.textDistance(request.target, target))
         case .urlPath(let path):
             result.check(rawPath == path, "path is \(rawPath), not \(path)", weight: Self.textDistance(rawPath, path))
         case .urlPathTemplate(let template) where pathParameters.isEmpty:
@@ -249,14 +252,18 @@ extension RequestPattern {
         }
         if let host = json["host"] {
             // WireMock takes a plain string as equalTo.
-            pattern.host = try ContentPattern.parse(host.stringValue.map { .object([("equalTo", .string($0)), ("caseInsensitive", true)]) } ?? host, field: "\(field).host")
+            pattern.host = try ContentPattern.parse(
+                host.stringValue.map { .object([("equalTo", .string($0)), ("caseInsensitive", true)]) } ?? host, field: "\(field).host")
         }
         if let clientIp = json["clientIp"] {
             // A plain string is equalTo, as for host.
-            pattern.clientIp = try ContentPattern.parse(clientIp.stringValue.map { .object([("equalTo", .string($0))]) } ?? clientIp, field: "\(field).clientIp")
+            pattern.clientIp = try ContentPattern.parse(
+                clientIp.stringValue.map { .object([("equalTo", .string($0))]) } ?? clientIp, field: "\(field).clientIp")
         }
         if let port = json["port"] {
-            guard let number = port.intValue, (1...65535).contains(number) else { throw StubError(field: "\(field).port", message: "expected a port number") }
+            guard let number = port.intValue, (1...65535).contains(number) else {
+                throw StubError(field: "\(field).port", message: "expected a port number")
+            }
             pattern.port = number
         }
         let urlKeys = Self.urlKeys.filter { json[$0] != nil }

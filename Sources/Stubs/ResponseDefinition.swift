@@ -35,7 +35,8 @@ public struct ResponseDefinition: Sendable {
                 milliseconds = Double.random(in: lower...max(lower, upper))
             case .lognormal(let median, let sigma, let maxValue):
                 // Box–Muller for a standard normal draw.
-                let u1 = Double.random(in: Double.ulpOfOne..<1), u2 = Double.random(in: 0..<1)
+                let u1 = Double.random(in: Double.ulpOfOne..<1)
+                let u2 = Double.random(in: 0..<1)
                 let normal = (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
                 milliseconds = min(median * exp(sigma * normal), maxValue ?? .infinity)
             }
@@ -61,7 +62,9 @@ public struct ResponseDefinition: Sendable {
     /// WireMock's order when several bodies are given: the first present wins.
     static let bodyKeys = ["body", "jsonBody", "base64Body", "bodyFileName"]
 
-    static func parse(_ json: JSONValue, in directory: StubDirectory, field: String = "response", warnings: inout [StubError]) throws(StubError) -> ResponseDefinition {
+    static func parse(_ json: JSONValue, in directory: StubDirectory, field: String = "response", warnings: inout [StubError]) throws(StubError)
+        -> ResponseDefinition
+    {
         guard var members = json.objectValue else { throw StubError(field: field, message: "expected an object") }
         let givenBodies = bodyKeys.filter { json[$0] != nil }
         for ignored in givenBodies.dropFirst() {
@@ -93,7 +96,8 @@ public struct ResponseDefinition: Sendable {
         let transformers = json["transformers"]?.arrayValue?.compactMap(\.stringValue) ?? []
         let templated = directory.globalTemplating || transformers.contains("response-template")
         for name in transformers where name != "response-template" {
-            warnings.append(StubError(field: "\(field).transformers", message: "transformer '\(name)' is not supported by Understudy and has no effect"))
+            warnings.append(
+                StubError(field: "\(field).transformers", message: "transformer '\(name)' is not supported by Understudy and has no effect"))
         }
         switch givenBodies.first {
         case "body":
@@ -156,14 +160,17 @@ public struct ResponseDefinition: Sendable {
         }
         if let fault = json["fault"] {
             guard let known = fault.stringValue.flatMap(ConnectionFault.init(rawValue:)) else {
-                throw StubError(field: "\(field).fault", message: "expected one of " + ConnectionFault.allCases.map(\.rawValue).joined(separator: ", "))
+                throw StubError(
+                    field: "\(field).fault", message: "expected one of " + ConnectionFault.allCases.map(\.rawValue).joined(separator: ", "))
             }
             definition.fault = known
         }
         if let dribble = json["chunkedDribbleDelay"] {
             guard let chunks = dribble["numberOfChunks"]?.intValue, chunks >= 1,
-                  let total = dribble["totalDuration"]?.intValue, total >= 0 else {
-                throw StubError(field: "\(field).chunkedDribbleDelay", message: "expected {\"numberOfChunks\": n ≥ 1, \"totalDuration\": milliseconds ≥ 0}")
+                let total = dribble["totalDuration"]?.intValue, total >= 0
+            else {
+                throw StubError(
+                    field: "\(field).chunkedDribbleDelay", message: "expected {\"numberOfChunks\": n ≥ 1, \"totalDuration\": milliseconds ≥ 0}")
             }
             definition.dribble = (chunks, .milliseconds(total))
         }
@@ -178,7 +185,9 @@ public struct ResponseDefinition: Sendable {
             }
             return .uniform(lower: lower, upper: upper)
         case "lognormal":
-            guard let median = json["median"]?.doubleValue, let sigma = json["sigma"]?.doubleValue, median >= 0, sigma >= 0, median.isFinite, sigma.isFinite else {
+            guard let median = json["median"]?.doubleValue, let sigma = json["sigma"]?.doubleValue, median >= 0, sigma >= 0, median.isFinite,
+                sigma.isFinite
+            else {
                 throw StubError(field: field, message: "lognormal needs median and sigma ≥ 0")
             }
             return .lognormal(median: median, sigma: sigma, maxValue: json["maxValue"]?.doubleValue)

@@ -20,7 +20,8 @@ struct ResponseTemplate: Sendable {
 
     /// The template for a mapping's `response`, with its constant parts folded into `response`;
     /// nil when nothing varies per request.
-    static func parse(_ json: JSONValue, response: inout Response, in directory: StubDirectory, field: String) throws(StubError) -> ResponseTemplate? {
+    static func parse(_ json: JSONValue, response: inout Response, in directory: StubDirectory, field: String) throws(StubError) -> ResponseTemplate?
+    {
         func compile(_ source: String, _ at: String) throws(StubError) -> Template {
             do {
                 return try Template(source, helpers: directory.helpers)
@@ -95,6 +96,7 @@ struct ResponseTemplate: Sendable {
 
     /// A rendered header value must stay one header line.
     private static func singleLine(_ text: String) -> String {
-        text.contains(where: { $0 == "\r" || $0 == "\n" }) ? text.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ") : text
+        text.contains(where: { $0 == "\r" || $0 == "\n" })
+            ? text.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ") : text
     }
 }

@@ -5,6 +5,7 @@ import Logging
 import MockCore
 import Templating
 import XML
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -46,7 +47,8 @@ enum ResponseTemplating {
             .adding("systemValue") { call throws(HelperError) in try systemValue(call) }
             // Writes its arguments to the server's log and prints nothing, as WireMock's does.
             .adding("log") { call throws(HelperError) in
-                let level = call.hash["level"].flatMap { Logger.Level(rawValue: $0.text.lowercased() == "warn" ? "warning" : $0.text.lowercased()) } ?? .info
+                let level =
+                    call.hash["level"].flatMap { Logger.Level(rawValue: $0.text.lowercased() == "warn" ? "warning" : $0.text.lowercased()) } ?? .info
                 templateLogger.log(level: level, "template: \(call.params.map(\.text).joined(separator: " "))")
                 return .string("")
             }
@@ -75,11 +77,12 @@ enum ResponseTemplating {
         var pretty = true
         if let format = call.hash["format"] {
             guard case .string(let name) = format else {
-                let type = switch format {
-                case .number(let number): number == number.rounded() ? "java.lang.Integer" : "java.lang.Double"
-                case .bool: "java.lang.Boolean"
-                default: "java.lang.Object"
-                }
+                let type =
+                    switch format {
+                    case .number(let number): number == number.rounded() ? "java.lang.Integer" : "java.lang.Double"
+                    case .bool: "java.lang.Boolean"
+                    default: "java.lang.Object"
+                    }
                 throw HelperError("formatXml: format [\(format.text)] of type [\(type) should be a Format or a String and one of [pretty, compact]]")
             }
             guard ["pretty", "compact"].contains(name) else { throw HelperError("formatXml: format [\(name)] should be one of [pretty, compact]") }
@@ -206,7 +209,9 @@ enum ResponseTemplating {
         guard let key = call.hash["key"]?.text else { throw HelperError("systemValue needs key=, e.g. {{systemValue key='wiremock.region'}}") }
         let type = call.hash["type"]?.text.uppercased() ?? "ENVIRONMENT"
         guard type == "ENVIRONMENT" || type == "PROPERTY" else { throw HelperError("systemValue: type must be ENVIRONMENT or PROPERTY") }
-        guard let permitted = permittedSystemKeys, permitted.firstMatch(in: key, budgetNanoseconds: NSRegularExpression.matchBudgetNanoseconds) != .noMatch else {
+        guard let permitted = permittedSystemKeys,
+            permitted.firstMatch(in: key, budgetNanoseconds: NSRegularExpression.matchBudgetNanoseconds) != .noMatch
+        else {
             throw HelperError("Access to \(key) is denied")
         }
         return type == "ENVIRONMENT" ? ProcessInfo.processInfo.environment[key].map(TemplateValue.string) ?? .null : .null
@@ -240,8 +245,10 @@ enum ResponseTemplating {
         // Split after decoding, as WireMock does: an encoded slash separates segments too.
         let segments = decodedPath.split(separator: "/").map { TemplateValue.string(String($0)) }
         let host = request.headers["Host"] ?? "localhost:\(request.localPort)"
-        let path = TemplateValue.object(TemplateObject(pathVariables.map { ($0.name, TemplateValue.string($0.value)) },
-                                                       printed: decodedPath, elements: segments))
+        let path = TemplateValue.object(
+            TemplateObject(
+                pathVariables.map { ($0.name, TemplateValue.string($0.value)) },
+                printed: decodedPath, elements: segments))
         let query = TemplateValue.object(grouped(request.queryItems.map { ($0.name, $0.value ?? "") }, caseInsensitive: false))
         let hostName = TemplateValue.string(String(host.split(separator: ":").first ?? ""))
         // A request that came over TLS (a tunnel, the https port) links back with https.
@@ -279,14 +286,16 @@ enum ResponseTemplating {
 
     /// Repeated names become one list-or-single value, in first-seen order.
     private static func grouped(_ pairs: [(String, String)], caseInsensitive: Bool) -> TemplateObject {
-        var order: [String] = [], values: [String: [String]] = [:]
+        var order: [String] = []
+        var values: [String: [String]] = [:]
         for (name, value) in pairs {
             let key = caseInsensitive ? name.lowercased() : name
             if values[key] == nil { order.append(name) }
             values[key, default: []].append(value)
         }
-        return TemplateObject(order.map { name in
-            (name, .object(.listOrSingle(values[caseInsensitive ? name.lowercased() : name] ?? [])))
-        }, caseInsensitive: caseInsensitive)
+        return TemplateObject(
+            order.map { name in
+                (name, .object(.listOrSingle(values[caseInsensitive ? name.lowercased() : name] ?? [])))
+            }, caseInsensitive: caseInsensitive)
     }
 }

@@ -16,7 +16,9 @@ extension StubAdminAPI {
         guard let name = parts.joined(separator: "/").removingPercentEncoding, !name.contains("\0"), !name.hasPrefix("/") else {
             return wireMockError(code: 10, "'\(parts.joined(separator: "/"))' is not a file name", status: 400)
         }
-        if request.method != .get && !scope.isDefault { return sharedOnly("\(request.method.rawValue) /__admin/files", "changes files every scope shares") }
+        if request.method != .get && !scope.isDefault {
+            return sharedOnly("\(request.method.rawValue) /__admin/files", "changes files every scope shares")
+        }
         let file: URL
         do throws(StubError) {
             file = try files.path(name, field: "name")

@@ -18,9 +18,10 @@ extension StubAdminAPI {
             return invalid(error)
         }
         let misses = NearMiss.closest(scenarioEngines.flatMap { $0.nearMisses(for: probe, in: scope) })
-        return Self.nearMisses(misses.map { miss in
-            (logged, ("stubMapping", miss.stub), miss.distance, miss.misses)
-        }, understudyFields: request.asksForUnderstudyFields)
+        return Self.nearMisses(
+            misses.map { miss in
+                (logged, ("stubMapping", miss.stub), miss.distance, miss.misses)
+            }, understudyFields: request.asksForUnderstudyFields)
     }
 
     func nearMissesForPattern(_ request: Request, _ context: RequestContext) -> Response {
@@ -36,23 +37,36 @@ extension StubAdminAPI {
             .map { ($0, pattern.evaluate($0.request)) }
             .sorted { $0.1.distance < $1.1.distance }
             .prefix(NearMiss.reportedCount)
-        return Self.nearMisses(closest.map { entry, result in
-            (entry.serveEventJSON(in: journal)["request"] ?? .null, ("requestPattern", patternJSON), result.distance, result.misses)
-        }, understudyFields: request.asksForUnderstudyFields)
+        return Self.nearMisses(
+            closest.map { entry, result in
+                (entry.serveEventJSON(in: journal)["request"] ?? .null, ("requestPattern", patternJSON), result.distance, result.misses)
+            }, understudyFields: request.asksForUnderstudyFields)
     }
 
-    private static func nearMisses(_ items: [(request: JSONValue, against: (String, JSONValue), distance: Double, misses: [String])],
-                                   understudyFields: Bool) -> Response {
-        .json(JSONValue.object([("nearMisses", .array(items.map { item in
-            .object([("request", item.request), item.against, ("matchResult", .object([("distance", .double(item.distance))]))]
-                + (understudyFields ? [("misses", .array(item.misses.map(JSONValue.string)))] : []))
-        }))]).serialized)
+    private static func nearMisses(
+        _ items: [(request: JSONValue, against: (String, JSONValue), distance: Double, misses: [String])],
+        understudyFields: Bool
+    ) -> Response {
+        .json(
+            JSONValue.object([
+                (
+                    "nearMisses",
+                    .array(
+                        items.map { item in
+                            .object(
+                                [("request", item.request), item.against, ("matchResult", .object([("distance", .double(item.distance))]))]
+                                    + (understudyFields ? [("misses", .array(item.misses.map(JSONValue.string)))] : []))
+                        })
+                )
+            ]).serialized)
     }
 
     /// A request as WireMock logs one: `url` (required), `method` (default `GET`), `headers`
     /// (a value or a list of values per name), `cookies`, `body` or `bodyAsBase64`.
     static func request(from logged: JSONValue) throws(StubError) -> Request {
-        guard logged.objectValue != nil else { throw StubError(field: "", message: "expected a request such as {\"url\": \"/path\", \"method\": \"GET\"}") }
+        guard logged.objectValue != nil else {
+            throw StubError(field: "", message: "expected a request such as {\"url\": \"/path\", \"method\": \"GET\"}")
+        }
         guard let url = logged["url"]?.stringValue, url.hasPrefix("/") else {
             throw StubError(field: "url", message: "expected the request's path and query, starting with /")
         }
@@ -66,7 +80,9 @@ extension StubAdminAPI {
         var headers = HTTPHeaders()
         for (name, value) in logged["headers"]?.objectValue ?? [] {
             for item in value.arrayValue ?? [value] {
-                guard let text = item.stringValue else { throw StubError(field: "headers.\(name)", message: "expected a string or a list of strings") }
+                guard let text = item.stringValue else {
+                    throw StubError(field: "headers.\(name)", message: "expected a string or a list of strings")
+                }
                 headers.add(name, text)
             }
         }

@@ -11,8 +11,10 @@ import MockCore
 /// scenarios and the journal are the scope's.
 public final class StubAdminAPI: Backend, AdminRoutesProvider {
     public let name = "stubs-admin"
-    public let mounts = ["/__admin/mappings", "/__admin/scenarios", "/__admin/requests", "/__admin/near-misses",
-                         "/__admin/settings", "/__admin/files"]
+    public let mounts = [
+        "/__admin/mappings", "/__admin/scenarios", "/__admin/requests", "/__admin/near-misses",
+        "/__admin/settings", "/__admin/files",
+    ]
     public let tier = BackendTier.admin
 
     let engine: StubEngine
@@ -29,7 +31,8 @@ public final class StubAdminAPI: Backend, AdminRoutesProvider {
     public var adminRoutes: [AdminRoute] { Self.routes }
 
     public static let routes = [
-        AdminRoute(.get, .post, .delete, path: "/__admin/mappings", "the mappings (`?offset`, `?limit`); `POST` adds one; `DELETE` removes every one"),
+        AdminRoute(
+            .get, .post, .delete, path: "/__admin/mappings", "the mappings (`?offset`, `?limit`); `POST` adds one; `DELETE` removes every one"),
         AdminRoute(.get, .put, .delete, path: "/__admin/mappings/{id}", "one mapping; `PUT` replaces it; `DELETE` removes it"),
         AdminRoute(.post, path: "/__admin/mappings/reset", "back to the mapping files (the calling scope's own mappings gone)"),
         AdminRoute(.post, path: "/__admin/mappings/save", "the mappings added through the API written as files"),
@@ -53,8 +56,10 @@ public final class StubAdminAPI: Backend, AdminRoutesProvider {
         AdminRoute(.get, .put, .delete, path: "/__admin/files/{name...}", "one body file: read, written or deleted"),
     ]
 
-    public init(engine: StubEngine, journal: RequestJournal, recordings: StubEngine? = nil,
-                maxScopeMappingBytes: Int = StubAdminAPI.defaultMaxScopeMappingBytes) {
+    public init(
+        engine: StubEngine, journal: RequestJournal, recordings: StubEngine? = nil,
+        maxScopeMappingBytes: Int = StubAdminAPI.defaultMaxScopeMappingBytes
+    ) {
         self.engine = engine
         scenarioEngines = [engine] + (recordings.map { [$0] } ?? [])
         self.journal = journal
@@ -107,7 +112,9 @@ public final class StubAdminAPI: Backend, AdminRoutesProvider {
         case (.post, 2, "requests") where parts[1] == "remove-by-metadata": return .response(removeRequestsByStubMetadata(request, context))
         case (.get, 1, "settings"): return .response(.json(engine.settings.json.serialized))
         case (.post, 1, "settings"), (.patch, 1, "settings"):
-            guard scope.isDefault else { return .response(sharedOnly("\(request.method.rawValue) /__admin/settings", "changes settings every scope shares")) }
+            guard scope.isDefault else {
+                return .response(sharedOnly("\(request.method.rawValue) /__admin/settings", "changes settings every scope shares"))
+            }
             do throws(StubError) {
                 try engine.settings.update(try parseBody(request), merging: request.method == .patch)
             } catch {
@@ -127,10 +134,11 @@ public final class StubAdminAPI: Backend, AdminRoutesProvider {
         let offset = max(0, request.query("offset").flatMap(Int.init) ?? 0)
         let limit = max(0, request.query("limit").flatMap(Int.init) ?? all.count)
         let page = all.dropFirst(offset).prefix(limit)
-        return .json(JSONValue.object([
-            ("mappings", .array(page.map(\.json))),
-            ("meta", .object([("total", .int(all.count))])),
-        ]).serialized)
+        return .json(
+            JSONValue.object([
+                ("mappings", .array(page.map(\.json))),
+                ("meta", .object([("total", .int(all.count))])),
+            ]).serialized)
     }
 
     /// `lenient` for mappings, which WireMock reads with comments and single quotes (as files).
@@ -164,14 +172,21 @@ public final class StubAdminAPI: Backend, AdminRoutesProvider {
         let kept = replacingAll ? 0 : engine.ownBytes(in: scope, excluding: Set(mappings.map(\.id)))
         let total = kept + mappings.reduce(0) { $0 + $1.adminBytes }
         guard total > maxScopeMappingBytes else { return nil }
-        return wireMockError(code: 413, "the mappings of scope \(scope.name) would take \(total) bytes, past the cap of \(maxScopeMappingBytes) "
-            + "(--max-scope-mapping-bytes): remove some (DELETE /__admin/mappings in the scope), or serve large bodies from __files/", status: 413)
+        return wireMockError(
+            code: 413,
+            "the mappings of scope \(scope.name) would take \(total) bytes, past the cap of \(maxScopeMappingBytes) "
+                + "(--max-scope-mapping-bytes): remove some (DELETE /__admin/mappings in the scope), or serve large bodies from __files/", status: 413
+        )
     }
 
     /// A persistent mapping is written to a file every scope shares: not from a named scope.
     private func refuseFiles(for mapping: StubMapping, in scope: StateScope, _ verb: String) throws(StubError) {
         guard mapping.persistent && !scope.isDefault else { return }
-        throw StubError(field: "persistent", message: "a persistent mapping is written to mappings/ and shared by every scope: \(verb) it without a scope (this one is in \"\(scope.name)\")")
+        throw StubError(
+            field: "persistent",
+            message:
+                "a persistent mapping is written to mappings/ and shared by every scope: \(verb) it without a scope (this one is in \"\(scope.name)\")"
+        )
     }
 
     /// Writes the admin API's mappings to files; nil when that worked, else a 500 saying why.
@@ -244,9 +259,10 @@ public final class StubAdminAPI: Backend, AdminRoutesProvider {
         }
         let unmatched = engine.mappings(in: scope).filter { !used.contains($0.id) }
         if remove { unmatched.forEach { engine.remove(id: $0.id, in: scope) } }
-        return .json(JSONValue.object([
-            ("mappings", .array(unmatched.map(\.json))), ("meta", .object([("total", .int(unmatched.count))])),
-        ]).serialized)
+        return .json(
+            JSONValue.object([
+                ("mappings", .array(unmatched.map(\.json))), ("meta", .object([("total", .int(unmatched.count))])),
+            ]).serialized)
     }
 
     /// `POST /__admin/mappings/edit`: WireMock 2's Java client (`editStub`) posts the whole mapping,
@@ -306,7 +322,9 @@ public final class StubAdminAPI: Backend, AdminRoutesProvider {
             }
             var deleteOthers = false
             if let flag = options?["deleteAllNotInImport"] {
-                guard let value = flag.boolValue else { throw StubError(field: "importOptions.deleteAllNotInImport", message: "expected true or false") }
+                guard let value = flag.boolValue else {
+                    throw StubError(field: "importOptions.deleteAllNotInImport", message: "expected true or false")
+                }
                 deleteOthers = value
             }
             var mappings: [StubMapping] = []
@@ -337,15 +355,22 @@ public final class StubAdminAPI: Backend, AdminRoutesProvider {
 
     /// WireMock's `Scenario` with its `mappings`, which WireMock 2's Java client needs.
     private func listScenarios(_ scope: StateScope) -> Response {
-        .json(JSONValue.object([("scenarios", .array(scenarioEngines.flatMap { engine in
-            engine.scenarioSummaries(in: scope).map { summary in
-                .object([
-                    ("id", .string(summary.name)), ("name", .string(summary.name)), ("state", .string(summary.state)),
-                    ("possibleStates", .array(summary.possibleStates.map(JSONValue.string))),
-                    ("mappings", .array(engine.mappings(in: scope).filter { $0.scenarioName == summary.name }.map(\.json))),
-                ])
-            }
-        }))]).serialized)
+        .json(
+            JSONValue.object([
+                (
+                    "scenarios",
+                    .array(
+                        scenarioEngines.flatMap { engine in
+                            engine.scenarioSummaries(in: scope).map { summary in
+                                .object([
+                                    ("id", .string(summary.name)), ("name", .string(summary.name)), ("state", .string(summary.state)),
+                                    ("possibleStates", .array(summary.possibleStates.map(JSONValue.string))),
+                                    ("mappings", .array(engine.mappings(in: scope).filter { $0.scenarioName == summary.name }.map(\.json))),
+                                ])
+                            }
+                        })
+                )
+            ]).serialized)
     }
 
     private enum JournalQuery { case count, find, remove }
@@ -363,21 +388,25 @@ public final class StubAdminAPI: Backend, AdminRoutesProvider {
         }
         let scope = context.journalScope(for: request)
         let inScope = { (entry: JournalEntry) in scope == nil || entry.scope === scope }
-        let matching = query == .remove ? journal.remove { inScope($0) && pattern.evaluate($0.request).matched }
-                                        : journal.entriesOf(scope).filter { pattern.evaluate($0.request).matched }
+        let matching =
+            query == .remove
+            ? journal.remove { inScope($0) && pattern.evaluate($0.request).matched }
+            : journal.entriesOf(scope).filter { pattern.evaluate($0.request).matched }
         if query == .count {
             return .json(JSONValue.object([("count", .int(matching.count)), ("requestJournalDisabled", false)]).serialized)
         }
         if query == .remove {
             // WireMock's `FindServeEventsResult`: the removed serve events, whole.
             let understudyFields = request.asksForUnderstudyFields
-            return .json(JSONValue.object([
-                ("serveEvents", .array(matching.map { $0.serveEventJSON(in: journal, understudyFields: understudyFields) })),
-            ]).serialized)
+            return .json(
+                JSONValue.object([
+                    ("serveEvents", .array(matching.map { $0.serveEventJSON(in: journal, understudyFields: understudyFields) }))
+                ]).serialized)
         }
-        return .json(JSONValue.object([
-            ("requests", .array(matching.map { $0.serveEventJSON(in: journal)["request"] ?? .null })),
-        ]).serialized)
+        return .json(
+            JSONValue.object([
+                ("requests", .array(matching.map { $0.serveEventJSON(in: journal)["request"] ?? .null }))
+            ]).serialized)
     }
 
     /// `POST /__admin/requests/remove-by-metadata`: the serve events whose stub's `metadata`
@@ -390,15 +419,17 @@ public final class StubAdminAPI: Backend, AdminRoutesProvider {
             return invalid(error)
         }
         // Decided before the journal's lock is taken: finding an entry's stub takes the engine's.
-        let chosen = Set(journal.entriesOf(context.journalScope(for: request)).filter { entry in
-            entry.backend == engine.name
-                && (engine.answeringStub(for: entry.request, in: entry.scope)?["metadata"].map { pattern.matches($0.serialized) } ?? false)
-        }.map(\.sequence))
+        let chosen = Set(
+            journal.entriesOf(context.journalScope(for: request)).filter { entry in
+                entry.backend == engine.name
+                    && (engine.answeringStub(for: entry.request, in: entry.scope)?["metadata"].map { pattern.matches($0.serialized) } ?? false)
+            }.map(\.sequence))
         let removed = journal.remove { chosen.contains($0.sequence) }
         let understudyFields = request.asksForUnderstudyFields
-        return .json(JSONValue.object([
-            ("serveEvents", .array(removed.map { $0.serveEventJSON(in: journal, understudyFields: understudyFields) })),
-        ]).serialized)
+        return .json(
+            JSONValue.object([
+                ("serveEvents", .array(removed.map { $0.serveEventJSON(in: journal, understudyFields: understudyFields) }))
+            ]).serialized)
     }
 
     /// `ownOf`: the named scope whose own mappings a change looked among.
@@ -415,13 +446,23 @@ public final class StubAdminAPI: Backend, AdminRoutesProvider {
     /// WireMock's 422 shape: `{"errors": [{"code": 10, "source": {"pointer": "/request/queryParamters"},
     /// "title": …, "detail": …}]}`; the pointer is a JSON pointer (`mappings[1]` → `/mappings/1`).
     func invalid(_ error: StubError) -> Response {
-        let pointer = "/" + error.field.replacingOccurrences(of: "[", with: ".").replacingOccurrences(of: "]", with: "")
+        let pointer =
+            "/"
+            + error.field.replacingOccurrences(of: "[", with: ".").replacingOccurrences(of: "]", with: "")
             .replacingOccurrences(of: ".", with: "/")
-        return .json(JSONValue.object([("errors", .array([.object([
-            ("code", 10),
-            ("source", .object([("pointer", .string(pointer))])),
-            ("title", .string(error.description)),
-            ("detail", .string(error.message)),
-        ])]))]).serialized, status: 422)
+        return .json(
+            JSONValue.object([
+                (
+                    "errors",
+                    .array([
+                        .object([
+                            ("code", 10),
+                            ("source", .object([("pointer", .string(pointer))])),
+                            ("title", .string(error.description)),
+                            ("detail", .string(error.message)),
+                        ])
+                    ])
+                )
+            ]).serialized, status: 422)
     }
 }

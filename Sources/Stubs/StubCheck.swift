@@ -75,15 +75,23 @@ public enum StubCheck {
     private static func npiProblems(in config: JSONValue, file: String, field: String, text: [UInt8]) -> [StubError] {
         let prefix = field.isEmpty ? "" : field + "."
         guard let members = config.objectValue else {
-            return [StubError(file: file, line: JSONLocator.line(of: field, in: text), field: field, message: "an NPI configuration must be one JSON object")]
+            return [
+                StubError(
+                    file: file, line: JSONLocator.line(of: field, in: text), field: field, message: "an NPI configuration must be one JSON object")
+            ]
         }
         var problems: [StubError] = []
         for (key, value) in members where value.stringValue == nil {
-            problems.append(StubError(file: file, line: JSONLocator.line(of: prefix + key, in: text), field: prefix + key,
-                                      message: "NPI configuration values must be strings (the platform passes every value as a string), found \(value.serialized)"))
+            problems.append(
+                StubError(
+                    file: file, line: JSONLocator.line(of: prefix + key, in: text), field: prefix + key,
+                    message: "NPI configuration values must be strings (the platform passes every value as a string), found \(value.serialized)"))
         }
         if !members.contains(where: { $0.0 == "ViewControllerClassName" || $0.0 == "FragmentClassName" }) {
-            problems.append(StubError(file: file, line: JSONLocator.line(of: field, in: text), field: field, message: "an NPI configuration needs ViewControllerClassName (iOS) or FragmentClassName (Android)"))
+            problems.append(
+                StubError(
+                    file: file, line: JSONLocator.line(of: field, in: text), field: field,
+                    message: "an NPI configuration needs ViewControllerClassName (iOS) or FragmentClassName (Android)"))
         }
         return problems
     }

@@ -43,7 +43,8 @@ public struct StubDirectory: Sendable {
     }
 
     /// `stubs/` itself and each folder under it that has a `mappings/` folder (a stub pack).
-    public static func all(in stubs: URL, globalTemplating: Bool = false, wireMockVersion: WireMockVersion = .v3) throws(StubError) -> [StubDirectory] {
+    public static func all(in stubs: URL, globalTemplating: Bool = false, wireMockVersion: WireMockVersion = .v3) throws(StubError) -> [StubDirectory]
+    {
         let top = StubDirectory(root: stubs, globalTemplating: globalTemplating, wireMockVersion: wireMockVersion)
         var all = [top]
         for root in try packRoots(in: stubs) { all.append(try top.pack(at: root)) }
@@ -60,7 +61,8 @@ public struct StubDirectory: Sendable {
         } catch {
             throw StubError(file: stubs.path, field: "", message: "cannot list the folder: \(MappingFiles.reason(error))")
         }
-        return children
+        return
+            children
             .filter { !["mappings", "__files", "recorded"].contains($0.lastPathComponent) }
             .filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("mappings").path) }
             .sorted { $0.path < $1.path }

@@ -56,9 +56,11 @@ public final class StubEngine: Backend {
     private let scopesWithOwnMappings: ScopeCounter
 
     /// Loads the mappings of `stubsDirectory` and its packs; bad files are logged.
-    public init(stubsDirectory: URL, globalTemplating: Bool = false, wireMockVersion: WireMockVersion = .v3, name: String = "stubs",
-                tier: BackendTier = .userStubs, settings: GlobalSettings = GlobalSettings(), webhooks: WebhookDispatch? = nil,
-                logger: Logger = Logger(label: "understudy")) {
+    public init(
+        stubsDirectory: URL, globalTemplating: Bool = false, wireMockVersion: WireMockVersion = .v3, name: String = "stubs",
+        tier: BackendTier = .userStubs, settings: GlobalSettings = GlobalSettings(), webhooks: WebhookDispatch? = nil,
+        logger: Logger = Logger(label: "understudy")
+    ) {
         directory = StubDirectory(root: stubsDirectory, globalTemplating: globalTemplating, wireMockVersion: wireMockVersion)
         self.webhooks = webhooks ?? WebhookDispatch(logger: logger)
         self.settings = settings
@@ -286,15 +288,22 @@ public final class StubEngine: Backend {
     /// A mapping that replaced one of a file holding it alone is written over that file.
     public func save() throws -> [String] {
         let (pending, ownFiles) = state.withLock { state in
-            (state.fromAPI, Dictionary(state.fromAPI.compactMap { mapping in state.soleFile(of: mapping.id).map { (mapping.id, $0) } },
-                                       uniquingKeysWith: { first, _ in first }))
+            (
+                state.fromAPI,
+                Dictionary(
+                    state.fromAPI.compactMap { mapping in state.soleFile(of: mapping.id).map { (mapping.id, $0) } },
+                    uniquingKeysWith: { first, _ in first })
+            )
         }
         try FileManager.default.createDirectory(at: directory.mappings, withIntermediateDirectories: true)
         var written: [(String, StubMapping)] = []
         for unsaved in pending {
             // As WireMock: a saved mapping is persistent, so removing it later deletes its file.
-            let mapping = unsaved.persistent ? unsaved
-                : try StubMapping.parse(.object((unsaved.json.objectValue ?? []).filter { $0.0 != "persistent" } + [("persistent", true)]), in: directory)
+            let mapping =
+                unsaved.persistent
+                ? unsaved
+                : try StubMapping.parse(
+                    .object((unsaved.json.objectValue ?? []).filter { $0.0 != "persistent" } + [("persistent", true)]), in: directory)
             let file = ownFiles[mapping.id].map { URL(fileURLWithPath: $0) } ?? directory.mappings.appendingPathComponent(Self.fileName(for: mapping))
             try SafeFile.write(Data((mapping.json.prettyPrinted(arraysOnOneLine: false) + "\n").utf8), to: file)
             var saved = mapping
@@ -348,8 +357,16 @@ public final class StubEngine: Backend {
             reply.afterSending { entry in webhooks.fire(hooks, for: request, scope: scope, entry: entry, stub: stub, on: loop) }
         }
         switch answer {
-        case .response(let response): return .deferred { reply in fire(reply); reply.send(response) }
-        case .deferred(let start): return .deferred { reply in fire(reply); start(reply) }
+        case .response(let response):
+            return .deferred { reply in
+                fire(reply)
+                reply.send(response)
+            }
+        case .deferred(let start):
+            return .deferred { reply in
+                fire(reply)
+                start(reply)
+            }
         case .decline: return answer
         }
     }
@@ -402,8 +419,9 @@ public final class StubEngine: Backend {
             .sorted { $0.1.distance < $1.1.distance }
             .prefix(NearMiss.reportedCount)
             .map { mapping, result in
-                NearMiss(summary: mapping.name.map { "\"\($0)\" (\(mapping.summary))" } ?? mapping.summary,
-                         distance: result.distance, misses: result.misses, stub: mapping.json)
+                NearMiss(
+                    summary: mapping.name.map { "\"\($0)\" (\(mapping.summary))" } ?? mapping.summary,
+                    distance: result.distance, misses: result.misses, stub: mapping.json)
             }
     }
 

@@ -27,7 +27,9 @@ final class StubSet: Sendable {
             .map(\.element)
         var exact: [String: [Int]] = [:]
         var unindexed: [Int] = []
-        var pathPatterns: [(prefix: String, value: Int)] = [], templates = pathPatterns, targetPatterns = pathPatterns
+        var pathPatterns: [(prefix: String, value: Int)] = []
+        var templates = pathPatterns
+        var targetPatterns = pathPatterns
         for (position, mapping) in ordered.enumerated() {
             switch mapping.request.indexKey {
             case .path(let path): exact[path, default: []].append(position)
@@ -78,7 +80,8 @@ final class StubSet: Sendable {
         }
         // Merge the runs by position: match order.
         while true {
-            var nearest = -1, nearestPosition = Int.max
+            var nearest = -1
+            var nearestPosition = Int.max
             for run in runs.indices where !runs[run].isEmpty {
                 let position = positions[runs[run].lowerBound]
                 if position < nearestPosition {
@@ -95,7 +98,8 @@ final class StubSet: Sendable {
     /// Two runs merged, without the allocation the general case makes: sets without patterns.
     @inline(__always)
     private func visitInOrder(_ exact: Range<Int>, _ unindexed: Range<Int>, _ visit: (StubMapping) -> Bool) {
-        var i = exact.lowerBound, j = unindexed.lowerBound
+        var i = exact.lowerBound
+        var j = unindexed.lowerBound
         while i < exact.upperBound || j < unindexed.upperBound {
             let next: Int
             if j == unindexed.upperBound || (i < exact.upperBound && positions[i] < positions[j]) {

@@ -12,8 +12,10 @@ public final class StubWatcher: Sendable {
     /// Starts watching; stops when `stop()` is called or the watcher is released. `onChange` runs
     /// after each reload (e.g. to reload the static `__files` too); `files` are watched beside the
     /// engine's folders (e.g. `hosts.json`).
-    public init(engine: StubEngine, every interval: Duration = .milliseconds(250), logger: Logger = Logger(label: "understudy"),
-                files: [URL] = [], onChange: @escaping @Sendable () -> Void = {}) {
+    public init(
+        engine: StubEngine, every interval: Duration = .milliseconds(250), logger: Logger = Logger(label: "understudy"),
+        files: [URL] = [], onChange: @escaping @Sendable () -> Void = {}
+    ) {
         let queue = DispatchQueue(label: "understudy.stub-watcher")
         timer = DispatchSource.makeTimerSource(queue: queue)
         nonisolated(unsafe) var last = Self.fingerprint(engine, files)
@@ -26,7 +28,9 @@ public final class StubWatcher: Sendable {
             last = now
             let errors = engine.reloadFiles()
             onChange()
-            logger.info("stub files changed: \(engine.mappings.count) mappings live\(errors.isEmpty ? "" : ", \(errors.count) problem(s) above; their files keep their last good version")")
+            logger.info(
+                "stub files changed: \(engine.mappings.count) mappings live\(errors.isEmpty ? "" : ", \(errors.count) problem(s) above; their files keep their last good version")"
+            )
         }
         timer.resume()
     }

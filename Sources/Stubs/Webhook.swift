@@ -35,7 +35,8 @@ struct Webhook: Sendable {
                 let field = "serveEventListeners[\(index)]"
                 guard let name = entry["name"]?.stringValue else { throw StubError(field: "\(field).name", message: "expected a listener's name") }
                 guard name == "webhook" else {
-                    warnings.append(StubError(field: "\(field).name", message: "'\(name)' is not a listener Understudy has: ignored (it has 'webhook')"))
+                    warnings.append(
+                        StubError(field: "\(field).name", message: "'\(name)' is not a listener Understudy has: ignored (it has 'webhook')"))
                     continue
                 }
                 hooks.append(try parse(entry["parameters"] ?? .object([]), helpers: helpers, field: "\(field).parameters"))
@@ -87,7 +88,9 @@ struct Webhook: Sendable {
         guard !methodText.isEmpty else { throw StubError(field: "\(field).method", message: "expected a method name such as \"POST\"") }
         var headers: [(name: String, values: [Template])] = []
         if let given = parameters["headers"] {
-            guard let members = given.objectValue else { throw StubError(field: "\(field).headers", message: "expected an object of names and values") }
+            guard let members = given.objectValue else {
+                throw StubError(field: "\(field).headers", message: "expected an object of names and values")
+            }
             for (name, value) in members {
                 let texts: [String]
                 switch value {
@@ -113,16 +116,20 @@ struct Webhook: Sendable {
         let delay = try parameters["delay"].map { delay throws(StubError) in
             try ResponseDefinition.parseDistribution(delay, field: "\(field).delay")
         }
-        return Webhook(method: try compile(methodText, "\(field).method"), url: url, headers: headers, body: body, delay: delay,
-                       parameters: TemplateValue(parameters))
+        return Webhook(
+            method: try compile(methodText, "\(field).method"), url: url, headers: headers, body: body, delay: delay,
+            parameters: TemplateValue(parameters))
     }
 
     /// The request to send for `request`, its templates rendered; nil with the reason when the
     /// rendered URL or method cannot be sent.
     func rendered(for request: Request) -> Result<OutboundRequest, WebhookProblem> {
-        let context = TemplateValue.object(TemplateObject([("originalRequest", ResponseTemplating.requestModel(request)), ("parameters", parameters)]))
+        let context = TemplateValue.object(
+            TemplateObject([("originalRequest", ResponseTemplating.requestModel(request)), ("parameters", parameters)]))
         let urlText = url.render(context).trimmingCharacters(in: .whitespaces)
-        guard WebhookTarget(urlText) != nil else { return .failure(WebhookProblem("the webhook's url '\(LogText.escaped(urlText))' is not an http:// or https:// URL")) }
+        guard WebhookTarget(urlText) != nil else {
+            return .failure(WebhookProblem("the webhook's url '\(LogText.escaped(urlText))' is not an http:// or https:// URL"))
+        }
         let methodText = method.render(context).trimmingCharacters(in: .whitespaces).uppercased()
         guard let method = HTTPMethod(rawValue: methodText) else {
             return .failure(WebhookProblem("the webhook's method '\(LogText.escaped(methodText))' is not an HTTP method"))

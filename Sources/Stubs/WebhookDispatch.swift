@@ -105,8 +105,10 @@ public final class WebhookDispatch: Sendable {
             return .success(local)
         }
         if policy.anyHost || policy.allowedHosts.contains(target.host) { return .success(outbound) }
-        return .failure(WebhookProblem("not sent to \(target.host): only loopback, hosts.json's hosts and those given with "
-            + "--allow-webhook-host \(target.host) (or any, with --pass-through) are reached"))
+        return .failure(
+            WebhookProblem(
+                "not sent to \(target.host): only loopback, hosts.json's hosts and those given with "
+                    + "--allow-webhook-host \(target.host) (or any, with --pass-through) are reached"))
     }
 
     private func report(_ message: String, entry: JournalRecord?, stub: String) {

@@ -73,7 +73,8 @@ enum XMLComparison {
             }
             guard attributes(a) == attributes(b) else { return false }
         }
-        var left = Significant(a), right = Significant(b)
+        var left = Significant(a)
+        var right = Significant(b)
         guard left.count == right.count, left.texts == right.texts, left.others == right.others else { return false }
         left.sort(by: options)
         right.sort(by: options)
@@ -103,8 +104,12 @@ enum XMLComparison {
         /// XMLUnit matches siblings by name after WireMock sorts them by name (stably), and by
         /// their text too with `ignoreOrderOfSameNode`.
         mutating func sort(by options: EqualToXmlOptions) {
-            let keyed = elements.enumerated().map { (offset: $0.offset, element: $0.element, name: XMLComparison.name($0.element, options),
-                                                     text: options.ignoreOrderOfSameNode ? $0.element.text : "") }
+            let keyed = elements.enumerated().map {
+                (
+                    offset: $0.offset, element: $0.element, name: XMLComparison.name($0.element, options),
+                    text: options.ignoreOrderOfSameNode ? $0.element.text : ""
+                )
+            }
             elements = keyed.sorted { x, y in
                 if x.name != y.name { return x.name < y.name }
                 if x.text != y.text { return x.text < y.text }

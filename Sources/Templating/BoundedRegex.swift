@@ -17,8 +17,10 @@ extension NSRegularExpression {
     public static let matchBudgetNanoseconds: UInt64 = 25_000_000
 
     /// The first match in `text`, or `.gaveUp` once `budget` has passed.
-    public func firstMatch(in text: String, options: NSRegularExpression.MatchingOptions = [],
-                           budgetNanoseconds budget: UInt64 = matchBudgetNanoseconds) -> RegexOutcome {
+    public func firstMatch(
+        in text: String, options: NSRegularExpression.MatchingOptions = [],
+        budgetNanoseconds budget: UInt64 = matchBudgetNanoseconds
+    ) -> RegexOutcome {
         firstMatch(in: text, options: options, budgetNanoseconds: budget, noMatch: .noMatch, gaveUp: .gaveUp) { .matched($0.range) }
     }
 
@@ -31,8 +33,10 @@ extension NSRegularExpression {
     }
 
     @inline(__always)
-    private func firstMatch<Outcome>(in text: String, options: NSRegularExpression.MatchingOptions, budgetNanoseconds budget: UInt64,
-                                     noMatch: Outcome, gaveUp: Outcome, _ matched: (NSTextCheckingResult) -> Outcome) -> Outcome {
+    private func firstMatch<Outcome>(
+        in text: String, options: NSRegularExpression.MatchingOptions, budgetNanoseconds budget: UInt64,
+        noMatch: Outcome, gaveUp: Outcome, _ matched: (NSTextCheckingResult) -> Outcome
+    ) -> Outcome {
         let start = DispatchTime.now().uptimeNanoseconds
         var outcome = noMatch
         // Foundation on Linux declares the block escaping; it is only called during the enumeration.

@@ -13,8 +13,9 @@ extension TemplateHelpers {
         },
         "date": { call throws(HelperError) in
             let date = try givenDate(call, example: "{{date (parseDate request.headers.Date) offset='1 days'}}")
-            return try TemplateDates.format(TemplateDates.offset(date, by: call.hash["offset"]?.text),
-                                            pattern: call.hash["format"]?.text, timeZone: call.hash["timezone"]?.text)
+            return try TemplateDates.format(
+                TemplateDates.offset(date, by: call.hash["offset"]?.text),
+                pattern: call.hash["format"]?.text, timeZone: call.hash["timezone"]?.text)
         },
         // `{{dateFormat date 'yyyy-MM-dd'}}` or a Java style: 'full', 'long', 'medium' (the default), 'short'.
         "dateFormat": { call throws(HelperError) in
@@ -28,7 +29,8 @@ extension TemplateHelpers {
             let date = try givenDate(call, example: "{{truncateDate (now) 'first day of month'}}")
             let unit = try call.text(1, "a truncation, e.g. 'first day of month'")
             guard let truncation = DateTruncation(rawValue: unit) else {
-                throw HelperError("truncateDate: '\(unit)' is not one of \(DateTruncation.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", "))")
+                throw HelperError(
+                    "truncateDate: '\(unit)' is not one of \(DateTruncation.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", "))")
             }
             return .date(truncation.apply(to: date))
         },

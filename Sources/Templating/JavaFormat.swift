@@ -14,8 +14,12 @@ enum JavaFormat {
             var spec = Spec()
             guard let conversion = spec.read(&characters) else { throw HelperError("stringFormat: '\(pattern)' ends inside a format specifier") }
             switch conversion {
-            case "%": out += spec.padded("%"); continue
-            case "n": out += "\n"; continue
+            case "%":
+                out += spec.padded("%")
+                continue
+            case "n":
+                out += "\n"
+                continue
             default: break
             }
             let index = spec.index.map { $0 - 1 } ?? next

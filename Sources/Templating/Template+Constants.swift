@@ -34,13 +34,16 @@ extension Template {
             case .block(let expression, let body, let inverse):
                 // Conditions and helpers render their body in the same context; `#each`, `#with`
                 // and sections in another. An inverse is always rendered in the same one.
-                let bodyAtRoot = switch expression.keyword {
-                case .if, .unless: true
-                case .each, .with, .arrayJoin: false
-                case nil: expression.takesBlock || expression.helper != nil
-                }
-                append(.block(expression, body: fold(body, constants, atRoot: atRoot && bodyAtRoot),
-                              inverse: fold(inverse, constants, atRoot: atRoot)))
+                let bodyAtRoot =
+                    switch expression.keyword {
+                    case .if, .unless: true
+                    case .each, .with, .arrayJoin: false
+                    case nil: expression.takesBlock || expression.helper != nil
+                    }
+                append(
+                    .block(
+                        expression, body: fold(body, constants, atRoot: atRoot && bodyAtRoot),
+                        inverse: fold(inverse, constants, atRoot: atRoot)))
             }
         }
         return folded
@@ -49,7 +52,8 @@ extension Template {
     /// The value `expression` shows when it is a plain path into `constants`.
     private static func constant(_ expression: TemplateExpression, _ constants: TemplateObject, atRoot: Bool) -> TemplateValue? {
         guard expression.helper == nil, expression.params.isEmpty, expression.hash.isEmpty,
-              case .path(let path) = expression.head, path.depth == 0, !path.isThis else { return nil }
+            case .path(let path) = expression.head, path.depth == 0, !path.isThis
+        else { return nil }
         var keys = path.keys[...]
         if path.isData {
             guard keys.popFirst()?.name == "root" else { return nil }

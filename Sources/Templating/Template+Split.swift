@@ -8,15 +8,18 @@ extension Template {
     public func split(around name: String) -> (head: Template, tail: Template)? {
         let isSlot = { (node: TemplateNode) -> Bool in
             guard case .output(let expression, escaped: false) = node, expression.helper == nil, !expression.takesBlock,
-                  expression.params.isEmpty, expression.hash.isEmpty, case .path(let path) = expression.head,
-                  !path.isData, !path.isThis, path.depth == 0 else { return false }
+                expression.params.isEmpty, expression.hash.isEmpty, case .path(let path) = expression.head,
+                !path.isData, !path.isThis, path.depth == 0
+            else { return false }
             return path.segments == [name]
         }
         guard let index = nodes.firstIndex(where: isSlot) else { return nil }
         let others = nodes[..<index] + nodes[(index + 1)...]
         guard !Self.mayRead(name, in: Array(others)) else { return nil }
-        return (Template(nodes: Array(nodes[..<index]), helpers: helpers, assignsVariables: assignsVariables),
-                Template(nodes: Array(nodes[(index + 1)...]), helpers: helpers, assignsVariables: assignsVariables))
+        return (
+            Template(nodes: Array(nodes[..<index]), helpers: helpers, assignsVariables: assignsVariables),
+            Template(nodes: Array(nodes[(index + 1)...]), helpers: helpers, assignsVariables: assignsVariables)
+        )
     }
 
     private static func mayRead(_ name: String, in nodes: [TemplateNode]) -> Bool {
@@ -35,8 +38,9 @@ extension Template {
             switch operand {
             case .literal: false
             case .subexpression(let inner): mayRead(name, in: inner)
-            case .path(let path): path.isThis || path.depth > 0 || (path.isData && path.segments.first == "root")
-                || (!path.isData && path.segments.first == name)
+            case .path(let path):
+                path.isThis || path.depth > 0 || (path.isData && path.segments.first == "root")
+                    || (!path.isData && path.segments.first == name)
             }
         }
     }

@@ -139,8 +139,9 @@ public struct TemplateHelpers: Sendable {
 
     /// All of `self`'s helpers and all of `other`'s (which win on a shared name).
     public func merging(_ other: TemplateHelpers) -> TemplateHelpers {
-        TemplateHelpers(table.merging(other.table) { $1 }, takingBlocks: takingBlocks.union(other.takingBlocks),
-                        assigning: assigning.union(other.assigning))
+        TemplateHelpers(
+            table.merging(other.table) { $1 }, takingBlocks: takingBlocks.union(other.takingBlocks),
+            assigning: assigning.union(other.assigning))
     }
 }
 
@@ -218,7 +219,11 @@ struct Renderer: ~Copyable {
             render(truthy == (expression.keyword == .if) ? body : inverse)
         case .with:
             let value = try argument(expression, "a value")
-            if value.isTruthy { renderWithin(value, body, blockParams: expression.blockParams.prefix(1).map { ($0, value) }) } else { render(inverse) }
+            if value.isTruthy {
+                renderWithin(value, body, blockParams: expression.blockParams.prefix(1).map { ($0, value) })
+            } else {
+                render(inverse)
+            }
         case .each:
             try renderEach(argument(expression, "a list"), body: body, inverse: inverse, blockParams: expression.blockParams)
         case .arrayJoin:
@@ -263,8 +268,10 @@ struct Renderer: ~Copyable {
         if escaped { TextEscaper.handlebars.append(text, to: &output) } else { output.write(text) }
     }
 
-    private mutating func renderEach(_ value: TemplateValue, body: Range<Int>, inverse: Range<Int>,
-                                     blockParams: [String] = []) throws(HelperError) {
+    private mutating func renderEach(
+        _ value: TemplateValue, body: Range<Int>, inverse: Range<Int>,
+        blockParams: [String] = []
+    ) throws(HelperError) {
         // Lists, the usual case, are walked as they are: no list of (key, value) pairs is made.
         // One frame serves every item: it is pushed once and its item replaced in place.
         if case .array(let items) = value {
@@ -320,8 +327,10 @@ struct Renderer: ~Copyable {
             for operand in expression.params { params.append(try value(of: operand)) }
             var hash: [String: TemplateValue] = [:]
             for (key, operand) in expression.hash { hash[key] = try value(of: operand) }
-            return try helper(HelperCall(name: name, params: params, hash: hash, context: frames[frames.count - 1].this,
-                                         block: block, variables: variables))
+            return try helper(
+                HelperCall(
+                    name: name, params: params, hash: hash, context: frames[frames.count - 1].this,
+                    block: block, variables: variables))
         }
         return try value(of: expression.head)
     }

@@ -90,7 +90,10 @@ struct TemplateParser {
                 position += 1
                 continue
             }
-            if !text.isEmpty { tokens.append(.text(text)); text = [] }
+            if !text.isEmpty {
+                tokens.append(.text(text))
+                text = []
+            }
             tokens.append(.tag(try readTag()))
         }
         if !text.isEmpty { tokens.append(.text(text)) }
@@ -103,7 +106,10 @@ struct TemplateParser {
         let triple = starts("{{{", at: start) || starts("{{~{", at: start)
         position += 2
         var stripBefore = false
-        if position < source.count, source[position] == UInt8(ascii: "~") { stripBefore = true; position += 1 }
+        if position < source.count, source[position] == UInt8(ascii: "~") {
+            stripBefore = true
+            position += 1
+        }
         if triple { position += 1 }
         let unterminated = TemplateError(line: line, column: column, message: "'{{' is never closed")
         // Comments may hold `}}`: `{{!-- … --}}` ends only at `--}}`.
@@ -117,7 +123,10 @@ struct TemplateParser {
         guard let end = find(closer, from: position) else { throw unterminated }
         var contentEnd = end
         var stripAfter = false
-        if contentEnd > position, source[contentEnd - 1] == UInt8(ascii: "~") { stripAfter = true; contentEnd -= 1 }
+        if contentEnd > position, source[contentEnd - 1] == UInt8(ascii: "~") {
+            stripAfter = true
+            contentEnd -= 1
+        }
         var content = Array(source[position..<contentEnd])
         position = end + closer.utf8CodeUnitCount
         var kind: TagKind = .output(escaped: !triple)
@@ -138,7 +147,10 @@ struct TemplateParser {
         if case .output = kind, trimmed == Array("else".utf8) || trimmed.starts(with: Array("else ".utf8)) {
             kind = .elseTag
         }
-        if case .open(inverted: true) = kind, trimmed.isEmpty { kind = .elseTag; content = Array("else".utf8) }
+        if case .open(inverted: true) = kind, trimmed.isEmpty {
+            kind = .elseTag
+            content = Array("else".utf8)
+        }
         return Tag(kind: kind, content: content, stripBefore: stripBefore, stripAfter: stripAfter, line: line, column: column)
     }
 
@@ -223,7 +235,9 @@ struct TemplateParser {
                 case .output(let escaped):
                     nodes.append(.output(try expression(tag), escaped: escaped))
                 case .close, .elseTag:
-                    guard closing != nil else { throw error(at: tag, "'{{\(String(decoding: Self.trim(tag.content), as: UTF8.self))}}' without an open block") }
+                    guard closing != nil else {
+                        throw error(at: tag, "'{{\(String(decoding: Self.trim(tag.content), as: UTF8.self))}}' without an open block")
+                    }
                     return (nodes, tag)
                 case .open(let inverted):
                     nodes.append(try parseBlock(tag, inverted: inverted, tokens, &index))
@@ -254,7 +268,8 @@ struct TemplateParser {
     /// A block's body and its `{{else}}` part up to the close tag (returned). `{{else if x}}`
     /// chains: the rest of that tag opens one more block that shares the close tag.
     private func parseBranches(closing: String, _ tokens: [Token], _ index: inout Int) throws(TemplateError)
-        -> (body: [TemplateNode], inverse: [TemplateNode], end: Tag?) {
+        -> (body: [TemplateNode], inverse: [TemplateNode], end: Tag?)
+    {
         var (body, end) = try parseNodes(tokens, &index, closing: closing)
         var inverse: [TemplateNode] = []
         if let tag = end, case .elseTag = tag.kind {
@@ -350,7 +365,10 @@ private struct ExpressionLexer {
                 if closing != nil { throw HelperError("'(' is never closed") }
                 break
             }
-            if bytes[position] == closing { position += 1; break }
+            if bytes[position] == closing {
+                position += 1
+                break
+            }
             if let key = hashKey() {
                 hash.append((key, try operand()))
             } else {
@@ -373,8 +391,9 @@ private struct ExpressionLexer {
     private static func isIdentifier(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "="), UInt8(ascii: "("),
-             UInt8(ascii: ")"), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "'"),
-             UInt8(ascii: "\""), UInt8(ascii: "@"), UInt8(ascii: "~"), UInt8(ascii: "|"): false
+            UInt8(ascii: ")"), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "'"),
+            UInt8(ascii: "\""), UInt8(ascii: "@"), UInt8(ascii: "~"), UInt8(ascii: "|"):
+            false
         default: true
         }
     }
@@ -391,9 +410,15 @@ private struct ExpressionLexer {
         if byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"") { return .literal(.string(try string(quote: byte))) }
         let word = peekWord()
         switch word {
-        case "true": position += 4; return .literal(.bool(true))
-        case "false": position += 5; return .literal(.bool(false))
-        case "null", "undefined": position += word.utf8.count; return .literal(.null)
+        case "true":
+            position += 4
+            return .literal(.bool(true))
+        case "false":
+            position += 5
+            return .literal(.bool(false))
+        case "null", "undefined":
+            position += word.utf8.count
+            return .literal(.null)
         default:
             if let number = Double(word), word.first.map({ $0 == "-" || $0.isNumber }) == true {
                 position += word.utf8.count
@@ -427,15 +452,26 @@ private struct ExpressionLexer {
     }
 
     private mutating func path() throws(HelperError) -> TemplatePath {
-        var depth = 0, isData = false, isThis = false
+        var depth = 0
+        var isData = false
+        var isThis = false
         var segments: [String] = []
         if bytes[position] == UInt8(ascii: "."), position + 1 == bytes.count || [UInt8(ascii: " "), UInt8(ascii: ")")].contains(bytes[position + 1]) {
             position += 1
             return TemplatePath(isThis: true)
         }
-        if bytes[position] == UInt8(ascii: "@") { isData = true; position += 1 }
-        while starts("../") { depth += 1; position += 3 }
-        if starts("./") { isThis = true; position += 2 }
+        if bytes[position] == UInt8(ascii: "@") {
+            isData = true
+            position += 1
+        }
+        while starts("../") {
+            depth += 1
+            position += 3
+        }
+        if starts("./") {
+            isThis = true
+            position += 2
+        }
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "[") {
@@ -453,7 +489,10 @@ private struct ExpressionLexer {
                 break
             }
         }
-        if segments.first == "this", !isData { isThis = true; segments.removeFirst() }
+        if segments.first == "this", !isData {
+            isThis = true
+            segments.removeFirst()
+        }
         if segments.isEmpty && !isThis && depth == 0 {
             throw HelperError("unexpected '\(position < bytes.count ? String(UnicodeScalar(bytes[position])) : "end")'")
         }

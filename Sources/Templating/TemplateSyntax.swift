@@ -37,8 +37,10 @@ final class TemplateExpression: Sendable {
         case arrayJoin
     }
 
-    init(head: TemplateOperand, params: [TemplateOperand] = [], hash: [(key: String, value: TemplateOperand)] = [], line: Int, column: Int,
-         helper: TemplateHelpers.Helper? = nil, takesBlock: Bool = false, blockParams: [String] = [], keyword: BlockKeyword? = nil) {
+    init(
+        head: TemplateOperand, params: [TemplateOperand] = [], hash: [(key: String, value: TemplateOperand)] = [], line: Int, column: Int,
+        helper: TemplateHelpers.Helper? = nil, takesBlock: Bool = false, blockParams: [String] = [], keyword: BlockKeyword? = nil
+    ) {
         self.head = head
         self.params = params
         self.hash = hash
@@ -53,16 +55,18 @@ final class TemplateExpression: Sendable {
 
     /// With its helper, and those of its subexpressions, looked up in `helpers`.
     func bound(to helpers: TemplateHelpers) -> TemplateExpression {
-        TemplateExpression(head: head, params: params.map { $0.bound(to: helpers) }, hash: hash.map { ($0.key, $0.value.bound(to: helpers)) },
-                           line: line, column: column, helper: helperName.flatMap { helpers.table[$0] },
-                           takesBlock: helperName.map { helpers.takingBlocks.contains($0) } ?? false, blockParams: blockParams,
-                           keyword: helperName.flatMap(BlockKeyword.init))
+        TemplateExpression(
+            head: head, params: params.map { $0.bound(to: helpers) }, hash: hash.map { ($0.key, $0.value.bound(to: helpers)) },
+            line: line, column: column, helper: helperName.flatMap { helpers.table[$0] },
+            takesBlock: helperName.map { helpers.takingBlocks.contains($0) } ?? false, blockParams: blockParams,
+            keyword: helperName.flatMap(BlockKeyword.init))
     }
 
     /// The same expression with a block's `as |…|` names.
     func with(blockParams: [String]) -> TemplateExpression {
-        TemplateExpression(head: head, params: params, hash: hash, line: line, column: column, helper: helper, takesBlock: takesBlock,
-                           blockParams: blockParams, keyword: keyword)
+        TemplateExpression(
+            head: head, params: params, hash: hash, line: line, column: column, helper: helper, takesBlock: takesBlock,
+            blockParams: blockParams, keyword: keyword)
     }
 
     /// The helper name when the head is a plain identifier.

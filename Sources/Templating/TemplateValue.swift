@@ -49,7 +49,9 @@ public enum TemplateValue: Sendable {
         case .null: "null"
         case .array(let items): "[" + items.map(\.listingText).joined(separator: ", ") + "]"
         case .object(let object) where object.printed == nil:
-            if let elements = object.elements { TemplateValue.array(elements).listingText } else {
+            if let elements = object.elements {
+                TemplateValue.array(elements).listingText
+            } else {
                 "{" + object.members.map { "\($0.key)=\($0.value.listingText)" }.joined(separator: ", ") + "}"
             }
         default: text
@@ -169,8 +171,10 @@ public final class TemplateObject: Sendable {
     /// (large JSON bodies).
     private let positions: [String: Int]?
 
-    public init(_ members: [(key: String, value: TemplateValue)], caseInsensitive: Bool = false,
-                printed: String? = nil, elements: [TemplateValue]? = nil) {
+    public init(
+        _ members: [(key: String, value: TemplateValue)], caseInsensitive: Bool = false,
+        printed: String? = nil, elements: [TemplateValue]? = nil
+    ) {
         self.members = members
         self.caseInsensitive = caseInsensitive
         self.printed = printed

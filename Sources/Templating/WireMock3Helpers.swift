@@ -4,51 +4,53 @@ import JSON
 /// `arrayRemove` and `arrayJoin` (lists; `#arrayJoin` as a block is the renderer's), `jsonMerge`
 /// (JSON objects).
 extension TemplateHelpers {
-    static let wireMock3 = TemplateHelpers([
-        // `{{arrayAdd list value position='start'|'end'|n}}`: a new list (the end by default).
-        "arrayAdd": { call throws(HelperError) in
-            guard case .array(let items) = listParameter(call) else { return .array([]) }
-            guard call.params.count > 1 else { throw HelperError("Missing required parameter: additional value to add to list") }
-            var list = items
-            guard let position = try position(call) else { return .array(list + [call.params[1]]) }
-            guard (0...list.count).contains(position) else { throw HelperError("position must be within the list (0 to \(list.count))") }
-            list.insert(call.params[1], at: position)
-            return .array(list)
-        },
-        // `{{arrayRemove list position=n}}`: a new list without the item at `position` (the last by default).
-        "arrayRemove": { call throws(HelperError) in
-            guard case .array(let items) = listParameter(call) else { throw HelperError("arrayRemove needs a list") }
-            var list = items
-            let position = try position(call)
-            if let position, position < 0 || position > list.count {
-                throw HelperError("position must be greater than or equal to 0 and less than or equal to the size of the list")
-            }
-            let index = position ?? list.count - 1
-            guard list.indices.contains(index) else { throw HelperError("there is no item at position \(index) of the list") }
-            list.remove(at: index)
-            return .array(list)
-        },
-        // `{{arrayJoin ',' list prefix='[' suffix=']'}}` or `{{arrayJoin ',' a b c}}`: the items'
-        // text with the separator between (nothing at all for an empty list).
-        "arrayJoin": { call throws(HelperError) in
-            let join = try ArrayJoin(call.params, prefix: call.hash["prefix"], suffix: call.hash["suffix"])
-            return join.items.isEmpty ? .string("") : .string(join.prefix + join.items.map(\.text).joined(separator: join.separator) + join.suffix)
-        },
-        // `{{jsonMerge base other}}` or `{{#jsonMerge base}}other{{/jsonMerge}}`: `other`'s members
-        // over `base`'s, objects merged recursively; `removeNulls=true` drops the members `other`
-        // sets to null.
-        "jsonMerge": { call throws(HelperError) in
-            guard case .string(let baseText) = call.param(0) else { throw HelperError("Base JSON parameter must be a string") }
-            guard let base = try? JSONValue.parse(baseText) else { throw HelperError("Base JSON is not valid JSON ('\(baseText)')") }
-            guard case .object(let baseMembers) = base else { throw HelperError("Base JSON is not a JSON object ('\(baseText)')") }
-            let other = call.block.map(TemplateValue.string) ?? call.param(1)
-            guard case .string(let otherText) = other else { throw HelperError("JSON to merge must be a string") }
-            guard let parsed = try? JSONValue.parse(otherText) else { throw HelperError("JSON to merge is not valid JSON ('\(otherText)')") }
-            guard case .object(let otherMembers) = parsed else { throw HelperError("JSON to merge is not a JSON object ('\(otherText)')") }
-            let removeNulls = call.hash["removeNulls"]?.isTruthy ?? false
-            return .string(JSONValue.object(merge(otherMembers, into: baseMembers, removeNulls: removeNulls)).serialized)
-        },
-    ], takingBlocks: ["jsonMerge"])
+    static let wireMock3 = TemplateHelpers(
+        [
+            // `{{arrayAdd list value position='start'|'end'|n}}`: a new list (the end by default).
+            "arrayAdd": { call throws(HelperError) in
+                guard case .array(let items) = listParameter(call) else { return .array([]) }
+                guard call.params.count > 1 else { throw HelperError("Missing required parameter: additional value to add to list") }
+                var list = items
+                guard let position = try position(call) else { return .array(list + [call.params[1]]) }
+                guard (0...list.count).contains(position) else { throw HelperError("position must be within the list (0 to \(list.count))") }
+                list.insert(call.params[1], at: position)
+                return .array(list)
+            },
+            // `{{arrayRemove list position=n}}`: a new list without the item at `position` (the last by default).
+            "arrayRemove": { call throws(HelperError) in
+                guard case .array(let items) = listParameter(call) else { throw HelperError("arrayRemove needs a list") }
+                var list = items
+                let position = try position(call)
+                if let position, position < 0 || position > list.count {
+                    throw HelperError("position must be greater than or equal to 0 and less than or equal to the size of the list")
+                }
+                let index = position ?? list.count - 1
+                guard list.indices.contains(index) else { throw HelperError("there is no item at position \(index) of the list") }
+                list.remove(at: index)
+                return .array(list)
+            },
+            // `{{arrayJoin ',' list prefix='[' suffix=']'}}` or `{{arrayJoin ',' a b c}}`: the items'
+            // text with the separator between (nothing at all for an empty list).
+            "arrayJoin": { call throws(HelperError) in
+                let join = try ArrayJoin(call.params, prefix: call.hash["prefix"], suffix: call.hash["suffix"])
+                return join.items.isEmpty
+                    ? .string("") : .string(join.prefix + join.items.map(\.text).joined(separator: join.separator) + join.suffix)
+            },
+            // `{{jsonMerge base other}}` or `{{#jsonMerge base}}other{{/jsonMerge}}`: `other`'s members
+            // over `base`'s, objects merged recursively; `removeNulls=true` drops the members `other`
+            // sets to null.
+            "jsonMerge": { call throws(HelperError) in
+                guard case .string(let baseText) = call.param(0) else { throw HelperError("Base JSON parameter must be a string") }
+                guard let base = try? JSONValue.parse(baseText) else { throw HelperError("Base JSON is not valid JSON ('\(baseText)')") }
+                guard case .object(let baseMembers) = base else { throw HelperError("Base JSON is not a JSON object ('\(baseText)')") }
+                let other = call.block.map(TemplateValue.string) ?? call.param(1)
+                guard case .string(let otherText) = other else { throw HelperError("JSON to merge must be a string") }
+                guard let parsed = try? JSONValue.parse(otherText) else { throw HelperError("JSON to merge is not valid JSON ('\(otherText)')") }
+                guard case .object(let otherMembers) = parsed else { throw HelperError("JSON to merge is not a JSON object ('\(otherText)')") }
+                let removeNulls = call.hash["removeNulls"]?.isTruthy ?? false
+                return .string(JSONValue.object(merge(otherMembers, into: baseMembers, removeNulls: removeNulls)).serialized)
+            },
+        ], takingBlocks: ["jsonMerge"])
 
     /// The list a list helper works on: an array, or the items of a list-like value.
     private static func listParameter(_ call: HelperCall) -> TemplateValue {

@@ -33,8 +33,9 @@ public struct NetworkConditions: Sendable, Hashable {
     public static let offline = NetworkConditions.profile(.offline)
 
     init(_ json: JSONValue) {
-        self.init(latencyMs: json["latencyMs"]?.intValue ?? 0, downKbps: json["downKbps"]?.intValue, upKbps: json["upKbps"]?.intValue,
-                  offline: json["offline"] == .bool(true))
+        self.init(
+            latencyMs: json["latencyMs"]?.intValue ?? 0, downKbps: json["downKbps"]?.intValue, upKbps: json["upKbps"]?.intValue,
+            offline: json["offline"] == .bool(true))
         switch json["lossPercent"] {
         case .int(let value)?: lossPercent = Double(value)
         case .double(let value)?: lossPercent = value

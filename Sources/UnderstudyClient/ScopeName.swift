@@ -26,12 +26,16 @@ enum ScopeName {
             parts = test.dropFirst(2).dropLast().split(separator: " ", maxSplits: 1).map(String.init)
         } else {
             let fileName = file.split(separator: "/").last.map(String.init) ?? ""
-            parts = [fileName.hasSuffix(".swift") ? String(fileName.dropLast(6)) : fileName,
-                     test.split(separator: "(").first.map(String.init) ?? test]
+            parts = [
+                fileName.hasSuffix(".swift") ? String(fileName.dropLast(6)) : fileName,
+                test.split(separator: "(").first.map(String.init) ?? test,
+            ]
         }
         let suffix = "-" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(8).lowercased()
-        var readable = String(String.UnicodeScalarView(parts.filter { !$0.isEmpty }.joined(separator: ".").unicodeScalars
-            .map { isAllowed($0) ? $0 : "-" }))
+        var readable = String(
+            String.UnicodeScalarView(
+                parts.filter { !$0.isEmpty }.joined(separator: ".").unicodeScalars
+                    .map { isAllowed($0) ? $0 : "-" }))
         while readable.contains("--") { readable = readable.replacingOccurrences(of: "--", with: "-") }
         readable = String(readable.drop { !isLetterOrDigit($0.unicodeScalars.first ?? "-") }.prefix(maxLength - suffix.count))
         while let last = readable.unicodeScalars.last, !isLetterOrDigit(last) { readable.unicodeScalars.removeLast() }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -22,7 +23,7 @@ public struct Understudy: Sendable {
     /// `url` must be an `http` or `https` URL; its path, if any, is ignored.
     public init(url: URL, adminToken: String? = nil) throws {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil,
-              var parts = URLComponents(url: url, resolvingAgainstBaseURL: false)
+            var parts = URLComponents(url: url, resolvingAgainstBaseURL: false)
         else { throw UnderstudyError.invalidURL(url.absoluteString) }
         parts.path = ""
         parts.query = nil

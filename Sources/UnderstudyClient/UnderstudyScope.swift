@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -70,15 +71,18 @@ public struct UnderstudyScope: Sendable, Hashable {
         guard let port = answer["port"]?.intValue else {
             throw UnderstudyError.invalidJSON(answer.serialized, reason: "no port in the answer")
         }
-        return ScopeProxy(host: server.url.host ?? "127.0.0.1", port: port,
-                          pac: answer["pac"]?.stringValue.flatMap(URL.init(string:)) ?? server.url.appendingPathComponent("proxy.pac"))
+        return ScopeProxy(
+            host: server.url.host ?? "127.0.0.1", port: port,
+            pac: answer["pac"]?.stringValue.flatMap(URL.init(string:)) ?? server.url.appendingPathComponent("proxy.pac"))
     }
 
     /// For XCUITest: `app.launchEnvironment.merge(scope.launchEnvironment) { $1 }` gives the app
     /// the server and the scope; its debug build reads them with `UnderstudyLaunchEnvironment`.
     public var launchEnvironment: [String: String] {
-        [UnderstudyLaunchEnvironment.urlKey: server.url.absoluteString, UnderstudyLaunchEnvironment.scopeKey: name,
-         UnderstudyLaunchEnvironment.baseURLKey: baseURL.absoluteString]
+        [
+            UnderstudyLaunchEnvironment.urlKey: server.url.absoluteString, UnderstudyLaunchEnvironment.scopeKey: name,
+            UnderstudyLaunchEnvironment.baseURLKey: baseURL.absoluteString,
+        ]
     }
 
     // MARK: The scope itself
@@ -130,8 +134,9 @@ public struct UnderstudyScope: Sendable, Hashable {
     }
 
     public func setScenarioState(_ scenario: String, to state: String) async throws {
-        try await server.call("PUT", "/__admin/scenarios/" + Understudy.pathSegments(scenario) + "/state", scope: name,
-                              body: JSONValue.object(["state": .string(state)]).data)
+        try await server.call(
+            "PUT", "/__admin/scenarios/" + Understudy.pathSegments(scenario) + "/state", scope: name,
+            body: JSONValue.object(["state": .string(state)]).data)
     }
 
     /// Every scenario of the scope back to `Scenario.started`.
@@ -182,8 +187,10 @@ public struct UnderstudyScope: Sendable, Hashable {
         var unmatched: [UnmatchedRequest] = []
         for request in requests {
             let misses = try await server.json("POST", "/__admin/near-misses/request", scope: name, body: request)
-            unmatched.append(UnmatchedRequest(request: LoggedRequest(request),
-                                              nearMisses: (misses["nearMisses"]?.arrayValue ?? []).map(NearMiss.init)))
+            unmatched.append(
+                UnmatchedRequest(
+                    request: LoggedRequest(request),
+                    nearMisses: (misses["nearMisses"]?.arrayValue ?? []).map(NearMiss.init)))
         }
         return unmatched
     }

@@ -49,15 +49,18 @@ public struct ByteWriter: ~Copyable {
     @inlinable @inline(__always)
     mutating func append(_ source: UnsafePointer<UInt8>, _ length: Int) {
         if count + length > capacity { grow(toHold: count + length) }
-        let target = UnsafeMutableRawPointer(base + count), from = UnsafeRawPointer(source)
+        let target = UnsafeMutableRawPointer(base + count)
+        let from = UnsafeRawPointer(source)
         // Most pieces are short: 4 to 16 bytes are copied with two overlapping loads and stores,
         // each inside both ranges, instead of a call to memcpy (half the cost of a piece).
         if length >= 8 && length <= 16 {
-            let head = from.loadUnaligned(as: UInt64.self), tail = from.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+            let head = from.loadUnaligned(as: UInt64.self)
+            let tail = from.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
             target.storeBytes(of: head, as: UInt64.self)
             target.storeBytes(of: tail, toByteOffset: length - 8, as: UInt64.self)
         } else if length >= 4 && length < 8 {
-            let head = from.loadUnaligned(as: UInt32.self), tail = from.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+            let head = from.loadUnaligned(as: UInt32.self)
+            let tail = from.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
             target.storeBytes(of: head, as: UInt32.self)
             target.storeBytes(of: tail, toByteOffset: length - 4, as: UInt32.self)
         } else {
@@ -127,7 +130,8 @@ public struct ByteWriter: ~Copyable {
     public mutating func decimal(_ value: UInt64, minimumCount: Int = 1) {
         var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes on the stack
         withUnsafeMutableBytes(of: &buffer) { raw in
-            var value = value, index = raw.count
+            var value = value
+            var index = raw.count
             repeat {
                 index -= 1
                 raw[index] = UInt8(ascii: "0") + UInt8(value % 10)

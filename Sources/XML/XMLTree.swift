@@ -23,8 +23,9 @@ public final class XMLTree {
         understudy_xml_refuse_external_resources()
     }()
 
-    private static let options = Int32(bitPattern: XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
-        | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_NOXINCNODE.rawValue)
+    private static let options = Int32(
+        bitPattern: XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
+            | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_NOXINCNODE.rawValue)
 
     public static func parse(_ text: String, limits: XMLLimits = .standard) throws(XMLReadError) -> XMLTree {
         try parse(Array(text.utf8), limits: limits)
@@ -46,7 +47,8 @@ public final class XMLTree {
 
     private static func read(_ buffer: UnsafeBufferPointer<UInt8>) throws(XMLReadError) -> XMLTree {
         guard let base = buffer.baseAddress, let size = Int32(exactly: buffer.count),
-              let context = xmlNewParserCtxt() else { throw XMLReadError("the document could not be read") }
+            let context = xmlNewParserCtxt()
+        else { throw XMLReadError("the document could not be read") }
         defer { xmlFreeParserCtxt(context) }
         let parsed = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
             xmlCtxtReadMemory(context, $0, size, nil, nil, options)

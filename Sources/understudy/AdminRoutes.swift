@@ -20,8 +20,9 @@ struct ListAdminRoutes: ParsableCommand {
         guard !markdown else { return print(Self.table.markdown, terminator: "") }
         for route in Self.table.byPath {
             let methods = route.methods.map(\.rawValue).joined(separator: ",")
-            print("\(methods.padding(toLength: 16, withPad: " ", startingAt: 0)) \(route.path.padding(toLength: 42, withPad: " ", startingAt: 0)) "
-                + (route.isPublic ? "(no token) " : "") + route.summary)
+            print(
+                "\(methods.padding(toLength: 16, withPad: " ", startingAt: 0)) \(route.path.padding(toLength: 42, withPad: " ", startingAt: 0)) "
+                    + (route.isPublic ? "(no token) " : "") + route.summary)
         }
     }
 }

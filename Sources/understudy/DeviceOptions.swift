@@ -7,19 +7,25 @@ import MockCore
 /// Device mode's options: Understudy as the HTTP(S) proxy of a simulator, an emulator, a phone
 /// or a browser, answering for the real hosts of `stubs/hosts.json` (docs/device-mode.md).
 struct DeviceOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Where the local CA's certificate and key are kept, made at first use "
-        + "(default: UNDERSTUDY_CA_DIR, else ~/.understudy/ca).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Where the local CA's certificate and key are kept, made at first use "
+                + "(default: UNDERSTUDY_CA_DIR, else ~/.understudy/ca).", valueName: "dir"))
     var caDir: String?
 
-    @Option(help: ArgumentHelp("Also serve https:// on this port, with --tls-certificate/--tls-key or certificates from the local CA.",
-                               valueName: "port"))
+    @Option(
+        help: ArgumentHelp(
+            "Also serve https:// on this port, with --tls-certificate/--tls-key or certificates from the local CA.",
+            valueName: "port"))
     var httpsPort: Int?
 
     @Flag(help: "Let proxied requests for hosts hosts.json does not name reach the real servers (default: a 502 page; nothing leaves the machine).")
     var passThrough = false
 
-    @Option(help: ArgumentHelp("Proxied requests and CONNECTs must carry proxy credentials with this password (else 407); "
-        + "their user name names the state scope either way. Also UNDERSTUDY_PROXY_PASSWORD.", valueName: "password"))
+    @Option(
+        help: ArgumentHelp(
+            "Proxied requests and CONNECTs must carry proxy credentials with this password (else 407); "
+                + "their user name names the state scope either way. Also UNDERSTUDY_PROXY_PASSWORD.", valueName: "password"))
     var proxyPassword: String?
 
     func validate() throws {

@@ -4,8 +4,9 @@ import Recording
 
 /// `understudy import-har`: traffic captured elsewhere (a browser's HAR export) as stub mappings.
 struct ImportHAR: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "import-har",
-                                                    abstract: "Turn the entries of a HAR 1.2 file into stub mappings (a stub pack).")
+    static let configuration = CommandConfiguration(
+        commandName: "import-har",
+        abstract: "Turn the entries of a HAR 1.2 file into stub mappings (a stub pack).")
 
     @Argument(help: "The HAR file.")
     var file: String
@@ -17,7 +18,8 @@ struct ImportHAR: ParsableCommand {
 
     func run() throws {
         guard let data = FileManager.default.contents(atPath: file) else { return try fail("\(file): cannot read the file") }
-        let exchanges: [RecordedExchange], skipped: [HARImport.Problem]
+        let exchanges: [RecordedExchange]
+        let skipped: [HARImport.Problem]
         do {
             (exchanges, skipped) = try HARImport.exchanges(Array(data))
         } catch {

@@ -19,23 +19,33 @@ struct ListEmulators: ParsableCommand {
     /// `{"emulators": [{"name": …, "summary": …, "checkedFiles": …, "benchmarks": [{"name": …, "method": …, "path": …,
     /// "formBody": …, "uncachedVariant": …, "sameBytesVariant": …, "about": …}]}]}`.
     static func json(_ emulators: [Emulator]) -> JSONValue {
-        .object([("emulators", .array(emulators.map { emulator in
-            .object([
-                ("name", .string(emulator.name)),
-                ("summary", .string(emulator.summary)),
-                ("checkedFiles", .string(emulator.checkedFiles)),
-                ("benchmarks", .array(emulator.benchmarks.map { benchmark in
-                    .object([
-                        ("name", .string(benchmark.name)),
-                        ("method", .string(benchmark.method)),
-                        ("path", .string(benchmark.path)),
-                        ("formBody", benchmark.formBody.map(JSONValue.string) ?? .null),
-                        ("uncachedVariant", .bool(benchmark.uncachedVariant)),
-                        ("sameBytesVariant", .bool(benchmark.sameBytesVariant)),
-                        ("about", .string(benchmark.about)),
-                    ])
-                })),
-            ])
-        }))])
+        .object([
+            (
+                "emulators",
+                .array(
+                    emulators.map { emulator in
+                        .object([
+                            ("name", .string(emulator.name)),
+                            ("summary", .string(emulator.summary)),
+                            ("checkedFiles", .string(emulator.checkedFiles)),
+                            (
+                                "benchmarks",
+                                .array(
+                                    emulator.benchmarks.map { benchmark in
+                                        .object([
+                                            ("name", .string(benchmark.name)),
+                                            ("method", .string(benchmark.method)),
+                                            ("path", .string(benchmark.path)),
+                                            ("formBody", benchmark.formBody.map(JSONValue.string) ?? .null),
+                                            ("uncachedVariant", .bool(benchmark.uncachedVariant)),
+                                            ("sameBytesVariant", .bool(benchmark.sameBytesVariant)),
+                                            ("about", .string(benchmark.about)),
+                                        ])
+                                    })
+                            ),
+                        ])
+                    })
+            )
+        ])
     }
 }

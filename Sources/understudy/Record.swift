@@ -51,11 +51,14 @@ struct Record: ParsableCommand {
             progress.update("recorded \(count) exchange\(count == 1 ? "" : "s") into \(directory.path)")
         }
         ticker.resume()
-        try server.run(journal: journal, logger: logger, device: asDeviceProxy, stopped: {
-            ticker.cancel()
-            progress.finish()
-            logger.info("recorded \(store.mappings.count) mappings into \(directory.path)")
-        }) {
+        try server.run(
+            journal: journal, logger: logger, device: asDeviceProxy,
+            stopped: {
+                ticker.cancel()
+                progress.finish()
+                logger.info("recorded \(store.mappings.count) mappings into \(directory.path)")
+            }
+        ) {
             let recorder = RecordingProxy(timeout: .seconds(upstream.upstreamTimeout), tls: upstream.tls, logger: logger)
             recorder.start(targets: targets.compactMap(RecordingTarget.init(argument:)) + (proxy ? [.requestedHost] : []), store: store)
             logger.info("recording \((targets + (proxy ? ["the hosts a device asks for"] : [])).joined(separator: ", ")) into \(directory.path)")

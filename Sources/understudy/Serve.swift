@@ -16,17 +16,22 @@ struct Serve: ParsableCommand {
     @OptionGroup var upstream: UpstreamOptions
     @OptionGroup var device: DeviceOptions
 
-    @Option(help: ArgumentHelp("The stubs directory: __files/, mappings/, recorded/ and one folder per emulator ("
-        + Emulator.registered.map { $0.name + "/" }.joined(separator: ", ") + ")."))
+    @Option(
+        help: ArgumentHelp(
+            "The stubs directory: __files/, mappings/, recorded/ and one folder per emulator ("
+                + Emulator.registered.map { $0.name + "/" }.joined(separator: ", ") + ")."))
     var stubs: String = "./stubs"
 
-    @Flag(name: [.customLong("global-templating"), .customLong("global-response-templating")],
-          help: "Treat every stub response as a template, not only those with transformers: [\"response-template\"].")
+    @Flag(
+        name: [.customLong("global-templating"), .customLong("global-response-templating")],
+        help: "Treat every stub response as a template, not only those with transformers: [\"response-template\"].")
     var globalTemplating = false
 
-    @Option(name: .customLong("wiremock-version"), help: ArgumentHelp(
-        "Follow WireMock 2 (2.35) or 3 (3.13) where they differ: 3 prints {{x}} in templates as it is, 2 HTML-escapes it "
-        + "(default: wiremockVersion in the stubs folder's understudy.json, else 3).", valueName: "2|3"))
+    @Option(
+        name: .customLong("wiremock-version"),
+        help: ArgumentHelp(
+            "Follow WireMock 2 (2.35) or 3 (3.13) where they differ: 3 prints {{x}} in templates as it is, 2 HTML-escapes it "
+                + "(default: wiremockVersion in the stubs folder's understudy.json, else 3).", valueName: "2|3"))
     var wireMockVersion: Int?
 
     @Option(help: "Keep emulator state (the Informix database) in files of this directory between runs.")
@@ -41,9 +46,11 @@ struct Serve: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Reload stub files when they change (within a second).")
     var watch = true
 
-    @Option(name: .customLong("allow-webhook-host"), help: ArgumentHelp(
-        "A host stubs' webhooks may reach besides loopback and hosts.json's hosts (repeatable; --pass-through allows any).",
-        valueName: "host"))
+    @Option(
+        name: .customLong("allow-webhook-host"),
+        help: ArgumentHelp(
+            "A host stubs' webhooks may reach besides loopback and hosts.json's hosts (repeatable; --pass-through allows any).",
+            valueName: "host"))
     var webhookHosts: [String] = []
 
     func validate() throws {
@@ -77,27 +84,36 @@ struct Serve: ParsableCommand {
             policy.anyHost = passThrough
             policy.isMapped = { host in deviceMode.withLock { $0 }?.hostMap.target(for: host) != nil }
         }
-        try server.run(journal: journal, logger: logger, device: (device, hostsFile, { made in deviceMode.withLock { $0 = made } }),
-                       listening: webhooks.listening(onPort:), stopped: { watchers.forEach { $0.stop() } }) {
+        try server.run(
+            journal: journal, logger: logger, device: (device, hostsFile, { made in deviceMode.withLock { $0 = made } }),
+            listening: webhooks.listening(onPort:), stopped: { watchers.forEach { $0.stop() } }
+        ) {
             let settings = GlobalSettings()
-            let stubs = StubEngine(stubsDirectory: stubsURL, globalTemplating: globalTemplating, wireMockVersion: version, settings: settings,
-                                   webhooks: webhooks, logger: logger)
+            let stubs = StubEngine(
+                stubsDirectory: stubsURL, globalTemplating: globalTemplating, wireMockVersion: version, settings: settings,
+                webhooks: webhooks, logger: logger)
             let staticFiles = StaticFiles(root: stubsURL.appendingPathComponent("__files"), logger: logger)
             let recordedURL = stubsURL.appendingPathComponent("recorded")
-            let recordings = StubEngine(stubsDirectory: recordedURL, globalTemplating: globalTemplating, wireMockVersion: version, name: "recordings",
-                                        tier: .recordings, settings: settings, webhooks: webhooks, logger: logger)
+            let recordings = StubEngine(
+                stubsDirectory: recordedURL, globalTemplating: globalTemplating, wireMockVersion: version, name: "recordings",
+                tier: .recordings, settings: settings, webhooks: webhooks, logger: logger)
             // A recording started through the admin API forwards everything but user stubs (as
             // WireMock's record mode does: registered before the recordings, same tier); the
             // fallback proxy only what nothing else, static files included, answers.
             let recorder = RecordingProxy(timeout: .seconds(upstream.upstreamTimeout), tls: upstream.tls, logger: logger)
-            var core: [any Backend] = [StubAdminAPI(engine: stubs, journal: journal, recordings: recordings,
-                                                       maxScopeMappingBytes: server.maxScopeMappingBytes),
-                                       RecordingAdminAPI(proxy: recorder, recordedDirectory: recordedURL, replay: recordings),
-                                       stubs, recorder, recordings, staticFiles]
+            var core: [any Backend] = [
+                StubAdminAPI(
+                    engine: stubs, journal: journal, recordings: recordings,
+                    maxScopeMappingBytes: server.maxScopeMappingBytes),
+                RecordingAdminAPI(proxy: recorder, recordedDirectory: recordedURL, replay: recordings),
+                stubs, recorder, recordings, staticFiles,
+            ]
             if let fallbackProxy, let target = RecordingTarget(argument: fallbackProxy) {
-                let fallback = RecordingProxy(name: "fallback-proxy", tier: .fallback, timeout: .seconds(upstream.upstreamTimeout),
-                                              tls: upstream.tls, logger: logger)
-                fallback.start(targets: [target], store: RecordingStore(directory: recordedURL.appendingPathComponent("fallback"), options: RecordingOptions()))
+                let fallback = RecordingProxy(
+                    name: "fallback-proxy", tier: .fallback, timeout: .seconds(upstream.upstreamTimeout),
+                    tls: upstream.tls, logger: logger)
+                fallback.start(
+                    targets: [target], store: RecordingStore(directory: recordedURL.appendingPathComponent("fallback"), options: RecordingOptions()))
                 core.append(fallback)
             }
             if watch {

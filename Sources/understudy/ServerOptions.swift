@@ -36,7 +36,8 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Requests kept in the journal (GET /__admin/requests).")
     var journalSize: Int = 10_000
 
-    @Option(help: "Bytes of request and response bodies the journal keeps (a body shared by many answers counts once); past it the oldest entries go.")
+    @Option(
+        help: "Bytes of request and response bodies the journal keeps (a body shared by many answers counts once); past it the oldest entries go.")
     var journalBytes: Int = 64 * 1024 * 1024
 
     @Option(help: "Named state scopes (X-Understudy-Scope, /__scope/NAME/) alive at once; past it the least recently used goes.")
@@ -45,8 +46,10 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Drop a named state scope unused this many seconds.")
     var scopeIdleTimeout: Int = 600
 
-    @Option(help: ArgumentHelp("Answers of the default scope go through a simulated network: wifi, lte, 3g, edge, very-bad, 100-loss or "
-        + "offline (a scope's own: PUT /__admin/scopes/NAME/network).", valueName: "profile"))
+    @Option(
+        help: ArgumentHelp(
+            "Answers of the default scope go through a simulated network: wifi, lte, 3g, edge, very-bad, 100-loss or "
+                + "offline (a scope's own: PUT /__admin/scopes/NAME/network).", valueName: "profile"))
     var network: String?
 
     @Option(help: "Bytes of mapping JSON the admin calls of one named scope may add (past it: 413).")
@@ -58,24 +61,34 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "The PEM private key of --tls-certificate.")
     var tlsKey: String?
 
-    @Option(help: ArgumentHelp("Token every admin API call but health must carry (Authorization: Bearer TOKEN); also UNDERSTUDY_ADMIN_TOKEN. "
-        + "Made up and printed when --bind is beyond loopback and none is given.", valueName: "token"))
+    @Option(
+        help: ArgumentHelp(
+            "Token every admin API call but health must carry (Authorization: Bearer TOKEN); also UNDERSTUDY_ADMIN_TOKEN. "
+                + "Made up and printed when --bind is beyond loopback and none is given.", valueName: "token"))
     var adminToken: String?
 
-    @Option(help: ArgumentHelp("Another replica of a team server (repeatable): the default scope's admin writes made here reach it too "
-        + "(docs/team-server.md).", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "Another replica of a team server (repeatable): the default scope's admin writes made here reach it too "
+                + "(docs/team-server.md).", valueName: "url"))
     var peer: [String] = []
 
-    @Option(help: ArgumentHelp("A DNS name whose addresses are the other replicas, on PORT (a Kubernetes headless Service), resolved again "
-        + "every 10 s; this replica's own addresses are left out (docs/team-server.md).", valueName: "name:port"))
+    @Option(
+        help: ArgumentHelp(
+            "A DNS name whose addresses are the other replicas, on PORT (a Kubernetes headless Service), resolved again "
+                + "every 10 s; this replica's own addresses are left out (docs/team-server.md).", valueName: "name:port"))
     var peersDns: String?
 
-    @Option(help: ArgumentHelp("A host name admin API requests may be addressed to, besides loopback names and IP addresses (repeatable).",
-                               valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "A host name admin API requests may be addressed to, besides loopback names and IP addresses (repeatable).",
+            valueName: "name"))
     var adminHost: [String] = []
 
-    @Option(help: ArgumentHelp("An origin whose web pages may call the admin API, e.g. a browser test harness's http://localhost:3000 (repeatable).",
-                               valueName: "origin"))
+    @Option(
+        help: ArgumentHelp(
+            "An origin whose web pages may call the admin API, e.g. a browser test harness's http://localhost:3000 (repeatable).",
+            valueName: "origin"))
     var adminOrigin: [String] = []
 
     @Flag(help: "Log one line per request (coloured on a terminal unless NO_COLOR is set).")
@@ -96,7 +109,9 @@ struct ServerOptions: ParsableArguments {
             throw ValidationError("--network \(network): not a profile (\(NetworkConditions.profiles.keys.sorted().joined(separator: ", ")))")
         }
         if let peersDns, PeerDNS.parse(peersDns, ownHosts: []) == nil { throw ValidationError("--peers-dns \(peersDns): expected NAME:PORT") }
-        if port == 0, !peer.isEmpty || peersDns != nil { throw ValidationError("--peer and --peers-dns need a fixed --port: peers reach this replica on it") }
+        if port == 0, !peer.isEmpty || peersDns != nil {
+            throw ValidationError("--peer and --peers-dns need a fixed --port: peers reach this replica on it")
+        }
         guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-certificate and --tls-key go together") }
     }
 
@@ -117,9 +132,11 @@ struct ServerOptions: ParsableArguments {
     /// `device`: device mode's options, the `hosts.json` it reads, and who wants its `DeviceMode`
     /// once made (nil: no device mode).
     /// `listening` is told the main port once the server listens.
-    func run(journal: RequestJournal, logger: Logger, device: (options: DeviceOptions, hostsFile: URL, made: (DeviceMode) -> Void)? = nil,
-             listening: (Int) -> Void = { _ in }, stopped: () -> Void = {},
-             makeBackends: () throws -> [any Backend]) throws {
+    func run(
+        journal: RequestJournal, logger: Logger, device: (options: DeviceOptions, hostsFile: URL, made: (DeviceMode) -> Void)? = nil,
+        listening: (Int) -> Void = { _ in }, stopped: () -> Void = {},
+        makeBackends: () throws -> [any Backend]
+    ) throws {
         let signals = ShutdownSignals()
         MallocSettings.keepThresholdsFixed()
         // Fixtures load once the sockets listen, so that the loads do not slow the start-up.
@@ -149,9 +166,11 @@ struct ServerOptions: ParsableArguments {
         let fleet = makeFleet(token: adminGuard.token)
         let fleetAdmin = FleetAdmin(peers: fleet, selfURL: selfURL, backends: backends, scopes: scopes, logger: logger)
         backends.append(fleetAdmin)
-        let router = Router(backends: backends, journal: journal, scopes: scopes, deviceMode: device?.mode, logger: logger,
-                            adminGuard: adminGuard, requestLog: verbose ? RequestLog.forStandardError() : nil,
-                            scopePorts: scopePorts, fleet: fleet) {
+        let router = Router(
+            backends: backends, journal: journal, scopes: scopes, deviceMode: device?.mode, logger: logger,
+            adminGuard: adminGuard, requestLog: verbose ? RequestLog.forStandardError() : nil,
+            scopePorts: scopePorts, fleet: fleet
+        ) {
             logger.info("shutdown requested through POST /__admin/shutdown")
             kill(getpid(), SIGTERM)
         }
@@ -198,12 +217,14 @@ struct ServerOptions: ParsableArguments {
         let given = FleetPeers.others(peer, thisHost: ProcessInfo.processInfo.hostName)
         let listensEverywhere = ["0.0.0.0", "::", ""].contains(bind)
         let dns = peersDns.flatMap { text in
-            PeerDNS.parse(text, ownHosts: listensEverywhere ? SocketAddress.interfaceHosts() : [bind.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))])
+            PeerDNS.parse(
+                text, ownHosts: listensEverywhere ? SocketAddress.interfaceHosts() : [bind.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))])
         }
         guard !given.isEmpty || dns != nil else { return nil }
         // A replica on another port is another replica, whatever its address.
-        return FleetPeers(given: given, dns: dns.map { $0.port == port ? $0 : PeerDNS(name: $0.name, port: $0.port, ownHosts: []) },
-                          selfURL: selfURL, token: token)
+        return FleetPeers(
+            given: given, dns: dns.map { $0.port == port ? $0 : PeerDNS(name: $0.name, port: $0.port, ownHosts: []) },
+            selfURL: selfURL, token: token)
     }
 
     /// This replica's base URL as its peers reach it: its host name when it listens on every address.
@@ -236,7 +257,6 @@ struct ServerOptions: ParsableArguments {
         }
         return AdminGuard(token: token, allowedHosts: adminHost, allowedOrigins: adminOrigin)
     }
-
 
     /// Written whole under a temporary name, then renamed, so a reader never sees half a number.
     private func writePortFile(_ path: String, port: Int) throws {

@@ -64,10 +64,11 @@ struct Tail: ParsableCommand {
     }
 
     private func line(_ request: JSONValue, _ log: RequestLog) -> String {
-        log.line(loggedAt: Double(request["loggedDate"]?.intValue ?? 0) / 1000, method: request["method"]?.stringValue ?? "?",
-                 target: request["url"]?.stringValue ?? "?", status: request["status"]?.intValue ?? 0,
-                 servedBy: request["servedBy"]?.stringValue, micros: request["totalTimeMicros"]?.intValue ?? 0,
-                 scope: request["scope"]?.stringValue ?? StateScope.defaultName)
+        log.line(
+            loggedAt: Double(request["loggedDate"]?.intValue ?? 0) / 1000, method: request["method"]?.stringValue ?? "?",
+            target: request["url"]?.stringValue ?? "?", status: request["status"]?.intValue ?? 0,
+            servedBy: request["servedBy"]?.stringValue, micros: request["totalTimeMicros"]?.intValue ?? 0,
+            scope: request["scope"]?.stringValue ?? StateScope.defaultName)
     }
 
     struct TailError: Error, CustomStringConvertible {

@@ -64,7 +64,8 @@ struct Trust: ParsableCommand {
         /// The UDIDs of `simctl list devices booted --json`.
         static func booted(from json: String) -> [String] {
             guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
-                  let runtimes = object["devices"] as? [String: [[String: Any]]] else { return [] }
+                let runtimes = object["devices"] as? [String: [[String: Any]]]
+            else { return [] }
             return runtimes.values.flatMap { $0 }.filter { ($0["state"] as? String) == "Booted" }.compactMap { $0["udid"] as? String }.sorted()
         }
     }
@@ -87,7 +88,9 @@ struct Trust: ParsableCommand {
             let local = authority.directory.appendingPathComponent(name)
             try Data(authority.certificatePEM.utf8).write(to: local)
             let adb = ["adb"] + (serial.map { ["-s", $0] } ?? [])
-            let steps: [[String]] = [adb + ["root"], adb + ["wait-for-device"], adb + ["push", local.path, staged], adb + ["shell", Self.install(name)]]
+            let steps: [[String]] = [
+                adb + ["root"], adb + ["wait-for-device"], adb + ["push", local.path, staged], adb + ["shell", Self.install(name)],
+            ]
             if common.print {
                 Swift.print("# \(authority.commonName) → the system store as \(name)")
                 steps.forEach { Swift.print(Shell.line($0)) }
@@ -102,14 +105,17 @@ struct Trust: ParsableCommand {
             Swift.print("\(authority.commonName) is in the emulator's system store as \(name); restart the app under test")
         }
 
-        static let noAdb = "adb was not found: install Android's platform tools (Android Studio's SDK Manager, or apt-get install adb) and put adb on PATH"
+        static let noAdb =
+            "adb was not found: install Android's platform tools (Android Studio's SDK Manager, or apt-get install adb) and put adb on PATH"
 
         /// The root shell script: the store is copied into a tmpfs mounted over it (the system
         /// partition stays read-only), the CA added, and on Android 14+ the tmpfs bound over the
         /// conscrypt APEX's store in zygote's mount namespaces, so every app started afterwards
         /// sees it.
         static func install(_ name: String) -> String {
-            let store = "/system/etc/security/cacerts", apex = "/apex/com.android.conscrypt/cacerts", copy = "/data/local/tmp/understudy-cacerts"
+            let store = "/system/etc/security/cacerts"
+            let apex = "/apex/com.android.conscrypt/cacerts"
+            let copy = "/data/local/tmp/understudy-cacerts"
             return [
                 "set -e",
                 "rm -rf \(copy) && mkdir -p -m 700 \(copy)",

@@ -1,14 +1,15 @@
 import Foundation
+import Informix
+import MockCore
+import Testing
+import UnderstudyTesting
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import Informix
-import MockCore
-import Testing
-import UnderstudyTesting
 
 /// Seed 003: the Informix iPhone demo app, the way it talks — every call a form POST of
 /// `sql_stmt` and `tableName` to the generic PHP services, every answer parsed as XML. It picks
@@ -28,7 +29,9 @@ import UnderstudyTesting
 
         init(row: String) { self.row = row }
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]
+        ) {
             if name == row { current = [] }
             text = ""
         }
@@ -68,29 +71,37 @@ import UnderstudyTesting
         defer { server.stop() }
 
         // PickTableName: the user tables from the catalog, through the second generic service.
-        let tables = try await call(server, "generic2.php",
-                                    sql: "SELECT tabname FROM systables WHERE tabid >= 100 AND tabtype = 'T' ORDER BY tabname", table: "tablename")
+        let tables = try await call(
+            server, "generic2.php",
+            sql: "SELECT tabname FROM systables WHERE tabid >= 100 AND tabtype = 'T' ORDER BY tabname", table: "tablename")
         let names = tables.compactMap { $0["TABNAME"] }
         #expect(names.contains("customer") && names.contains("orders") && names.count == 10)
         let table = "customer"
 
         // ColNamesAndTable: column names, types and lengths of the chosen table.
-        let columns = try await call(server, "generic2.php", sql: """
-            SELECT colname, coltype, collength FROM syscolumns, systables
-             WHERE systables.tabname = '\(table)' AND syscolumns.tabid = systables.tabid ORDER BY colno
-            """, table: "tablename")
-        #expect(columns.map { $0["COLNAME"] ?? "" } == ["customer_num", "fname", "lname", "company", "address1", "address2",
-                                                         "city", "state", "zipcode", "phone"])
+        let columns = try await call(
+            server, "generic2.php",
+            sql: """
+                SELECT colname, coltype, collength FROM syscolumns, systables
+                 WHERE systables.tabname = '\(table)' AND syscolumns.tabid = systables.tabid ORDER BY colno
+                """, table: "tablename")
+        #expect(
+            columns.map { $0["COLNAME"] ?? "" } == [
+                "customer_num", "fname", "lname", "company", "address1", "address2",
+                "city", "state", "zipcode", "phone",
+            ])
         // A serial column (coltype & 0xFF == 6) is not editable; NOT NULL adds 256.
         let serials = columns.filter { (Int($0["COLTYPE"] ?? "") ?? 0) & 0xFF == 6 }.compactMap { $0["COLNAME"] }
         #expect(serials == ["customer_num"])
 
         // The unique key, from the primary-key constraint and its index.
-        let key = try await call(server, "generic2.php", sql: """
-            SELECT c.colname FROM sysconstraints k, sysindexes i, syscolumns c, systables t
-             WHERE t.tabname = '\(table)' AND k.tabid = t.tabid AND k.constrtype = 'P' AND i.idxname = k.idxname
-               AND c.tabid = k.tabid AND c.colno = ABS(i.part1)
-            """, table: "tablename")
+        let key = try await call(
+            server, "generic2.php",
+            sql: """
+                SELECT c.colname FROM sysconstraints k, sysindexes i, syscolumns c, systables t
+                 WHERE t.tabname = '\(table)' AND k.tabid = t.tabid AND k.constrtype = 'P' AND i.idxname = k.idxname
+                   AND c.tabid = k.tabid AND c.colno = ABS(i.part1)
+                """, table: "tablename")
         #expect(key.first?["COLNAME"] == "customer_num")
         let uniqueKey = "CUSTOMER_NUM"
 
@@ -100,10 +111,12 @@ import UnderstudyTesting
         #expect(rows.allSatisfy { $0["ThereWasAnError"] == "no" })
 
         // Sync to Informix: insert a row made in Core Data; the answer is the whole table.
-        let inserted = try await call(server, "generic.php", sql: """
-            INSERT INTO customer (fname, lname, company, address1, city, state, zipcode, phone)
-            VALUES ('Nadia', 'Brooks', 'Brooks Tennis', '12 Elm Street', 'Sunnyvale', 'CA', '94086', '408-555-0199')
-            """, table: table)
+        let inserted = try await call(
+            server, "generic.php",
+            sql: """
+                INSERT INTO customer (fname, lname, company, address1, city, state, zipcode, phone)
+                VALUES ('Nadia', 'Brooks', 'Brooks Tennis', '12 Elm Street', 'Sunnyvale', 'CA', '94086', '408-555-0199')
+                """, table: table)
         #expect(inserted.count == 29)
         let newRow = try #require(inserted.max { Int($0[uniqueKey]!)! < Int($1[uniqueKey]!)! })
         #expect(newRow[uniqueKey] == "129")

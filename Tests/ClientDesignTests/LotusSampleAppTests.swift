@@ -1,15 +1,16 @@
 import Foundation
+import HTTPServer
+import Lotus
+import MockCore
+import Testing
+import UnderstudyTesting
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import HTTPServer
-import Lotus
-import MockCore
-import Testing
-import UnderstudyTesting
 
 /// Seed 004: the developerWorks sample app loads `…/mydeveloperworks/news/atom/stories/public
 /// ?source=blogs&ps=30` and an XMLParser delegate (AtomParser) keeps the titles of `<entry>`
@@ -25,8 +26,10 @@ import UnderstudyTesting
         private var foundEntry = false, foundTitle = false
         private var title = ""
 
-        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
             if elementName == "entry" { foundEntry = true }
             if elementName == "title" {
                 foundTitle = true
@@ -49,7 +52,8 @@ import UnderstudyTesting
 
     /// The rows the seed's parser makes of a feed (by default the seed's own News URL).
     func titles(_ server: TestServer, _ path: String = "/developerworks/mydeveloperworks/news/atom/stories/public?source=blogs&ps=30")
-        async throws -> [String] {
+        async throws -> [String]
+    {
         let url = server.url(path)
         let (data, response) = try await server.session.data(for: URLRequest(url: url))
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
@@ -70,17 +74,20 @@ import UnderstudyTesting
 
         // Post a status update (PUT to the status link of the user's profile), then read the
         // public feed again: it is the newest story.
-        var request = URLRequest(url: server.url("/developerworks/mydeveloperworks/profiles/atom/mv/theboard/entry/status.do?email=npoore@renovations.example.com"))
+        var request = URLRequest(
+            url: server.url("/developerworks/mydeveloperworks/profiles/atom/mv/theboard/entry/status.do?email=npoore@renovations.example.com"))
         request.httpMethod = "PUT"
         request.setValue("Basic " + Data("npoore@renovations.example.com:passw0rd".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
         request.setValue("application/atom+xml", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data("""
+        request.httpBody = Data(
+            """
             <entry xmlns="http://www.w3.org/2005/Atom"><category scheme="http://www.ibm.com/xmlns/prod/sn/type" term="entry"/>\
             <category scheme="http://www.ibm.com/xmlns/prod/sn/message-type" term="status"/><content type="text">Reading feeds on my iPhone</content></entry>
             """.utf8)
         let (_, response) = try await server.session.data(for: request)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
-        let (data, _) = try await server.session.data(for: URLRequest(url: server.url("/developerworks/mydeveloperworks/news/atom/stories/public?source=profiles&ps=1")))
+        let (data, _) = try await server.session.data(
+            for: URLRequest(url: server.url("/developerworks/mydeveloperworks/news/atom/stories/public?source=profiles&ps=1")))
         let parser = XMLParser(data: data)
         let atom = AtomParser()
         parser.delegate = atom
@@ -120,16 +127,22 @@ import UnderstudyTesting
         tls.threads = 1
         tls.tls = TLSServerSettings(authority: authority)
         let tunnels = try HTTPServer.start(configuration: tls, handler: try #require(server.router))
-        defer { tunnels.shutdown(); tunnels.wait() }
+        defer {
+            tunnels.shutdown()
+            tunnels.wait()
+        }
         deviceMode.intercept(onPort: tunnels.address.port)
         let caFile = root.appendingPathComponent("ca.pem")
         try Data(authority.certificatePEM.utf8).write(to: caFile)
 
         let curl = Process()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        curl.arguments = ["curl", "--silent", "--show-error", "--fail", "--proxy", "http://127.0.0.1:\(server.port)", "--cacert", caFile.path,
-                          "https://www.ibm.com/developerworks/mydeveloperworks/news/atom/stories/public?source=blogs&ps=30"]
-        let output = childPipe(), errors = childPipe()
+        curl.arguments = [
+            "curl", "--silent", "--show-error", "--fail", "--proxy", "http://127.0.0.1:\(server.port)", "--cacert", caFile.path,
+            "https://www.ibm.com/developerworks/mydeveloperworks/news/atom/stories/public?source=blogs&ps=30",
+        ]
+        let output = childPipe()
+        let errors = childPipe()
         curl.standardOutput = output
         curl.standardError = errors
         try ProcessEnvironment.run(curl)

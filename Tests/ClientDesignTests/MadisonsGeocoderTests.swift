@@ -1,14 +1,15 @@
 import Foundation
+import Geocoder
+import MockCore
+import Testing
+import UnderstudyTesting
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import Geocoder
-import MockCore
-import Testing
-import UnderstudyTesting
 
 /// Seed 000: the Madisons app's store locator turns a ZIP code into coordinates through its
 /// "Geocoder URL" setting (`http://maps.googleapis.com/maps/api/geocode/xml`), reading the first
@@ -19,7 +20,9 @@ import UnderstudyTesting
         var status = "", lat: Double?, lng: Double?
         private var path: [String] = [], text = ""
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]
+        ) {
             path.append(name)
             text = ""
         }
@@ -55,7 +58,8 @@ import UnderstudyTesting
         defer { server.stop() }
         let sunnyvale = try await locate("94086", on: server)
         #expect(sunnyvale.status == "OK")
-        let lat = try #require(sunnyvale.lat), lng = try #require(sunnyvale.lng)
+        let lat = try #require(sunnyvale.lat)
+        let lng = try #require(sunnyvale.lng)
         #expect(abs(lat - 37.37) < 0.03 && abs(lng - -122.03) < 0.03)
     }
 

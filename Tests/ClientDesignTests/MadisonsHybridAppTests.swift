@@ -60,7 +60,8 @@ import UnderstudyTesting
         let home = try app.load("/webapp/wcs/stores/servlet/StoreView?storeId=\(Self.storeId)")
         #expect(home.html.contains("class=\"iPhoneHybrid view-StoreView\""))
         // The native search bar calls the search REST service with the master catalog.
-        let (body, response) = try await server.send("GET", "/search/resources/store/\(Self.storeId)/productview/bySearchTerm/skillet?catalogId=\(Self.masterCatalogId)")
+        let (body, response) = try await server.send(
+            "GET", "/search/resources/store/\(Self.storeId)/productview/bySearchTerm/skillet?catalogId=\(Self.masterCatalogId)")
         #expect(response.statusCode == 200)
         let found = try JSONSerialization.jsonObject(with: body) as? [String: Any]
         let first = try #require((found?["catalogEntryView"] as? [[String: Any]])?.first)
@@ -86,8 +87,11 @@ import UnderstudyTesting
 
         // Every native feature the seed lists was asked for, each with its callback.
         let requests = app.nativeRequests.map { "\($0.feature)#\($0.callback)" }
-        #expect(requests == ["ContactPicker#setContact", "EmailPicker#setRecipientEmail", "EmailPicker#setSenderEmail",
-                             "CurrentLocation#showStoresNear", "Map#mapClosed"])
+        #expect(
+            requests == [
+                "ContactPicker#setContact", "EmailPicker#setRecipientEmail", "EmailPicker#setSenderEmail",
+                "CurrentLocation#showStoresNear", "Map#mapClosed",
+            ])
         // Checkout to the order confirmation, then the order in the history.
         let addresses = try app.load("/webapp/wcs/stores/servlet/mOrderBillingAddressSelection?\(query)")
         let summary = try app.submit(addresses, form: "addressSelectionForm")

@@ -1,10 +1,11 @@
 import Foundation
+import Stubs
+import Testing
+import UnderstudyTesting
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import Stubs
-import UnderstudyTesting
 
 /// Seed 002: a MobileSmith native plug-in reads its configuration and talks to its backend.
 @Suite struct MobileSmithTests {

@@ -1,11 +1,12 @@
 import Foundation
+import MockCore
+import Stubs
+import Testing
+import UnderstudyTesting
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import MockCore
-import Stubs
-import UnderstudyTesting
 
 /// The repository's own `stubs/` folder, as `make run` serves it.
 let shippedStubs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -27,9 +28,13 @@ func links(in html: String) -> [URL] {
 
 /// Seed 001: OneSchool's bus tracker as HTML inside the native wrapper.
 @Suite struct OneSchoolTests {
-    struct Route: Decodable { let id: String; let name: String }
+    struct Route: Decodable {
+        let id: String
+        let name: String
+    }
 
-    let routes: [Route] = try! JSONDecoder().decode([Route].self, from: Data(contentsOf: shippedStubs.appendingPathComponent("oneschool/routes.json")))
+    let routes: [Route] = try! JSONDecoder().decode(
+        [Route].self, from: Data(contentsOf: shippedStubs.appendingPathComponent("oneschool/routes.json")))
 
     func text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
 
@@ -85,15 +90,17 @@ func links(in html: String) -> [URL] {
         let page = text(try await server.send("GET", "/bus/2").body)
         #expect(page.contains(#"<form method="post" action="/bus/2/late">"#))
         // URLSession follows the 303 back to the route page, as the web view would.
-        let (after, response) = try await server.send("POST", "/bus/2/late", headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                                      body: Data("minutes=12&note=stuck+in+traffic".utf8))
+        let (after, response) = try await server.send(
+            "POST", "/bus/2/late", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+            body: Data("minutes=12&note=stuck+in+traffic".utf8))
         #expect(response.statusCode == 200)
         #expect(response.url?.absoluteString.hasSuffix("/bus/2?reported=1") == true)
         #expect(text(after).contains("your late-bus report was sent"))
         #expect(try await status()["late"] as? Bool == true)
 
-        let (rejected, rejectedResponse) = try await server.send("POST", "/bus/2/late", headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                                                 body: Data("minutes=soon".utf8))
+        let (rejected, rejectedResponse) = try await server.send(
+            "POST", "/bus/2/late", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+            body: Data("minutes=soon".utf8))
         #expect(rejectedResponse.statusCode == 400 && text(rejected).contains("minutes late as a number"))
         // Its way back is a custom-scheme link: an http link would strand the user in the web view.
         #expect(links(in: text(rejected)).map(\.absoluteString) == ["os://bus/2"])

@@ -1,8 +1,5 @@
 import Commerce
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Geocoder
 import Informix
 import Lotus
@@ -10,6 +7,10 @@ import MockCore
 import Stubs
 import Testing
 import UnderstudyTesting
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Two CI workers on one server, each in its own state scope — one names it with the path prefix
 /// (a client whose only setting is a base URL), the other with the header — walk every backend
@@ -34,7 +35,9 @@ import UnderstudyTesting
             headers = header.map { ["X-Understudy-Scope": $0] } ?? [:]
         }
 
-        func send(_ method: String = "GET", _ path: String, body: String? = nil, headers extra: [String: String] = [:]) async throws -> (status: Int, text: String) {
+        func send(_ method: String = "GET", _ path: String, body: String? = nil, headers extra: [String: String] = [:]) async throws -> (
+            status: Int, text: String
+        ) {
             var request = URLRequest(url: server.url(basePath + path))
             request.httpMethod = method
             for (name, value) in headers.merging(extra, uniquingKeysWith: { $1 }) { request.setValue(value, forHTTPHeaderField: name) }
@@ -46,9 +49,11 @@ import UnderstudyTesting
         // The writes and reads of each backend, as its clients make them.
 
         func addToCart() async throws -> Int {
-            try await send("POST", "/webapp/wcs/stores/servlet/OrderChangeServiceItemAdd",
-                           body: "storeId=10152&catalogId=10051&langId=-1&catEntryId=12601&quantity=1&URL=mOrderItemDisplay",
-                           headers: ["Content-Type": "application/x-www-form-urlencoded"]).status
+            try await send(
+                "POST", "/webapp/wcs/stores/servlet/OrderChangeServiceItemAdd",
+                body: "storeId=10152&catalogId=10051&langId=-1&catEntryId=12601&quantity=1&URL=mOrderItemDisplay",
+                headers: ["Content-Type": "application/x-www-form-urlencoded"]
+            ).status
         }
 
         func cartCount() async throws -> String? {
@@ -60,16 +65,25 @@ import UnderstudyTesting
         func sql(_ statement: String) async throws -> String {
             var allowed = CharacterSet.alphanumerics
             allowed.insert(charactersIn: "-._~")
-            return try await send("POST", "/informix/generic.php", body: "sql_stmt=\(statement.addingPercentEncoding(withAllowedCharacters: allowed)!)&tableName=customer",
-                                  headers: ["Content-Type": "application/x-www-form-urlencoded"]).text
+            return try await send(
+                "POST", "/informix/generic.php",
+                body: "sql_stmt=\(statement.addingPercentEncoding(withAllowedCharacters: allowed)!)&tableName=customer",
+                headers: ["Content-Type": "application/x-www-form-urlencoded"]
+            ).text
         }
 
         func postStatus(_ text: String) async throws -> Int {
-            try await send("PUT", "/developerworks/mydeveloperworks/profiles/atom/mv/theboard/entry/status.do?email=npoore@renovations.example.com", body: """
-                <entry xmlns="http://www.w3.org/2005/Atom"><category scheme="http://www.ibm.com/xmlns/prod/sn/type" term="entry"/>\
-                <category scheme="http://www.ibm.com/xmlns/prod/sn/message-type" term="status"/><content type="text">\(text)</content></entry>
-                """, headers: ["Authorization": "Basic " + Data("npoore@renovations.example.com:passw0rd".utf8).base64EncodedString(),
-                               "Content-Type": "application/atom+xml"]).status
+            try await send(
+                "PUT", "/developerworks/mydeveloperworks/profiles/atom/mv/theboard/entry/status.do?email=npoore@renovations.example.com",
+                body: """
+                    <entry xmlns="http://www.w3.org/2005/Atom"><category scheme="http://www.ibm.com/xmlns/prod/sn/type" term="entry"/>\
+                    <category scheme="http://www.ibm.com/xmlns/prod/sn/message-type" term="status"/><content type="text">\(text)</content></entry>
+                    """,
+                headers: [
+                    "Authorization": "Basic " + Data("npoore@renovations.example.com:passw0rd".utf8).base64EncodedString(),
+                    "Content-Type": "application/atom+xml",
+                ]
+            ).status
         }
 
         func publicUpdates() async throws -> String {
@@ -82,7 +96,8 @@ import UnderstudyTesting
         }
 
         func count(_ urlPath: String, scope: String? = nil) async throws -> Int? {
-            let answer = try await send("POST", "/__admin/requests/count" + (scope.map { "?scope=\($0)" } ?? ""), body: #"{"method": "ANY", "urlPath": "\#(urlPath)"}"#)
+            let answer = try await send(
+                "POST", "/__admin/requests/count" + (scope.map { "?scope=\($0)" } ?? ""), body: #"{"method": "ANY", "urlPath": "\#(urlPath)"}"#)
             return (try JSONSerialization.jsonObject(with: Data(answer.text.utf8)) as? [String: Any])?["count"] as? Int
         }
     }
@@ -116,7 +131,8 @@ import UnderstudyTesting
         }
         let geocoder = stubs.appendingPathComponent("geocoder")
         for name in try FileManager.default.contentsOfDirectory(atPath: geocoder.path) where name != "config.json" {
-            try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("geocoder/\(name)"), withDestinationURL: geocoder.appendingPathComponent(name))
+            try FileManager.default.createSymbolicLink(
+                at: root.appendingPathComponent("geocoder/\(name)"), withDestinationURL: geocoder.appendingPathComponent(name))
         }
         let journal = RequestJournal()
         let userStubs = StubEngine(stubsDirectory: root.appendingPathComponent("stubs"))
@@ -136,7 +152,8 @@ import UnderstudyTesting
         defer { try? FileManager.default.removeItem(at: root) }
         let server = try TestServer.start(backends: backends, journal: journal)
         defer { server.stop() }
-        let a = Worker(server, prefix: "ci-a"), b = Worker(server, header: "ci-b")
+        let a = Worker(server, prefix: "ci-a")
+        let b = Worker(server, header: "ci-b")
 
         // Commerce: a's cart has an item; b's (same product page, its own session) is empty, and
         // a's session cookies mean nothing in b.
@@ -155,7 +172,8 @@ import UnderstudyTesting
         _ = try await a.sql("INSERT INTO customer (fname, lname) VALUES ('Ada', 'ScopeA')")
         _ = try await b.sql("INSERT INTO customer (fname, lname) VALUES ('Bob', 'ScopeB')")
         let select = "SELECT fname, lname FROM customer WHERE lname LIKE 'Scope%'"
-        let rowsInA = try await a.sql(select), rowsInB = try await b.sql(select)
+        let rowsInA = try await a.sql(select)
+        let rowsInB = try await b.sql(select)
         #expect(rowsInA.contains("ScopeA") && !rowsInA.contains("ScopeB"))
         #expect(rowsInB.contains("ScopeB") && !rowsInB.contains("ScopeA"))
 

@@ -1,14 +1,16 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-@testable import Commerce
 import Geocoder
 import HTTPServer
 import MockCore
 import Templating
 import Testing
 import UnderstudyTesting
+
+@testable import Commerce
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// The storefront over a real socket, browsed as the hybrid app's web view does.
 @Suite struct CommerceTests {
@@ -55,10 +57,14 @@ import UnderstudyTesting
         defer { try? FileManager.default.removeItem(at: copy) }
         let catalogFile = copy.appendingPathComponent("catalog.json")
         let catalog = try String(contentsOf: catalogFile, encoding: .utf8)
-        try catalog.replacingOccurrences(of: #""category": "10002""#, with: #""category": "10099""#).write(to: catalogFile, atomically: true, encoding: .utf8)
+        try catalog.replacingOccurrences(of: #""category": "10002""#, with: #""category": "10099""#).write(
+            to: catalogFile, atomically: true, encoding: .utf8)
         try "<p>{{#each products}}</p>\n".write(to: copy.appendingPathComponent("templates/ProductListing.html"), atomically: true, encoding: .utf8)
         let problems = CommerceBackend.check(directory: copy).map(String.init(describing:))
-        #expect(problems.contains { $0.hasSuffix("catalog.json: products[0].category: no category '10099' (a product is listed in a category, not a department)") }, "\(problems)")
+        #expect(
+            problems.contains {
+                $0.hasSuffix("catalog.json: products[0].category: no category '10099' (a product is listed in a category, not a department)")
+            }, "\(problems)")
         #expect(problems.contains { $0.contains("templates/ProductListing.html:1: column") }, "\(problems)")
         // The server still starts and answers with what loaded.
         let server = try TestServer.start(backends: [CommerceBackend(directory: copy)])
@@ -70,11 +76,12 @@ import UnderstudyTesting
         let cents: [Int] = ["29.99", "12", "1234.5", "-3.99", ""].map(Money.cents)
         #expect(cents == [2999, 1200, 123450, -399, 0])
         #expect(Money.cents("0.125") == 13)
-        #expect(Money.format(cents: 123450) == "$1,234.50" && Money.format(cents: 5) == "$0.05" && Money.format(cents: -1234567) == "-$12,345.67")
+        #expect(Money.format(cents: 123450) == "$1,234.50" && Money.format(cents: 5) == "$0.05" && Money.format(cents: -1_234_567) == "-$12,345.67")
         #expect(Money.plain(Decimal(string: "4.1986")!) == "4.20")
         // Every place where a group or the sign begins, written from the bytes up.
-        #expect([0, -5, 100, 99_999, 100_000, 12_345_678, 100_000_000_000].map { Money.format(cents: $0) }
-            == ["$0.00", "-$0.05", "$1.00", "$999.99", "$1,000.00", "$123,456.78", "$1,000,000,000.00"])
+        #expect(
+            [0, -5, 100, 99_999, 100_000, 12_345_678, 100_000_000_000].map { Money.format(cents: $0) }
+                == ["$0.00", "-$0.05", "$1.00", "$999.99", "$1,000.00", "$123,456.78", "$1,000,000,000.00"])
         #expect(Money.format(cents: .min) == "-$92,233,720,368,547,758.08")
     }
 
@@ -92,8 +99,10 @@ import UnderstudyTesting
     }
 
     @Test func searchWordsFromTheBytesAsFromCharacters() {
-        let texts = ["dress", "Dresses", "  red  SHOES ", "t-shirts,boxes;watches", "glass", "bus", "a1 b2", "", "...", "x\r\ny",
-                     "caf\u{E9}s", "\u{212A}elvins", "dress\u{301}", "ÉCHARPES", "100% wool", "o'neil's", "tab\tsep", "UPPER-case"]
+        let texts = [
+            "dress", "Dresses", "  red  SHOES ", "t-shirts,boxes;watches", "glass", "bus", "a1 b2", "", "...", "x\r\ny",
+            "caf\u{E9}s", "\u{212A}elvins", "dress\u{301}", "ÉCHARPES", "100% wool", "o'neil's", "tab\tsep", "UPPER-case",
+        ]
         for text in texts {
             #expect(CommerceCatalog.words(text) == CommerceCatalog.wordsByCharacter(text), "\(text.unicodeScalars.map(\.value))")
         }
@@ -101,8 +110,10 @@ import UnderstudyTesting
     }
 
     @Test func foundationsSearchAndTrimmingAnsweredFromTheBytesAsFoundationAnswers() {
-        let texts = ["", " ", "\t", "a", " a ", "a b", "\u{00A0}a\u{00A0}", "\u{3000}x", "é", "e\u{301}", "iPad", "xiPadx", "iPa",
-                     "iPad\u{301}", "/", "a/b", "/\u{301}", "Safari/537", "\u{212A}", "K"]
+        let texts = [
+            "", " ", "\t", "a", " a ", "a b", "\u{00A0}a\u{00A0}", "\u{3000}x", "é", "e\u{301}", "iPad", "xiPadx", "iPa",
+            "iPad\u{301}", "/", "a/b", "/\u{301}", "Safari/537", "\u{212A}", "K",
+        ]
         for text in texts {
             #expect(text.trimmingWhitespace() == text.trimmingCharacters(in: .whitespaces), "\(text.unicodeScalars.map(\.value))")
             for needle in ["iPad", "/", "Safari/", "K", "e", "é", "a b"] {
@@ -132,8 +143,10 @@ import UnderstudyTesting
         _ = try forced.get(Self.view("StoreView", "deviceFormat=iPadHybrid"))
         #expect(try forced.get(Self.view("mTopCategoriesDisplayView")).html.contains("class=\"iPadHybrid"))
         // Each stylesheet the pages name is served.
-        for sheet in ["/wcsstore/Madisons/mobile20/css/common.css", "/wcsstore/Madisons/tablet/css/common.css",
-                      "/wcsstore/Madisons/mobile20/iPhoneHybrid/css/hybrid.css", "/wcsstore/Madisons/tablet/iPadHybrid/javascript/DeviceEnhancement.js"] {
+        for sheet in [
+            "/wcsstore/Madisons/mobile20/css/common.css", "/wcsstore/Madisons/tablet/css/common.css",
+            "/wcsstore/Madisons/mobile20/iPhoneHybrid/css/hybrid.css", "/wcsstore/Madisons/tablet/iPadHybrid/javascript/DeviceEnhancement.js",
+        ] {
             #expect(try phone.get(sheet).status == 200, "\(sheet)")
         }
     }
@@ -221,14 +234,16 @@ import UnderstudyTesting
     @Test func catalogPagesFromMemoryStillShowEachShoppersCart() throws {
         let (server, _) = try Self.start()
         defer { server.stop() }
-        let shopper = StoreBrowser(server, userAgent: StoreBrowser.mobileSafari), other = StoreBrowser(server, userAgent: StoreBrowser.mobileSafari)
+        let shopper = StoreBrowser(server, userAgent: StoreBrowser.mobileSafari)
+        let other = StoreBrowser(server, userAgent: StoreBrowser.mobileSafari)
         let page = Self.view("mProductDisplayView", "productId=12601")
         #expect(try shopper.get(page).text(id: "cartCount") == "0")
         _ = try shopper.submit(try shopper.get(page), form: "addToCartForm", [("quantity", "3")])
         #expect(try shopper.get(page).text(id: "cartCount") == "3")
         #expect(try other.get(page).text(id: "cartCount") == "0")
         // Signed in, the same page shows the account links.
-        _ = try other.submit(try other.get(Self.view("MobileLogonForm")), form: "logonForm", [("logonId", "sam.lee"), ("logonPassword", "shopper123")])
+        _ = try other.submit(
+            try other.get(Self.view("MobileLogonForm")), form: "logonForm", [("logonId", "sam.lee"), ("logonPassword", "shopper123")])
         #expect(try other.get(page).html.contains("id=\"accountLink\""))
         #expect(try StoreBrowser(server, userAgent: StoreBrowser.mobileSafari).get(page).html.contains("id=\"logonLink\""))
     }
@@ -247,17 +262,22 @@ import UnderstudyTesting
 
     @Test func searchMatchesEveryWordAndRanksNameMatchesFirst() {
         func product(_ id: String, _ name: String, _ description: String) -> Product {
-            Product(id: id, partNumber: "P-\(id)", category: "20", name: LocalizedText(en: name, fr: "Robe \(id)"),
-                    shortDescription: LocalizedText(en: description, fr: nil), longDescription: LocalizedText(en: "", fr: nil),
-                    manufacturer: "Maker", price: "1.00", listPrice: "1.00", color: "red", attributes: [], skus: [])
+            Product(
+                id: id, partNumber: "P-\(id)", category: "20", name: LocalizedText(en: name, fr: "Robe \(id)"),
+                shortDescription: LocalizedText(en: description, fr: nil), longDescription: LocalizedText(en: "", fr: nil),
+                manufacturer: "Maker", price: "1.00", listPrice: "1.00", color: "red", attributes: [], skus: [])
         }
-        let category = CatalogCategory(id: "20", identifier: "C", keyword: "c", name: LocalizedText(en: "Clothes", fr: nil),
-                                       shortDescription: LocalizedText(en: "", fr: nil))
-        let department = Department(id: "10", identifier: "D", keyword: "d", name: LocalizedText(en: "Women", fr: nil),
-                                    shortDescription: LocalizedText(en: "", fr: nil), categories: [category])
-        let catalog = CommerceCatalog(store: CommerceCatalog.empty.store, departments: [department], products: [
-            product("1", "Blue Dress", "in red stripes"), product("2", "Red Shirt", "cotton"), product("3", "Red Dress", "silk"),
-        ])
+        let category = CatalogCategory(
+            id: "20", identifier: "C", keyword: "c", name: LocalizedText(en: "Clothes", fr: nil),
+            shortDescription: LocalizedText(en: "", fr: nil))
+        let department = Department(
+            id: "10", identifier: "D", keyword: "d", name: LocalizedText(en: "Women", fr: nil),
+            shortDescription: LocalizedText(en: "", fr: nil), categories: [category])
+        let catalog = CommerceCatalog(
+            store: CommerceCatalog.empty.store, departments: [department],
+            products: [
+                product("1", "Blue Dress", "in red stripes"), product("2", "Red Shirt", "cotton"), product("3", "Red Dress", "silk"),
+            ])
         #expect(catalog.search("red dress", language: .english).map(\.id) == ["3", "1"])
         #expect(catalog.search("DRESSES", language: .english).map(\.id) == ["1", "3"])
         #expect(catalog.search("red", language: .english).map(\.id) == ["2", "3", "1"])
@@ -276,7 +296,9 @@ import UnderstudyTesting
         let unchosen = try browser.submit(product, form: "addToCartForm", [("quantity", "1")])
         #expect(unchosen.text(id: "errorMessage")?.contains("Select a value for each attribute") == true)
         let cart = try browser.submit(product, form: "addToCartForm", [("attrValue_Color", "Red"), ("attrValue_Size", "M"), ("quantity", "2")])
-        #expect(browser.lastSetCookies.contains { $0.hasPrefix("WC_USERACTIVITY_") } && browser.lastSetCookies.contains { $0.hasPrefix("WC_AUTHENTICATION_") })
+        #expect(
+            browser.lastSetCookies.contains { $0.hasPrefix("WC_USERACTIVITY_") }
+                && browser.lastSetCookies.contains { $0.hasPrefix("WC_AUTHENTICATION_") })
         #expect(cart.target.contains("mOrderItemDisplay") && cart.text(id: "subtotal") == "$59.98")
         // A second product with one SKU.
         let skillet = try browser.get(Self.view("mProductDisplayView", "productId=12601"))
@@ -291,7 +313,8 @@ import UnderstudyTesting
         let bad = try browser.submit(removed, form: "cartForm", [("quantity_1", "lots")])
         #expect(bad.text(id: "errorMessage")?.contains("whole number") == true && bad.text(id: "subtotal") == "$29.99")
         // Unknown product: the store's error page, not a stack trace.
-        let unknown = try browser.post(Self.servlet + "OrderChangeServiceItemAdd", [("storeId", "10152"), ("catEntryId", "999999"), ("quantity", "1")])
+        let unknown = try browser.post(
+            Self.servlet + "OrderChangeServiceItemAdd", [("storeId", "10152"), ("catEntryId", "999999"), ("quantity", "1")])
         #expect(unknown.status == 200 && unknown.text(id: "errorMessage")?.contains("no longer available") == true)
     }
 
@@ -300,11 +323,14 @@ import UnderstudyTesting
         defer { server.stop() }
         let browser = StoreBrowser(server)
         // A guest's cart is kept when they sign in.
-        _ = try browser.post(Self.servlet + "OrderChangeServiceItemAdd", [("storeId", "10152"), ("catEntryId", "12601"), ("quantity", "1"), ("URL", "mOrderItemDisplay")])
+        _ = try browser.post(
+            Self.servlet + "OrderChangeServiceItemAdd",
+            [("storeId", "10152"), ("catEntryId", "12601"), ("quantity", "1"), ("URL", "mOrderItemDisplay")])
         let form = try browser.get(Self.view("MobileLogonForm"))
         let wrong = try browser.submit(form, form: "logonForm", [("logonId", "jane.doe@example.com"), ("logonPassword", "nope")])
         #expect(wrong.text(id: "errorMessage") == "Either the logon ID or password entered is incorrect. Enter the information again.")
-        let account = try browser.submit(form, form: "logonForm", [("logonId", "jane.doe@example.com"), ("logonPassword", "passw0rd"), ("URL", "mMyAccountDisplay")])
+        let account = try browser.submit(
+            form, form: "logonForm", [("logonId", "jane.doe@example.com"), ("logonPassword", "passw0rd"), ("URL", "mMyAccountDisplay")])
         #expect(account.text(id: "welcome") == "Welcome, Jane Doe")
         #expect(browser.cookie("WC_USERACTIVITY_2001") != nil && browser.cookie("WC_AUTHENTICATION_2001")?.hasPrefix("2001%2C") == true)
         #expect(try browser.get(Self.view("mOrderItemDisplay")).text(id: "subtotal") == "$141.99")
@@ -324,14 +350,26 @@ import UnderstudyTesting
         defer { server.stop() }
         let browser = StoreBrowser(server)
         let form = try browser.get(Self.view("MobileUserRegistrationAddForm"))
-        let weak = try browser.submit(form, form: "registrationForm", [("logonId", "kim"), ("logonPassword", "abc"), ("logonPasswordVerify", "abc"),
-                                                                         ("firstName", "Kim"), ("lastName", "Park"), ("email1", "kim@example.com")])
+        let weak = try browser.submit(
+            form, form: "registrationForm",
+            [
+                ("logonId", "kim"), ("logonPassword", "abc"), ("logonPasswordVerify", "abc"),
+                ("firstName", "Kim"), ("lastName", "Park"), ("email1", "kim@example.com"),
+            ])
         #expect(weak.text(id: "errorMessage")?.contains("at least 6 characters") == true)
-        let account = try browser.submit(form, form: "registrationForm", [("logonId", "kim"), ("logonPassword", "secret1"), ("logonPasswordVerify", "secret1"),
-                                                                            ("firstName", "Kim"), ("lastName", "Park"), ("email1", "kim@example.com")])
+        let account = try browser.submit(
+            form, form: "registrationForm",
+            [
+                ("logonId", "kim"), ("logonPassword", "secret1"), ("logonPasswordVerify", "secret1"),
+                ("firstName", "Kim"), ("lastName", "Park"), ("email1", "kim@example.com"),
+            ])
         #expect(account.text(id: "welcome") == "Welcome, Kim Park")
-        let taken = try StoreBrowser(server).submit(form, form: "registrationForm", [("logonId", "KIM"), ("logonPassword", "secret1"), ("logonPasswordVerify", "secret1"),
-                                                                                      ("firstName", "K"), ("lastName", "P"), ("email1", "k@example.com")])
+        let taken = try StoreBrowser(server).submit(
+            form, form: "registrationForm",
+            [
+                ("logonId", "KIM"), ("logonPassword", "secret1"), ("logonPasswordVerify", "secret1"),
+                ("firstName", "K"), ("lastName", "P"), ("email1", "k@example.com"),
+            ])
         #expect(taken.text(id: "errorMessage")?.contains("already in use") == true)
 
         let book = try browser.get(#require(account.link(containing: "mAddressBookDisplay")))
@@ -339,8 +377,12 @@ import UnderstudyTesting
         // Inside the app, the form offers the native contact picker.
         #expect(addForm.bridgeLinks == ["madisons://localhost/ContactPicker#setContact"])
         #expect(addForm.html.contains("function setContact(contact)"))
-        let saved = try browser.submit(addForm, form: "addressForm", [("nickName", "Home"), ("firstName", "Kim"), ("lastName", "Park"), ("address1", "1 Main St"),
-                                                                       ("city", "Boston"), ("state", "MA"), ("zipCode", "02116")])
+        let saved = try browser.submit(
+            addForm, form: "addressForm",
+            [
+                ("nickName", "Home"), ("firstName", "Kim"), ("lastName", "Park"), ("address1", "1 Main St"),
+                ("city", "Boston"), ("state", "MA"), ("zipCode", "02116"),
+            ])
         #expect(saved.html.contains("data-nick-name=\"Home\"") && saved.html.contains("Boston, MA 02116"))
         let editForm = try browser.get(#require(saved.link(containing: "addressIndex=0") { $0.contains("mAddressForm") }))
         let edited = try browser.submit(editForm, form: "addressForm", [("city", "Cambridge"), ("zipCode", "02139")])
@@ -361,7 +403,8 @@ import UnderstudyTesting
         #expect(email.bridgeLinks == ["madisons://localhost/EmailPicker#setRecipientEmail", "madisons://localhost/EmailPicker#setSenderEmail"])
         let bad = try browser.submit(email, form: "emailWishListForm", [("recipient", "not an address"), ("sender_email", "me@example.com")])
         #expect(bad.text(id: "errorMessage")?.contains("valid e-mail address") == true)
-        let sent = try browser.submit(email, form: "emailWishListForm", [("recipient", "friend@example.com"), ("sender_name", "Me"), ("sender_email", "me@example.com")])
+        let sent = try browser.submit(
+            email, form: "emailWishListForm", [("recipient", "friend@example.com"), ("sender_name", "Me"), ("sender_email", "me@example.com")])
         #expect(sent.text(id: "wishListSent") == "Your wish list was sent to friend@example.com.")
     }
 
@@ -396,15 +439,21 @@ import UnderstudyTesting
 
     @Test func anotherGeocoderCanPlaceTheStoreLocatorsSearch() throws {
         // A geocoder answering XML, as the app's "Geocoder URL" setting names one: every place is in Seattle.
-        let geocoder = try TestServer.start(handler: ClosureHandler { request, responder in
-            responder.send(Response(status: 200, headers: ["Content-Type": "application/xml; charset=UTF-8"], body: ResponseBody(
-                "<GeocodeResponse><status>OK</status><result><geometry><location><lat>47.6062</lat><lng>-122.3321</lng></location></geometry></result></GeocodeResponse>")))
-        })
+        let geocoder = try TestServer.start(
+            handler: ClosureHandler { request, responder in
+                responder.send(
+                    Response(
+                        status: 200, headers: ["Content-Type": "application/xml; charset=UTF-8"],
+                        body: ResponseBody(
+                            "<GeocodeResponse><status>OK</status><result><geometry><location><lat>47.6062</lat><lng>-122.3321</lng></location></geometry></result></GeocodeResponse>"
+                        )))
+            })
         defer { geocoder.stop() }
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("commerce-\(UUID().uuidString)")
         try FileManager.default.copyItem(at: Self.stubs.appendingPathComponent("commerce"), to: copy)
         defer { try? FileManager.default.removeItem(at: copy) }
-        try #"{"geocoder": "\#(geocoder.server.baseURL)/maps/api/geocode/xml"}"#.write(to: copy.appendingPathComponent("config.json"), atomically: true, encoding: .utf8)
+        try #"{"geocoder": "\#(geocoder.server.baseURL)/maps/api/geocode/xml"}"#.write(
+            to: copy.appendingPathComponent("config.json"), atomically: true, encoding: .utf8)
         let server = try TestServer.start(backends: [CommerceBackend(directory: copy)])
         defer { server.stop() }
         let results = try StoreBrowser(server).get(Self.view("mStoreLocatorSearchView", "zipOrCity=Springfield"))
@@ -416,7 +465,10 @@ import UnderstudyTesting
         #expect(Page.matches(#"physicalStoreId=\d+[^"]*">([^<]+)</a>"#, in: byCity.html) == ["Madisons Boston"])
         // A bad setting is reported with its field.
         try #"{"geocoder": "ftp://x"}"#.write(to: copy.appendingPathComponent("config.json"), atomically: true, encoding: .utf8)
-        #expect(CommerceBackend.check(directory: copy).map(String.init(describing:)).contains { $0.hasSuffix("config.json: geocoder: expected an http(s) URL ending in /json or /xml") })
+        #expect(
+            CommerceBackend.check(directory: copy).map(String.init(describing:)).contains {
+                $0.hasSuffix("config.json: geocoder: expected an http(s) URL ending in /json or /xml")
+            })
     }
 
     @Test func checkoutThenOrderHistory() throws {
@@ -449,8 +501,9 @@ import UnderstudyTesting
         let (server, _) = try Self.start()
         defer { server.stop() }
         let browser = StoreBrowser(server)
-        _ = try browser.submit(try browser.get(Self.view("MobileLogonForm")), form: "logonForm",
-                               [("logonId", "marc.tremblay@example.com"), ("logonPassword", "motdepasse1")])
+        _ = try browser.submit(
+            try browser.get(Self.view("MobileLogonForm")), form: "logonForm",
+            [("logonId", "marc.tremblay@example.com"), ("logonPassword", "motdepasse1")])
         // Address delete.
         let book = try browser.get(Self.view("mAddressBookDisplay"))
         #expect(book.html.contains("data-nick-name=\"Maison\""))
@@ -462,21 +515,27 @@ import UnderstudyTesting
         let removed = try browser.get(try #require(list.link(containing: "InterestItemDelete")))
         #expect(removed.text(id: "wishListEmpty") == "Your wish list is empty.")
         // The other names the store answers to.
-        for view in ["mStoreView", "mIndex", "TopCategoriesDisplay"] { #expect(try browser.get(Self.view(view)).html.contains("id=\"departments\""), "\(view)") }
-        for view in ["mCheckoutLogon", "ReLogonFormView"] { #expect(try StoreBrowser(server).get(Self.view(view)).form("logonForm") != nil, "\(view)") }
+        for view in ["mStoreView", "mIndex", "TopCategoriesDisplay"] {
+            #expect(try browser.get(Self.view(view)).html.contains("id=\"departments\""), "\(view)")
+        }
+        for view in ["mCheckoutLogon", "ReLogonFormView"] {
+            #expect(try StoreBrowser(server).get(Self.view(view)).form("logonForm") != nil, "\(view)")
+        }
         // A command is GET or POST.
         let put = try server.connect()
         try put.send("PUT \(Self.view("Logoff")) HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
         #expect(try put.readResponse().status == 405)
         // POST /__admin/reset: the address is back, the session gone.
         _ = try await server.send("POST", "/__admin/reset")
-        #expect(try browser.get(Self.view("mAddressBookDisplay")).text(id: "errorMessage") == "Your session has timed out. Sign in again to continue.")
+        #expect(
+            try browser.get(Self.view("mAddressBookDisplay")).text(id: "errorMessage") == "Your session has timed out. Sign in again to continue.")
         // Shopping on with the stale cookies: a new guest session replaces them.
         let cart = try browser.get(Self.view("OrderChangeServiceItemAdd", "catEntryId=12601&quantity=1"))
         #expect(cart.text(id: "subtotal") == "$141.99" && browser.cookie("WC_AUTHENTICATION_2002") == nil)
         let again = StoreBrowser(server)
-        _ = try again.submit(try again.get(Self.view("MobileLogonForm")), form: "logonForm",
-                             [("logonId", "marc.tremblay@example.com"), ("logonPassword", "motdepasse1")])
+        _ = try again.submit(
+            try again.get(Self.view("MobileLogonForm")), form: "logonForm",
+            [("logonId", "marc.tremblay@example.com"), ("logonPassword", "motdepasse1")])
         #expect(try again.get(Self.view("mAddressBookDisplay")).html.contains("data-nick-name=\"Maison\""))
     }
 
@@ -485,7 +544,9 @@ import UnderstudyTesting
         defer { server.stop() }
         let browser = StoreBrowser(server)
         let french = try browser.get(Self.servlet + "mProductDisplayView?storeId=10152&catalogId=10051&langId=-2&productId=12001")
-        #expect(french.html.contains("<html lang=\"fr\">") && french.html.contains("Robe portefeuille en soie") && french.html.contains("Ajouter au panier"))
+        #expect(
+            french.html.contains("<html lang=\"fr\">") && french.html.contains("Robe portefeuille en soie")
+                && french.html.contains("Ajouter au panier"))
         // The language sticks through WC_ACTIVEPOINTER.
         #expect(browser.cookie("WC_ACTIVEPOINTER") == "-2%2C10152")
         let missing = try browser.get(Self.view("mNoSuchView"))

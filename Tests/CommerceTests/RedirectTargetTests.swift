@@ -1,8 +1,9 @@
 import Foundation
-@testable import Commerce
 import MockCore
 import Testing
 import UnderstudyTesting
+
+@testable import Commerce
 
 /// A command's `URL` parameter never sends the browser to another site, however it is spelled
 /// (hostile-client audit: Logoff?URL=http://evil.example redirected anywhere).
@@ -47,11 +48,13 @@ import UnderstudyTesting
         let (server, _) = try CommerceTests.start()
         defer { server.stop() }
         for spelling in ["//evil.example", "/%5Cevil.example", "http:evil.example", "/%09/evil.example"] {
-            let (_, added) = try Self.location(server, Self.servlet + "OrderChangeServiceItemAdd", method: "POST",
-                                               form: "storeId=10152&catEntryId=12601&quantity=1&URL=" + spelling)
+            let (_, added) = try Self.location(
+                server, Self.servlet + "OrderChangeServiceItemAdd", method: "POST",
+                form: "storeId=10152&catEntryId=12601&quantity=1&URL=" + spelling)
             #expect(added == Self.servlet + "mOrderItemDisplay?" + Self.base, "\(spelling)")
-            let (_, signedIn) = try Self.location(server, Self.servlet + "Logon", method: "POST",
-                                                  form: "storeId=10152&logonId=jane.doe%40example.com&logonPassword=passw0rd&URL=" + spelling)
+            let (_, signedIn) = try Self.location(
+                server, Self.servlet + "Logon", method: "POST",
+                form: "storeId=10152&logonId=jane.doe%40example.com&logonPassword=passw0rd&URL=" + spelling)
             #expect(signedIn == Self.servlet + "mMyAccountDisplay?" + Self.base, "\(spelling)")
         }
     }

@@ -1,11 +1,13 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-@testable import Commerce
 import MockCore
 import Testing
 import UnderstudyTesting
+
+@testable import Commerce
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// The JSON search services a native search bar calls, read with JSONSerialization as an app would.
 @Suite struct SearchResourceTests {

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
-@testable import Geocoder
 import HTTPServer
 import MockCore
+import Testing
 import UnderstudyTesting
+
+@testable import Geocoder
 
 /// Keys, rate limits and Premier signatures, as `stubs/geocoder/config.json` sets them.
 @Suite struct AccessPolicyTests {
@@ -19,7 +20,10 @@ import UnderstudyTesting
         defer { server.stop() }
         let denied = try await server.geocode("address=94086")
         #expect(denied.status == "REQUEST_DENIED")
-        #expect(denied.error_message == "You must use an API key to authenticate each request to Google Maps Platform APIs. For additional information, please refer to http://g.co/dev/maps-no-account")
+        #expect(
+            denied.error_message
+                == "You must use an API key to authenticate each request to Google Maps Platform APIs. For additional information, please refer to http://g.co/dev/maps-no-account"
+        )
         #expect(denied.results.isEmpty)
         // The key is checked before the request: a keyless bad request is denied, not invalid.
         #expect(try await server.geocode("latlng=abc").status == "REQUEST_DENIED")
@@ -100,12 +104,17 @@ import UnderstudyTesting
     @Test func signaturesAreGooglesHMACSHA1() {
         // RFC 3174 and RFC 2202 test vectors.
         #expect(hex(URLSignature.sha1(Array("abc".utf8))) == "a9993e364706816aba3e25717850c26c9cd0d89d")
-        #expect(hex(URLSignature.sha1(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
+        #expect(
+            hex(URLSignature.sha1(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
                 == "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
-        #expect(hex(URLSignature.hmacSHA1(key: [UInt8](repeating: 0x0b, count: 20), message: Array("Hi There".utf8)))
+        #expect(
+            hex(URLSignature.hmacSHA1(key: [UInt8](repeating: 0x0b, count: 20), message: Array("Hi There".utf8)))
                 == "b617318655057264e28bc0b6fb378c8ef146be00")
-        #expect(hex(URLSignature.hmacSHA1(key: [UInt8](repeating: 0xaa, count: 80),
-                                          message: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)))
+        #expect(
+            hex(
+                URLSignature.hmacSHA1(
+                    key: [UInt8](repeating: 0xaa, count: 80),
+                    message: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)))
                 == "aa4ae5e15272d00e95705637ce8a3b55ed402112")
     }
 
@@ -138,14 +147,15 @@ import UnderstudyTesting
         // The XML answer has the same shape as the other denials: status, then the message.
         let (body, response) = try await server.send("GET", "/maps/api/geocode/xml?address=94086")
         #expect(response.statusCode == 200)
-        #expect(String(decoding: body, as: UTF8.self) == """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <GeocodeResponse>
-             <status>REQUEST_DENIED</status>
-             <error_message>The 'sensor' parameter specified in the request must be set to either true or false.</error_message>
-            </GeocodeResponse>
+        #expect(
+            String(decoding: body, as: UTF8.self) == """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <GeocodeResponse>
+                 <status>REQUEST_DENIED</status>
+                 <error_message>The 'sensor' parameter specified in the request must be set to either true or false.</error_message>
+                </GeocodeResponse>
 
-            """)
+                """)
     }
 
     @Test func requireSensorMustBeABoolean() throws {

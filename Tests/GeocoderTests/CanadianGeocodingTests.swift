@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import Geocoder
 import UnderstudyTesting
+
+@testable import Geocoder
 
 /// Canada: postal codes (full ones for Toronto's core and Markham, every sortation area) and the
 /// provinces and territories by name, French name and abbreviation, over a real socket.
@@ -24,8 +25,10 @@ import UnderstudyTesting
         #expect(toronto.results.map(\.formatted_address) == ["Toronto, ON M5V 3L9, Canada"])
     }
 
-    @Test(arguments: ["l6g1c7", "L6G1C7", "l6g 1c7", "  L6G   1C7 ", "Markham, ON L6G 1C7", "Markham ON L6G 1C7, Canada",
-                      "Markham (Ontario) L6G 1C7", "L6G 1C7, Canada"])
+    @Test(arguments: [
+        "l6g1c7", "L6G1C7", "l6g 1c7", "  L6G   1C7 ", "Markham, ON L6G 1C7", "Markham ON L6G 1C7, Canada",
+        "Markham (Ontario) L6G 1C7", "L6G 1C7, Canada",
+    ])
     func postalCodesAreReadWithOrWithoutTheSpaceInAnyCaseWithTheirOwnPlace(address: String) async throws {
         let (server, _) = try geocoderServer()
         defer { server.stop() }
@@ -94,10 +97,12 @@ import UnderstudyTesting
     @Test func componentsFilterCanadianPlaces() async throws {
         let (server, _) = try geocoderServer()
         defer { server.stop() }
-        #expect(try await server.geocode("components=" + escaped("postal_code:M5V 3L9|country:CA")).results.map(\.formatted_address)
-            == ["Toronto, ON M5V 3L9, Canada"])
-        #expect(try await server.geocode("components=" + escaped("locality:Markham|administrative_area:ON")).results.map(\.formatted_address)
-            == ["Markham, ON, Canada"])
+        #expect(
+            try await server.geocode("components=" + escaped("postal_code:M5V 3L9|country:CA")).results.map(\.formatted_address)
+                == ["Toronto, ON M5V 3L9, Canada"])
+        #expect(
+            try await server.geocode("components=" + escaped("locality:Markham|administrative_area:ON")).results.map(\.formatted_address)
+                == ["Markham, ON, Canada"])
         let excluded = try await server.geocode("address=" + escaped("L6G 1C7") + "&components=country:US")
         #expect(excluded.results.map(\.formatted_address) == ["United States"])
         #expect(excluded.results.first?.partial_match == true)
@@ -157,10 +162,21 @@ import UnderstudyTesting
         #expect(gazetteer.counts.postalCodes == 2)
         #expect(gazetteer.counts.states == 1)
         let problems = gazetteer.problems.map(\.description)
-        #expect(problems.contains { $0.hasSuffix("regions.csv:3: country 'ca' is not a two-letter ISO code other than US (US states are in us-states.csv)") })
+        #expect(
+            problems.contains {
+                $0.hasSuffix("regions.csv:3: country 'ca' is not a two-letter ISO code other than US (US states are in us-states.csv)")
+            })
         #expect(problems.contains { $0.hasSuffix("regions.csv:4: code, admin1_code and name must not be empty") })
-        #expect(problems.contains { $0.hasSuffix("ca-postalcodes.csv:4: code 'l6g 1c8' is not a Canadian postal code ('A9A 9A9') or forward sortation area ('A9A') in capitals") })
-        #expect(problems.contains { $0.hasSuffix("ca-postalcodes.csv:5: code 'L6G1C9' is not a Canadian postal code ('A9A 9A9') or forward sortation area ('A9A') in capitals") })
+        #expect(
+            problems.contains {
+                $0.hasSuffix(
+                    "ca-postalcodes.csv:4: code 'l6g 1c8' is not a Canadian postal code ('A9A 9A9') or forward sortation area ('A9A') in capitals")
+            })
+        #expect(
+            problems.contains {
+                $0.hasSuffix(
+                    "ca-postalcodes.csv:5: code 'L6G1C9' is not a Canadian postal code ('A9A 9A9') or forward sortation area ('A9A') in capitals")
+            })
         #expect(problems.contains { $0.hasSuffix("ca-postalcodes.csv:6: province 'QC' is not a Canadian region of regions.csv") })
         #expect(problems.contains { $0.hasSuffix("ca-postalcodes.csv:7: lat 'north' is not a number") })
         #expect(problems.count == 6)

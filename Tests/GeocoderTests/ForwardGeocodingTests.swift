@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import Geocoder
 import UnderstudyTesting
+
+@testable import Geocoder
 
 /// Addresses, ZIP codes and `components` to places, over a real socket.
 @Suite struct ForwardGeocodingTests {
@@ -14,8 +15,11 @@ import UnderstudyTesting
         #expect(answer.results.count == 1)
         #expect(result.types == ["postal_code"])
         #expect(result.formatted_address == "Sunnyvale, CA 94086, USA")
-        #expect(result.address_components.map(\.types.first) == ["postal_code", "locality", "administrative_area_level_2",
-                                                                    "administrative_area_level_1", "country"])
+        #expect(
+            result.address_components.map(\.types.first) == [
+                "postal_code", "locality", "administrative_area_level_2",
+                "administrative_area_level_1", "country",
+            ])
         #expect(result.address_components.map(\.long_name) == ["94086", "Sunnyvale", "Santa Clara County", "California", "United States"])
         #expect(result.address_components.map(\.short_name) == ["94086", "Sunnyvale", "Santa Clara County", "CA", "US"])
         #expect(result.geometry.location_type == "APPROXIMATE")
@@ -121,7 +125,9 @@ import UnderstudyTesting
         let nearBoston = "bounds=" + escaped("41.9,-72.8|42.4,-72.3")
         let springfield = try await server.geocode("address=Springfield&" + nearBoston)
         #expect(springfield.results.first?.formatted_address == "Springfield, MA, USA")
-        #expect(try await server.geocode("address=Springfield&bounds=" + escaped("39.6,-89.9|39.9,-89.4")).results.first?.formatted_address == "Springfield, IL, USA")
+        #expect(
+            try await server.geocode("address=Springfield&bounds=" + escaped("39.6,-89.9|39.9,-89.4")).results.first?.formatted_address
+                == "Springfield, IL, USA")
         // Bias, not a filter: Berlin is found with bounds around Boston.
         #expect(try await server.geocode("address=Berlin,+Germany&" + nearBoston).results.first?.formatted_address == "Berlin, Germany")
     }
@@ -134,8 +140,10 @@ import UnderstudyTesting
             #expect(answer.status == "INVALID_REQUEST")
             #expect(answer.error_message == "Invalid request. Missing the 'address', 'components', 'latlng' or 'place_id' parameter.")
         }
-        for query in ["address=Paris&latlng=1,2", "components=foo", "components=planet:Mars", "address=Paris&bounds=1,2",
-                      "address=Paris&bounds=a,b|c,d"] {
+        for query in [
+            "address=Paris&latlng=1,2", "components=foo", "components=planet:Mars", "address=Paris&bounds=1,2",
+            "address=Paris&bounds=a,b|c,d",
+        ] {
             let answer = try await server.geocode(query)
             #expect(answer.status == "INVALID_REQUEST", "\(query)")
             #expect(answer.error_message?.hasPrefix("Invalid request.") == true)

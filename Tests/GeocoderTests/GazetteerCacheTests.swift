@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import Geocoder
 import MockCore
+import Testing
 import UnderstudyTesting
+
+@testable import Geocoder
 
 /// The gazetteer's index cached between starts: made once, mapped after, made again when a CSV
 /// file changes, and never trusted when damaged.
@@ -20,7 +21,10 @@ import UnderstudyTesting
         let cache = GazetteerCache(directory: cacheFolder)
         let (_, first) = Gazetteer.load(directory: shippedGeocoder, cache: cache)
         let (mapped, second) = Gazetteer.load(directory: shippedGeocoder, cache: cache)
-        guard case .indexedAndCached(let path) = first else { Issue.record("first start: \(first)"); return }
+        guard case .indexedAndCached(let path) = first else {
+            Issue.record("first start: \(first)")
+            return
+        }
         #expect(second == .mapped(path))
         #expect(mapped.counts == sharedGazetteer.counts)
         #expect(mapped.problems.map(\.description) == sharedGazetteer.problems.map(\.description))
@@ -29,9 +33,11 @@ import UnderstudyTesting
         defer { fromFile.stop() }
         let fromMemory = try TestServer.start(backends: [GeocoderBackend(directory: shippedGeocoder, gazetteer: sharedGazetteer)])
         defer { fromMemory.stop() }
-        for query in ["address=94086", "address=Springfield,+IL", "address=L6G+1C7", "address=Toronto", "address=Germany",
-                      "latlng=37.3764,-122.0238", "latlng=43.6532,-79.3832", "latlng=48.8566,2.3522", "components=postal_code:10001",
-                      "address=Saint+Louis,+MO"] {
+        for query in [
+            "address=94086", "address=Springfield,+IL", "address=L6G+1C7", "address=Toronto", "address=Germany",
+            "latlng=37.3764,-122.0238", "latlng=43.6532,-79.3832", "latlng=48.8566,2.3522", "components=postal_code:10001",
+            "address=Saint+Louis,+MO",
+        ] {
             let path = "/maps/api/geocode/json?" + query
             let (mappedBody, _) = try await fromFile.send("GET", path)
             let (memoryBody, _) = try await fromMemory.send("GET", path)
@@ -50,7 +56,10 @@ import UnderstudyTesting
         try (Self.zipHeader + "94086,37.3764,-122.0238,Sunnyvale,CA,Santa Clara County,695\n94087,37.35,-122.03,Sunnyvale,CA,,900\n")
             .write(to: stubs.appendingPathComponent("us-zipcodes.csv"), atomically: true, encoding: .utf8)
         let (after, source) = Gazetteer.load(directory: stubs, cache: cache)
-        guard case .indexedAndCached = source else { Issue.record("after the edit: \(source)"); return }
+        guard case .indexedAndCached = source else {
+            Issue.record("after the edit: \(source)")
+            return
+        }
         #expect(after.counts.postalCodes == 2)
         #expect(after.postalCodesByZIP["94087"] == 1)
         // Removing a file changes the checksum as well.
@@ -65,8 +74,13 @@ import UnderstudyTesting
         defer { [stubs, cacheFolder].forEach { try? FileManager.default.removeItem(at: $0) } }
         let cache = GazetteerCache(directory: cacheFolder)
         let path = cache.path(checksum: GazetteerCache.checksum(of: stubs))
-        let good = GazetteerImageWriter.image(of: { var loader = GazetteerLoader(); loader.load(from: stubs); return loader }(),
-                                              checksum: GazetteerCache.checksum(of: stubs))
+        let good = GazetteerImageWriter.image(
+            of: {
+                var loader = GazetteerLoader()
+                loader.load(from: stubs)
+                return loader
+            }(),
+            checksum: GazetteerCache.checksum(of: stubs))
         for damaged in [Data("not an image".utf8), Data(good.prefix(good.count / 2)), Data(good + [0, 0, 0, 0, 0, 0, 0, 0])] {
             try damaged.write(to: URL(fileURLWithPath: path))
             let (gazetteer, source) = Gazetteer.load(directory: stubs, cache: cache)

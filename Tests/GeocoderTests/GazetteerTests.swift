@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-@testable import Geocoder
 import UnderstudyTesting
 import WireFormat
+
+@testable import Geocoder
 
 /// The gazetteer's parts: names, the spatial index, place IDs, loading and its problems.
 @Suite struct GazetteerTests {
@@ -29,11 +30,14 @@ import WireFormat
         let mismatches = await withCheckedContinuation { (done: CheckedContinuation<[String], Never>) in
             Thread.detachNewThread {
                 var generator = SeededGenerator(seed: 7)
-                let points = (0..<3_000).map { _ in Coordinate(lat: Double.random(in: -60...70, using: &generator), lng: Double.random(in: -170...170, using: &generator)) }
+                let points = (0..<3_000).map { _ in
+                    Coordinate(lat: Double.random(in: -60...70, using: &generator), lng: Double.random(in: -170...170, using: &generator))
+                }
                 let grid = SpatialGrid(points, cellDegrees: 0.5)
                 var mismatches: [String] = []
                 for query in 0..<200 {
-                    let target = Coordinate(lat: Double.random(in: -60...70, using: &generator), lng: Double.random(in: -170...170, using: &generator))
+                    let target = Coordinate(
+                        lat: Double.random(in: -60...70, using: &generator), lng: Double.random(in: -170...170, using: &generator))
                     let limit = Double.random(in: 10_000...800_000, using: &generator)
                     let scanned = points.indices.map { ($0, target.distance(to: points[$0])) }.filter { $0.1 <= limit }
                     if grid.nearest(to: target, within: limit)?.index != scanned.min(by: { $0.1 < $1.1 })?.0 {
@@ -68,7 +72,9 @@ import WireFormat
         }
         for index in stride(from: 0, to: gazetteer.localities.count, by: 89) {
             let town = gazetteer.localities[index]
-            #expect(written(gazetteer.result(locality: index)) == PlaceKey.locality(country: town.country, region: town.regionCode, name: town.nameKey).placeID)
+            #expect(
+                written(gazetteer.result(locality: index))
+                    == PlaceKey.locality(country: town.country, region: town.regionCode, name: town.nameKey).placeID)
         }
     }
 
@@ -100,8 +106,10 @@ import WireFormat
     }
 
     @Test func placeIDsRoundTripAndLookLikeGooglesOnes() {
-        let keys: [PlaceKey] = [.postalCode("94086"), .state("CA"), .country("DE"), .userPlace("1 main st"),
-                                .locality(country: "US", region: "CA", name: "sunnyvale")]
+        let keys: [PlaceKey] = [
+            .postalCode("94086"), .state("CA"), .country("DE"), .userPlace("1 main st"),
+            .locality(country: "US", region: "CA", name: "sunnyvale"),
+        ]
         for key in keys {
             #expect(PlaceKey(placeID: key.placeID) == key)
             #expect(key.placeID.hasPrefix("ChIJ") && key.placeID.count >= 27)
@@ -150,10 +158,10 @@ struct SeededGenerator: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
+        state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
 }

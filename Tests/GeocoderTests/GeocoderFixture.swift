@@ -1,10 +1,12 @@
 import Foundation
+import MockCore
+import UnderstudyTesting
+
+@testable import Geocoder
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import Geocoder
-import MockCore
-import UnderstudyTesting
 
 /// The repository's `stubs/geocoder`, as `make run` serves it.
 let shippedGeocoder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -34,8 +36,14 @@ struct GeocodeJSON: Decodable {
             let types: [String]
         }
         struct Geometry: Decodable {
-            struct Point: Decodable { let lat: Double; let lng: Double }
-            struct Box: Decodable { let northeast: Point; let southwest: Point }
+            struct Point: Decodable {
+                let lat: Double
+                let lng: Double
+            }
+            struct Box: Decodable {
+                let northeast: Point
+                let southwest: Point
+            }
             let location: Point
             let location_type: String
             let viewport: Box

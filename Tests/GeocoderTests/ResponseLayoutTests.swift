@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-@testable import Geocoder
 import UnderstudyTesting
 import WireFormat
+
+@testable import Geocoder
 
 /// The bytes of Google's layouts, compared with stored responses (Expected/): legacy clients
 /// scrape the XML by line, so indentation, order and number formats are part of the contract.
@@ -24,7 +25,9 @@ import WireFormat
         defer { server.stop() }
         let (body, response) = try await server.send("GET", "/maps/api/geocode/" + query)
         #expect(response.statusCode == 200)
-        #expect(response.value(forHTTPHeaderField: "Content-Type") == (file.hasSuffix(".xml") ? "application/xml; charset=UTF-8" : "application/json; charset=UTF-8"))
+        #expect(
+            response.value(forHTTPHeaderField: "Content-Type")
+                == (file.hasSuffix(".xml") ? "application/xml; charset=UTF-8" : "application/json; charset=UTF-8"))
         #expect(String(decoding: body, as: UTF8.self) == (try expected(file)))
     }
 
@@ -80,26 +83,32 @@ import WireFormat
                 values += (0..<20_000).map { _ in (Double.random(in: -180...180, using: &generator) * 1e7).rounded() / 1e7 }
                 values += (0..<2_000).map { _ in Double(Int.random(in: -999...999, using: &generator)) / 1e7 }
                 values += [0.0001, -0.0001, 0.00001, -0.0000001, 179.9999999, -89.9999999, 0.5, -0.5, 0, -0.0, 52, -122, 1e9 + 0.5]
-                done.resume(returning: values.filter { value in
-                    var fast = ByteWriter(capacity: 32), reference = ByteWriter(capacity: 32)
-                    fast.number(value)
-                    if value == value.rounded() { reference.decimal(UInt64(abs(value))) } else { reference.shortestNumber(value) }
-                    var sevenDecimals = ByteWriter(capacity: 32)
-                    sevenDecimals.sevenDecimals(value)
-                    let scaled = UInt64((abs(value) * 1e7).rounded()), fraction = String(scaled % 10_000_000)
-                    let expected = (value < 0 && scaled != 0 ? "-" : "") + "\(scaled / 10_000_000)." + String(repeating: "0", count: 7 - fraction.count) + fraction
-                    return fast.bytes != (value < 0 && value == value.rounded() ? [UInt8(ascii: "-")] : []) + reference.bytes
-                        || String(decoding: sevenDecimals.bytes, as: UTF8.self) != expected
-                })
+                done.resume(
+                    returning: values.filter { value in
+                        var fast = ByteWriter(capacity: 32)
+                        var reference = ByteWriter(capacity: 32)
+                        fast.number(value)
+                        if value == value.rounded() { reference.decimal(UInt64(abs(value))) } else { reference.shortestNumber(value) }
+                        var sevenDecimals = ByteWriter(capacity: 32)
+                        sevenDecimals.sevenDecimals(value)
+                        let scaled = UInt64((abs(value) * 1e7).rounded())
+                        let fraction = String(scaled % 10_000_000)
+                        let expected =
+                            (value < 0 && scaled != 0 ? "-" : "") + "\(scaled / 10_000_000)." + String(repeating: "0", count: 7 - fraction.count)
+                            + fraction
+                        return fast.bytes != (value < 0 && value == value.rounded() ? [UInt8(ascii: "-")] : []) + reference.bytes
+                            || String(decoding: sevenDecimals.bytes, as: UTF8.self) != expected
+                    })
             }
         }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
     }
 
     @Test func textIsEscapedForEachFormat() {
-        var result = GeocodeResult(types: ["street_address"], formattedAddress: #"Fish & "Chips" <Shop>, Zürich"#, components: [],
-                                   location: Coordinate(lat: 1, lng: 2), locationType: "ROOFTOP",
-                                   viewport: Box(around: Coordinate(lat: 1, lng: 2), metres: 10), bounds: nil, placeID: "ChIJx")
+        var result = GeocodeResult(
+            types: ["street_address"], formattedAddress: #"Fish & "Chips" <Shop>, Zürich"#, components: [],
+            location: Coordinate(lat: 1, lng: 2), locationType: "ROOFTOP",
+            viewport: Box(around: Coordinate(lat: 1, lng: 2), metres: 10), bounds: nil, placeID: "ChIJx")
         result.partialMatch = true
         let answer = GeocodeAnswer(status: .ok, results: [result])
         let xml = String(decoding: GeocodeXMLWriter.write(answer), as: UTF8.self)

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import Geocoder
 import UnderstudyTesting
+
+@testable import Geocoder
 
 /// `latlng` to the places around it, and `place_id` back to its place.
 @Suite struct ReverseGeocodingTests {
@@ -46,8 +47,10 @@ import UnderstudyTesting
         #expect(hq.results.first?.types == ["street_address"])
     }
 
-    @Test(arguments: ["latlng=91,0", "latlng=0,181", "latlng=abc", "latlng=1", "latlng=1,2,3",
-                      "latlng=1,2&result_type=planet", "latlng=1,2&location_type=EXACT"])
+    @Test(arguments: [
+        "latlng=91,0", "latlng=0,181", "latlng=abc", "latlng=1", "latlng=1,2,3",
+        "latlng=1,2&result_type=planet", "latlng=1,2&location_type=EXACT",
+    ])
     func malformedReverseRequestsAreInvalid(query: String) async throws {
         let (server, _) = try geocoderServer()
         defer { server.stop() }
@@ -56,8 +59,10 @@ import UnderstudyTesting
         #expect(answer.error_message?.hasPrefix("Invalid request. Invalid '") == true)
     }
 
-    @Test(arguments: ["address=94086", "address=Sunnyvale,+CA", "address=California", "address=Germany", "address=Toledo,+Spain",
-                      "address=The+White+House"])
+    @Test(arguments: [
+        "address=94086", "address=Sunnyvale,+CA", "address=California", "address=Germany", "address=Toledo,+Spain",
+        "address=The+White+House",
+    ])
     func everyPlaceIDResolvesToTheSamePlace(query: String) async throws {
         let (server, _) = try geocoderServer()
         defer { server.stop() }
@@ -86,8 +91,10 @@ import UnderstudyTesting
     /// all, and leaves everything else to it.
     @Test func plainDecimalsParseAsDoubleParsesThem() {
         var generator = SeededGenerator(seed: 5)
-        var texts = ["0", "-0", "37.3764", "-122.0238", "90", "-180.0000000", "007.50", "123456789012345", "1234567890123456",
-                     "0.000000000000001", "1.", ".5", "-.5", "-", "", "1.2.3", "1e5", "+1", " 1", "1 ", "nan", "inf", "0x1p3", "１"]
+        var texts = [
+            "0", "-0", "37.3764", "-122.0238", "90", "-180.0000000", "007.50", "123456789012345", "1234567890123456",
+            "0.000000000000001", "1.", ".5", "-.5", "-", "", "1.2.3", "1e5", "+1", " 1", "1 ", "nan", "inf", "0x1p3", "１",
+        ]
         for _ in 0..<5_000 {
             let whole = String(Int.random(in: 0...999, using: &generator))
             let decimals = String((0..<Int.random(in: 0...14, using: &generator)).map { _ in "0123456789".randomElement(using: &generator) ?? "0" })

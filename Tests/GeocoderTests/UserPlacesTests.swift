@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import Geocoder
 import UnderstudyTesting
+
+@testable import Geocoder
 
 /// `stubs/geocoder/places.json`: exact places and fixed statuses that win over the gazetteer.
 @Suite struct UserPlacesTests {
@@ -28,8 +29,11 @@ import UnderstudyTesting
             #expect(result.geometry.location_type == "ROOFTOP")
             #expect(result.geometry.bounds == nil)
             #expect(result.geometry.location.lat == 37.3801)
-            #expect(result.address_components.map(\.types.first) == ["street_number", "route", "locality", "administrative_area_level_2",
-                                                                        "administrative_area_level_1", "country", "postal_code"])
+            #expect(
+                result.address_components.map(\.types.first) == [
+                    "street_number", "route", "locality", "administrative_area_level_2",
+                    "administrative_area_level_1", "country", "postal_code",
+                ])
             #expect(result.address_components.map(\.long_name).prefix(3) == ["42", "Galaxy Way", "Sunnyvale"])
         }
     }

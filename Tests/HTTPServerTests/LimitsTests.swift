@@ -1,10 +1,11 @@
 import Foundation
+import HTTPServer
+import Testing
+import UnderstudyTesting
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPServer
-import UnderstudyTesting
 
 /// Serialized: the unread answers are counted across the process, as one server would count them.
 @Suite(.serialized) struct LimitsTests {
@@ -94,8 +95,12 @@ import UnderstudyTesting
     /// past the cap a large answer is 503, and the room comes back when those clients go.
     @Test func unreadAnswersAreCappedAndReleased() throws {
         let big = [UInt8](repeating: 0x61, count: 16 << 20)
-        let server = try TestServer.start(handler: ClosureHandler { _, responder in responder.send(Response(body: ResponseBody(big))) },
-                                          configure: { $0.maxUnsentBytes = 40 << 20; $0.threads = 1 })
+        let server = try TestServer.start(
+            handler: ClosureHandler { _, responder in responder.send(Response(body: ResponseBody(big))) },
+            configure: {
+                $0.maxUnsentBytes = 40 << 20
+                $0.threads = 1
+            })
         defer { server.stop() }
         var stalled: [RawHTTPConnection] = []
         for _ in 0..<4 {
@@ -128,10 +133,15 @@ import UnderstudyTesting
     @Test func sharedAnswersCountOnceAndAnswersMadePerRequestEachTime() throws {
         let size = 8 << 20
         let fixture = SharedBytes([UInt8](repeating: 0x62, count: size))
-        let server = try TestServer.start(handler: ClosureHandler { request, responder in
-            let body = request.path == "/fixture" ? fixture : SharedBytes([UInt8](repeating: 0x61, count: size))
-            responder.send(Response(body: ResponseBody(shared: body)))
-        }, configure: { $0.maxUnsentBytes = 20 << 20; $0.threads = 1 })
+        let server = try TestServer.start(
+            handler: ClosureHandler { request, responder in
+                let body = request.path == "/fixture" ? fixture : SharedBytes([UInt8](repeating: 0x61, count: size))
+                responder.send(Response(body: ResponseBody(shared: body)))
+            },
+            configure: {
+                $0.maxUnsentBytes = 20 << 20
+                $0.threads = 1
+            })
         defer { server.stop() }
         func stall(_ path: String, _ count: Int) throws -> [RawHTTPConnection] {
             try (0..<count).map { _ in

@@ -1,6 +1,8 @@
 import CLibevent
 import Foundation
+
 @testable import HTTPServer
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -19,7 +21,8 @@ enum CertificateCheck {
         }
         X509_STORE_add_cert(store, authority.pointer)
         guard X509_STORE_CTX_init(context, store, leaf.pointer, nil) == 1,
-              X509_STORE_CTX_set_purpose(context, X509_PURPOSE_SSL_SERVER) == 1 else { return -1 }
+            X509_STORE_CTX_set_purpose(context, X509_PURPOSE_SSL_SERVER) == 1
+        else { return -1 }
         let parameters = X509_STORE_CTX_get0_param(context)
         if let host { X509_VERIFY_PARAM_set1_host(parameters, host, 0) }
         if let address { X509_VERIFY_PARAM_set1_ip_asc(parameters, address) }
@@ -39,7 +42,8 @@ enum CertificateCheck {
 
     /// Whole days and remaining seconds from notBefore to notAfter.
     static func validity(_ certificate: X509Certificate) -> (days: Int32, seconds: Int32) {
-        var days: Int32 = 0, seconds: Int32 = 0
+        var days: Int32 = 0
+        var seconds: Int32 = 0
         ASN1_TIME_diff(&days, &seconds, X509_get0_notBefore(certificate.pointer), X509_get0_notAfter(certificate.pointer))
         return (days, seconds)
     }

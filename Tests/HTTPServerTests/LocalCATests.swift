@@ -1,8 +1,9 @@
 import CLibevent
 import Foundation
 import Testing
-@testable import HTTPServer
 import UnderstudyTesting
+
+@testable import HTTPServer
 
 @Suite struct LocalCATests {
     // MARK: The CA's files

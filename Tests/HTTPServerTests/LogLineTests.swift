@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTPServer
 
 /// What a client can put in the log: its values escaped, its warnings throttled.
@@ -17,10 +18,11 @@ import Testing
         var made = 0
         var logged: [String] = []
         for index in 0..<100 {
-            logged += throttle.lines({
-                made += 1
-                return "line \(index)"
-            }, now: 10 * second + UInt64(index) * 1_000_000)
+            logged += throttle.lines(
+                {
+                    made += 1
+                    return "line \(index)"
+                }, now: 10 * second + UInt64(index) * 1_000_000)
         }
         #expect(logged == ["line 0", "line 1", "line 2"])
         #expect(made == 3, "a line left out is never made")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HTTPServer
+import Testing
 import UnderstudyTesting
 
 /// The descriptor-table count behind the open-connections metric, over real sockets.

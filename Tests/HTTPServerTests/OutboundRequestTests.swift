@@ -1,16 +1,18 @@
 import Foundation
+import HTTPServer
+import Testing
+import UnderstudyTesting
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPServer
-import UnderstudyTesting
 
 /// Relays each request to `upstream` through the loop's outbound client.
 func relay(to upstream: String, timeout: Duration = .seconds(2)) -> ClosureHandler {
     ClosureHandler { request, responder in
-        let outbound = OutboundRequest(method: request.method, url: upstream + request.target,
-                                       headers: ["X-Relayed": "yes"], body: request.body, timeout: timeout)
+        let outbound = OutboundRequest(
+            method: request.method, url: upstream + request.target,
+            headers: ["X-Relayed": "yes"], body: request.body, timeout: timeout)
         responder.loop.send(outbound) { result in
             switch result {
             case .success(let response): responder.send(response)
@@ -22,11 +24,15 @@ func relay(to upstream: String, timeout: Duration = .seconds(2)) -> ClosureHandl
 
 @Suite struct OutboundRequestTests {
     @Test func anOutboundAnswerBecomesTheReply() async throws {
-        let upstream = try TestServer.start(handler: ClosureHandler { request, responder in
-            responder.send(Response(status: 201, headers: ["X-Upstream": "1", "Content-Type": "text/plain"],
-                                    body: ResponseBody("upstream got \(request.method.rawValue) \(request.target) "
-                                        + "relayed=\(request.headers["X-Relayed"] ?? "no") body=\(request.bodyText)")))
-        })
+        let upstream = try TestServer.start(
+            handler: ClosureHandler { request, responder in
+                responder.send(
+                    Response(
+                        status: 201, headers: ["X-Upstream": "1", "Content-Type": "text/plain"],
+                        body: ResponseBody(
+                            "upstream got \(request.method.rawValue) \(request.target) "
+                                + "relayed=\(request.headers["X-Relayed"] ?? "no") body=\(request.bodyText)")))
+            })
         defer { upstream.stop() }
         let proxy = try TestServer.start(handler: relay(to: upstream.server.baseURL), configure: { $0.threads = 1 })
         defer { proxy.stop() }
@@ -49,9 +55,10 @@ func relay(to upstream: String, timeout: Duration = .seconds(2)) -> ClosureHandl
     }
 
     @Test func aSilentUpstreamTimesOut() async throws {
-        let silent = try TestServer.start(handler: ClosureHandler { _, responder in
-            responder.loop.schedule(after: .seconds(30)) { responder.send(.text("late")) }
-        })
+        let silent = try TestServer.start(
+            handler: ClosureHandler { _, responder in
+                responder.loop.schedule(after: .seconds(30)) { responder.send(.text("late")) }
+            })
         defer { silent.stop(gracePeriod: .milliseconds(10)) }
         let proxy = try TestServer.start(handler: relay(to: silent.server.baseURL))
         defer { proxy.stop() }
@@ -62,29 +69,32 @@ func relay(to upstream: String, timeout: Duration = .seconds(2)) -> ClosureHandl
 
     @Test func largeBodiesArriveInAFileAndAreSentFromIt() async throws {
         let large = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
-        let upstream = try TestServer.start(handler: ClosureHandler { request, responder in
-            let response = Response(status: 200, headers: ["Content-Type": "application/octet-stream"],
-                                    body: ResponseBody(request.path == "/small" ? Array(large.prefix(100)) : large))
-            if request.path == "/chunked" {
-                responder.sendDribbled(response, chunks: 5, over: .milliseconds(20))
-            } else {
-                responder.send(response)
-            }
-        })
+        let upstream = try TestServer.start(
+            handler: ClosureHandler { request, responder in
+                let response = Response(
+                    status: 200, headers: ["Content-Type": "application/octet-stream"],
+                    body: ResponseBody(request.path == "/small" ? Array(large.prefix(100)) : large))
+                if request.path == "/chunked" {
+                    responder.sendDribbled(response, chunks: 5, over: .milliseconds(20))
+                } else {
+                    responder.send(response)
+                }
+            })
         defer { upstream.stop() }
         let spillDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("spill-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: spillDirectory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: spillDirectory) }
-        let proxy = try TestServer.start(handler: ClosureHandler { request, responder in
-            var outbound = OutboundRequest(url: upstream.server.baseURL + request.target)
-            outbound.largeBodyThreshold = 64 * 1024
-            outbound.spillDirectory = spillDirectory.path
-            responder.loop.send(outbound) { result in
-                guard case .success(var response) = result else { return responder.send(.text("failed", status: 502)) }
-                response.headers.set("X-In-File", response.body.file == nil ? "no" : "yes")
-                responder.send(response)
-            }
-        })
+        let proxy = try TestServer.start(
+            handler: ClosureHandler { request, responder in
+                var outbound = OutboundRequest(url: upstream.server.baseURL + request.target)
+                outbound.largeBodyThreshold = 64 * 1024
+                outbound.spillDirectory = spillDirectory.path
+                responder.loop.send(outbound) { result in
+                    guard case .success(var response) = result else { return responder.send(.text("failed", status: 502)) }
+                    response.headers.set("X-In-File", response.body.file == nil ? "no" : "yes")
+                    responder.send(response)
+                }
+            })
         defer { proxy.stop() }
         for (path, expected, inFile) in [("/big", large, "yes"), ("/chunked", large, "yes"), ("/small", Array(large.prefix(100)), "no")] {
             let (body, response) = try await proxy.send("GET", path)
@@ -125,18 +135,19 @@ func relay(to upstream: String, timeout: Duration = .seconds(2)) -> ClosureHandl
         let proxy = try TestServer.start(handler: relay(to: upstream.server.baseURL, timeout: .seconds(60)), configure: { $0.threads = 1 })
         defer { proxy.stop() }
         let first = String(decoding: try await proxy.send("GET", "/a").body, as: UTF8.self)
-        try await Task.sleep(for: .milliseconds(600))   // the upstream closes the idle connection
+        try await Task.sleep(for: .milliseconds(600))  // the upstream closes the idle connection
         let (body, response) = try await proxy.send("GET", "/b")
         #expect(response.statusCode == 200)
         #expect(String(decoding: body, as: UTF8.self) != first)
     }
 
     @Test func badURLsFailAtOnce() async throws {
-        let proxy = try TestServer.start(handler: ClosureHandler { request, responder in
-            responder.loop.send(OutboundRequest(url: request.query("url") ?? "")) { result in
-                if case .failure(let error) = result { responder.send(.text("\(error)", status: 502)) }
-            }
-        })
+        let proxy = try TestServer.start(
+            handler: ClosureHandler { request, responder in
+                responder.loop.send(OutboundRequest(url: request.query("url") ?? "")) { result in
+                    if case .failure(let error) = result { responder.send(.text("\(error)", status: 502)) }
+                }
+            })
         defer { proxy.stop() }
         let unsupported = String(decoding: try await proxy.send("GET", "/?url=ftp%3A%2F%2Fexample.com%2F").body, as: UTF8.self)
         #expect(unsupported.contains("unsupported scheme"))

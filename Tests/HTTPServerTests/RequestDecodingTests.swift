@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTPServer
 
 @Suite struct RequestDecodingTests {
@@ -58,9 +59,11 @@ import Testing
     }
 
     @Test func cookiesComeFromEveryCookieHeader() {
-        let request = Request(method: .get, target: "/", headers: [
-            "Cookie": "WC_SESSION_ESTABLISHED=true; WC_ACTIVEPOINTER=\"-1,10152\"",
-        ])
+        let request = Request(
+            method: .get, target: "/",
+            headers: [
+                "Cookie": "WC_SESSION_ESTABLISHED=true; WC_ACTIVEPOINTER=\"-1,10152\""
+            ])
         var withSecond = request
         withSecond.headers.add("Cookie", "theme=dark")
         #expect(withSecond.cookie("WC_ACTIVEPOINTER") == "-1,10152")
@@ -68,10 +71,11 @@ import Testing
     }
 
     @Test func formDecodingMatchesQueryRules() {
-        #expect(FormURLEncoding.decode("sql_stmt=select+*+from+customer&tableName=customer") == [
-            QueryItem(name: "sql_stmt", value: "select * from customer"),
-            QueryItem(name: "tableName", value: "customer"),
-        ])
+        #expect(
+            FormURLEncoding.decode("sql_stmt=select+*+from+customer&tableName=customer") == [
+                QueryItem(name: "sql_stmt", value: "select * from customer"),
+                QueryItem(name: "tableName", value: "customer"),
+            ])
     }
 
     @Test func dateHeaderIsIMFFixdate() {

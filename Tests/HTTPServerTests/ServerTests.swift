@@ -1,15 +1,18 @@
 import Foundation
+import HTTPServer
+import Testing
+import UnderstudyTesting
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPServer
-import UnderstudyTesting
 
 /// Echoes what the server decoded, one `name: value` line per fact.
 let echo = ClosureHandler { request, responder in
-    var lines = ["method: \(request.method.rawValue)", "path: \(request.path)", "remotePort: \(request.remotePort)",
-                 "localPort: \(request.localPort)", "remoteAddress: \(request.remoteAddress)"]
+    var lines = [
+        "method: \(request.method.rawValue)", "path: \(request.path)", "remotePort: \(request.remotePort)",
+        "localPort: \(request.localPort)", "remoteAddress: \(request.remoteAddress)",
+    ]
     lines += request.queryItems.map { "query \($0.name): \($0.value ?? "<none>")" }
     lines += request.headers.map { "header \($0.name.lowercased()): \($0.value)" }
     lines.append("body: \(request.bodyText)")
@@ -50,9 +53,10 @@ func lines(_ data: Data) -> [String] {
     }
 
     @Test func headIsAnsweredWithTheLengthButNoBody() throws {
-        let server = try TestServer.start(handler: ClosureHandler { _, responder in
-            responder.send(.text("twelve bytes"))
-        })
+        let server = try TestServer.start(
+            handler: ClosureHandler { _, responder in
+                responder.send(.text("twelve bytes"))
+            })
         defer { server.stop() }
         let connection = try server.connect()
         try connection.send("HEAD /x HTTP/1.1\r\nHost: t\r\n\r\nGET /x HTTP/1.1\r\nHost: t\r\n\r\n")
@@ -67,9 +71,10 @@ func lines(_ data: Data) -> [String] {
     }
 
     @Test func noBodyFor204And304() throws {
-        let server = try TestServer.start(handler: ClosureHandler { request, responder in
-            responder.send(Response(status: request.path == "/204" ? 204 : 304, body: ResponseBody("stray")))
-        })
+        let server = try TestServer.start(
+            handler: ClosureHandler { request, responder in
+                responder.send(Response(status: request.path == "/204" ? 204 : 304, body: ResponseBody("stray")))
+            })
         defer { server.stop() }
         let connection = try server.connect()
         try connection.send("GET /204 HTTP/1.1\r\nHost: t\r\n\r\nGET /304 HTTP/1.1\r\nHost: t\r\n\r\n")
@@ -89,10 +94,13 @@ func lines(_ data: Data) -> [String] {
     }
 
     @Test func serverOwnsFraming() throws {
-        let server = try TestServer.start(handler: ClosureHandler { _, responder in
-            responder.send(Response(headers: ["Content-Length": "999", "Transfer-Encoding": "chunked", "X-Kept": "yes"],
-                                    body: ResponseBody("abc")))
-        })
+        let server = try TestServer.start(
+            handler: ClosureHandler { _, responder in
+                responder.send(
+                    Response(
+                        headers: ["Content-Length": "999", "Transfer-Encoding": "chunked", "X-Kept": "yes"],
+                        body: ResponseBody("abc")))
+            })
         defer { server.stop() }
         let connection = try server.connect()
         try connection.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
@@ -104,9 +112,10 @@ func lines(_ data: Data) -> [String] {
     }
 
     @Test func customReasonPhraseAndExplicitDate() throws {
-        let server = try TestServer.start(handler: ClosureHandler { _, responder in
-            responder.send(Response(status: 418, reason: "Short And Stout", headers: ["Date": "Mon, 01 Jan 2001 00:00:00 GMT"]))
-        })
+        let server = try TestServer.start(
+            handler: ClosureHandler { _, responder in
+                responder.send(Response(status: 418, reason: "Short And Stout", headers: ["Date": "Mon, 01 Jan 2001 00:00:00 GMT"]))
+            })
         defer { server.stop() }
         let connection = try server.connect()
         try connection.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
@@ -121,21 +130,22 @@ func lines(_ data: Data) -> [String] {
         // (The client says so itself, so the order does not hang on how its tasks are scheduled.)
         let slowArrived = Locked(false)
         let fastReceived = Locked(false)
-        let server = try TestServer.start(handler: ClosureHandler { request, responder in
-            if request.path == "/slow" {
-                slowArrived.withLock { $0 = true }
-                func replyAfterFast() {
-                    if fastReceived.withLock({ $0 }) {
-                        responder.send(.text("slow"))
-                    } else {
-                        responder.loop.schedule(after: .milliseconds(10)) { replyAfterFast() }
+        let server = try TestServer.start(
+            handler: ClosureHandler { request, responder in
+                if request.path == "/slow" {
+                    slowArrived.withLock { $0 = true }
+                    func replyAfterFast() {
+                        if fastReceived.withLock({ $0 }) {
+                            responder.send(.text("slow"))
+                        } else {
+                            responder.loop.schedule(after: .milliseconds(10)) { replyAfterFast() }
+                        }
                     }
+                    replyAfterFast()
+                } else {
+                    responder.send(.text("fast"))
                 }
-                replyAfterFast()
-            } else {
-                responder.send(.text("fast"))
-            }
-        }, configure: { $0.threads = 1 })
+            }, configure: { $0.threads = 1 })
         defer { server.stop() }
         async let slow = server.send("GET", "/slow").body
         while !slowArrived.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
@@ -147,11 +157,12 @@ func lines(_ data: Data) -> [String] {
 
     @Test func cancelledTimerNeverFires() async throws {
         let fired = Locked(false)
-        let server = try TestServer.start(handler: ClosureHandler { _, responder in
-            let timer = responder.loop.schedule(after: .milliseconds(50)) { fired.withLock { $0 = true } }
-            timer.cancel()
-            responder.loop.schedule(after: .milliseconds(150)) { responder.send(.text("done")) }
-        }, configure: { $0.threads = 1 })
+        let server = try TestServer.start(
+            handler: ClosureHandler { _, responder in
+                let timer = responder.loop.schedule(after: .milliseconds(50)) { fired.withLock { $0 = true } }
+                timer.cancel()
+                responder.loop.schedule(after: .milliseconds(150)) { responder.send(.text("done")) }
+            }, configure: { $0.threads = 1 })
         defer { server.stop() }
         #expect(try await server.send("GET", "/").body == Data("done".utf8))
         #expect(fired.withLock { $0 } == false)
@@ -177,7 +188,12 @@ func lines(_ data: Data) -> [String] {
 
     @Test func bothSocketLayoutsServeOnEveryWorker() async throws {
         for layout in [ServerConfiguration.SocketLayout.reusePort, .shared] {
-            let server = try TestServer.start(handler: echo, configure: { $0.socketLayout = layout; $0.threads = 3 })
+            let server = try TestServer.start(
+                handler: echo,
+                configure: {
+                    $0.socketLayout = layout
+                    $0.threads = 3
+                })
             defer { server.stop() }
             #expect(server.server.loops.count == 3)
             #expect(server.server.sharesOneSocket == (layout == .shared))
@@ -205,12 +221,13 @@ func lines(_ data: Data) -> [String] {
         let first = try TestServer.start(handler: echo)
         defer { first.stop() }
         #expect {
-            try HTTPServer.start(configuration: {
-                var configuration = ServerConfiguration()
-                configuration.port = first.port
-                configuration.socketLayout = layout
-                return configuration
-            }(), handler: echo)
+            try HTTPServer.start(
+                configuration: {
+                    var configuration = ServerConfiguration()
+                    configuration.port = first.port
+                    configuration.socketLayout = layout
+                    return configuration
+                }(), handler: echo)
         } throws: { error in
             "\(error)".contains("cannot listen on 127.0.0.1 port \(first.port)")
         }
@@ -218,9 +235,10 @@ func lines(_ data: Data) -> [String] {
 
     @Test func aLoopKnowsWhereThisMachineReachesTheServer() async throws {
         for (host, expected) in [("0.0.0.0", "127.0.0.1"), ("127.0.0.1", "127.0.0.1")] {
-            let server = try TestServer.start(handler: ClosureHandler { _, responder in
-                responder.send(.text(responder.loop.localAuthority))
-            }, configure: { $0.host = host })
+            let server = try TestServer.start(
+                handler: ClosureHandler { _, responder in
+                    responder.send(.text(responder.loop.localAuthority))
+                }, configure: { $0.host = host })
             defer { server.stop() }
             let body = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(server.port)/")!).0
             #expect(String(decoding: body, as: UTF8.self) == "\(expected):\(server.port)", "\(host)")

@@ -1,10 +1,12 @@
 import Foundation
+import Testing
+import UnderstudyTesting
+
+@testable import HTTPServer
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import HTTPServer
-import Testing
-import UnderstudyTesting
 
 /// A large proxied answer whose temporary file cannot be made or written (TMPDIR unwritable or
 /// full) still reaches the client whole, from memory (hostile-client audit: it was a 502).
@@ -20,33 +22,37 @@ import UnderstudyTesting
 
     /// Relays to `upstream` with a 64 KB threshold, spilling as `configure` says; says in
     /// `X-In-File` whether the body came from a file.
-    static func relay(to upstream: TestServer, reasons: Reasons, _ configure: @escaping @Sendable (inout OutboundRequest) -> Void) throws -> TestServer {
-        try TestServer.start(handler: ClosureHandler { request, responder in
-            var outbound = OutboundRequest(url: upstream.server.baseURL + request.target)
-            outbound.largeBodyThreshold = 64 * 1024
-            outbound.onSpillFailure = { reason in reasons.add(reason) }
-            configure(&outbound)
-            responder.loop.send(outbound) { result in
-                switch result {
-                case .success(var response):
-                    response.headers.set("X-In-File", response.body.file == nil ? "no" : "yes")
-                    responder.send(response)
-                case .failure(let error):
-                    responder.send(.text("upstream failed: \(error)", status: 502))
+    static func relay(to upstream: TestServer, reasons: Reasons, _ configure: @escaping @Sendable (inout OutboundRequest) -> Void) throws
+        -> TestServer
+    {
+        try TestServer.start(
+            handler: ClosureHandler { request, responder in
+                var outbound = OutboundRequest(url: upstream.server.baseURL + request.target)
+                outbound.largeBodyThreshold = 64 * 1024
+                outbound.onSpillFailure = { reason in reasons.add(reason) }
+                configure(&outbound)
+                responder.loop.send(outbound) { result in
+                    switch result {
+                    case .success(var response):
+                        response.headers.set("X-In-File", response.body.file == nil ? "no" : "yes")
+                        responder.send(response)
+                    case .failure(let error):
+                        responder.send(.text("upstream failed: \(error)", status: 502))
+                    }
                 }
-            }
-        })
+            })
     }
 
     static func upstream() throws -> TestServer {
-        try TestServer.start(handler: ClosureHandler { request, responder in
-            let response = Response(status: 200, headers: ["Content-Type": "application/octet-stream"], body: ResponseBody(large))
-            if request.path == "/chunked" {
-                responder.sendDribbled(response, chunks: 6, over: .milliseconds(30))
-            } else {
-                responder.send(response)
-            }
-        })
+        try TestServer.start(
+            handler: ClosureHandler { request, responder in
+                let response = Response(status: 200, headers: ["Content-Type": "application/octet-stream"], body: ResponseBody(large))
+                if request.path == "/chunked" {
+                    responder.sendDribbled(response, chunks: 6, over: .milliseconds(30))
+                } else {
+                    responder.send(response)
+                }
+            })
     }
 
     @Test func aFullDiskMidwayKeepsTheAnswerInMemory() async throws {

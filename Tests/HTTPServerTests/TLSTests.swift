@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import HTTPServer
 import UnderstudyTesting
+
+@testable import HTTPServer
 
 @Suite struct TLSTests {
     @Test func aMissingCertificateIsAClearErrorAtStart() throws {
@@ -14,13 +15,14 @@ import UnderstudyTesting
     }
 
     @Test func anUnreadableTrustFileFailsTheRequestWithItsName() async throws {
-        let proxy = try TestServer.start(handler: ClosureHandler { _, responder in
-            var outbound = OutboundRequest(url: "https://127.0.0.1:9/")
-            outbound.tls = TLSClientSettings(trustedCertificates: "/nonexistent/ca.pem")
-            responder.loop.send(outbound) { result in
-                if case .failure(let error) = result { responder.send(.text("\(error)", status: 502)) }
-            }
-        })
+        let proxy = try TestServer.start(
+            handler: ClosureHandler { _, responder in
+                var outbound = OutboundRequest(url: "https://127.0.0.1:9/")
+                outbound.tls = TLSClientSettings(trustedCertificates: "/nonexistent/ca.pem")
+                responder.loop.send(outbound) { result in
+                    if case .failure(let error) = result { responder.send(.text("\(error)", status: 502)) }
+                }
+            })
         defer { proxy.stop() }
         let body = String(decoding: try await proxy.send("GET", "/").body, as: UTF8.self)
         #expect(body == "TLS with https://127.0.0.1:9/ failed: cannot read the trusted certificates /nonexistent/ca.pem")
@@ -58,7 +60,10 @@ import UnderstudyTesting
         // A finished handshake, then a pause past the deadline: the connection is still served.
         let client = Process()
         client.executableURL = URL(fileURLWithPath: "/bin/sh")
-        client.arguments = ["-c", "(sleep 2; printf 'GET / HTTP/1.1\\r\\nHost: t\\r\\nConnection: close\\r\\n\\r\\n'; sleep 1) | openssl s_client -quiet -connect 127.0.0.1:\(server.port)"]
+        client.arguments = [
+            "-c",
+            "(sleep 2; printf 'GET / HTTP/1.1\\r\\nHost: t\\r\\nConnection: close\\r\\n\\r\\n'; sleep 1) | openssl s_client -quiet -connect 127.0.0.1:\(server.port)",
+        ]
         let output = childPipe()
         client.standardOutput = output
         client.standardError = FileHandle.nullDevice

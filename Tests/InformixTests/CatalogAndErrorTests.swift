@@ -1,5 +1,6 @@
-@testable import Informix
 import Testing
+
+@testable import Informix
 
 /// The system catalog as clients query it, Informix's errors as PDO_INFORMIX reports them, and
 /// the sandbox around client SQL.
@@ -7,11 +8,15 @@ import Testing
     @Test func listingTablesAsClientsDo() throws {
         let database = try InformixFixture.database()
         let tables = try database.strings("SELECT tabname, tabid FROM systables WHERE tabid >= 100 AND tabtype = 'T' ORDER BY tabname")
-        #expect(tables.map { $0[0] } == ["call_type", "catalog", "cust_calls", "customer", "items", "log_record", "manufact",
-                                           "orders", "state", "stock"])
+        #expect(
+            tables.map { $0[0] } == [
+                "call_type", "catalog", "cust_calls", "customer", "items", "log_record", "manufact",
+                "orders", "state", "stock",
+            ])
         #expect(tables.first { $0[0] == "customer" }?[1] == "100")
         #expect(try database.strings("SELECT tabname, tabtype FROM systables WHERE tabtype = 'V'") == [["custview", "V"]])
-        #expect(try database.strings("SELECT owner FROM systables WHERE tabname = 'customer'")
+        #expect(
+            try database.strings("SELECT owner FROM systables WHERE tabname = 'customer'")
                 == [["informix" + String(repeating: " ", count: 24)]])
     }
 
@@ -20,8 +25,10 @@ import Testing
     @Test func tablesWithoutOrderByComeInTabidOrder() throws {
         let database = try InformixFixture.database()
         let listing = "SELECT tabname FROM systables WHERE tabid >= 100"
-        let fixture = ["customer", "orders", "manufact", "stock", "items", "state", "call_type", "cust_calls", "catalog",
-                       "log_record", "custview"]
+        let fixture = [
+            "customer", "orders", "manufact", "stock", "items", "state", "call_type", "cust_calls", "catalog",
+            "log_record", "custview",
+        ]
         #expect(try database.strings(listing).map { $0[0] } == fixture)
         _ = try database.execute("ALTER TABLE customer ADD (nickname CHAR(10))", call: .execDirect)
         _ = try database.execute("CREATE TABLE aardvark (id SERIAL)", call: .execDirect)
@@ -38,15 +45,17 @@ import Testing
               'catalog.cat_descr', 'catalog.cat_picture', 'orders.customer_num')
              ORDER BY 1, 2
             """
-        #expect(try database.strings(query) == [
-            ["catalog", "cat_advert", "13", "16895"], ["catalog", "cat_descr", "12", "56"], ["catalog", "cat_picture", "11", "56"],
-            ["cust_calls", "call_dtime", "10", "3080"], ["customer", "customer_num", "262", "4"], ["customer", "fname", "0", "15"],
-            ["items", "stock_num", "257", "2"], ["items", "total_price", "8", "2050"], ["manufact", "lead_time", "14", "836"],
-            ["orders", "customer_num", "258", "4"], ["orders", "order_date", "7", "4"], ["orders", "ship_charge", "8", "1538"],
-            ["orders", "ship_weight", "5", "2050"],
-        ])
+        #expect(
+            try database.strings(query) == [
+                ["catalog", "cat_advert", "13", "16895"], ["catalog", "cat_descr", "12", "56"], ["catalog", "cat_picture", "11", "56"],
+                ["cust_calls", "call_dtime", "10", "3080"], ["customer", "customer_num", "262", "4"], ["customer", "fname", "0", "15"],
+                ["items", "stock_num", "257", "2"], ["items", "total_price", "8", "2050"], ["manufact", "lead_time", "14", "836"],
+                ["orders", "customer_num", "258", "4"], ["orders", "order_date", "7", "4"], ["orders", "ship_charge", "8", "1538"],
+                ["orders", "ship_weight", "5", "2050"],
+            ])
         // Columns are numbered from 1, left to right.
-        #expect(try database.strings("SELECT colno, colname FROM syscolumns WHERE tabid = 100 AND colno <= 2 ORDER BY colno")
+        #expect(
+            try database.strings("SELECT colno, colname FROM syscolumns WHERE tabid = 100 AND colno <= 2 ORDER BY colno")
                 == [["1", "customer_num"], ["2", "fname"]])
     }
 
@@ -61,17 +70,21 @@ import Testing
             """
         #expect(try database.strings(primaryKey.replacingOccurrences(of: "%@", with: "customer")) == [["customer_num", "1"]])
         #expect(try database.strings(primaryKey.replacingOccurrences(of: "%@", with: "items")) == [["item_num", "1"], ["order_num", "2"]])
-        #expect(try database.strings("SELECT constrname, constrtype, idxname FROM sysconstraints WHERE tabid = 101 ORDER BY constrid") == [
-            ["u101_3", "P", " 101_3"], ["n101_4", "N", nil], ["n101_5", "N", nil], ["r101_6", "R", " 101_6"],
-        ])
-        #expect(try database.strings("SELECT r.ptabid, p.constrname FROM sysreferences r, sysconstraints p WHERE r.constrid = 6 AND p.constrid = r.primary")
+        #expect(
+            try database.strings("SELECT constrname, constrtype, idxname FROM sysconstraints WHERE tabid = 101 ORDER BY constrid") == [
+                ["u101_3", "P", " 101_3"], ["n101_4", "N", nil], ["n101_5", "N", nil], ["r101_6", "R", " 101_6"],
+            ])
+        #expect(
+            try database.strings(
+                "SELECT r.ptabid, p.constrname FROM sysreferences r, sysconstraints p WHERE r.constrid = 6 AND p.constrid = r.primary")
                 == [["100", "u100_1"]])
         #expect(try database.strings("SELECT checktext FROM syschecks WHERE constrid = 15").first?.first??.hasPrefix("quantity >= 1") == true)
         #expect(try database.strings("SELECT trigname, event FROM systriggers") == [["upqty_i", "U"]])
         let viewText = try database.strings("SELECT viewtext FROM sysviews WHERE tabid = 110 ORDER BY seqno").compactMap { $0[0] }.joined()
         #expect(viewText.hasPrefix("create view custview (firstname, lastname, company, city) as select fname"))
         // The view's columns, typed from its base table.
-        #expect(try database.strings("SELECT firstname, city FROM custview ORDER BY 1")
+        #expect(
+            try database.strings("SELECT firstname, city FROM custview ORDER BY 1")
                 == [["Devon          ", "Redwood City   "], ["Ken            ", "Redwood City   "], ["Lucy           ", "Redwood City   "]])
     }
 
@@ -85,8 +98,10 @@ import Testing
             ("INSERT INTO customer (customer_num, fname) VALUES (101, 'Dup')", -268, "23000", "Unique constraint (informix.u100_1) violated."),
             ("INSERT INTO orders (order_date) VALUES ('2011-09-14')", -391, "23000", "Cannot insert a null into column (orders.customer_num)."),
             ("UPDATE items SET quantity = 0 WHERE order_num = 1001", -530, "23000", "Check constraint (informix.c104_15) failed."),
-            ("INSERT INTO orders (customer_num) VALUES (999)", -691, "23000",
-             "Missing key in referenced table for referential constraint (informix.r101_6)."),
+            (
+                "INSERT INTO orders (customer_num) VALUES (999)", -691, "23000",
+                "Missing key in referenced table for referential constraint (informix.r101_6)."
+            ),
             ("DELETE FROM customer WHERE customer_num = 104", -692, "23000", "Key value for constraint (informix.r101_6) is still being referenced."),
             ("INSERT INTO customer (customer_num, fname) VALUES ('abc', 'x')", -1213, "22018", "A character to numeric conversion process failed"),
             ("UPDATE orders SET order_date = 'soon' WHERE order_num = 1001", -1218, "22007", "String to date conversion error"),
@@ -109,15 +124,18 @@ import Testing
     @Test func pdoMessagesNameTheODBCCallAndTheScriptCutsTheLastPart() throws {
         let database = try InformixFixture.database()
         let prepare = database.failure("SELECT * FROM doesnotexist", call: .prepare)?.message
-        #expect(prepare == "SQLSTATE[42S02]: Base table or view not found: -206 [Informix][Informix ODBC Driver][Informix]The specified table "
+        #expect(
+            prepare == "SQLSTATE[42S02]: Base table or view not found: -206 [Informix][Informix ODBC Driver][Informix]The specified table "
                 + "(doesnotexist) is not in the database. (SQLPrepare[-206] at /tmp/pear/temp/PDO_INFORMIX/informix_driver.c:131)")
         let exec = database.failure("SELEC 1")?.message
-        #expect(exec == "SQLSTATE[42000]: Syntax error or access violation: -201 [Informix][Informix ODBC Driver][Informix]A syntax error "
+        #expect(
+            exec == "SQLSTATE[42000]: Syntax error or access violation: -201 [Informix][Informix ODBC Driver][Informix]A syntax error "
                 + "has occurred. (SQLExecDirect[-201] at /tmp/pear/temp/PDO_INFORMIX/informix_driver.c:268)")
         let constraint = database.failure("INSERT INTO customer (customer_num) VALUES (101)", call: .prepare)?.message
         #expect(constraint?.hasSuffix("(SQLExecute[-268] at /tmp/pear/temp/PDO_INFORMIX/informix_statement.c:755)") == true)
         // generic.php's strrev / preg_replace / strrev: the last parenthesised part goes, the blank before it stays.
-        #expect(PHPScripts.shortened("Error: " + exec!) == "Error: SQLSTATE[42000]: Syntax error or access violation: -201 "
+        #expect(
+            PHPScripts.shortened("Error: " + exec!) == "Error: SQLSTATE[42000]: Syntax error or access violation: -201 "
                 + "[Informix][Informix ODBC Driver][Informix]A syntax error has occurred. ")
         #expect(PHPScripts.shortened("Error: a (b) c (d)") == "Error: a (b) c ")
         #expect(PHPScripts.shortened("no parentheses") == "no parentheses")

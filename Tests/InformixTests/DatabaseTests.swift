@@ -1,5 +1,6 @@
-@testable import Informix
 import Testing
+
+@testable import Informix
 
 /// The dialect a client sends, SERIAL columns and statements, on the stores_demo fixture.
 @Suite struct DatabaseTests {
@@ -48,24 +49,29 @@ import Testing
 
     @Test func todayCurrentUserAndDbinfo() throws {
         var settings = DatabaseSettings()
-        settings.fixedNow = 1_315_999_800.25 // 2011-09-14 11:30:00.25 UTC
+        settings.fixedNow = 1_315_999_800.25  // 2011-09-14 11:30:00.25 UTC
         settings.user = "demo"
         let database = try InformixFixture.database(settings)
         #expect(try database.strings("SELECT TODAY, USER FROM systables WHERE tabid = 1") == [["2011-09-14", "demo"]])
         #expect(try database.strings("SELECT CURRENT FROM systables WHERE tabid = 1") == [["2011-09-14 11:30:00.250"]])
-        #expect(try database.strings("SELECT CURRENT YEAR TO MINUTE, CURRENT HOUR TO SECOND FROM systables WHERE tabid = 1")
+        #expect(
+            try database.strings("SELECT CURRENT YEAR TO MINUTE, CURRENT HOUR TO SECOND FROM systables WHERE tabid = 1")
                 == [["2011-09-14 11:30", "11:30:00"]])
-        #expect(try database.labels("SELECT TODAY, count(*), max(tabid), 'x', tabid + 1 FROM systables")
+        #expect(
+            try database.labels("SELECT TODAY, count(*), max(tabid), 'x', tabid + 1 FROM systables")
                 == ["(today)", "(count(*))", "(max)", "(constant)", "(expression)"])
         // A default of USER, and DBINFO('sqlca.sqlerrd1') after a SERIAL insert in the same session.
-        let rows = try database.strings("""
+        let rows = try database.strings(
+            """
             INSERT INTO cust_calls (customer_num, call_dtime, call_code) VALUES (101, DATETIME (2011-09-14 10:00) YEAR TO MINUTE, 'O');
             INSERT INTO customer (fname) VALUES ('Sam');
             SELECT DBINFO('sqlca.sqlerrd1') FROM systables WHERE tabid = 1
             """)
         #expect(rows == [["129"]])
         #expect(try database.strings("SELECT user_id FROM cust_calls WHERE call_dtime = '2011-09-14 10:00'") == [["demo              "]])
-        let dates = try database.strings("SELECT MDY(9, 14, 2011), DAY(order_date), MONTH(order_date), YEAR(order_date), WEEKDAY(MDY(9,14,2011)) FROM orders WHERE order_num = 1001")
+        let dates = try database.strings(
+            "SELECT MDY(9, 14, 2011), DAY(order_date), MONTH(order_date), YEAR(order_date), WEEKDAY(MDY(9,14,2011)) FROM orders WHERE order_num = 1001"
+        )
         #expect(dates == [["2011-09-14", "7", "5", "2011", "3"]])
     }
 
@@ -99,7 +105,8 @@ import Testing
         #expect(order[0][3]?.wholeMatch(of: /2011-\d\d-\d\d/) != nil)
         #expect(order[0][4] == nil)
         #expect(try database.strings("SELECT unit_price FROM stock WHERE stock_num = 1 AND manu_code = 'ACM'") == [["251.50"]])
-        #expect(try database.strings("SELECT cat_descr, cat_advert FROM catalog WHERE catalog_num = 10001")
+        #expect(
+            try database.strings("SELECT cat_descr, cat_advert FROM catalog WHERE catalog_num = 10001")
                 == [["(stream)", "Best baseball gloves for the season!"]])
         #expect(try database.strings("SELECT lead_time FROM manufact WHERE manu_code = 'ACM'") == [["  5"]])
         // Trailing blanks do not matter when comparing CHAR values.
@@ -134,7 +141,8 @@ import Testing
         let database = try InformixFixture.database(settings)
         let before = try database.strings("SELECT quantity FROM items WHERE item_num = 1 AND order_num = 1001")[0][0]!
         _ = try database.execute("UPDATE items SET quantity = 9 WHERE item_num = 1 AND order_num = 1001", call: .execDirect)
-        #expect(try database.strings("SELECT item_num, ord_num, username, update_time, old_qty, new_qty FROM log_record")
+        #expect(
+            try database.strings("SELECT item_num, ord_num, username, update_time, old_qty, new_qty FROM log_record")
                 == [["1", "1001", "informix", "2011-09-14 11:30", before, "9"]])
     }
 
@@ -154,18 +162,22 @@ import Testing
 
     @Test func schemaStatementsKeepTheCatalogTrue() throws {
         let database = try InformixFixture.database()
-        _ = try database.execute("""
+        _ = try database.execute(
+            """
             CREATE TABLE visit (visit_id SERIAL(50) NOT NULL, customer_num INTEGER REFERENCES customer, note VARCHAR(40,10),
                                 visited DATE DEFAULT TODAY, PRIMARY KEY (visit_id) CONSTRAINT visit_pk);
             CREATE UNIQUE INDEX visit_note_ix ON visit (note DESC)
             """, call: .execDirect)
         let tabid = try database.strings("SELECT tabid, ncols, nindexes, tabtype FROM systables WHERE tabname = 'visit'")
         #expect(tabid == [["111", "4", "3", "T"]])
-        #expect(try database.strings("SELECT colname, coltype, collength FROM syscolumns WHERE tabid = 111 ORDER BY colno")
+        #expect(
+            try database.strings("SELECT colname, coltype, collength FROM syscolumns WHERE tabid = 111 ORDER BY colno")
                 == [["visit_id", "262", "4"], ["customer_num", "2", "4"], ["note", "13", "2600"], ["visited", "7", "4"]])
-        #expect(try database.strings("SELECT constrname, constrtype FROM sysconstraints WHERE tabid = 111 ORDER BY constrid")
+        #expect(
+            try database.strings("SELECT constrname, constrtype FROM sysconstraints WHERE tabid = 111 ORDER BY constrid")
                 == [["visit_pk", "P"], ["n111_27", "N"], ["r111_28", "R"]])
-        #expect(try database.strings("SELECT idxname, idxtype, part1 FROM sysindexes WHERE tabid = 111 ORDER BY idxname")
+        #expect(
+            try database.strings("SELECT idxname, idxtype, part1 FROM sysindexes WHERE tabid = 111 ORDER BY idxname")
                 == [[" 111_26", "U", "1"], [" 111_28", "D", "2"], ["visit_note_ix", "U", "-3"]])
         _ = try database.execute("INSERT INTO visit (customer_num, note) VALUES (101, 'first')", call: .execDirect)
         #expect(try database.strings("SELECT visit_id FROM visit") == [["50"]])

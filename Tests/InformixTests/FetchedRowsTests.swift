@@ -1,11 +1,14 @@
-@testable import Informix
 import Testing
+
+@testable import Informix
 
 /// The scripts write fetched rows while the statement steps (FetchedRowsWriter): the same bytes
 /// as PDOValue and htmlentities make of kept rows, and the same failures as fetchAll.
 @Suite struct FetchedRowsTests {
-    private func scripts(_ version: PHPRuntime.Version, displayErrors: Bool = false,
-                         columnCase: PHPScripts.ColumnCase = .upper) -> PHPScripts {
+    private func scripts(
+        _ version: PHPRuntime.Version, displayErrors: Bool = false,
+        columnCase: PHPScripts.ColumnCase = .upper
+    ) -> PHPScripts {
         var runtime = PHPRuntime()
         runtime.version = version
         runtime.displayErrors = displayErrors
@@ -25,14 +28,17 @@ import Testing
         _ = try database.execute("INSERT INTO mixed VALUES (NULL, '', NULL, -0.005, '1999-12-31')", call: .execDirect)
         let sql = "SELECT c, v, i, d, t, i + 9223372036854775807 AS big, -9223372036854775807 - 1 AS least FROM mixed"
         // CHAR is padded to its length in characters (CR LF is one); quotes stay literal.
-        let first = "<C>a&#13;\nb   </C><V>&lt;&amp;&gt;\"'</V><I>-42</I><D>3.50</D><T>2011-09-14</T>"
+        let first =
+            "<C>a&#13;\nb   </C><V>&lt;&amp;&gt;\"'</V><I>-42</I><D>3.50</D><T>2011-09-14</T>"
             + "<BIG>9223372036854775765</BIG><LEAST>-9223372036854775808</LEAST>"
-        #expect(query(scripts(.php53), sql, on: database) == "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<root>"
+        #expect(
+            query(scripts(.php53), sql, on: database) == "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<root>"
                 + "<t>\(first)</t>"
                 + "<t><C>&Atilde;&copy;     </C><V>na&Atilde;&macr;ve</V><I>0</I><D></D><T></T><BIG>9223372036854775807</BIG><LEAST>-9223372036854775808</LEAST></t>"
                 + "<t><C></C><V></V><I></I><D>-0.01</D><T>1999-12-31</T><BIG></BIG><LEAST>-9223372036854775808</LEAST></t>"
                 + "</root>\n")
-        #expect(query(scripts(.php7, columnCase: .lower), sql, on: database) == "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<root>"
+        #expect(
+            query(scripts(.php7, columnCase: .lower), sql, on: database) == "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<root>"
                 + "<t>\(first.lowercased())</t>"
                 + "<t><c>&eacute;     </c><v>na&iuml;ve</v><i>0</i><d/><t/><big>9223372036854775807</big><least>-9223372036854775808</least></t>"
                 + "<t><c/><v/><i/><d>-0.01</d><t>1999-12-31</t><big/><least>-9223372036854775808</least></t>"
@@ -48,7 +54,8 @@ import Testing
             #expect(query(scripts(.php53, columnCase: .natural), sql, on: database).contains("<t><customer_num>101</customer_num><fname>"))
         }
         // A repeated name keeps its first place and its last value.
-        #expect(query(scripts(.php53), "SELECT FIRST 1 fname AS a, lname AS b, customer_num AS a FROM customer ORDER BY 3", on: database)
+        #expect(
+            query(scripts(.php53), "SELECT FIRST 1 fname AS a, lname AS b, customer_num AS a FROM customer ORDER BY 3", on: database)
                 .contains("<t><A>101</A><B>"))
     }
 
@@ -62,7 +69,8 @@ import Testing
         #expect(page.hasPrefix("<br />\n<b>Fatal error</b>:  Uncaught PDOException: "), "\(page)")
         #expect(page.contains(": -213 [Informix]"))
         #expect(!page.contains("Deprecated"))
-        #expect(query(scripts(.php8, displayErrors: true), "SELECT FIRST 2 NULL AS n FROM customer", on: database)
+        #expect(
+            query(scripts(.php8, displayErrors: true), "SELECT FIRST 2 NULL AS n FROM customer", on: database)
                 .hasPrefix("<br />\n<b>Deprecated</b>:  htmlentities(): Passing null"))
     }
 

@@ -1,5 +1,6 @@
-import HTTPServer
 import Foundation
+import HTTPServer
+
 @testable import Informix
 
 /// The shipped `stubs/informix` database, loaded once; each test works on its own copy.

@@ -1,7 +1,8 @@
 import Foundation
-@testable import Informix
 import MockCore
 import Testing
+
+@testable import Informix
 
 /// The fixture database kept between runs: the copy answers as the loaded one, and a changed
 /// fixture, other settings or a damaged file never answer from an old copy.
@@ -31,7 +32,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         let (loaded, problems, first) = InformixBackend.load(fixture, DatabaseSettings(), cache: cache)
         #expect(problems.isEmpty)
-        guard case .loadedAndCached(let path) = first else { Issue.record("not cached: \(first)"); return }
+        guard case .loadedAndCached(let path) = first else {
+            Issue.record("not cached: \(first)")
+            return
+        }
         let (copied, copyProblems, second) = InformixBackend.load(fixture, DatabaseSettings(), cache: cache)
         #expect(copyProblems.isEmpty)
         #expect(second == .copied(path))
@@ -53,19 +57,28 @@ import Testing
         let (fixture, cache, root) = try Self.folder()
         defer { try? FileManager.default.removeItem(at: root) }
         let (_, _, first) = InformixBackend.load(fixture, DatabaseSettings(), cache: cache)
-        guard case .loadedAndCached(let path) = first else { Issue.record("not cached: \(first)"); return }
+        guard case .loadedAndCached(let path) = first else {
+            Issue.record("not cached: \(first)")
+            return
+        }
 
         var dmy = DatabaseSettings()
         dmy.dateFormat = DBDateFormat("DMY4/")!
         let (_, _, otherSettings) = InformixBackend.load(fixture, dmy, cache: cache)
-        guard case .loadedAndCached(let otherPath) = otherSettings else { Issue.record("not loaded again: \(otherSettings)"); return }
+        guard case .loadedAndCached(let otherPath) = otherSettings else {
+            Issue.record("not loaded again: \(otherSettings)")
+            return
+        }
         #expect(otherPath != path)
 
         let text = try String(contentsOf: fixture, encoding: .utf8)
         try (text + "\nINSERT INTO state VALUES ('ZZ', 'Nowhere');\n").write(to: fixture, atomically: true, encoding: .utf8)
         let (edited, problems, source) = InformixBackend.load(fixture, DatabaseSettings(), cache: cache)
         #expect(problems.isEmpty)
-        guard case .loadedAndCached(let editedPath) = source else { Issue.record("not loaded again: \(source)"); return }
+        guard case .loadedAndCached(let editedPath) = source else {
+            Issue.record("not loaded again: \(source)")
+            return
+        }
         #expect(editedPath != path)
         #expect(try edited.strings("SELECT sname FROM state WHERE code = 'ZZ'") == [["Nowhere        "]])
     }
@@ -74,7 +87,10 @@ import Testing
         let (fixture, cache, root) = try Self.folder()
         defer { try? FileManager.default.removeItem(at: root) }
         let (_, _, first) = InformixBackend.load(fixture, DatabaseSettings(), cache: cache)
-        guard case .loadedAndCached(let path) = first else { Issue.record("not cached: \(first)"); return }
+        guard case .loadedAndCached(let path) = first else {
+            Issue.record("not cached: \(first)")
+            return
+        }
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         for offset in stride(from: 4096, to: bytes.count, by: 1024) { bytes[offset] ^= 0x5a }
         try Data(bytes).write(to: URL(fileURLWithPath: path))

@@ -1,12 +1,14 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPServer
-@testable import Informix
 import MockCore
 import Testing
 import UnderstudyTesting
+
+@testable import Informix
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// A hostile client: the sandbox's trust, work and memory bounds (issue 23).
 @Suite struct RobustnessTests {
@@ -15,8 +17,10 @@ import UnderstudyTesting
     @Test func clientsCannotNameThingsLikeTheEmulatorsOwn() throws {
         let database = try InformixFixture.database()
         // The audit's bypass: a client trigger named understudy_* was trusted like the emulator's.
-        #expect(database.code("CREATE TRIGGER understudy_x INSERT ON state REFERENCING NEW AS n FOR EACH ROW "
-                              + "(UPDATE systables SET tabname = 'gone' WHERE tabid = 100)") == -201)
+        #expect(
+            database.code(
+                "CREATE TRIGGER understudy_x INSERT ON state REFERENCING NEW AS n FOR EACH ROW "
+                    + "(UPDATE systables SET tabname = 'gone' WHERE tabid = 100)") == -201)
         #expect(database.code("CREATE TABLE understudy_mine (a INT)") == -201)
         #expect(database.code("CREATE VIEW understudy_v AS SELECT * FROM state") == -201)
         #expect(database.code("CREATE INDEX understudy_ix ON state (sname)") == -201)
@@ -54,9 +58,11 @@ import UnderstudyTesting
 
     @Test func schemaChangesDoNotRunClientTriggersAndKeepSerials() throws {
         let database = try InformixFixture.database()
-        for statement in ["CREATE TABLE a (x INT)", "CREATE TABLE b (y INT)",
-                          "CREATE TRIGGER ta INSERT ON a REFERENCING NEW AS n FOR EACH ROW (INSERT INTO b VALUES (n.x))",
-                          "INSERT INTO a VALUES (1)", "INSERT INTO a VALUES (2)"] {
+        for statement in [
+            "CREATE TABLE a (x INT)", "CREATE TABLE b (y INT)",
+            "CREATE TRIGGER ta INSERT ON a REFERENCING NEW AS n FOR EACH ROW (INSERT INTO b VALUES (n.x))",
+            "INSERT INTO a VALUES (1)", "INSERT INTO a VALUES (2)",
+        ] {
             #expect(database.code(statement) == nil, "\(statement)")
         }
         // ALTER copies the rows into the rebuilt table: that is not the client's INSERT.
@@ -88,19 +94,25 @@ import UnderstudyTesting
     @Test func theSandboxHoldsOverTheSocket() async throws {
         let (server, _) = try ServiceTests.server()
         defer { server.stop() }
-        let (forged, _) = try await ServiceTests.post(server, "/informix/generic.php", [
-            ("sql_stmt", "CREATE TRIGGER understudy_x INSERT ON state REFERENCING NEW AS n FOR EACH ROW (DELETE FROM understudy_tables)"),
-            ("tableName", "state"),
-        ])
+        let (forged, _) = try await ServiceTests.post(
+            server, "/informix/generic.php",
+            [
+                ("sql_stmt", "CREATE TRIGGER understudy_x INSERT ON state REFERENCING NEW AS n FOR EACH ROW (DELETE FROM understudy_tables)"),
+                ("tableName", "state"),
+            ])
         #expect(forged.contains("<ThereWasAnError>yes</ThereWasAnError>") && forged.contains("-201"))
-        let (listed, _) = try await ServiceTests.post(server, "/informix/generic.php", [
-            ("sql_stmt", "SELECT name FROM sqlite_master"), ("tableName", "state"),
-        ])
+        let (listed, _) = try await ServiceTests.post(
+            server, "/informix/generic.php",
+            [
+                ("sql_stmt", "SELECT name FROM sqlite_master"), ("tableName", "state"),
+            ])
         #expect(listed.contains("<ThereWasAnError>yes</ThereWasAnError>") && listed.contains("-206"))
         #expect(!listed.contains("understudy_"))
-        let (catalog, _) = try await ServiceTests.post(server, "/informix/generic2.php", [
-            ("sql_stmt", "SELECT tabname FROM systables WHERE tabid = 100"),
-        ])
+        let (catalog, _) = try await ServiceTests.post(
+            server, "/informix/generic2.php",
+            [
+                ("sql_stmt", "SELECT tabname FROM systables WHERE tabid = 100")
+            ])
         #expect(catalog.contains("<TABNAME>customer</TABNAME>"))
     }
 
@@ -108,17 +120,27 @@ import UnderstudyTesting
 
     @Test func stringFunctionsAnswerAsSQLitesDid() throws {
         let database = try InformixFixture.database()
-        #expect(try database.strings("SELECT instr('abcdé', 'dé'), instr('héllo', 'l'), instr('abc', ''), instr('abc', 'x') FROM systables WHERE tabid = 1")
+        #expect(
+            try database.strings(
+                "SELECT instr('abcdé', 'dé'), instr('héllo', 'l'), instr('abc', ''), instr('abc', 'x') FROM systables WHERE tabid = 1")
                 == [["4", "3", "1", "0"]])
         #expect(try database.strings("SELECT instr(NULL, 'a') FROM systables WHERE tabid = 1") == [[nil]])
-        #expect(try database.strings("SELECT replace('aXbXc', 'X', '--'), replace('abc', '', 'x'), replace('ééé', 'é', 'e') FROM systables WHERE tabid = 1")
+        #expect(
+            try database.strings(
+                "SELECT replace('aXbXc', 'X', '--'), replace('abc', '', 'x'), replace('ééé', 'é', 'e') FROM systables WHERE tabid = 1")
                 == [["a--b--c", "abc", "eee"]])
-        #expect(try database.strings("SELECT trim('xyabcyx', 'xy'), ltrim('xyabcyx', 'xy'), rtrim('xyabcyx', 'xy'), rtrim('abé', 'é') FROM systables WHERE tabid = 1")
+        #expect(
+            try database.strings(
+                "SELECT trim('xyabcyx', 'xy'), ltrim('xyabcyx', 'xy'), rtrim('xyabcyx', 'xy'), rtrim('abé', 'é') FROM systables WHERE tabid = 1")
                 == [["abc", "abcyx", "xyabc", "ab"]])
         #expect(try database.strings("SELECT count(*) FROM customer WHERE company LIKE '%Sports%'") == [["5"]])
-        #expect(try database.strings("SELECT 'a%c' LIKE 'a!%c' ESCAPE '!', 'abc' LIKE 'a!%c' ESCAPE '!', 'abc' LIKE 'a_c', 'é' LIKE '_' FROM systables WHERE tabid = 1")
+        #expect(
+            try database.strings(
+                "SELECT 'a%c' LIKE 'a!%c' ESCAPE '!', 'abc' LIKE 'a!%c' ESCAPE '!', 'abc' LIKE 'a_c', 'é' LIKE '_' FROM systables WHERE tabid = 1")
                 == [["1", "0", "1", "1"]])
-        #expect(try database.strings("SELECT 'b-' GLOB '[a-c]-', ']' GLOB '[]]', 'x' GLOB '[^a-c]', 'a' GLOB '[', 'abc' GLOB 'a*c*' FROM systables WHERE tabid = 1")
+        #expect(
+            try database.strings(
+                "SELECT 'b-' GLOB '[a-c]-', ']' GLOB '[]]', 'x' GLOB '[^a-c]', 'a' GLOB '[', 'abc' GLOB 'a*c*' FROM systables WHERE tabid = 1")
                 == [["1", "1", "1", "0", "1"]])
         #expect(database.code("SELECT 'a' LIKE 'a' ESCAPE 'xy' FROM systables") == -201)
     }
@@ -129,10 +151,12 @@ import UnderstudyTesting
         let database = try InformixFixture.database(settings)
         let long = "printf('%.*c', 2000000, 'a')"
         let needle = "printf('%.*c', 3000, 'a') || 'b'"
-        for sql in ["SELECT count(*) FROM systables WHERE tabid = 1 AND \(long) LIKE '%' || \(needle)",
-                    "SELECT count(*) FROM systables WHERE tabid = 1 AND \(long) MATCHES '*' || \(needle)",
-                    "SELECT instr(\(long), printf('%.*c', 200000, 'a') || 'b') FROM systables WHERE tabid = 1",
-                    "SELECT length(replace(\(long), printf('%.*c', 200000, 'a') || 'b', 'x')) FROM systables WHERE tabid = 1"] {
+        for sql in [
+            "SELECT count(*) FROM systables WHERE tabid = 1 AND \(long) LIKE '%' || \(needle)",
+            "SELECT count(*) FROM systables WHERE tabid = 1 AND \(long) MATCHES '*' || \(needle)",
+            "SELECT instr(\(long), printf('%.*c', 200000, 'a') || 'b') FROM systables WHERE tabid = 1",
+            "SELECT length(replace(\(long), printf('%.*c', 200000, 'a') || 'b', 'x')) FROM systables WHERE tabid = 1",
+        ] {
             let started = ContinuousClock.now
             #expect(database.failure(sql)?.error == .interrupted(), "\(sql)")
             #expect(ContinuousClock.now - started < .seconds(10), "\(sql)")
@@ -231,18 +255,22 @@ import UnderstudyTesting
     @Test func aFullDatabaseRefusesTheWriteAndGoesOn() async throws {
         let (server, _) = try ServiceTests.server(config: #"{ "limits": { "databaseBytes": 4194304 } }"#)
         defer { server.stop() }
-        let (created, _) = try await ServiceTests.post(server, "/informix/generic.php", [("sql_stmt", "CREATE TABLE big (v TEXT)"), ("tableName", "big")])
+        let (created, _) = try await ServiceTests.post(
+            server, "/informix/generic.php", [("sql_stmt", "CREATE TABLE big (v TEXT)"), ("tableName", "big")])
         #expect(!created.contains("<ThereWasAnError>yes</ThereWasAnError>"))
-        let (full, response) = try await ServiceTests.post(server, "/informix/generic.php", [
-            ("sql_stmt", "INSERT INTO big VALUES (printf('%.*c', 8000000, 'a'))"), ("tableName", "state"),
-        ])
+        let (full, response) = try await ServiceTests.post(
+            server, "/informix/generic.php",
+            [
+                ("sql_stmt", "INSERT INTO big VALUES (printf('%.*c', 8000000, 'a'))"), ("tableName", "state"),
+            ])
         #expect(response.statusCode == 200)
         #expect(full.contains("<ThereWasAnError>yes</ThereWasAnError>") && full.contains("-271"))
         // Doubling the rows gets there too, and stops at the cap.
         _ = try await ServiceTests.post(server, "/informix/generic2.php", [("sql_stmt", "INSERT INTO big VALUES (printf('%.*c', 500000, 'a'))")])
         var last = ""
         for _ in 0..<8 {
-            (last, _) = try await ServiceTests.post(server, "/informix/generic.php", [("sql_stmt", "INSERT INTO big SELECT * FROM big"), ("tableName", "state")])
+            (last, _) = try await ServiceTests.post(
+                server, "/informix/generic.php", [("sql_stmt", "INSERT INTO big SELECT * FROM big"), ("tableName", "state")])
         }
         #expect(last.contains("-271"))
         let (count, _) = try await ServiceTests.post(server, "/informix/generic2.php", [("sql_stmt", "SELECT count(*) AS n FROM customer")])
@@ -250,9 +278,11 @@ import UnderstudyTesting
         // Room is made by deleting.
         let (deleted, _) = try await ServiceTests.post(server, "/informix/generic.php", [("sql_stmt", "DELETE FROM big"), ("tableName", "state")])
         #expect(deleted.contains("<ThereWasAnError>no</ThereWasAnError>"))
-        let (again, _) = try await ServiceTests.post(server, "/informix/generic.php", [
-            ("sql_stmt", "INSERT INTO big VALUES (printf('%.*c', 500000, 'a'))"), ("tableName", "state"),
-        ])
+        let (again, _) = try await ServiceTests.post(
+            server, "/informix/generic.php",
+            [
+                ("sql_stmt", "INSERT INTO big VALUES (printf('%.*c', 500000, 'a'))"), ("tableName", "state"),
+            ])
         #expect(again.contains("<ThereWasAnError>no</ThereWasAnError>"))
     }
 

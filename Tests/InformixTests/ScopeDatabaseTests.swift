@@ -1,11 +1,13 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-@testable import Informix
 import MockCore
 import Testing
 import UnderstudyTesting
+
+@testable import Informix
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Every scope's database is a copy of the fixture, made on the scope's first statement. The
 /// fixture's connection has no mutex of its own, and parallel CI workers start their scopes at
@@ -34,7 +36,8 @@ import UnderstudyTesting
             #expect(names.filter { answer.contains($0) } == [name], "\(name) sees no other scope's row: \(answer.prefix(400))")
         }
         // The fixture itself is untouched: the default scope has none of those rows.
-        let (shared, _) = try await ServiceTests.post(server, "/informix/generic.php", [("sql_stmt", "SELECT sname FROM state WHERE code='QQ'"), ("tableName", "state")])
+        let (shared, _) = try await ServiceTests.post(
+            server, "/informix/generic.php", [("sql_stmt", "SELECT sname FROM state WHERE code='QQ'"), ("tableName", "state")])
         #expect(!names.contains { shared.contains($0) })
     }
 }

@@ -1,14 +1,16 @@
 import Foundation
+import MockCore
+import Testing
+import UnderstudyTesting
+
+@testable import Informix
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-@testable import Informix
-import MockCore
-import Testing
-import UnderstudyTesting
 
 /// The three PHP services over a real socket, read with URLSession and XMLParser.
 @Suite struct ServiceTests {
@@ -18,8 +20,9 @@ import UnderstudyTesting
         if let config {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("informix-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("stores_demo.sql"),
-                                                       withDestinationURL: InformixFixture.directory.appendingPathComponent("stores_demo.sql"))
+            try FileManager.default.createSymbolicLink(
+                at: directory.appendingPathComponent("stores_demo.sql"),
+                withDestinationURL: InformixFixture.directory.appendingPathComponent("stores_demo.sql"))
             try Data(config.utf8).write(to: directory.appendingPathComponent("config.json"))
         }
         let backend = InformixBackend(directory: directory, dataDirectory: dataDirectory)
@@ -30,41 +33,52 @@ import UnderstudyTesting
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         let body = fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed)!)" }.joined(separator: "&")
-        let (data, response) = try await server.send("POST", path, headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                                     body: Data(body.utf8))
+        let (data, response) = try await server.send(
+            "POST", path, headers: ["Content-Type": "application/x-www-form-urlencoded"],
+            body: Data(body.utf8))
         return (String(decoding: data, as: UTF8.self), response)
     }
 
     @Test func genericServiceAnswersTheWholeTableAfterTheStatement() async throws {
         let (server, _) = try Self.server()
         defer { server.stop() }
-        let (body, response) = try await Self.post(server, "/informix/generic.php", [
-            ("sql_stmt", "INSERT INTO customer (fname, lname, company) VALUES ('Ida', 'Moss', 'Moss & Sons')"), ("tableName", "customer"),
-        ])
+        let (body, response) = try await Self.post(
+            server, "/informix/generic.php",
+            [
+                ("sql_stmt", "INSERT INTO customer (fname, lname, company) VALUES ('Ida', 'Moss', 'Moss & Sons')"), ("tableName", "customer"),
+            ])
         #expect(response.statusCode == 200)
         #expect(response.value(forHTTPHeaderField: "Content-Type") == "text/xml")
         #expect(response.value(forHTTPHeaderField: "X-Powered-By") == "PHP/5.3.29")
-        #expect(body.hasPrefix("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<root><customer><ThereWasAnError>no</ThereWasAnError><CUSTOMER_NUM>101</CUSTOMER_NUM>"))
+        #expect(
+            body.hasPrefix(
+                "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<root><customer><ThereWasAnError>no</ThereWasAnError><CUSTOMER_NUM>101</CUSTOMER_NUM>"))
         #expect(body.hasSuffix("</customer></root>\n"))
         let rows = try RowReader.rows(Data(body.utf8), row: "customer")
         #expect(rows.count == 29)
         #expect(rows.last?["CUSTOMER_NUM"] == "129")
         #expect(rows.last?["COMPANY"] == "Moss & Sons         ")
         #expect(rows.last?["ADDRESS1"] == "")
-        #expect(rows.first?.keys.sorted() == ["ADDRESS1", "ADDRESS2", "CITY", "COMPANY", "CUSTOMER_NUM", "FNAME", "LNAME", "PHONE",
-                                             "STATE", "ThereWasAnError", "ZIPCODE"])
+        #expect(
+            rows.first?.keys.sorted() == [
+                "ADDRESS1", "ADDRESS2", "CITY", "COMPANY", "CUSTOMER_NUM", "FNAME", "LNAME", "PHONE",
+                "STATE", "ThereWasAnError", "ZIPCODE",
+            ])
     }
 
     @Test func genericServiceReportsErrorsAsItsErrorDocument() async throws {
         let (server, _) = try Self.server()
         defer { server.stop() }
-        let (body, response) = try await Self.post(server, "/informix/generic.php", [
-            ("sql_stmt", "INSERT INTO customer (customer_num, fname) VALUES (101, 'Dup')"), ("tableName", "customer"),
-        ])
+        let (body, response) = try await Self.post(
+            server, "/informix/generic.php",
+            [
+                ("sql_stmt", "INSERT INTO customer (customer_num, fname) VALUES (101, 'Dup')"), ("tableName", "customer"),
+            ])
         // The script sets no content type on this path: PHP's default.
         #expect(response.statusCode == 200)
         #expect(response.value(forHTTPHeaderField: "Content-Type") == "text/html")
-        #expect(body == "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<root><customer><ThereWasAnError>yes</ThereWasAnError><ErrorMessage>"
+        #expect(
+            body == "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<root><customer><ThereWasAnError>yes</ThereWasAnError><ErrorMessage>"
                 + "Error: SQLSTATE[23000]: Integrity constraint violation: -268 [Informix][Informix ODBC Driver][Informix]Unique constraint "
                 + "(informix.u100_1) violated. </ErrorMessage></customer></root>\n")
     }
@@ -73,16 +87,19 @@ import UnderstudyTesting
         // Production php.ini: HTTP 500 and nothing shown.
         let (server, _) = try Self.server()
         defer { server.stop() }
-        let (body, response) = try await Self.post(server, "/informix/generic.php", [("sql_stmt", "SELECT * FROM customer"), ("tableName", "nothere")])
+        let (body, response) = try await Self.post(
+            server, "/informix/generic.php", [("sql_stmt", "SELECT * FROM customer"), ("tableName", "nothere")])
         #expect(response.statusCode == 500)
         #expect(body.isEmpty)
 
         // Development php.ini: the fatal error in the page, HTTP 200.
         let (shown, _) = try Self.server(config: #"{ "displayErrors": true }"#)
         defer { shown.stop() }
-        let (page, pageResponse) = try await Self.post(shown, "/informix/generic.php", [("sql_stmt", "SELECT * FROM customer"), ("tableName", "nothere")])
+        let (page, pageResponse) = try await Self.post(
+            shown, "/informix/generic.php", [("sql_stmt", "SELECT * FROM customer"), ("tableName", "nothere")])
         #expect(pageResponse.statusCode == 200)
-        #expect(page == "<br />\n<b>Fatal error</b>:  Uncaught exception 'PDOException' with message 'SQLSTATE[42S02]: Base table or view not found: "
+        #expect(
+            page == "<br />\n<b>Fatal error</b>:  Uncaught exception 'PDOException' with message 'SQLSTATE[42S02]: Base table or view not found: "
                 + "-206 [Informix][Informix ODBC Driver][Informix]The specified table (nothere) is not in the database. "
                 + "(SQLPrepare[-206] at /tmp/pear/temp/PDO_INFORMIX/informix_driver.c:131)' in /var/www/html/informix/generic.php:47\n"
                 + "Stack trace:\n#0 /var/www/html/informix/generic.php(47): PDO-&gt;query('SELECT * FROM n...')\n#1 {main}\n  thrown "
@@ -93,9 +110,11 @@ import UnderstudyTesting
         let (server, _) = try Self.server()
         defer { server.stop() }
         // No tableName: the rows are called "tablename".
-        let (body, response) = try await Self.post(server, "/informix/generic2.php", [
-            ("sql_stmt", "SELECT tabname FROM systables WHERE tabid >= 100 AND tabtype = 'T' ORDER BY tabname"),
-        ])
+        let (body, response) = try await Self.post(
+            server, "/informix/generic2.php",
+            [
+                ("sql_stmt", "SELECT tabname FROM systables WHERE tabid >= 100 AND tabtype = 'T' ORDER BY tabname")
+            ])
         #expect(response.statusCode == 200)
         #expect(body.hasPrefix("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<root><tablename><TABNAME>call_type</TABNAME></tablename>"))
         #expect(try RowReader.rows(Data(body.utf8), row: "tablename").count == 10)
@@ -105,19 +124,23 @@ import UnderstudyTesting
         let (server, _) = try Self.server()
         defer { server.stop() }
         // exec() then query() of the same statement: two rows, and no rows to answer.
-        let (body, _) = try await Self.post(server, "/informix/generic2.php", [("sql_stmt", "INSERT INTO state VALUES ('XA', 'Xanadu')"), ("tableName", "state")])
+        let (body, _) = try await Self.post(
+            server, "/informix/generic2.php", [("sql_stmt", "INSERT INTO state VALUES ('XA', 'Xanadu')"), ("tableName", "state")])
         #expect(body.isEmpty)
         // The unique key makes the second run fail: PDO is silent, query() returns false, fetchAll() is fatal.
         let (count, _) = try await Self.post(server, "/informix/generic2.php", [("sql_stmt", "SELECT count(*) AS n FROM state WHERE code = 'XA'")])
         #expect(count.contains("<N>1</N>"))
-        let (second, response) = try await Self.post(server, "/informix/generic2.php", [("sql_stmt", "INSERT INTO call_type (code_descr, call_code) VALUES ('new', 'N')")])
+        let (second, response) = try await Self.post(
+            server, "/informix/generic2.php", [("sql_stmt", "INSERT INTO call_type (code_descr, call_code) VALUES ('new', 'N')")])
         #expect(response.statusCode == 500)
         #expect(second.isEmpty)
-        let (calls, _) = try await Self.post(server, "/informix/generic2.php", [("sql_stmt", "SELECT count(*) AS n FROM call_type WHERE call_code = 'N'")])
+        let (calls, _) = try await Self.post(
+            server, "/informix/generic2.php", [("sql_stmt", "SELECT count(*) AS n FROM call_type WHERE call_code = 'N'")])
         #expect(calls.contains("<N>1</N>"))
         // Without a key, both runs insert.
         _ = try await Self.post(server, "/informix/generic2.php", [("sql_stmt", "INSERT INTO log_record (item_num) VALUES (77)")])
-        let (logged, _) = try await Self.post(server, "/informix/generic2.php", [("sql_stmt", "SELECT count(*) AS n FROM log_record WHERE item_num = 77")])
+        let (logged, _) = try await Self.post(
+            server, "/informix/generic2.php", [("sql_stmt", "SELECT count(*) AS n FROM log_record WHERE item_num = 77")])
         #expect(logged.contains("<N>2</N>"))
     }
 
@@ -139,8 +162,12 @@ import UnderstudyTesting
         defer { server.stop() }
         let first = try await server.send("GET", "/custdemoapp/service.php").body
         #expect(try await server.send("GET", "/custdemoapp/service.php").body == first)
-        _ = try await Self.post(server, "/informix/generic.php", [("sql_stmt", "UPDATE customer SET fname = 'Martina' WHERE customer_num = 101"),
-                                                               ("tableName", "customer")])
+        _ = try await Self.post(
+            server, "/informix/generic.php",
+            [
+                ("sql_stmt", "UPDATE customer SET fname = 'Martina' WHERE customer_num = 101"),
+                ("tableName", "customer"),
+            ])
         let changed = String(decoding: try await server.send("GET", "/custdemoapp/service.php").body, as: UTF8.self)
         #expect(changed.contains("<FNAME>Martina        </FNAME>"))
         // A transaction left open is rolled back at the end of the request: the data is as before.
@@ -155,9 +182,11 @@ import UnderstudyTesting
     @Test func php8AndNaturalCaseAndDates() async throws {
         let (server, _) = try Self.server(config: #"{ "php": "8", "columnCase": "natural", "dateOutput": "MDY4/", "rootElement": "rows" }"#)
         defer { server.stop() }
-        let (body, response) = try await Self.post(server, "/informix/generic.php", [
-            ("sql_stmt", "UPDATE customer SET company = 'O''Neil' WHERE customer_num = 101"), ("tableName", "customer"),
-        ])
+        let (body, response) = try await Self.post(
+            server, "/informix/generic.php",
+            [
+                ("sql_stmt", "UPDATE customer SET company = 'O''Neil' WHERE customer_num = 101"), ("tableName", "customer"),
+            ])
         #expect(response.value(forHTTPHeaderField: "Content-Type") == "text/xml;charset=UTF-8")
         #expect(response.value(forHTTPHeaderField: "X-Powered-By") == "PHP/8.1.2")
         #expect(body.contains("<rows><customer><ThereWasAnError>no</ThereWasAnError><customer_num>101</customer_num>"))
@@ -174,9 +203,11 @@ import UnderstudyTesting
     @Test func magicQuotesBreakQuotedSQL() async throws {
         let (server, _) = try Self.server(config: #"{ "magicQuotesGpc": true }"#)
         defer { server.stop() }
-        let (body, _) = try await Self.post(server, "/informix/generic.php", [
-            ("sql_stmt", "SELECT * FROM customer WHERE lname = 'Okafor'"), ("tableName", "customer"),
-        ])
+        let (body, _) = try await Self.post(
+            server, "/informix/generic.php",
+            [
+                ("sql_stmt", "SELECT * FROM customer WHERE lname = 'Okafor'"), ("tableName", "customer"),
+            ])
         #expect(body.contains("<ThereWasAnError>yes</ThereWasAnError><ErrorMessage>Error: SQLSTATE[42000]"))
     }
 
@@ -235,7 +266,8 @@ final class RowReader: NSObject, XMLParserDelegate {
 
     enum RowReaderError: Error { case invalid }
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:])
+    {
         if name == row { current = [:] }
         text = ""
     }

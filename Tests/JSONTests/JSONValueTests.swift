@@ -1,4 +1,5 @@
 import Testing
+
 @testable import JSON
 
 @Suite struct JSONValueTests {
@@ -14,7 +15,9 @@ import Testing
         let text = "// head\n{ /* a\nb */ 'k': 'it\\'s \"q\"', \"n\": [1, /* x */ 2] // tail\n}"
         #expect(try JSONValue.parseLenient(Array(text.utf8)) == .object([("k", .string("it's \"q\"")), ("n", [1, 2])]))
         #expect(throws: JSONParseError.self) { try JSONValue.parse(text) }
-        #expect(throws: JSONParseError(line: 1, column: 3, message: "unterminated /* comment")) { try JSONValue.parseLenient(Array("{ /* open".utf8)) }
+        #expect(throws: JSONParseError(line: 1, column: 3, message: "unterminated /* comment")) {
+            try JSONValue.parseLenient(Array("{ /* open".utf8))
+        }
         #expect(throws: JSONParseError.self) { try JSONValue.parseLenient(Array("{\"a\": 1,}".utf8)) }
         #expect(throws: JSONParseError.self) { try JSONValue.parseLenient(Array("{a: 1}".utf8)) }
         #expect(throws: JSONParseError.self) { try JSONValue.parseLenient(Array("[1 / 2]".utf8)) }

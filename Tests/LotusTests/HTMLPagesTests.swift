@@ -1,9 +1,11 @@
 import Foundation
+import Testing
+
+@testable import Lotus
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-@testable import Lotus
-import Testing
 
 /// The pages behind the feeds' links: every link a feed emits answers, and the pages show what
 /// a detail view needs, escaped, in the request's language.
@@ -17,7 +19,9 @@ import Testing
         var links: Set<String> = []
         private var text = ""
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]
+        ) {
             for attribute in ["href", "xml:base"] { if let link = attributes[attribute] { links.insert(link) } }
             text = ""
         }
@@ -40,16 +44,23 @@ import Testing
         let lotus = try LotusTestServer.start()
         defer { lotus.stop() }
         let nick = LotusTestServer.nick.email
-        let feeds = ["/news/atom/stories/public?ps=100", "/news/atom/stories/top?ps=100", "/news/atom/stories/statusupdates?ps=100",
-                     "/news/atom/stories/saved?userid=\(Self.nickUserid)", "/news/serviceconfigs"]
+        let feeds =
+            [
+                "/news/atom/stories/public?ps=100", "/news/atom/stories/top?ps=100", "/news/atom/stories/statusupdates?ps=100",
+                "/news/atom/stories/saved?userid=\(Self.nickUserid)", "/news/serviceconfigs",
+            ]
             + StoryKind.sources.sorted().map { "/news/atom/stories/public?ps=100&source=\($0)" }
-            + ["/profiles/atom/profile.do?email=\(nick)", "/profiles/atom/search.do?name=*&ps=100", "/profiles/atom/profileService.do",
-               "/profiles/atom/mv/theboard/entries.do?userid=eab8748d-d874-58f0-afa5-9def1f77f326&comments=inline",
-               "/profiles/atom/profileTags.do?targetEmail=\(nick)", "/profiles/atom/profile.do?email=\(nick)&output=vcard"]
+            + [
+                "/profiles/atom/profile.do?email=\(nick)", "/profiles/atom/search.do?name=*&ps=100", "/profiles/atom/profileService.do",
+                "/profiles/atom/mv/theboard/entries.do?userid=eab8748d-d874-58f0-afa5-9def1f77f326&comments=inline",
+                "/profiles/atom/profileTags.do?targetEmail=\(nick)", "/profiles/atom/profile.do?email=\(nick)&output=vcard",
+            ]
             + ["/blogs/home/feed/entries/atom?ps=50", "/blogs/home/feed/blogs/atom", "/blogs/npoore/feed/tags/atom"]
             + ["/search/atom/search?query=atom&ps=100", "/search/atom/search?tag=mobile&ps=100"]
         // Every feed, then every document its links lead to, and so on: each must answer 200.
-        var queue = feeds, seen = Set(feeds), pages = 0
+        var queue = feeds
+        var seen = Set(feeds)
+        var pages = 0
         while let target = queue.popLast() {
             let response = try lotus.raw("GET", target, headers: [Self.authorization])
             #expect(response.status == 200, "\(target)")
@@ -91,8 +102,9 @@ import Testing
 
         let scope = ("X-Understudy-Scope", "reader")
         let comment = #"<entry xmlns="http://www.w3.org/2005/Atom"><content type="html">&lt;script&gt;alert(1)&lt;/script&gt; Nice</content></entry>"#
-        let posted = try lotus.raw("POST", page.replacingOccurrences(of: "/entry/", with: "/api/entrycomments/"),
-                                   headers: [Self.authorization, scope, ("Content-Type", "application/atom+xml")], body: comment)
+        let posted = try lotus.raw(
+            "POST", page.replacingOccurrences(of: "/entry/", with: "/api/entrycomments/"),
+            headers: [Self.authorization, scope, ("Content-Type", "application/atom+xml")], body: comment)
         #expect(posted.status == 201)
         let scoped = try lotus.raw("GET", page, headers: [scope]).bodyText
         #expect(scoped.contains("&lt;script&gt;alert(1)&lt;/script&gt; Nice") && !scoped.contains("<script>"))
@@ -110,7 +122,9 @@ import Testing
             #expect(profile.bodyText.contains("/profiles/vcard/profile.do?key=\(Self.nickKey)") && profile.bodyText.contains("/blogs/npoore\""))
         }
         let french = try lotus.raw("GET", "/profiles/html/profileView.do?key=\(Self.nickKey)&lang=fr_FR")
-        #expect(french.header("Content-Language") == "fr-FR" && french.bodyText.contains("<html lang=\"fr\">") && french.bodyText.contains("<h2>Réseau</h2>"))
+        #expect(
+            french.header("Content-Language") == "fr-FR" && french.bodyText.contains("<html lang=\"fr\">")
+                && french.bodyText.contains("<h2>Réseau</h2>"))
         let blog = try lotus.raw("GET", "/blogs/npoore", headers: [("Accept-Language", "fr")])
         #expect(blog.status == 200 && blog.bodyText.contains("<h2>Entrées</h2>") && blog.bodyText.contains("par <a class=\"fn url\""))
         let vcard = try lotus.raw("GET", "/profiles/vcard/profile.do?key=\(Self.nickKey)")
@@ -122,12 +136,15 @@ import Testing
         #expect(item.status == 200 && item.bodyText.contains("<h1>"))
         // Unknown people, blogs, entries and items are 404 pages (and an entry under another blog).
         let npooreEntry = try firstEntryID(lotus, "npoore")
-        for missing in ["/profiles/html/profileView.do?key=nobody", "/profiles/html/profileView.do", "/profiles/vcard/profile.do?key=nobody",
-                        "/blogs/nosuchblog", "/blogs/npoore/entry/nosuchentry", "/blogs/mobile-lab/entry/\(npooreEntry)",
-                        "/files/html/item?id=nothing", "/wikis/html/item"] {
+        for missing in [
+            "/profiles/html/profileView.do?key=nobody", "/profiles/html/profileView.do", "/profiles/vcard/profile.do?key=nobody",
+            "/blogs/nosuchblog", "/blogs/npoore/entry/nosuchentry", "/blogs/mobile-lab/entry/\(npooreEntry)",
+            "/files/html/item?id=nothing", "/wikis/html/item",
+        ] {
             let response = try lotus.raw("GET", missing, headers: [("Accept-Language", "fr")])
             #expect(response.status == 404, "\(missing)")
-            #expect(response.header("Content-Type") == "text/html;charset=UTF-8" && response.bodyText.contains("<h1>Page introuvable</h1>"), "\(missing)")
+            #expect(
+                response.header("Content-Type") == "text/html;charset=UTF-8" && response.bodyText.contains("<h1>Page introuvable</h1>"), "\(missing)")
         }
     }
 

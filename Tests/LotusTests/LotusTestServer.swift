@@ -1,13 +1,15 @@
 import Foundation
+import MockCore
+import UnderstudyTesting
+
+@testable import Lotus
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-@testable import Lotus
-import MockCore
-import UnderstudyTesting
 
 /// A server on the shipped stubs/lotus (or a copy with another config.json), with a URLSession
 /// client for feeds and a raw connection for what URLSession hides (401 challenges, redirects).
@@ -26,7 +28,8 @@ struct LotusTestServer {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("lotus-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             for file in ["people.json", "blogs.json", "activity.json"] {
-                try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent(file), withDestinationURL: fixtures.appendingPathComponent(file))
+                try FileManager.default.createSymbolicLink(
+                    at: directory.appendingPathComponent(file), withDestinationURL: fixtures.appendingPathComponent(file))
             }
             try Data(config.utf8).write(to: directory.appendingPathComponent("config.json"))
         }
@@ -63,9 +66,12 @@ struct LotusTestServer {
     }
 
     /// A write with credentials, as Atom.
-    func write(_ method: String, _ path: String, entry: String, as login: (email: String, password: String) = nick) throws -> RawHTTPConnection.Response {
-        try raw(method, path, headers: [("Authorization", Self.basic(login.email, login.password)), ("Content-Type", "application/atom+xml")],
-                body: entry)
+    func write(_ method: String, _ path: String, entry: String, as login: (email: String, password: String) = nick) throws
+        -> RawHTTPConnection.Response
+    {
+        try raw(
+            method, path, headers: [("Authorization", Self.basic(login.email, login.password)), ("Content-Type", "application/atom+xml")],
+            body: entry)
     }
 
     enum FeedError: Error { case status(Int, String) }
@@ -108,14 +114,22 @@ struct Feed {
         private var text = ""
         private var entry: Entry?
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]
+        ) {
             path.append(name)
             text = ""
             if name == "entry" && !path.dropLast().contains("entry") { entry = Entry() }
             if name == "link", let rel = attributes["rel"], let href = attributes["href"] {
-                if path.count == 2 || (entry == nil && path.count == 1) { feed.links[rel] = href } else if path.dropLast().last == "entry" { entry?.links[rel] = href }
+                if path.count == 2 || (entry == nil && path.count == 1) {
+                    feed.links[rel] = href
+                } else if path.dropLast().last == "entry" {
+                    entry?.links[rel] = href
+                }
             }
-            if name == "category", let term = attributes["term"], path.dropLast().last == "entry" { entry?.categories.append((attributes["scheme"], term)) }
+            if name == "category", let term = attributes["term"], path.dropLast().last == "entry" {
+                entry?.categories.append((attributes["scheme"], term))
+            }
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }

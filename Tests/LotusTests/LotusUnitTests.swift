@@ -1,6 +1,7 @@
 import Foundation
-@testable import Lotus
 import Testing
+
+@testable import Lotus
 
 @Suite struct LotusUnitTests {
     @Test func rfc3339DatesParseAndFormat() throws {
@@ -36,14 +37,20 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lotus-bad-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try Data(#"{"people": [{"userid": "u1", "key": "k1", "name": "A", "email": "a@x", "password": "p", "network": ["u9"], "following": ["u1"]}]}"#.utf8)
-            .write(to: directory.appendingPathComponent("people.json"))
-        try Data("{\"blogs\": [\n  {\"handle\": \"b\", \"id\": \"1\", \"title\": \"B\", \"owner\": \"u2\",\n   \"entries\": [{\"id\": \"e\", \"title\": \"T\", \"author\": \"u1\", \"published\": \"soon\"}]}]}".utf8)
-            .write(to: directory.appendingPathComponent("blogs.json"))
+        try Data(
+            #"{"people": [{"userid": "u1", "key": "k1", "name": "A", "email": "a@x", "password": "p", "network": ["u9"], "following": ["u1"]}]}"#.utf8
+        )
+        .write(to: directory.appendingPathComponent("people.json"))
+        try Data(
+            "{\"blogs\": [\n  {\"handle\": \"b\", \"id\": \"1\", \"title\": \"B\", \"owner\": \"u2\",\n   \"entries\": [{\"id\": \"e\", \"title\": \"T\", \"author\": \"u1\", \"published\": \"soon\"}]}]}"
+                .utf8
+        )
+        .write(to: directory.appendingPathComponent("blogs.json"))
         try Data("{\"stories\": [\n{\"id\": 1}".utf8).write(to: directory.appendingPathComponent("activity.json"))
         let problems = LotusBackend.check(directory: directory).map(\.description)
         #expect(problems.contains { $0.hasSuffix("blogs.json: blogs[0].owner: no person with userid u2") })
-        #expect(problems.contains { $0.hasSuffix("blogs.json: blogs[0].entries[0]: 'soon' is not an RFC 3339 date such as 2010-10-08T09:00:00.000Z") })
+        #expect(
+            problems.contains { $0.hasSuffix("blogs.json: blogs[0].entries[0]: 'soon' is not an RFC 3339 date such as 2010-10-08T09:00:00.000Z") })
         #expect(problems.contains { $0.contains("activity.json:2:") })
         // The network and following lists name people of the file, not oneself.
         #expect(problems.contains { $0.hasSuffix("people.json: people[0].network[0]: no person with userid u9") })

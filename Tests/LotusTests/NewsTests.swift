@@ -1,6 +1,7 @@
 import Foundation
-@testable import Lotus
 import Testing
+
+@testable import Lotus
 
 /// The News story service over a socket: the public feed and every parameter, paging edges,
 /// authentication, saved stories, conditional GET and writes that show at once.
@@ -13,8 +14,11 @@ import Testing
         #expect(response.value(forHTTPHeaderField: "Content-Type") == "application/atom+xml;charset=UTF-8")
         let text = String(decoding: body, as: UTF8.self)
         #expect(text.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?><feed xmlns=\"http://www.w3.org/2005/Atom\""))
-        #expect(text.contains("xmlns:snx=\"http://www.ibm.com/xmlns/prod/sn\"") && text.contains("xmlns:opensearch=\"http://a9.com/-/spec/opensearch/1.1/\""))
-        #expect(text.contains("<generator version=\"2.5\" uri=\"http://www.ibm.com/xmlns/prod/sn\">Lotus Connections - News Story service</generator>"))
+        #expect(
+            text.contains("xmlns:snx=\"http://www.ibm.com/xmlns/prod/sn\"")
+                && text.contains("xmlns:opensearch=\"http://a9.com/-/spec/opensearch/1.1/\""))
+        #expect(
+            text.contains("<generator version=\"2.5\" uri=\"http://www.ibm.com/xmlns/prod/sn\">Lotus Connections - News Story service</generator>"))
         let feed = try Feed.parse(body)
         #expect(feed.title == "Public updates")
         #expect(feed.entries.count == 20)
@@ -71,7 +75,8 @@ import Testing
         #expect(byEmail.title == "Updates from Nick Poore")
         // userid wins over email.
         let someone = try #require(all.entries.first { $0.authorEmail != LotusTestServer.nick.email })
-        let people = try JSONDecoder().decode([String: [Person]].self, from: Data(contentsOf: LotusTestServer.fixtures.appendingPathComponent("people.json")))
+        let people = try JSONDecoder().decode(
+            [String: [Person]].self, from: Data(contentsOf: LotusTestServer.fixtures.appendingPathComponent("people.json")))
         let userid = try #require(people["people"]?.first { $0.email == someone.authorEmail }?.userid)
         let byUserid = try await lotus.feed("/news/atom/stories/public?email=\(LotusTestServer.nick.email)&userid=\(userid)")
         #expect(byUserid.entries.allSatisfy { $0.authorEmail == someone.authorEmail })
@@ -125,7 +130,8 @@ import Testing
         #expect(challenge.status == 401)
         #expect(challenge.header("WWW-Authenticate") == "Basic realm=\"Lotus Connections\"")
         #expect(challenge.bodyText.contains("<code>401</code>"))
-        let wrong = try lotus.raw("GET", "/news/atom/stories/statusupdates", headers: [("Authorization", LotusTestServer.basic(LotusTestServer.nick.email, "nope"))])
+        let wrong = try lotus.raw(
+            "GET", "/news/atom/stories/statusupdates", headers: [("Authorization", LotusTestServer.basic(LotusTestServer.nick.email, "nope"))])
         #expect(wrong.status == 401)
         let authorization = ["Authorization": LotusTestServer.basic(LotusTestServer.nick.email, LotusTestServer.nick.password)]
         let statuses = try await lotus.feed("/news/atom/stories/statusupdates?ps=100", headers: authorization)
@@ -157,8 +163,9 @@ import Testing
         let bruno = ["Authorization": LotusTestServer.basic("bruno.bauer@renovations.example.com", "brunopass")]
         #expect(try await lotus.feed("/news/atom/stories/top?ps=100", headers: bruno).entries.map(\.id) != top.entries.map(\.id))
         // A status Nick posts is at the top of his own updates.
-        let put = try lotus.write("PUT", "/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)",
-                                  entry: #"<entry xmlns="http://www.w3.org/2005/Atom"><content type="text">Following along</content></entry>"#)
+        let put = try lotus.write(
+            "PUT", "/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)",
+            entry: #"<entry xmlns="http://www.w3.org/2005/Atom"><content type="text">Following along</content></entry>"#)
         #expect(put.status == 200)
         #expect(try await lotus.feed("/news/atom/stories/top?ps=1", headers: nick).entries.first?.content.contains("Nick Poore") == true)
     }
@@ -170,7 +177,10 @@ import Testing
         defer { lotus.stop() }
         let nick = ["Authorization": LotusTestServer.basic(LotusTestServer.nick.email, LotusTestServer.nick.password)]
         func names(_ query: String) async throws -> Set<String> {
-            Set(try await lotus.feed("/news/atom/stories/statusupdates?ps=100" + query, headers: nick).titles.map { $0.replacingOccurrences(of: " updated their status.", with: "") })
+            Set(
+                try await lotus.feed("/news/atom/stories/statusupdates?ps=100" + query, headers: nick).titles.map {
+                    $0.replacingOccurrences(of: " updated their status.", with: "")
+                })
         }
         #expect(try await names("") == ["Bruno Bauer", "Chen Castillo", "Mei Mori", "Nikolai Novak", "Dalia Dubois", "Hana Hoshino"])
         #expect(try await names("&source=network") == ["Bruno Bauer", "Chen Castillo", "Mei Mori", "Nikolai Novak"])
@@ -178,7 +188,8 @@ import Testing
         #expect(try await names("&source=all").count == 40)
         let organization = try await names("&source=organization")
         #expect(organization.count == 6 && !organization.contains("Nick Poore"))
-        #expect(try lotus.raw("GET", "/news/atom/stories/statusupdates?source=blogs", headers: [("Authorization", nick["Authorization"]!)]).status == 400)
+        #expect(
+            try lotus.raw("GET", "/news/atom/stories/statusupdates?source=blogs", headers: [("Authorization", nick["Authorization"]!)]).status == 400)
     }
 
     @Test func savingAStory() async throws {
@@ -188,7 +199,8 @@ import Testing
         let authorization = ["Authorization": LotusTestServer.basic(LotusTestServer.nick.email, LotusTestServer.nick.password)]
         // 2.5 needs userid on this feed.
         #expect(try lotus.raw("GET", "/news/atom/stories/saved", headers: [("Authorization", authorization["Authorization"]!)]).status == 400)
-        let saved = try lotus.write("POST", "/news/atom/stories/saved", entry: "<entry xmlns=\"http://www.w3.org/2005/Atom\"><id>\(story.id)</id></entry>")
+        let saved = try lotus.write(
+            "POST", "/news/atom/stories/saved", entry: "<entry xmlns=\"http://www.w3.org/2005/Atom\"><id>\(story.id)</id></entry>")
         #expect(saved.status == 201)
         let location = try #require(saved.header("Location"))
         let path = String(location.dropFirst("http://127.0.0.1:\(lotus.server.port)".count))
@@ -221,7 +233,8 @@ import Testing
     @Test func aStatusUpdateIsAStoryAtOnceAndResetUndoesIt() async throws {
         let lotus = try LotusTestServer.start(config: #"{"now": "2011-01-01T12:00:00Z"}"#)
         defer { lotus.stop() }
-        let update = "<entry xmlns=\"http://www.w3.org/2005/Atom\"><category scheme=\"http://www.ibm.com/xmlns/prod/sn/type\" term=\"entry\"/>"
+        let update =
+            "<entry xmlns=\"http://www.w3.org/2005/Atom\"><category scheme=\"http://www.ibm.com/xmlns/prod/sn/type\" term=\"entry\"/>"
             + "<category scheme=\"http://www.ibm.com/xmlns/prod/sn/message-type\" term=\"status\"/><content type=\"text\">Shipping &amp; testing</content></entry>"
         let put = try lotus.write("PUT", "/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)", entry: update)
         #expect(put.status == 200 && put.body.isEmpty)
@@ -236,7 +249,8 @@ import Testing
         let other = try lotus.write("PUT", "/profiles/atom/mv/theboard/entry/status.do?email=bruno.bauer@renovations.example.com", entry: update)
         #expect(other.status == 403)
         #expect(try lotus.raw("PUT", "/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)", body: update).status == 401)
-        #expect(try lotus.write("PUT", "/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)", entry: "not xml").status == 400)
+        #expect(
+            try lotus.write("PUT", "/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)", entry: "not xml").status == 400)
     }
 
     /// A feature's stories are indexed at load; what clients post joins them until a reset.
@@ -269,12 +283,15 @@ import Testing
         let bodies: [[UInt8]] = [
             Array("<entry a".utf8) + [0xFF] + Array("=\"1\"/>".utf8),
             Array("<entry xmlns=\"http://www.w3.org/2005/Atom\"><content>".utf8) + [0xC3, 0x28] + Array("</content></entry>".utf8),
-            Array(#"<!DOCTYPE entry [<!ENTITY x SYSTEM "file://\#(secret.path)">]><entry xmlns="http://www.w3.org/2005/Atom"><content>&x;</content></entry>"#.utf8),
+            Array(
+                #"<!DOCTYPE entry [<!ENTITY x SYSTEM "file://\#(secret.path)">]><entry xmlns="http://www.w3.org/2005/Atom"><content>&x;</content></entry>"#
+                    .utf8),
             Array(("<entry " + (0..<40_000).map { "a\($0)='1'" }.joined(separator: " ") + "/>").utf8),
         ]
         for body in bodies {
             let connection = try lotus.server.connect()
-            let head = "PUT \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nAuthorization: \(LotusTestServer.basic(LotusTestServer.nick.email, LotusTestServer.nick.password))\r\n"
+            let head =
+                "PUT \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nAuthorization: \(LotusTestServer.basic(LotusTestServer.nick.email, LotusTestServer.nick.password))\r\n"
                 + "Content-Type: application/atom+xml\r\nContent-Length: \(body.count)\r\n\r\n"
             try connection.send(Array(head.utf8) + body)
             let answer = try connection.readResponse()

@@ -1,6 +1,7 @@
 import Foundation
-@testable import Lotus
 import Testing
+
+@testable import Lotus
 
 /// Profiles, Blogs and Search over a socket.
 @Suite struct ProfilesBlogsSearchTests {
@@ -69,7 +70,8 @@ import Testing
         let board = try await lotus.feed("/profiles/atom/mv/theboard/entries.do?email=\(Self.nick.email)")
         #expect(board.entries.first?.categories.contains { $0.term == "status" } == true)
         // A message on Bruno's board: 201, Location, and the new entry; it is on the board and in the feed.
-        let message = "<entry xmlns=\"http://www.w3.org/2005/Atom\"><category scheme=\"http://www.ibm.com/xmlns/prod/sn/type\" term=\"entry\"/>"
+        let message =
+            "<entry xmlns=\"http://www.w3.org/2005/Atom\"><category scheme=\"http://www.ibm.com/xmlns/prod/sn/type\" term=\"entry\"/>"
             + "<category scheme=\"http://www.ibm.com/xmlns/prod/sn/message-type\" term=\"simpleEntry\"/><content type=\"text\">Great talk!</content></entry>"
         let posted = try lotus.write("POST", "/profiles/atom/mv/theboard/entries.do?email=bruno.bauer@renovations.example.com", entry: message)
         #expect(posted.status == 201)
@@ -83,18 +85,21 @@ import Testing
         #expect(try await lotus.feed("/news/atom/stories/public?ps=1").titles == ["Nick Poore posted a message to Bruno Bauer's board."])
         // A comment on it, shown inline or as entries.
         let id = String(location.split(separator: "=").last!)
-        let comment = try lotus.write("POST", "/profiles/atom/mv/theboard/comments.do?entryid=\(id)",
-                                      entry: "<entry xmlns=\"http://www.w3.org/2005/Atom\"><content type=\"text\">Thanks!</content></entry>")
+        let comment = try lotus.write(
+            "POST", "/profiles/atom/mv/theboard/comments.do?entryid=\(id)",
+            entry: "<entry xmlns=\"http://www.w3.org/2005/Atom\"><content type=\"text\">Thanks!</content></entry>")
         #expect(comment.status == 201)
         let all = try await lotus.feed("/profiles/atom/mv/theboard/entries.do?email=bruno.bauer@renovations.example.com&comments=all")
         #expect(all.entries.contains { $0.content == "Thanks!" && $0.categories.contains { $0.term == "comment" } })
         #expect(try lotus.raw("GET", "/profiles/atom/mv/theboard/entries.do?email=\(Self.nick.email)&comments=some").status == 400)
         // A message needs the entry category.
-        let bad = try lotus.write("POST", "/profiles/atom/mv/theboard/entries.do?email=bruno.bauer@renovations.example.com",
-                                  entry: "<entry xmlns=\"http://www.w3.org/2005/Atom\"><content>x</content></entry>")
+        let bad = try lotus.write(
+            "POST", "/profiles/atom/mv/theboard/entries.do?email=bruno.bauer@renovations.example.com",
+            entry: "<entry xmlns=\"http://www.w3.org/2005/Atom\"><content>x</content></entry>")
         #expect(bad.status == 400)
         // The service document of the signed-in person.
-        let service = try lotus.raw("GET", "/profiles/atom/profileService.do", headers: [("Authorization", LotusTestServer.basic(Self.nick.email, Self.nick.password))])
+        let service = try lotus.raw(
+            "GET", "/profiles/atom/profileService.do", headers: [("Authorization", LotusTestServer.basic(Self.nick.email, Self.nick.password))])
         #expect(service.status == 200 && service.header("Content-Type") == "application/atomsvc+xml; charset=UTF-8")
         #expect(service.bodyText.contains("<service xmlns=\"http://www.w3.org/2007/app\"") && service.bodyText.contains("Nick Poore"))
         #expect(try lotus.raw("GET", "/profiles/atom/profileService.do").status == 401)
@@ -121,8 +126,12 @@ import Testing
         let npoore = try await lotus.feed("/blogs/npoore/feed/entries/atom?ps=50")
         #expect(npoore.title == "Nick's Notes" && npoore.entries.allSatisfy { $0.authorEmail == Self.nick.email })
         let search = try await lotus.feed("/blogs/home/feed/entries/atom?search=iphone&ps=50")
-        #expect(!search.entries.isEmpty && search.entries.allSatisfy { $0.title.lowercased().contains("iphone") || $0.content.lowercased().contains("iphone")
-            || $0.categories.contains { $0.term == "iphone" } })
+        #expect(
+            !search.entries.isEmpty
+                && search.entries.allSatisfy {
+                    $0.title.lowercased().contains("iphone") || $0.content.lowercased().contains("iphone")
+                        || $0.categories.contains { $0.term == "iphone" }
+                })
         let tagged = try await lotus.feed("/blogs/home/feed/entries/atom?tags=atom&ps=50")
         #expect(!tagged.entries.isEmpty && tagged.entries.allSatisfy { $0.categories.contains { $0.term == "atom" } })
         let byTitle = try await lotus.feed("/blogs/npoore/feed/entries/atom?sortBy=title&ps=50")
@@ -158,15 +167,17 @@ import Testing
         let newest = try await lotus.feed("/blogs/npoore/feed/entries/atom?ps=1")
         #expect(newest.entries.first?.title == "Offline first" && newest.entries.first?.content == "<p>Cache the feed.</p>")
         #expect(newest.entries.first?.categories.map(\.term).contains("cache") == true)
-        #expect(try await lotus.feed("/news/atom/stories/public?source=blogs&ps=1").titles
+        #expect(
+            try await lotus.feed("/news/atom/stories/public?source=blogs&ps=1").titles
                 == ["Nick Poore created a blog entry named Offline first in the Nick's Notes blog."])
         // Only the owner posts to a blog; anyone signed in comments.
         #expect(try lotus.write("POST", "/blogs/mobile-lab/api/entries", entry: entry).status == 403)
         #expect(try lotus.raw("POST", "/blogs/npoore/api/entries", body: entry).status == 401)
         let id = String(newest.entries[0].id.dropFirst("urn:lsid:ibm.com:blogs:entry-".count))
-        let comment = try lotus.write("POST", "/blogs/npoore/api/entrycomments/\(id)",
-                                      entry: "<entry xmlns=\"http://www.w3.org/2005/Atom\"><content type=\"html\">Nice</content></entry>",
-                                      as: (email: "bruno.bauer@renovations.example.com", password: "brunopass"))
+        let comment = try lotus.write(
+            "POST", "/blogs/npoore/api/entrycomments/\(id)",
+            entry: "<entry xmlns=\"http://www.w3.org/2005/Atom\"><content type=\"html\">Nice</content></entry>",
+            as: (email: "bruno.bauer@renovations.example.com", password: "brunopass"))
         #expect(comment.status == 201)
         let comments = try await lotus.feed("/blogs/npoore/feed/entrycomments/\(id)/atom")
         #expect(comments.entries.map(\.content) == ["Nice"])
@@ -181,7 +192,9 @@ import Testing
         #expect(!results.entries.isEmpty)
         #expect(results.entries.allSatisfy { entry in entry.categories.contains { $0.term == "search" } })
         let (_, _, body) = try await lotus.get("/search/atom/search?query=iphone")
-        #expect(String(decoding: body, as: UTF8.self).contains("<relevance:score xmlns:relevance=\"http://a9.com/-/opensearch/extensions/relevance/1.0/\">0."))
+        #expect(
+            String(decoding: body, as: UTF8.self).contains(
+                "<relevance:score xmlns:relevance=\"http://a9.com/-/opensearch/extensions/relevance/1.0/\">0."))
         let profiles = try await lotus.feed("/search/atom/search?query=nick&scope=profiles")
         #expect(profiles.titles == ["Nick Poore"])
         let tagged = try await lotus.feed("/search/atom/search?tag=mobile&scope=blogs&pageSize=5")

@@ -1,12 +1,14 @@
 import Foundation
+import HTTPServer
+import Synchronization
+import Testing
+import UnderstudyTesting
+
+@testable import MockCore
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
-import Testing
-import HTTPServer
-@testable import MockCore
-import UnderstudyTesting
 
 final class LoadingBackend: Backend {
     let name = "slowpoke"

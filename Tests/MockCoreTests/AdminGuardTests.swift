@@ -1,13 +1,15 @@
 import Foundation
-import Testing
 import HTTPServer
 import MockCore
+import Testing
 import UnderstudyTesting
 
 /// The admin API's guard over a socket: browsers on other origins and rebinding names are refused,
 /// bodies come as JSON, and a token when one is set; ordinary clients pass.
 @Suite struct AdminGuardTests {
-    func send(_ server: TestServer, _ method: String, _ path: String, _ headers: [(String, String)], body: String = "") throws -> RawHTTPConnection.Response {
+    func send(_ server: TestServer, _ method: String, _ path: String, _ headers: [(String, String)], body: String = "") throws
+        -> RawHTTPConnection.Response
+    {
         let connection = try server.connect()
         var request = "\(method) \(path) HTTP/1.1\r\nConnection: close\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
@@ -23,19 +25,23 @@ import UnderstudyTesting
         #expect(try send(server, "POST", "/__admin/reset", [host]).status == 200)
         #expect(try send(server, "POST", "/__admin/reset", [("Host", "localhost:\(server.port)")]).status == 200)
         #expect(try send(server, "POST", "/__admin/reset", [("Host", "[::1]:\(server.port)")]).status == 200)
-        #expect(try send(server, "POST", "/__admin/reset", [("Host", "192.168.1.20:\(server.port)")]).status == 200, "an IP address cannot be rebound")
-        #expect(try send(server, "POST", "/__admin/reset", [host, ("Origin", "http://127.0.0.1:\(server.port)")]).status == 200,
-                "the server's own pages")
+        #expect(
+            try send(server, "POST", "/__admin/reset", [("Host", "192.168.1.20:\(server.port)")]).status == 200, "an IP address cannot be rebound")
+        #expect(
+            try send(server, "POST", "/__admin/reset", [host, ("Origin", "http://127.0.0.1:\(server.port)")]).status == 200,
+            "the server's own pages")
 
         let crossOrigin = try send(server, "POST", "/__admin/reset", [host, ("Origin", "http://evil.example")], body: "{}")
         #expect(crossOrigin.status == 403)
         #expect(crossOrigin.bodyText.contains("cross-origin request (Origin: http://evil.example)"))
         #expect(try send(server, "POST", "/__admin/reset", [host, ("Origin", "null")]).status == 403)
-        #expect(try send(server, "POST", "/__admin/reset", [host, ("Origin", "http://localhost:\(server.port)")]).status == 403,
-                "another origin on the same machine")
+        #expect(
+            try send(server, "POST", "/__admin/reset", [host, ("Origin", "http://localhost:\(server.port)")]).status == 403,
+            "another origin on the same machine")
         #expect(try send(server, "GET", "/__admin/requests", [host, ("Sec-Fetch-Site", "cross-site")]).status == 403)
 
-        let rebound = try send(server, "GET", "/__admin/requests", [("Host", "attacker.example:\(server.port)"), ("Origin", "http://attacker.example:\(server.port)")])
+        let rebound = try send(
+            server, "GET", "/__admin/requests", [("Host", "attacker.example:\(server.port)"), ("Origin", "http://attacker.example:\(server.port)")])
         #expect(rebound.status == 403)
         #expect(rebound.bodyText.contains("--admin-host attacker.example"))
         // What is not the admin API is not guarded.
@@ -60,11 +66,19 @@ import UnderstudyTesting
         let plain = try send(server, "POST", "/__admin/reset", [host, harness, ("Content-Type", "text/plain")], body: "{}")
         #expect(plain.status == 415, "a simple request no preflight asked about")
         #expect(plain.bodyText.contains("not 'text/plain'"))
-        #expect(try send(server, "POST", "/__admin/reset", [host, harness, ("Content-Type", "multipart/form-data; boundary=x")], body: "{}").status == 415)
-        #expect(try send(server, "POST", "/__admin/reset", [host, ("Sec-Fetch-Site", "same-site"), ("Content-Type", "text/plain")], body: "{}").status == 415)
-        #expect(try send(server, "POST", "/__admin/reset", [host, harness, ("Content-Type", "application/json; charset=utf-8")], body: "{}").status == 200)
-        #expect(try send(server, "POST", "/__admin/reset", [host, harness, ("Content-Type", "application/x-www-form-urlencoded")], body: "{}").status == 200,
-                "curl -d")
+        #expect(
+            try send(server, "POST", "/__admin/reset", [host, harness, ("Content-Type", "multipart/form-data; boundary=x")], body: "{}").status == 415
+        )
+        #expect(
+            try send(server, "POST", "/__admin/reset", [host, ("Sec-Fetch-Site", "same-site"), ("Content-Type", "text/plain")], body: "{}").status
+                == 415)
+        #expect(
+            try send(server, "POST", "/__admin/reset", [host, harness, ("Content-Type", "application/json; charset=utf-8")], body: "{}").status == 200
+        )
+        #expect(
+            try send(server, "POST", "/__admin/reset", [host, harness, ("Content-Type", "application/x-www-form-urlencoded")], body: "{}").status
+                == 200,
+            "curl -d")
         #expect(try send(server, "POST", "/__admin/reset", [host, harness], body: "{}").status == 200)
     }
 
@@ -74,9 +88,13 @@ import UnderstudyTesting
         let host = ("Host", "127.0.0.1")
         // WireMock's Java client sends its JSON as text/plain, with no Origin.
         #expect(try send(server, "POST", "/__admin/reset", [host, ("Content-Type", "text/plain; charset=UTF-8")], body: "{}").status == 200)
-        #expect(try send(server, "POST", "/__admin/reset", [host, ("Content-Type", "text/plain"), ("Origin", "http://127.0.0.1")], body: "{}").status == 200,
-                "the server's own pages")
-        #expect(try send(server, "POST", "/__admin/reset", [host, ("Content-Type", "text/plain"), ("Sec-Fetch-Site", "same-origin")], body: "{}").status == 200)
+        #expect(
+            try send(server, "POST", "/__admin/reset", [host, ("Content-Type", "text/plain"), ("Origin", "http://127.0.0.1")], body: "{}").status
+                == 200,
+            "the server's own pages")
+        #expect(
+            try send(server, "POST", "/__admin/reset", [host, ("Content-Type", "text/plain"), ("Sec-Fetch-Site", "same-origin")], body: "{}").status
+                == 200)
     }
 
     @Test func aTokenIsNeededWhenOneIsSet() throws {
@@ -89,6 +107,7 @@ import UnderstudyTesting
         #expect(try send(server, "POST", "/__admin/reset", [("Authorization", "Bearer s3cret-token")]).status == 200)
         #expect(try send(server, "POST", "/__admin/reset", [("Authorization", "Token s3cret-token"), ("Host", "mock.test:80")]).status == 200)
         #expect(try send(server, "GET", "/__admin/health", []).status == 200, "health is for readiness probes")
-        #expect(try send(server, "POST", "/__admin/reset", [("Authorization", "Bearer s3cret-token"), ("Origin", "http://evil.example")]).status == 403)
+        #expect(
+            try send(server, "POST", "/__admin/reset", [("Authorization", "Bearer s3cret-token"), ("Origin", "http://evil.example")]).status == 403)
     }
 }

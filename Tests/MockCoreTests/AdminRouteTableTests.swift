@@ -1,11 +1,12 @@
+import Foundation
 import HTTPServer
 import MockCore
-import Foundation
+import Testing
+import UnderstudyTesting
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import UnderstudyTesting
 
 @Suite struct AdminRouteTableTests {
     let table = AdminRouteTable([

@@ -1,8 +1,9 @@
 import Foundation
-import Synchronization
 import HTTPServer
+import Synchronization
 import Testing
 import UnderstudyTesting
+
 @testable import MockCore
 
 /// What a backend loads in the background, for the tests.
@@ -50,7 +51,7 @@ private final class LoadedText: Sendable {
                     default: .response(.text(value.text))
                     }
                 }
-            },
+            }
         ])
         defer { server.stop() }
         async let now = server.send("GET", "/loaded/now")

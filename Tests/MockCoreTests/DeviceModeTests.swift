@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import HTTPServer
-@testable import MockCore
+import Testing
 import UnderstudyTesting
+
+@testable import MockCore
 
 /// Device mode without TLS: which real hosts are answered and by what (hosts.json), what happens
 /// to hosts it does not name, and CONNECT requests that are refused, over real sockets.
@@ -23,7 +24,8 @@ import UnderstudyTesting
             ClosureBackend(name: "lotus", mounts: ["/developerworks/mydeveloperworks", "/news"]) { _ in .response(.text("lotus")) },
             ClosureBackend(name: "stubs", mounts: ["/only-stubbed"], tier: .userStubs) { _ in .response(.text("stub")) },
         ]
-        let deviceMode = DeviceMode(hostsFile: root.appendingPathComponent("hosts.json"), backends: ["geo", "lotus", "stubs"], passThrough: passThrough)
+        let deviceMode = DeviceMode(
+            hostsFile: root.appendingPathComponent("hosts.json"), backends: ["geo", "lotus", "stubs"], passThrough: passThrough)
         return (try TestServer.start(backends: backends, deviceMode: deviceMode), deviceMode, root)
     }
 
@@ -37,7 +39,10 @@ import UnderstudyTesting
 
     @Test func mappedHostsReachOnlyWhatTheyAreMappedTo() throws {
         let (server, _, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         #expect(try proxied(server, "http://maps.googleapis.com/maps/api/geocode/xml?address=94086").bodyText == "geo")
         // A path prefix: under it the named emulator, elsewhere none (the geo catch-all is not this host's).
         #expect(try proxied(server, "http://www.ibm.com/developerworks/mydeveloperworks/news/atom").bodyText == "lotus")
@@ -56,20 +61,27 @@ import UnderstudyTesting
 
     @Test func hostsThatAreNotMappedGetAPageThatSaysHowToMapThem() throws {
         let (server, _, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         let offline = try proxied(server, "http://rally1.rallydev.com/slm/webservice/v2.0/defect")
         #expect(offline.status == 502)
         #expect(offline.bodyText.contains("does not answer for rally1.rallydev.com"))
         #expect(offline.bodyText.contains(#""rally1.rallydev.com": "stubs""#) && offline.bodyText.contains("--pass-through"))
         #expect(offline.bodyText.contains(#"(or "geo", "lotus", path prefixes"#), "the other backends this server runs, by name")
-        #expect(offline.bodyText.contains("hosts.json of its stubs folder") && !offline.bodyText.contains(root.path),
-                "the machine's paths are not shown to a device")
+        #expect(
+            offline.bodyText.contains("hosts.json of its stubs folder") && !offline.bodyText.contains(root.path),
+            "the machine's paths are not shown to a device")
         #expect(server.router?.journal.entries.last?.backend == "proxy", "journaled as the proxy's answer")
     }
 
     @Test func connectIsRefusedWithTheReason() throws {
         let (server, _, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         for (target, status, reason) in [
             ("www.ibm.com", 400, "CONNECT needs host:port"),
             ("bad_host.com:443", 400, "CONNECT needs host:port"),
@@ -98,7 +110,10 @@ import UnderstudyTesting
 
     @Test func thePACFileSendsOnlyMappedHostsToTheProxy() throws {
         let (server, _, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         let backends: [any Backend] = [DeviceModeAPI(deviceMode: try #require(server.router?.deviceMode))]
         let pacServer = try TestServer.start(backends: backends)
         defer { pacServer.stop() }
@@ -118,7 +133,10 @@ import UnderstudyTesting
 
     @Test func aBadHostsFileIsReportedAndTheMapInUseStays() throws {
         let (server, deviceMode, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         let file = root.appendingPathComponent("hosts.json")
         for (text, problem) in [
             (#"{"maps.googleapis.com": "nope"}"#, "maps.googleapis.com: no backend 'nope' (there are: geo, lotus, stubs)"),
@@ -144,11 +162,15 @@ import UnderstudyTesting
         #expect(HostName.of(authority: "[FE80::1]")! == ("fe80::1", nil))
         #expect(HostName.of(authority: "a-b.example:1")! == ("a-b.example", 1))
         #expect(HostName.of(authority: "Example.COM:65535")! == ("example.com", 65535))
-        for bad in ["", ":443", "a..b", "-a.com", "a-.com", "a_b.com", "[::1", "[nothost]:1", "a.com:70000", "a.com:x", "a b",
-                    "a.com:", "a.com:0", "a.com:+80", "a.com:123456", "[::1]x", "[::1]:", "éxample.com", "a.com.", ".a.com", "a.-b.com"] {
+        for bad in [
+            "", ":443", "a..b", "-a.com", "a-.com", "a_b.com", "[::1", "[nothost]:1", "a.com:70000", "a.com:x", "a b",
+            "a.com:", "a.com:0", "a.com:+80", "a.com:123456", "[::1]x", "[::1]:", "éxample.com", "a.com.", ".a.com", "a.-b.com",
+        ] {
             #expect(HostName.of(authority: Substring(bad)) == nil, "\(bad)")
         }
-        for loopback in ["localhost", "LocalHost", "app.localhost", "127.0.0.1", "127.1.2.3", "::1"] { #expect(HostName.isLoopback(loopback), "\(loopback)") }
+        for loopback in ["localhost", "LocalHost", "app.localhost", "127.0.0.1", "127.1.2.3", "::1"] {
+            #expect(HostName.isLoopback(loopback), "\(loopback)")
+        }
         for other in ["0.0.0.0", "10.0.0.1", "localhost.example", "::", "example.com"] { #expect(!HostName.isLoopback(other), "\(other)") }
         #expect(HostName.isValid(String(repeating: "a", count: 63) + ".com"))
         #expect(!HostName.isValid(String(repeating: "a", count: 64) + ".com"))

@@ -1,7 +1,8 @@
 import HTTPServer
 import JSON
-@testable import MockCore
 import Testing
+
+@testable import MockCore
 
 /// A team server's replicas: who the peers are, and how their journal answers are put together.
 @Suite struct FleetTests {
@@ -51,8 +52,9 @@ import Testing
     }
 
     @Test func countsAreSummedAndFoundRequestsComeOldestFirst() throws {
-        let counts = FleetPeers.merged([("http://a", .object([("count", .int(3))])), ("http://b", .object([("count", .int(4))]))],
-                                       newestFirst: false, limit: nil)
+        let counts = FleetPeers.merged(
+            [("http://a", .object([("count", .int(3))])), ("http://b", .object([("count", .int(4))]))],
+            newestFirst: false, limit: nil)
         #expect(counts["count"]?.intValue == 7)
         func found(_ dates: [Int]) -> JSONValue {
             .object([("requests", .array(dates.map { .object([("loggedDate", .int($0))]) }))])

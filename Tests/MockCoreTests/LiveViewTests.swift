@@ -1,11 +1,13 @@
 import Foundation
+import HTTPServer
+import Testing
+import UnderstudyTesting
+
+@testable import MockCore
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPServer
-@testable import MockCore
-import UnderstudyTesting
 
 /// What the dashboard and `understudy tail` read: the journal followed live, a request with its
 /// answer, the backends' reports, and the dashboard's own files.
@@ -81,7 +83,8 @@ import UnderstudyTesting
         let server = try TestServer.start(backends: [NearBackend()])
         defer { server.stop() }
         _ = try await server.send("GET", "/helo")
-        let id = try #require((try json(try await server.send("GET", "/__admin/requests").body)["requests"] as? [[String: Any]])?.first?["id"] as? String)
+        let id = try #require(
+            (try json(try await server.send("GET", "/__admin/requests").body)["requests"] as? [[String: Any]])?.first?["id"] as? String)
         let event = try json(try await server.send("GET", "/__admin/requests/\(id)").body)
         let misses = try #require(event["nearMisses"] as? [[String: Any]])
         #expect(misses.first?["summary"] as? String == "GET /hello")
@@ -104,7 +107,10 @@ import UnderstudyTesting
     @Test func theDashboardIsServedWithoutTheTokenAndItsCallsNeedIt() async throws {
         let pages = try makeTemporaryDirectory(["index.html": "<!doctype html><title>Understudy</title>", "dashboard.js": "'use strict';"])
         defer { try? FileManager.default.removeItem(at: pages) }
-        #expect(DashboardPages(directory: pages).handle(Request(method: .get, target: "/__admin/ui/dashboard.js"), RequestContext(scope: StateScopes().default))
+        #expect(
+            DashboardPages(directory: pages).handle(
+                Request(method: .get, target: "/__admin/ui/dashboard.js"), RequestContext(scope: StateScopes().default)
+            )
             .isResponse(status: 200, type: "text/javascript; charset=utf-8"))
         let server = try TestServer.start(backends: [], adminGuard: AdminGuard(token: "secret"))
         defer { server.stop() }
@@ -128,8 +134,8 @@ private final class NearBackend: Backend {
     var report: BackendReport { BackendReport(fixtures: [("hellos", 1)], cache: .init(hits: 4, misses: 1)) }
 }
 
-private extension Reply {
-    func isResponse(status: Int, type: String) -> Bool {
+extension Reply {
+    fileprivate func isResponse(status: Int, type: String) -> Bool {
         guard case .response(let response) = self else { return false }
         return response.status == status && response.headers["Content-Type"] == type
     }

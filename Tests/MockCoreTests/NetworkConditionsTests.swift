@@ -1,6 +1,7 @@
+import HTTPServer
 import JSON
 import Testing
-import HTTPServer
+
 @testable import MockCore
 
 /// A scope's simulated network: what the admin API accepts, and how an answer is paced.

@@ -1,14 +1,16 @@
-import Testing
 import HTTPServer
+import Testing
 import UnderstudyTesting
+
 @testable import MockCore
 
 @Suite struct RequestJournalTests {
     let scope = StateScopes().default
 
     func record(_ journal: RequestJournal, _ path: String, body: Int = 0) {
-        journal.record(Request(method: .get, target: path, body: [UInt8](repeating: 1, count: body)), scope: scope,
-                       backend: "t", response: Response(status: 200), atMonotonicNanos: MonotonicClock.nanoseconds(), durationNanos: 5)
+        journal.record(
+            Request(method: .get, target: path, body: [UInt8](repeating: 1, count: body)), scope: scope,
+            backend: "t", response: Response(status: 200), atMonotonicNanos: MonotonicClock.nanoseconds(), durationNanos: 5)
     }
 
     @Test func keepsTheNewestEntriesUpToItsCapacity() {
@@ -28,8 +30,9 @@ import UnderstudyTesting
     }
 
     func answer(_ journal: RequestJournal, _ path: String, _ body: ResponseBody) {
-        journal.record(Request(method: .get, target: path), scope: scope, backend: "t", response: Response(status: 200, body: body),
-                       atMonotonicNanos: MonotonicClock.nanoseconds(), durationNanos: 5)
+        journal.record(
+            Request(method: .get, target: path), scope: scope, backend: "t", response: Response(status: 200, body: body),
+            atMonotonicNanos: MonotonicClock.nanoseconds(), durationNanos: 5)
     }
 
     /// Every body counts, a shared one once however many entries hold it: answers that are made
@@ -96,8 +99,9 @@ import UnderstudyTesting
     let scopes = StateScopes()
 
     func record(_ journal: RequestJournal, _ path: String, scope: StateScope? = nil, response: Response = Response(status: 200)) {
-        journal.record(Request(method: .get, target: path), scope: scope ?? scopes.default, backend: "t", response: response,
-                       atMonotonicNanos: MonotonicClock.nanoseconds(), durationNanos: 5)
+        journal.record(
+            Request(method: .get, target: path), scope: scope ?? scopes.default, backend: "t", response: response,
+            atMonotonicNanos: MonotonicClock.nanoseconds(), durationNanos: 5)
     }
 
     @Test func countsWhatItEvicts() {

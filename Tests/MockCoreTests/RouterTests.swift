@@ -1,12 +1,14 @@
 import Foundation
+import HTTPServer
+import Logging
+import Testing
+import UnderstudyTesting
+
+@testable import MockCore
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Logging
-import Testing
-import HTTPServer
-@testable import MockCore
-import UnderstudyTesting
 
 func answering(_ text: String) -> @Sendable (Request) -> Reply {
     { _ in .response(.text(text)) }
@@ -47,7 +49,7 @@ func answering(_ text: String) -> @Sendable (Request) -> Reply {
 
     @Test func unmatchedRequestsListWhatIsMountedAsTextOrJSON() async throws {
         let server = try TestServer.start(backends: [
-            ClosureBackend(name: "geocoder", mounts: ["/maps/api/geocode"], answering("x")),
+            ClosureBackend(name: "geocoder", mounts: ["/maps/api/geocode"], answering("x"))
         ])
         defer { server.stop() }
         let (text, plain) = try await server.send("GET", "/nowhere?x=1")
@@ -72,7 +74,7 @@ func answering(_ text: String) -> @Sendable (Request) -> Reply {
         let server = try TestServer.start(backends: [
             ClosureBackend(name: "slow", mounts: ["/slow"]) { _ in
                 .deferred { reply in reply.send(.text("later", status: 202), after: .milliseconds(200)) }
-            },
+            }
         ])
         defer { server.stop() }
         let (body, response) = try await server.send("GET", "/slow")
@@ -134,8 +136,10 @@ final class LogBox: Sendable {
         let lines = box.messages.withLock { $0 }
         #expect(lines.count == 2)
         // Aligned columns: time, method, status, target, who answered, duration, the scope when named.
-        #expect(lines.first?.range(of: #"^\d\d:\d\d:\d\d\.\d\d\d  GET     200  /one\?x=1 {41}one {8} *\d+\.\d+ ms\n$"#,
-                                   options: .regularExpression) != nil, "\(lines)")
+        #expect(
+            lines.first?.range(
+                of: #"^\d\d:\d\d:\d\d\.\d\d\d  GET     200  /one\?x=1 {41}one {8} *\d+\.\d+ ms\n$"#,
+                options: .regularExpression) != nil, "\(lines)")
         #expect(lines.last?.contains("  GET     404  /none ") == true)
         #expect(lines.last?.hasSuffix(" ms  scope ci-1\n") == true)
     }
@@ -143,7 +147,8 @@ final class LogBox: Sendable {
     @Test func aRequestLogLineColoursTheStatusAndNeutralisesControlCharacters() {
         let log = RequestLog(colored: true) { _ in }
         let line = log.line(loggedAt: 0, method: "GET", target: "/a\u{1B}[2J\u{9B}b", status: 503, servedBy: nil, micros: 1500, scope: "default")
-        #expect(line == "00:00:00.000  GET     \u{1B}[31m503\u{1B}[0m  /a\\x1b[2J\\u{9b}b" + String(repeating: " ", count: 33) + "unmatched       1.5 ms")
+        #expect(
+            line == "00:00:00.000  GET     \u{1B}[31m503\u{1B}[0m  /a\\x1b[2J\\u{9b}b" + String(repeating: " ", count: 33) + "unmatched       1.5 ms")
     }
 
     @Test func nothingIsLoggedPerRequestByDefault() async throws {

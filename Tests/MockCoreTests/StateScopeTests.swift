@@ -1,11 +1,13 @@
 import Foundation
+import HTTPServer
+import Testing
+import UnderstudyTesting
+
+@testable import MockCore
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPServer
-@testable import MockCore
-import UnderstudyTesting
 
 /// Answers what it saw of the scope, and counts requests per scope in the scope's own store.
 final class ScopeEcho: Backend {
@@ -81,7 +83,8 @@ final class NotingState: ScopeState {
     @Test func resetAndJournalActInTheRequestsScope() async throws {
         let server = try TestServer.start(backends: [ScopeEcho()])
         defer { server.stop() }
-        let a = ["X-Understudy-Scope": "a"], b = ["X-Understudy-Scope": "b"]
+        let a = ["X-Understudy-Scope": "a"]
+        let b = ["X-Understudy-Scope": "b"]
         _ = try await server.send("GET", "/one", headers: a)
         _ = try await server.send("GET", "/two", headers: a)
         _ = try await server.send("GET", "/three", headers: b)
@@ -137,7 +140,8 @@ final class NotingState: ScopeState {
         let scopes = StateScopes(limits: .init(maxScopes: 2, idleSeconds: 600))
         let key = ScopeKey { _ in NotingState() }
         let t0 = MonotonicClock.nanoseconds()
-        let a = scopes.scope(named: "a", now: t0), b = scopes.scope(named: "b", now: t0 + 1)
+        let a = scopes.scope(named: "a", now: t0)
+        let b = scopes.scope(named: "b", now: t0 + 1)
         let stateOfB = b[key]
         a.noteUse(at: t0 + 2, countsRequest: true)
         #expect(scopes.scope(named: "a", now: t0 + 3) === a)
@@ -184,7 +188,8 @@ final class NotingState: ScopeState {
 
     @Test func resettingAScopeResetsEachStateInIt() {
         let scopes = StateScopes()
-        let key = ScopeKey { _ in NotingState() }, counter = ScopeKey { _ in ScopedValue { 10 } }
+        let key = ScopeKey { _ in NotingState() }
+        let counter = ScopeKey { _ in ScopedValue { 10 } }
         let scope = scopes.scope(named: "s")
         let state = scope[key]
         scope[counter].withValue { $0 += 5 }

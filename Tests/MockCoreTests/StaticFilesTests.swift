@@ -1,11 +1,13 @@
 import Foundation
+import HTTPServer
+import Testing
+import UnderstudyTesting
+
+@testable import MockCore
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPServer
-@testable import MockCore
-import UnderstudyTesting
 
 @Suite struct StaticFilesTests {
     @Test func servesFilesWithTheirContentTypes() async throws {
@@ -61,8 +63,9 @@ import UnderstudyTesting
             try? FileManager.default.removeItem(at: root)
             try? FileManager.default.removeItem(at: outside)
         }
-        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("leak.txt"),
-                                                   withDestinationURL: outside.appendingPathComponent("secret.txt"))
+        try FileManager.default.createSymbolicLink(
+            at: root.appendingPathComponent("leak.txt"),
+            withDestinationURL: outside.appendingPathComponent("secret.txt"))
         let files = StaticFiles(root: root)
         #expect(files.paths == ["/inside.txt"])
     }

@@ -12,12 +12,13 @@ import UnderstudyTesting
     #if DEBUG
     @Test func aLoopOnlyCallFromAnotherThreadTrapsInDebugBuilds() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let server = try TestServer.start(handler: ClosureHandler { _, responder in
-                let loop = responder.loop
-                responder.send(Response(status: 200))
-                // A timer armed from a worker thread: libevent would race the loop's own thread.
-                DispatchQueue.global().async { loop.schedule(after: .seconds(1)) {} }
-            })
+            let server = try TestServer.start(
+                handler: ClosureHandler { _, responder in
+                    let loop = responder.loop
+                    responder.send(Response(status: 200))
+                    // A timer armed from a worker thread: libevent would race the loop's own thread.
+                    DispatchQueue.global().async { loop.schedule(after: .seconds(1)) {} }
+                })
             _ = try await server.send("GET", "/")
             try await Task.sleep(for: .seconds(10))
         }
@@ -26,7 +27,9 @@ import UnderstudyTesting
     #endif
 
     @Test func aReplyComputedAfterTheServerStoppedIsDroppedSafely() async throws {
-        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), finished = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
         let queue = DispatchQueue(label: "slow work")
         let backend = ClosureBackend(name: "slow", mounts: ["/slow"]) { _ in
             .computed(on: queue) {

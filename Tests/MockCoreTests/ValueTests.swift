@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MockCore
 
 @Suite struct ValueTests {

@@ -1,14 +1,16 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPServer
 import JSON
 import MockCore
-@testable import Recording
 import Stubs
 import Testing
 import UnderstudyTesting
+
+@testable import Recording
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Record from a real upstream on loopback, stop it, replay the recording and compare.
 @Suite struct RecordingTests {
@@ -21,7 +23,10 @@ import UnderstudyTesting
         /// compresses to more than the threshold still.
         static let largeBinary: [UInt8] = {
             var state: UInt32 = 7
-            return (0..<1_500_000).map { _ in state = state &* 1_103_515_245 &+ 12345; return UInt8(truncatingIfNeeded: state >> 16) }
+            return (0..<1_500_000).map { _ in
+                state = state &* 1_103_515_245 &+ 12345
+                return UInt8(truncatingIfNeeded: state >> 16)
+            }
         }()
         static let largeText = Array(largeBinary.prefix(400_000).map { String($0, radix: 16) }.joined(separator: " ").utf8)
         static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF, 0xFE, 0x00, 0x10, 0x80]
@@ -37,34 +42,51 @@ import UnderstudyTesting
                 let asked = counter.next(request.path)
                 switch request.path {
                 case "/text":
-                    return .response(Response(status: 200, headers: ["Content-Type": "application/json; charset=UTF-8", "X-Upstream": "yes",
-                                                                     "Set-Cookie": "SESSION=abc123; Path=/; HttpOnly"],
-                                              body: ResponseBody(#"{"hello": "world", "query": "\#(request.rawQuery ?? "")"}"#)))
+                    return .response(
+                        Response(
+                            status: 200,
+                            headers: [
+                                "Content-Type": "application/json; charset=UTF-8", "X-Upstream": "yes",
+                                "Set-Cookie": "SESSION=abc123; Path=/; HttpOnly",
+                            ],
+                            body: ResponseBody(#"{"hello": "world", "query": "\#(request.rawQuery ?? "")"}"#)))
                 case "/image.png":
                     return .response(Response(status: 200, headers: ["Content-Type": "image/png"], body: ResponseBody(Self.png)))
                 case "/gzip":
-                    return .response(Response(status: 200, headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"],
-                                              body: ResponseBody(gzipped)))
+                    return .response(
+                        Response(
+                            status: 200, headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"],
+                            body: ResponseBody(gzipped)))
                 case "/brotli":
                     // Not really brotli: the bytes only have to come back as they were sent.
-                    return .response(Response(status: 200, headers: ["Content-Type": "text/plain", "Content-Encoding": "br",
-                                                                     "X-Accepted": request.headers["Accept-Encoding"] ?? "none"],
-                                              body: ResponseBody(Self.png)))
+                    return .response(
+                        Response(
+                            status: 200,
+                            headers: [
+                                "Content-Type": "text/plain", "Content-Encoding": "br",
+                                "X-Accepted": request.headers["Accept-Encoding"] ?? "none",
+                            ],
+                            body: ResponseBody(Self.png)))
                 case "/counter":
                     return .response(Response(status: 200, headers: ["Content-Type": "text/plain"], body: ResponseBody("visit \(asked)")))
                 case "/form":
                     return .response(.text("got \(request.bodyText)", status: 201))
                 case "/large.bin":
-                    return .response(Response(status: 200, headers: ["Content-Type": "application/octet-stream"], body: ResponseBody(Self.largeBinary)))
+                    return .response(
+                        Response(status: 200, headers: ["Content-Type": "application/octet-stream"], body: ResponseBody(Self.largeBinary)))
                 case "/large-text":
                     // Sent in chunks (Transfer-Encoding: chunked), compressed.
                     return .deferred { reply in
-                        reply.sendDribbled(Response(status: 200, headers: ["Content-Type": "text/plain", "Content-Encoding": "gzip"],
-                                                    body: ResponseBody(largeGzipped)), chunks: 8, over: .milliseconds(40))
+                        reply.sendDribbled(
+                            Response(
+                                status: 200, headers: ["Content-Type": "text/plain", "Content-Encoding": "gzip"],
+                                body: ResponseBody(largeGzipped)), chunks: 8, over: .milliseconds(40))
                     }
                 case "/large-counter":
-                    return .response(Response(status: 200, headers: ["Content-Type": "application/octet-stream"],
-                                              body: ResponseBody(Array(repeating: UInt8(asked), count: 300_000))))
+                    return .response(
+                        Response(
+                            status: 200, headers: ["Content-Type": "application/octet-stream"],
+                            body: ResponseBody(Array(repeating: UInt8(asked), count: 300_000))))
                 case "/slow":
                     return .deferred { reply in reply.send(.text("late"), after: .seconds(3)) }
                 default:
@@ -95,7 +117,12 @@ import UnderstudyTesting
 
     final class Counter: Sendable {
         private let counts = Locked<[String: Int]>([:])
-        func next(_ key: String) -> Int { counts.withLock { $0[key, default: 0] += 1; return $0[key]! } }
+        func next(_ key: String) -> Int {
+            counts.withLock {
+                $0[key, default: 0] += 1
+                return $0[key]!
+            }
+        }
     }
 
     static func temporaryDirectory() -> URL {
@@ -103,8 +130,10 @@ import UnderstudyTesting
     }
 
     /// A recording server in front of `upstream`, writing into `directory`.
-    static func recorder(_ upstream: String, _ directory: URL, options: RecordingOptions = RecordingOptions(),
-                         tls: TLSClientSettings = TLSClientSettings(), timeout: Duration = .seconds(30)) throws -> (TestServer, RecordingProxy) {
+    static func recorder(
+        _ upstream: String, _ directory: URL, options: RecordingOptions = RecordingOptions(),
+        tls: TLSClientSettings = TLSClientSettings(), timeout: Duration = .seconds(30)
+    ) throws -> (TestServer, RecordingProxy) {
         let proxy = RecordingProxy(timeout: timeout, tls: tls)
         proxy.start(targets: [RecordingTarget(baseURL: upstream)], store: RecordingStore(directory: directory, options: options))
         return (try TestServer.start(backends: [proxy]), proxy)
@@ -151,7 +180,8 @@ import UnderstudyTesting
         for (index, (original, replay)) in zip(live, replayed).enumerated() {
             #expect(replay.status == original.status, "request \(index)")
             // Every header the upstream chose comes back; those of the transfer are the server's own.
-            for (name, value) in original.headers where !["date", "content-length", "connection", "set-cookie"].contains(name.lowercased()) && index != 2 {
+            for (name, value) in original.headers
+            where !["date", "content-length", "connection", "set-cookie"].contains(name.lowercased()) && index != 2 {
                 #expect(replay.header(name) == value, "request \(index): \(name)")
             }
         }
@@ -168,7 +198,10 @@ import UnderstudyTesting
         let otherKey = try Self.exchange(replayer, "GET /text?a=1&key=OTHER HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         #expect(otherKey.status == 200)
         #expect(otherKey.header("Set-Cookie") == "SESSION=REDACTED; Path=/; HttpOnly")
-        let otherPassword = try Self.exchange(replayer, "POST /form HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 19\r\nConnection: close\r\n\r\nname=ann&password=x")
+        let otherPassword = try Self.exchange(
+            replayer,
+            "POST /form HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 19\r\nConnection: close\r\n\r\nname=ann&password=x"
+        )
         #expect(otherPassword.status == 201)
         #expect(try Self.exchange(replayer, "GET /text?a=2&key=SECRET HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").status == 404)
         // Nothing secret reached the disk; the binary body is a file of its own.
@@ -195,7 +228,9 @@ import UnderstudyTesting
         // Replayed in order; the last answer repeats. The admin API shows and restarts the scenario.
         let recordings = StubEngine(stubsDirectory: recorded, name: "recordings", tier: .recordings)
         let userStubs = StubEngine(stubsDirectory: recorded.appendingPathComponent("no-user-stubs"))
-        let replayer = try TestServer.start(backends: [StubAdminAPI(engine: userStubs, journal: RequestJournal(), recordings: recordings), recordings])
+        let replayer = try TestServer.start(backends: [
+            StubAdminAPI(engine: userStubs, journal: RequestJournal(), recordings: recordings), recordings,
+        ])
         defer { replayer.stop() }
         #expect(try (1...4).map { _ in try Self.exchange(replayer, ask).bodyText } == ["visit 1", "visit 2", "visit 3", "visit 3"])
         let scenarios = try JSONValue.parse(Array(try await replayer.send("GET", "/__admin/scenarios").body))
@@ -270,8 +305,9 @@ import UnderstudyTesting
         // Trusted explicitly: recorded, and replayed byte for byte.
         let recorded = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: recorded) }
-        let (trusting, _) = try Self.recorder(upstream.baseURL, recorded.appendingPathComponent("tls"),
-                                              tls: TLSClientSettings(trustedCertificates: certificate.path))
+        let (trusting, _) = try Self.recorder(
+            upstream.baseURL, recorded.appendingPathComponent("tls"),
+            tls: TLSClientSettings(trustedCertificates: certificate.path))
         let live = try Self.exchange(trusting, ask)
         #expect(live.status == 200 && live.bodyText.contains("hello"))
         // A second request goes over the kept TLS connection.
@@ -282,8 +318,9 @@ import UnderstudyTesting
         #expect(try Self.exchange(replayer, ask).body == live.body)
 
         // Verification off: any certificate.
-        let (insecure, _) = try Self.recorder(upstream.baseURL, certificates.appendingPathComponent("insecure"),
-                                              tls: TLSClientSettings(verifyCertificates: false))
+        let (insecure, _) = try Self.recorder(
+            upstream.baseURL, certificates.appendingPathComponent("insecure"),
+            tls: TLSClientSettings(verifyCertificates: false))
         defer { insecure.stop() }
         #expect(try Self.exchange(insecure, ask).status == 200)
     }
@@ -308,7 +345,7 @@ import UnderstudyTesting
         #expect(snapshot["mappings"]?.arrayValue?.count == 1)
         // While recording, what was recorded already is asked of the upstream again.
         #expect(String(decoding: try await server.send("GET", "/counter").body, as: UTF8.self) == "visit 1")
-        replay.reloadFiles()   // as the watcher does once the recording's files are written
+        replay.reloadFiles()  // as the watcher does once the recording's files are written
         #expect(String(decoding: try await server.send("GET", "/counter").body, as: UTF8.self) == "visit 2")
         let stopped = try JSONValue.parse(Array(try await server.send("POST", "/__admin/recordings/stop").body))
         #expect(stopped["mappings"]?.arrayValue?.count == 3)
@@ -349,9 +386,12 @@ import UnderstudyTesting
             """#
         let (exchanges, skipped) = try HARImport.exchanges(Array(har.utf8))
         #expect(exchanges.count == 2)
-        #expect(skipped.map(\.message) == ["log.entries[2]: method BREW is not supported; skipped",
-                                           "log.entries[3]: the request got no response (status 0); skipped",
-                                           "log.entries[4]: request.url is missing or not an absolute URL; skipped"])
+        #expect(
+            skipped.map(\.message) == [
+                "log.entries[2]: method BREW is not supported; skipped",
+                "log.entries[3]: the request got no response (status 0); skipped",
+                "log.entries[4]: request.url is missing or not an absolute URL; skipped",
+            ])
         let recorded = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: recorded) }
         let store = RecordingStore(directory: recorded.appendingPathComponent("har"), options: RecordingOptions())
@@ -361,7 +401,10 @@ import UnderstudyTesting
         let items = try Self.exchange(replayer, "GET /v1/items?page=2&api_key=OTHER HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         #expect(items.bodyText == #"{"items": [3, 4]}"# && items.header("Content-Encoding") == nil)
         let body = #"{"password": "whatever", "user": "ann"}"#
-        let login = try Self.exchange(replayer, "POST /v1/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+        let login = try Self.exchange(
+            replayer,
+            "POST /v1/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+        )
         #expect(login.status == 200 && login.body == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         #expect(throws: HARImport.Problem.self) { try HARImport.exchanges(Array("{}".utf8)) }
     }
@@ -370,11 +413,14 @@ import UnderstudyTesting
 /// A self-signed certificate for 127.0.0.1, made with the openssl command.
 enum SelfSignedCertificate {
     static func make(in directory: URL) throws -> (certificate: URL, key: URL) {
-        let certificate = directory.appendingPathComponent("cert.pem"), key = directory.appendingPathComponent("key.pem")
+        let certificate = directory.appendingPathComponent("cert.pem")
+        let key = directory.appendingPathComponent("key.pem")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key.path, "-out", certificate.path,
-                             "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
+        process.arguments = [
+            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key.path, "-out", certificate.path,
+            "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try ProcessEnvironment.run(process)

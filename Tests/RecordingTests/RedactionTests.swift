@@ -1,9 +1,10 @@
 import Foundation
 import HTTPServer
 import MockCore
-@testable import Recording
 import Testing
 import UnderstudyTesting
+
+@testable import Recording
 
 /// Secrets an upstream echoes in places the redaction list does not name, and secrets in the
 /// parts of a request that become file and scenario names (hostile-client audit).
@@ -18,12 +19,16 @@ import UnderstudyTesting
             let authorization = request.headers["Authorization"] ?? ""
             let decoded = MappingRecipe.basicCredentials(authorization).first ?? "-"
             let session = request.cookies.first { $0.name == "sid" }?.value ?? "-"
-            let visit = visits.withLock { $0 += 1; return $0 }
+            let visit = visits.withLock {
+                $0 += 1
+                return $0
+            }
             var headers: HTTPHeaders = ["Content-Type": "application/json", "X-Credentials": decoded, "X-Session": "is \(session)"]
             if let token = request.queryItems.first(where: { $0.name == "token" })?.value {
                 headers.add("Location", "/done?t=" + MappingRecipe.percentEncoded(token))
             }
-            let body = #"{"greeting": "hello \#(decoded)", "password": "\#(decoded.split(separator: ":").last ?? "")", "session": "\#(session)", "path": "\#(request.path)", "visit": \#(visit), "sent": \#(request.bodyText.isEmpty ? "null" : request.bodyText)}"#
+            let body =
+                #"{"greeting": "hello \#(decoded)", "password": "\#(decoded.split(separator: ":").last ?? "")", "session": "\#(session)", "path": "\#(request.path)", "visit": \#(visit), "sent": \#(request.bodyText.isEmpty ? "null" : request.bodyText)}"#
             return .response(Response(status: 200, headers: headers, body: ResponseBody(body)))
         }
         return try TestServer.start(backends: [backend])
@@ -55,8 +60,10 @@ import UnderstudyTesting
         for file in FileManager.default.enumerator(at: recorded, includingPropertiesForKeys: nil)!.compactMap({ $0 as? URL }) {
             everything += file.path + "\n" + String(decoding: (try? Data(contentsOf: file)) ?? Data(), as: UTF8.self)
         }
-        for secret in [Self.password, "\(Self.user):\(Self.password)", Self.basic, Self.bearer, Self.cookie, Self.queryToken,
-                       MappingRecipe.percentEncoded(Self.queryToken)] {
+        for secret in [
+            Self.password, "\(Self.user):\(Self.password)", Self.basic, Self.bearer, Self.cookie, Self.queryToken,
+            MappingRecipe.percentEncoded(Self.queryToken),
+        ] {
             #expect(!everything.contains(secret), "\(secret) is in the recording")
         }
         #expect(everything.contains("REDACTED"))
@@ -65,12 +72,16 @@ import UnderstudyTesting
         let replayer = try RecordingTests.replayer(recorded)
         defer { replayer.stop() }
         let profile = "GET /session/other-token/profile HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-        let first = try RecordingTests.exchange(replayer, profile), second = try RecordingTests.exchange(replayer, profile)
+        let first = try RecordingTests.exchange(replayer, profile)
+        let second = try RecordingTests.exchange(replayer, profile)
         #expect(first.status == 200 && first.bodyText.contains("\"visit\": 4"))
         #expect(second.status == 200 && second.bodyText.contains("\"visit\": 5"))
         #expect(try RecordingTests.exchange(replayer, requests[0]).header("X-Credentials") == "REDACTED")
         let notes = #"{"note": "my token is something-else", "count": 1}"#
-        let posted = try RecordingTests.exchange(replayer, "POST /notes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(notes.utf8.count)\r\nConnection: close\r\n\r\n\(notes)")
+        let posted = try RecordingTests.exchange(
+            replayer,
+            "POST /notes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(notes.utf8.count)\r\nConnection: close\r\n\r\n\(notes)"
+        )
         #expect(posted.status == 200)
     }
 

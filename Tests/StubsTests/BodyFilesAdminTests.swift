@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import HTTPServer
 import MockCore
-@testable import Stubs
+import Testing
 import UnderstudyTesting
+
+@testable import Stubs
 
 /// `/__admin/files`: the body files, listed, read, written and deleted, never outside `__files/`.
 @Suite struct BodyFilesAdminTests {
@@ -21,7 +22,10 @@ import UnderstudyTesting
 
     @Test func listReadWriteDelete() async throws {
         let (server, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         let (listing, _) = try await server.send("GET", "/__admin/files")
         #expect(try JSONSerialization.jsonObject(with: listing) as? [String] == ["a.txt", "sub/b.json"])
         #expect(String(decoding: try await server.send("GET", "/__admin/files/sub/b.json").body, as: UTF8.self) == "{}")
@@ -39,8 +43,12 @@ import UnderstudyTesting
 
     @Test func aStubAnswersWithTheBodyFileAsItIsNow() async throws {
         let (server, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
-        _ = try await server.send("POST", "/__admin/mappings", body: Data(#"{"request": {"urlPath": "/b"}, "response": {"bodyFileName": "/a.txt"}}"#.utf8))
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
+        _ = try await server.send(
+            "POST", "/__admin/mappings", body: Data(#"{"request": {"urlPath": "/b"}, "response": {"bodyFileName": "/a.txt"}}"#.utf8))
         #expect(String(decoding: try await server.send("GET", "/a").body, as: UTF8.self) == "hello")
         _ = try await server.send("PUT", "/__admin/files/a.txt", body: Data("changed".utf8))
         for path in ["/a", "/b"] {
@@ -54,7 +62,10 @@ import UnderstudyTesting
 
     @Test func namesLeadingOutsideAreRefused() async throws {
         let (server, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("__files/link"), withDestinationURL: root)
         for name in ["..%2Fsecret.txt", "sub/..%2F..%2Fsecret.txt", "link/secret.txt"] {
             let (_, read) = try await server.send("GET", "/__admin/files/\(name)")

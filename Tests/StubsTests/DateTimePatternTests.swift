@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import HTTPServer
 import MockCore
-@testable import Stubs
+import Testing
 import UnderstudyTesting
+
+@testable import Stubs
 
 /// The date matchers, checked against what WireMock 2.35 answers for the same values.
 @Suite struct DateTimePatternTests {
@@ -32,7 +33,9 @@ import UnderstudyTesting
         #expect(equal.matches("2021-06-14T12:13:14"))
         #expect(!equal.matches("2021-06-14T12:13:14.001Z"))
         // An offset moves only `now`, as in WireMock.
-        #expect(try content(#"{"equalToDateTime": "2021-06-14T12:00:00Z", "expectedOffset": 1, "expectedOffsetUnit": "days"}"#).matches("2021-06-14T12:00:00Z"))
+        #expect(
+            try content(#"{"equalToDateTime": "2021-06-14T12:00:00Z", "expectedOffset": 1, "expectedOffsetUnit": "days"}"#).matches(
+                "2021-06-14T12:00:00Z"))
         // A local expected value is compared with the request's wall clock, its zone dropped.
         #expect(try content(#"{"equalToDateTime": "2021-06-14T12:13:14"}"#).matches("2021-06-14T12:13:14+05:00"))
     }
@@ -42,8 +45,11 @@ import UnderstudyTesting
         #expect(try !content(#"{"after": "now +3 days"}"#).matches(iso(Date().addingTimeInterval(86_400))))
         #expect(try content(#"{"before": "now -1 hours"}"#).matches(iso(Date().addingTimeInterval(-7200))))
         #expect(try content(#"{"before": "2 days"}"#).matches(iso(Date().addingTimeInterval(86_400))))
-        #expect(try content(#"{"after": "now", "expectedOffset": -3, "expectedOffsetUnit": "days"}"#).matches(iso(Date().addingTimeInterval(-86_400))))
-        #expect(try !content(#"{"after": "now", "expectedOffset": -3, "expectedOffsetUnit": "days"}"#).matches(iso(Date().addingTimeInterval(-4 * 86_400))))
+        #expect(
+            try content(#"{"after": "now", "expectedOffset": -3, "expectedOffsetUnit": "days"}"#).matches(iso(Date().addingTimeInterval(-86_400))))
+        #expect(
+            try !content(#"{"after": "now", "expectedOffset": -3, "expectedOffsetUnit": "days"}"#).matches(
+                iso(Date().addingTimeInterval(-4 * 86_400))))
         #expect(try content(#"{"after": "now -1 months"}"#).matches(iso(Date().addingTimeInterval(-20 * 86_400))))
         #expect(try !content(#"{"after": "now -1 years"}"#).matches(iso(Date().addingTimeInterval(-400 * 86_400))))
 
@@ -82,7 +88,9 @@ import UnderstudyTesting
         #expect(!european.matches("2021-06-14T12:00:00Z"), "only the given format is read")
         #expect(!european.matches("14/06/2021 12"))
         #expect(try content(#"{"equalToDateTime": "2021-06-14", "actualFormat": "d MMMM yyyy"}"#).matches("14 June 2021"))
-        #expect(try content(#"{"equalToDateTime": "2021-06-14T15:04:00Z", "actualFormat": "yyyy-MM-dd hh:mm a XXX"}"#).matches("2021-06-14 05:04 PM +02:00"))
+        #expect(
+            try content(#"{"equalToDateTime": "2021-06-14T15:04:00Z", "actualFormat": "yyyy-MM-dd hh:mm a XXX"}"#).matches(
+                "2021-06-14 05:04 PM +02:00"))
         #expect(try content(#"{"equalToDateTime": "2021-06-14T12:13:13Z", "actualFormat": "epoch"}"#).matches("1623672793000"))
         #expect(try content(#"{"equalToDateTime": "2021-06-14T12:13:13Z", "actualFormat": "unix"}"#).matches("1623672793"))
         #expect(try !content(#"{"equalToDateTime": "2021-06-14T12:13:13Z", "actualFormat": "unix"}"#).matches("99999999999999999999"))
@@ -91,7 +99,10 @@ import UnderstudyTesting
 
     @Test func badDateSpecsAreLoadErrorsThatSayWhere() {
         func error(_ json: String) -> String {
-            do { _ = try content(json); return "" } catch { return "\(error)" }
+            do {
+                _ = try content(json)
+                return ""
+            } catch { return "\(error)" }
         }
         #expect(error(#"{"before": "yesterday"}"#).contains("test.before"))
         #expect(error(#"{"before": "now +3 fortnights"}"#).contains("unknown unit 'fortnights'"))
@@ -102,7 +113,8 @@ import UnderstudyTesting
 
     @Test func nearMissesSayWhatDateWasExpected() async throws {
         let root = try makeTemporaryDirectory([
-            "mappings/d.json": #"{"request": {"urlPath": "/trips", "queryParameters": {"from": {"after": "now +1 days"}}}, "response": {"body": "ok"}}"#,
+            "mappings/d.json":
+                #"{"request": {"urlPath": "/trips", "queryParameters": {"from": {"after": "now +1 days"}}}, "response": {"body": "ok"}}"#
         ])
         defer { try? FileManager.default.removeItem(at: root) }
         let engine = StubEngine(stubsDirectory: root)

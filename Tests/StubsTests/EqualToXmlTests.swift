@@ -1,5 +1,6 @@
 import JSON
 import Testing
+
 @testable import Stubs
 
 /// `equalToXml` with the cases of WireMock 3.13's EqualToXmlPatternTest
@@ -21,16 +22,19 @@ import Testing
         // ignoreOrderOfSameNodeOnSameLevel / dontIgnoreOrderOfSameNodeOnSameLevel
         #expect(try xml("<body><entry>1</entry><entry>2</entry></body>", ignoring).matches("<body><entry>2</entry><entry>1</entry></body>"))
         #expect(try !xml("<body><entry>1</entry><entry>2</entry></body>").matches("<body><entry>2</entry><entry>1</entry></body>"))
-        #expect(try !xml("<body><entry>1</entry><entry>2</entry></body>", [("ignoreOrderOfSameNode", false)])
-            .matches("<body><entry>2</entry><entry>1</entry></body>"))
+        #expect(
+            try !xml("<body><entry>1</entry><entry>2</entry></body>", [("ignoreOrderOfSameNode", false)])
+                .matches("<body><entry>2</entry><entry>1</entry></body>"))
         // doesNotMatchWhenSameNodeOnSameLevelHasDifferentValues
         #expect(try !xml("<body><entry>1</entry><entry>3</entry></body>", ignoring).matches("<body><entry>2</entry><entry>1</entry></body>"))
         // matchesIfMultipleSameNodesOnSameLevelWithDifferentNodes
-        #expect(try xml("<body><entry>1</entry><entry>2</entry><other>2</other></body>", ignoring)
-            .matches("<body><entry>2</entry><entry>1</entry><other>2</other></body>"))
+        #expect(
+            try xml("<body><entry>1</entry><entry>2</entry><other>2</other></body>", ignoring)
+                .matches("<body><entry>2</entry><entry>1</entry><other>2</other></body>"))
         // matchesIfTwoIdenticalChildNodesAreEmpty, matchesIfCommentsDiffer
         #expect(try xml("<body><entry/><entry/></body>", ignoring).matches("<body><entry/><entry/></body>"))
-        #expect(try xml("<body><!-- Comment --><entry/><entry/></body>", ignoring).matches("<body><entry/><entry/><!-- A different comment --></body>"))
+        #expect(
+            try xml("<body><!-- Comment --><entry/><entry/></body>", ignoring).matches("<body><entry/><entry/><!-- A different comment --></body>"))
     }
 
     @Test func namespaceAwareness() throws {
@@ -54,8 +58,9 @@ import Testing
 
         // defaultNamespaceUrisOfXmlnsAttributesAreCompared…
         for mode in ["STRICT", "LEGACY", "NONE"] {
-            #expect(try !xml(#"<GetValue xmlns="http://thing.com"/>"#, [("namespaceAwareness", .string(mode))])
-                .matches(#"<GetValue xmlns="http://stuff.com"/>"#), "\(mode)")
+            #expect(
+                try !xml(#"<GetValue xmlns="http://thing.com"/>"#, [("namespaceAwareness", .string(mode))])
+                    .matches(#"<GetValue xmlns="http://stuff.com"/>"#), "\(mode)")
         }
 
         // xmlnsNamespacedAttributesAreNotComparedWhenUsingStrict… / …AreComparedWhenUsingNoNamespaceAwareness
@@ -66,16 +71,20 @@ import Testing
         #expect(try !xml(declaring, [("namespaceAwareness", "NONE")]).matches(other))
 
         // LEGACY compares attributes by the names they are written with.
-        #expect(try !xml(#"<thing xmlns:th="x" th:attr="abc">a</thing>"#, [("namespaceAwareness", "LEGACY")])
-            .matches(#"<thing xmlns:st="x" st:attr="abc">a</thing>"#))
-        #expect(try xml(#"<thing xmlns:th="x" th:attr="abc">a</thing>"#).matches(#"<thing xmlns:st="x" st:attr="abc">a</thing>"#),
-                "STRICT: by namespace")
+        #expect(
+            try !xml(#"<thing xmlns:th="x" th:attr="abc">a</thing>"#, [("namespaceAwareness", "LEGACY")])
+                .matches(#"<thing xmlns:st="x" st:attr="abc">a</thing>"#))
+        #expect(
+            try xml(#"<thing xmlns:th="x" th:attr="abc">a</thing>"#).matches(#"<thing xmlns:st="x" st:attr="abc">a</thing>"#),
+            "STRICT: by namespace")
     }
 
     @Test func badOptionsAndOperandsAreRefusedWithTheFieldNamed() {
-        for (json, field) in [(#"{"equalToXml": "<a/>", "namespaceAwareness": "LOOSE"}"#, "bodyPatterns[0].namespaceAwareness"),
-                              (#"{"equalToXml": "<a/>", "ignoreOrderOfSameNode": "yes"}"#, "bodyPatterns[0].ignoreOrderOfSameNode"),
-                              (#"{"equalToXml": "not xml"}"#, "bodyPatterns[0].equalToXml")] {
+        for (json, field) in [
+            (#"{"equalToXml": "<a/>", "namespaceAwareness": "LOOSE"}"#, "bodyPatterns[0].namespaceAwareness"),
+            (#"{"equalToXml": "<a/>", "ignoreOrderOfSameNode": "yes"}"#, "bodyPatterns[0].ignoreOrderOfSameNode"),
+            (#"{"equalToXml": "not xml"}"#, "bodyPatterns[0].equalToXml"),
+        ] {
             do {
                 _ = try ContentPattern.parse(try JSONValue.parse(json), field: "bodyPatterns[0]")
                 Issue.record("\(json) was accepted")

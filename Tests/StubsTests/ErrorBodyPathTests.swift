@@ -1,11 +1,12 @@
 import Foundation
+import MockCore
+import Stubs
+import Testing
+import UnderstudyTesting
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import MockCore
-import Stubs
-import UnderstudyTesting
 
 /// No answer a client can provoke names a path on the server's disk (hostile-client audit: the
 /// 404 for a missing body file showed the absolute stubs path); files are named relative to the
@@ -15,10 +16,13 @@ import UnderstudyTesting
 
     @Test func errorBodiesNameFilesRelativeToTheStubsFolder() async throws {
         let root = try makeTemporaryDirectory([
-            "mappings/user.json": #"{"request": {"urlPathPattern": "/users/.+"}, "response": {"bodyFileName": "users/{{request.pathSegments.[1]}}.json", "transformers": ["response-template"]}}"#,
-            "mappings/fixture.json": #"{"request": {"urlPath": "/fixture"}, "response": {"body": "{{fixture request.query.name}}", "transformers": ["response-template"]}}"#,
+            "mappings/user.json":
+                #"{"request": {"urlPathPattern": "/users/.+"}, "response": {"bodyFileName": "users/{{request.pathSegments.[1]}}.json", "transformers": ["response-template"]}}"#,
+            "mappings/fixture.json":
+                #"{"request": {"urlPath": "/fixture"}, "response": {"body": "{{fixture request.query.name}}", "transformers": ["response-template"]}}"#,
             "mappings/bus.json": #"{"name": "bus list", "request": {"method": "GET", "urlPath": "/bus"}, "response": {"body": "buses"}}"#,
-            "pack/mappings/pack.json": #"{"request": {"urlPathPattern": "/pack/.+"}, "response": {"bodyFileName": "{{request.pathSegments.[1]}}.txt", "transformers": ["response-template"]}}"#,
+            "pack/mappings/pack.json":
+                #"{"request": {"urlPathPattern": "/pack/.+"}, "response": {"bodyFileName": "{{request.pathSegments.[1]}}.txt", "transformers": ["response-template"]}}"#,
             "__files/users/ann.json": "{}",
         ])
         defer { try? FileManager.default.removeItem(at: root) }
@@ -43,8 +47,9 @@ import UnderstudyTesting
         bodies.append(("fixture", text(try await server.send("GET", "/fixture?name=absent.json").body)))
         bodies.append(("404 text", text(try await server.send("GET", "/bus/x", headers: ["Accept": "text/plain"]).body)))
         bodies.append(("404 json", text(try await server.send("GET", "/bus/x", headers: ["Accept": "application/json"]).body)))
-        let posted = try await server.send("POST", "/__admin/mappings", headers: ["Content-Type": "application/json"],
-                                           body: Data(#"{"request": {"url": "/p"}, "response": {"bodyFileName": "gone.json"}}"#.utf8))
+        let posted = try await server.send(
+            "POST", "/__admin/mappings", headers: ["Content-Type": "application/json"],
+            body: Data(#"{"request": {"url": "/p"}, "response": {"bodyFileName": "gone.json"}}"#.utf8))
         // WireMock takes a mapping whose body file is missing, and answers 500 when it is requested.
         #expect(posted.response.statusCode == 201)
         let gone = try await server.send("GET", "/p")

@@ -1,11 +1,12 @@
 import Foundation
+import MockCore
+import Stubs
+import Testing
+import UnderstudyTesting
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import MockCore
-import Stubs
-import UnderstudyTesting
 
 /// WireMock's faults and chunked dribble, observed on a raw socket as a client would see them.
 @Suite struct FaultTests {
@@ -18,8 +19,10 @@ import UnderstudyTesting
             "mappings/reset.json": fault("CONNECTION_RESET_BY_PEER"),
             "mappings/random.json": fault("RANDOM_DATA_THEN_CLOSE"),
             "mappings/malformed.json": fault("MALFORMED_RESPONSE_CHUNK"),
-            "mappings/delayed.json": #"{"request": {"urlPath": "/delayed-reset"}, "response": {"fault": "CONNECTION_RESET_BY_PEER", "fixedDelayMilliseconds": 50}}"#,
-            "mappings/dribble.json": #"{"request": {"urlPath": "/dribble"}, "response": {"body": "0123456789abcdefghij", "chunkedDribbleDelay": {"numberOfChunks": 4, "totalDuration": 200}}}"#,
+            "mappings/delayed.json":
+                #"{"request": {"urlPath": "/delayed-reset"}, "response": {"fault": "CONNECTION_RESET_BY_PEER", "fixedDelayMilliseconds": 50}}"#,
+            "mappings/dribble.json":
+                #"{"request": {"urlPath": "/dribble"}, "response": {"body": "0123456789abcdefghij", "chunkedDribbleDelay": {"numberOfChunks": 4, "totalDuration": 200}}}"#,
             "mappings/ok.json": #"{"request": {"urlPath": "/ok"}, "response": {"body": "ok"}}"#,
         ])
         return (try TestServer.start(backends: [StubEngine(stubsDirectory: root)]), root)
@@ -33,7 +36,10 @@ import UnderstudyTesting
 
     @Test func eachFaultBreaksTheConnectionItsOwnWay() throws {
         let (server, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
 
         let empty = try exchange(server, "/EMPTY_RESPONSE")
         #expect(empty.bytes.isEmpty && empty.ending == .closed)
@@ -59,7 +65,10 @@ import UnderstudyTesting
 
     @Test func urlSessionSeesFaultsAsErrors() async throws {
         let (server, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         for path in ["/EMPTY_RESPONSE", "/CONNECTION_RESET_BY_PEER", "/RANDOM_DATA_THEN_CLOSE"] {
             await #expect(throws: (any Error).self, "\(path)") { _ = try await server.send("GET", path) }
         }
@@ -67,7 +76,10 @@ import UnderstudyTesting
 
     @Test func dribbleSendsTheBodyInChunks() async throws {
         let (server, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         let connection = try server.connect()
         try connection.send("GET /dribble HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
         let raw = String(decoding: connection.readUntilClosed(within: 10).bytes, as: UTF8.self)

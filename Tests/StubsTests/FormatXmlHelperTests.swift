@@ -1,7 +1,8 @@
 import Foundation
-@testable import Stubs
 import Templating
 import Testing
+
+@testable import Stubs
 
 /// WireMock 3's `formatXml`, with the cases of its FormatXmlHelperTest.java
 /// (src/test/java/com/github/tomakehurst/wiremock/extension/responsetemplating/helpers/).
@@ -28,20 +29,25 @@ import Testing
 
     @Test func theDeclarationGoesAndAttributesCommentsAndEmptyElementsStay() throws {
         let source = "<?xml version=\"1.0\"?><order id=\"7\" note=\"a &amp; &quot;b&quot;\"><!--x--><item/><qty>2 &lt; 3</qty></order>"
-        #expect(try render("{{#formatXml}}\(source){{/formatXml}}")
-            == "<order id=\"7\" note=\"a &amp; &quot;b&quot;\">\n  <!--x-->\n  <item/>\n  <qty>2 &lt; 3</qty>\n</order>\n")
-        #expect(try render("{{#formatXml}}<s:e xmlns:s=\"urn:s\"><s:b>1</s:b></s:e>{{/formatXml}}")
-            == "<s:e xmlns:s=\"urn:s\">\n  <s:b>1</s:b>\n</s:e>\n")
+        #expect(
+            try render("{{#formatXml}}\(source){{/formatXml}}")
+                == "<order id=\"7\" note=\"a &amp; &quot;b&quot;\">\n  <!--x-->\n  <item/>\n  <qty>2 &lt; 3</qty>\n</order>\n")
+        #expect(
+            try render("{{#formatXml}}<s:e xmlns:s=\"urn:s\"><s:b>1</s:b></s:e>{{/formatXml}}")
+                == "<s:e xmlns:s=\"urn:s\">\n  <s:b>1</s:b>\n</s:e>\n")
     }
 
     @Test func errorsInWireMocksWords() throws {
         #expect(try render("{{#formatXml}}<foo>Not well formed!</bar>{{/formatXml}}") == "[ERROR: Input is not valid XML]")
-        #expect(try render("{{#formatXml format='traditional'}}<foo/>{{/formatXml}}")
-            == "[ERROR: formatXml: format [traditional] should be one of [pretty, compact]]")
+        #expect(
+            try render("{{#formatXml format='traditional'}}<foo/>{{/formatXml}}")
+                == "[ERROR: formatXml: format [traditional] should be one of [pretty, compact]]")
         #expect(try render("{{formatXml}}") == "[ERROR: formatXml should take a block of XML to format or a single parameter of type String]")
-        #expect(try render("{{#formatXml format=1}}<foo/>{{/formatXml}}")
-            == "[ERROR: formatXml: format [1] of type [java.lang.Integer should be a Format or a String and one of [pretty, compact]]]")
-        #expect(try render("{{#formatXml}}<!DOCTYPE a [<!ENTITY x \"y\">]><a>&x;</a>{{/formatXml}}") == "[ERROR: Input is not valid XML]",
-                "entity declarations are refused, as everywhere")
+        #expect(
+            try render("{{#formatXml format=1}}<foo/>{{/formatXml}}")
+                == "[ERROR: formatXml: format [1] of type [java.lang.Integer should be a Format or a String and one of [pretty, compact]]]")
+        #expect(
+            try render("{{#formatXml}}<!DOCTYPE a [<!ENTITY x \"y\">]><a>&x;</a>{{/formatXml}}") == "[ERROR: Input is not valid XML]",
+            "entity declarations are refused, as everywhere")
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
-import JSON
-import Testing
 import HTTPServer
+import JSON
 import MockCore
-@testable import Stubs
+import Testing
 import UnderstudyTesting
+
+@testable import Stubs
 
 /// Which of several requests finished first.
 private actor CompletionOrder {
@@ -34,7 +35,10 @@ private actor CompletionOrder {
 
     @Test func aFixedDelayHoldsEveryStubAnswerByATimer() async throws {
         let (server, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         #expect(String(decoding: try await server.send("GET", "/__admin/settings").body, as: UTF8.self) == #"{"settings":{}}"#)
         #expect(try await server.send("POST", "/__admin/settings", body: Data(#"{"fixedDelay": 500}"#.utf8)).response.statusCode == 200)
         #expect(try await timed(server, "/plain") >= .milliseconds(500))
@@ -85,15 +89,24 @@ private actor CompletionOrder {
 
     @Test func badSettingsAre422AndChangeNothing() async throws {
         let (server, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         #expect(try await server.send("POST", "/__admin/settings", body: Data(#"{"fixedDelay": 100}"#.utf8)).response.statusCode == 200)
-        for (bad, pointer) in [(#"{"fixedDelay": "x"}"#, "/fixedDelay"), (#"{"foo": 1}"#, "/foo"), (#"{"delayDistribution": {"type": "cubic"}}"#, "/delayDistribution/type"), ("[1]", "/")] {
+        for (bad, pointer) in [
+            (#"{"fixedDelay": "x"}"#, "/fixedDelay"), (#"{"foo": 1}"#, "/foo"),
+            (#"{"delayDistribution": {"type": "cubic"}}"#, "/delayDistribution/type"), ("[1]", "/"),
+        ] {
             let (body, response) = try await server.send("POST", "/__admin/settings", body: Data(bad.utf8))
             #expect(response.statusCode == 422, "\(bad)")
-            #expect(((try object(body)["errors"] as? [[String: Any]])?.first?["source"] as? [String: String])?["pointer"] == pointer, "\(String(decoding: body, as: UTF8.self))")
+            #expect(
+                ((try object(body)["errors"] as? [[String: Any]])?.first?["source"] as? [String: String])?["pointer"] == pointer,
+                "\(String(decoding: body, as: UTF8.self))")
         }
         #expect((try object(try await server.send("GET", "/__admin/settings").body)["settings"] as? [String: Int])?["fixedDelay"] == 100)
-        let (_, scoped) = try await server.send("POST", "/__admin/settings", headers: ["X-Understudy-Scope": "alice"], body: Data(#"{"fixedDelay": 1}"#.utf8))
+        let (_, scoped) = try await server.send(
+            "POST", "/__admin/settings", headers: ["X-Understudy-Scope": "alice"], body: Data(#"{"fixedDelay": 1}"#.utf8))
         #expect(scoped.statusCode == 400, "settings are server-wide")
     }
 }

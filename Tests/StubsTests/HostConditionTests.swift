@@ -1,10 +1,11 @@
 import Foundation
-import JSON
-import Testing
 import HTTPServer
+import JSON
 import MockCore
-@testable import Stubs
+import Testing
 import UnderstudyTesting
+
+@testable import Stubs
 
 /// WireMock 3's `host`, `scheme` and `port` request fields, and what answers a device's request
 /// for a host hosts.json does not map: only mappings that name that host.
@@ -13,9 +14,11 @@ import UnderstudyTesting
         let root = try makeTemporaryDirectory([
             "hosts.json": #"{"maps.googleapis.com": "stubs"}"#,
             "mappings/any.json": #"{"request": {"urlPath": "/x"}, "response": {"body": "any host"}}"#,
-            "mappings/rally.json": #"{"priority": 1, "request": {"host": {"equalTo": "rally1.rallydev.com"}, "urlPath": "/x"}, "response": {"body": "rally"}}"#,
+            "mappings/rally.json":
+                #"{"priority": 1, "request": {"host": {"equalTo": "rally1.rallydev.com"}, "urlPath": "/x"}, "response": {"body": "rally"}}"#,
             "mappings/secure.json": #"{"priority": 1, "request": {"scheme": "https", "urlPath": "/only-secure"}, "response": {"body": "secure"}}"#,
-            "mappings/port.json": #"{"priority": 1, "request": {"host": "Maps.GoogleAPIs.com", "port": 8080, "urlPath": "/x"}, "response": {"body": "maps on 8080"}}"#,
+            "mappings/port.json":
+                #"{"priority": 1, "request": {"host": "Maps.GoogleAPIs.com", "port": 8080, "urlPath": "/x"}, "response": {"body": "maps on 8080"}}"#,
         ])
         defer { try? FileManager.default.removeItem(at: root) }
         let engine = StubEngine(stubsDirectory: root)

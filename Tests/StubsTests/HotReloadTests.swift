@@ -1,11 +1,12 @@
 import Foundation
+import MockCore
+import Stubs
+import Testing
+import UnderstudyTesting
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import MockCore
-import Stubs
-import UnderstudyTesting
 
 @Suite struct HotReloadTests {
     func text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
@@ -35,11 +36,14 @@ import UnderstudyTesting
         let engine = StubEngine(stubsDirectory: root)
         let watcher = StubWatcher(engine: engine, every: .milliseconds(50))
         let server = try TestServer.start(backends: [engine])
-        return (server, root, {
-            server.stop()
-            watcher.stop()
-            try? FileManager.default.removeItem(at: root)
-        })
+        return (
+            server, root,
+            {
+                server.stop()
+                watcher.stop()
+                try? FileManager.default.removeItem(at: root)
+            }
+        )
     }
 
     @Test func changedAddedAndRemovedFilesApplyWithoutARestart() async throws {
@@ -73,13 +77,17 @@ import UnderstudyTesting
     }
 
     @Test func apiMappingsSurviveReloadsAndResetDropsThem() async throws {
-        let root = try makeTemporaryDirectory(["mappings/a.json": #"{"id": "6f1c5d52-5b2a-4c5e-9a51-2f7d0c1b9e01", "request": {"url": "/a"}, "response": {"body": "file"}}"#])
+        let root = try makeTemporaryDirectory([
+            "mappings/a.json": #"{"id": "6f1c5d52-5b2a-4c5e-9a51-2f7d0c1b9e01", "request": {"url": "/a"}, "response": {"body": "file"}}"#
+        ])
         defer { try? FileManager.default.removeItem(at: root) }
         let engine = StubEngine(stubsDirectory: root)
         let server = try TestServer.start(backends: [StubAdminAPI(engine: engine, journal: RequestJournal()), engine])
         defer { server.stop() }
         let edited = #"{"request": {"url": "/a"}, "response": {"body": "edited"}}"#
-        #expect(try await server.send("PUT", "/__admin/mappings/6f1c5d52-5b2a-4c5e-9a51-2f7d0c1b9e01", body: Data(edited.utf8)).response.statusCode == 200)
+        #expect(
+            try await server.send("PUT", "/__admin/mappings/6f1c5d52-5b2a-4c5e-9a51-2f7d0c1b9e01", body: Data(edited.utf8)).response.statusCode == 200
+        )
         engine.reloadFiles()
         #expect(text(try await server.send("GET", "/a").body) == "edited", "an admin edit wins over the file until reset")
         #expect(engine.mappings.count == 1)

@@ -1,12 +1,14 @@
 import Foundation
-import Testing
 import MockCore
-@testable import Stubs
+import Testing
 import UnderstudyTesting
+
+@testable import Stubs
 
 /// JSONPath functions and filters, with the answers WireMock 2.35 (Jayway JSONPath) gives.
 @Suite struct JSONPathTests {
-    let body = #"{"items": [{"name": "a", "price": 5, "tag": "x", "tags": ["t"]}, {"name": "b", "price": 15, "tags": []}, {"name": "c", "price": 7}], "nums": [1, 3, 5], "obj": {"a": 1, "b": 2}, "name": "hello", "limit": 6, "empty": []}"#
+    let body =
+        #"{"items": [{"name": "a", "price": 5, "tag": "x", "tags": ["t"]}, {"name": "b", "price": 15, "tags": []}, {"name": "c", "price": 7}], "nums": [1, 3, 5], "obj": {"a": 1, "b": 2}, "name": "hello", "limit": 6, "empty": []}"#
 
     func matches(_ path: String) throws -> Bool {
         try content(#"{"matchesJsonPath": "# + path + "}").matches(body)
@@ -73,7 +75,8 @@ import UnderstudyTesting
 
     @Test func theJsonPathHelperGetsFunctionResults() async throws {
         let root = try makeTemporaryDirectory([
-            "mappings/t.json": #"{"request": {"method": "POST", "url": "/count"}, "response": {"body": "{{jsonPath request.body '$.items.length()'}} {{size (jsonPath request.body '$.items[?(@.price < 10)]')}}", "transformers": ["response-template"]}}"#,
+            "mappings/t.json":
+                #"{"request": {"method": "POST", "url": "/count"}, "response": {"body": "{{jsonPath request.body '$.items.length()'}} {{size (jsonPath request.body '$.items[?(@.price < 10)]')}}", "transformers": ["response-template"]}}"#
         ])
         defer { try? FileManager.default.removeItem(at: root) }
         let server = try TestServer.start(backends: [StubEngine(stubsDirectory: root)])

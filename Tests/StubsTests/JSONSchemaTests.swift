@@ -1,7 +1,8 @@
 import Foundation
 import JSON
-@testable import Stubs
 import Testing
+
+@testable import Stubs
 
 /// `matchesJsonSchema`; the differential against Python's jsonschema is
 /// Tests/python/test_json_schema_differential.py. The pet cases are WireMock's
@@ -48,7 +49,10 @@ import Testing
 
     @Test func badSchemasAreRefusedWithTheFieldNamed() {
         for (json, message) in [
-            (##"{"matchesJsonSchema": {"properties": {"a": {"$ref": "other.json#/a"}}}}"##, "bodyPatterns[0].matchesJsonSchema.properties.a.$ref: 'other.json#/a' is outside the schema"),
+            (
+                ##"{"matchesJsonSchema": {"properties": {"a": {"$ref": "other.json#/a"}}}}"##,
+                "bodyPatterns[0].matchesJsonSchema.properties.a.$ref: 'other.json#/a' is outside the schema"
+            ),
             (#"{"matchesJsonSchema": {"items": {"pattern": "(("}}}"#, "bodyPatterns[0].matchesJsonSchema.items: '((' is not a regular expression"),
             (##"{"matchesJsonSchema": {"$dynamicRef": "#x"}}"##, "$dynamicRef is not supported"),
             (#"{"matchesJsonSchema": 3}"#, "a JSON schema is an object"),

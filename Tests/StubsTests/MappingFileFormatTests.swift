@@ -1,12 +1,14 @@
 import Foundation
+import HTTPServer
+import MockCore
+import Testing
+import UnderstudyTesting
+
+@testable import Stubs
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPServer
-import MockCore
-@testable import Stubs
-import UnderstudyTesting
 
 /// Mapping files read the way WireMock 2.35 reads them: unknown keys refused (with a "did you
 /// mean"), the leniencies it allows (comments, single quotes, a string status, missing request
@@ -25,7 +27,8 @@ import UnderstudyTesting
     @Test func typosAreRefusedWithFileLineFieldAndASuggestion() async throws {
         let (server, engine, root) = try serve([
             "mappings/good.json": #"{"request": {"urlPath": "/good"}, "response": {"body": "good"}}"#,
-            "mappings/query.json": "{\n  \"request\": {\n    \"urlPath\": \"/q\",\n    \"queryParamters\": {\"x\": {\"equalTo\": \"1\"}}\n  },\n  \"response\": {}\n}",
+            "mappings/query.json":
+                "{\n  \"request\": {\n    \"urlPath\": \"/q\",\n    \"queryParamters\": {\"x\": {\"equalTo\": \"1\"}}\n  },\n  \"response\": {}\n}",
             "mappings/file.json": "{\"request\": {\"urlPath\": \"/f\"},\n \"response\": {\"bodyFile\": \"x.json\"}}",
             "mappings/top.json": #"{"request": {"urlPath": "/t"}, "response": {}, "zzz": 1}"#,
             "mappings/auth.json": #"{"request": {"urlPath": "/a", "basicAuthCredentials": {"username": "u", "pasword": "p"}}}"#,
@@ -35,7 +38,10 @@ import UnderstudyTesting
             "mappings/custom.json": #"{"request": {"urlPath": "/c", "customMatcher": {"name": "mine"}}}"#,
             "mappings/operator.json": #"{"request": {"urlPath": "/o", "headers": {"X": {"equalT": "1"}}}}"#,
         ])
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         let errors = engine.reloadFiles().map(\.description)
         func expectError(_ text: String) { #expect(errors.contains { $0.contains(text) }, "\(text) in \(errors)") }
         #expect(errors.count == 9)
@@ -57,21 +63,34 @@ import UnderstudyTesting
 
     @Test func keysWithoutEffectLoadWithAWarning() throws {
         let root = try makeTemporaryDirectory([
-            "mappings/listeners.json": #"{"request": {"urlPath": "/l", "queryParameters": {"x": {"equalTo": "a", "caseInsensitiv": true}}}, "response": {"transformers": ["other"]}, "serveEventListeners": [{"name": "slack-notifier"}], "insertionIndex": 3, "metadata": {"tag": 1}}"#,
+            "mappings/listeners.json":
+                #"{"request": {"urlPath": "/l", "queryParameters": {"x": {"equalTo": "a", "caseInsensitiv": true}}}, "response": {"transformers": ["other"]}, "serveEventListeners": [{"name": "slack-notifier"}], "insertionIndex": 3, "metadata": {"tag": 1}}"#
         ])
         defer { try? FileManager.default.removeItem(at: root) }
         let report = StubCheck.run(stubsDirectory: root)
         #expect(report.problems.isEmpty, "\(report.problems)")
         let warnings = report.warnings.map(\.description)
         #expect(warnings.count == 3, "\(warnings)")
-        #expect(warnings.contains { $0.contains("listeners.json:1: serveEventListeners[0].name: 'slack-notifier' is not a listener Understudy has: ignored (it has 'webhook')") })
-        #expect(warnings.contains { $0.contains("request.queryParameters.x.caseInsensitiv: unknown key 'caseInsensitiv' ignored (as WireMock does) (did you mean 'caseInsensitive'?)") })
+        #expect(
+            warnings.contains {
+                $0.contains(
+                    "listeners.json:1: serveEventListeners[0].name: 'slack-notifier' is not a listener Understudy has: ignored (it has 'webhook')")
+            })
+        #expect(
+            warnings.contains {
+                $0.contains(
+                    "request.queryParameters.x.caseInsensitiv: unknown key 'caseInsensitiv' ignored (as WireMock does) (did you mean 'caseInsensitive'?)"
+                )
+            })
         #expect(warnings.contains { $0.contains("response.transformers: transformer 'other' is not supported") })
     }
 
     @Test func theAdminAPIRefusesTyposInWireMocksShape() async throws {
         let (server, engine, root) = try serve([:])
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         let typo = #"{"request": {"url": "/a", "queryParamters": {"x": {"equalTo": "1"}}}, "response": {"status": 200}}"#
         let (body, response) = try await server.send("POST", "/__admin/mappings", body: Data(typo.utf8))
         #expect(response.statusCode == 422)
@@ -100,7 +119,8 @@ import UnderstudyTesting
 
     @Test func filesWireMockLoadsLoad() async throws {
         let (server, engine, root) = try serve([
-            "mappings/comments.json": "// WireMock's own samples have comments\n{\n  /* block */\n  \"request\": {\"urlPath\": \"/comments\"}, // trailing\n  \"response\": {\"body\": \"c\"}\n}\n",
+            "mappings/comments.json":
+                "// WireMock's own samples have comments\n{\n  /* block */\n  \"request\": {\"urlPath\": \"/comments\"}, // trailing\n  \"response\": {\"body\": \"c\"}\n}\n",
             "mappings/quotes.json": #"{'request': {'urlPath': '/quotes'}, 'response': {'body': 'say "hi"'}}"#,
             "mappings/status.json": #"{"request": {"urlPath": "/status"}, "response": {"status": "201"}}"#,
             "mappings/id.json": #"{"id": "", "request": {"urlPath": "/id"}, "response": {"status": 202}}"#,
@@ -112,7 +132,10 @@ import UnderstudyTesting
             "mappings/trailing.json": "{\"request\": {\"urlPath\": \"/trailing\"},\n \"response\": {},}",
             "mappings/fixed.json": #"{"request": {"urlPath": "/fixed"}, "response": {"delayDistribution": {"type": "fixed", "milliseconds": 20}}}"#,
         ])
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         let errors = engine.reloadFiles().map(\.description)
         #expect(errors.count == 1 && errors.first?.contains("trailing.json:2:") == true, "trailing commas stay refused, as in WireMock: \(errors)")
         #expect(engine.mappings.first { $0.summary.hasSuffix("/fixed") }?.response.delay() == .milliseconds(20))
@@ -139,9 +162,13 @@ import UnderstudyTesting
 
     @Test func basicAuthIsAnotherNameForBasicAuthCredentials() async throws {
         let (server, _, root) = try serve([
-            "mappings/auth.json": #"{"request": {"urlPath": "/auth", "basicAuth": {"username": "ann", "password": "secret"}}, "response": {"body": "in"}}"#,
+            "mappings/auth.json":
+                #"{"request": {"urlPath": "/auth", "basicAuth": {"username": "ann", "password": "secret"}}, "response": {"body": "in"}}"#
         ])
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         #expect(try await server.send("GET", "/auth").response.statusCode == 404)
         let credentials = "Basic " + Data("ann:secret".utf8).base64EncodedString()
         #expect(text(try await server.send("GET", "/auth", headers: ["Authorization": credentials]).body) == "in")

@@ -1,8 +1,9 @@
 import Foundation
-import JSON
-import Testing
 import HTTPServer
+import JSON
 import MockCore
+import Testing
+
 @testable import Stubs
 
 func pattern(_ json: String) throws -> RequestPattern {
@@ -34,12 +35,17 @@ func content(_ json: String) throws -> ContentPattern {
 
     @Test func jsonOperators() throws {
         let body = #"{"name": "Tom", "id": "u-1", "tags": ["b", "a"], "age": 42, "address": {"city": "Sunnyvale"}}"#
-        #expect(try content(#"{"equalToJson": {"id": "u-1", "name": "Tom", "tags": ["b", "a"], "age": 42, "address": {"city": "Sunnyvale"}}}"#).matches(body))
+        #expect(
+            try content(#"{"equalToJson": {"id": "u-1", "name": "Tom", "tags": ["b", "a"], "age": 42, "address": {"city": "Sunnyvale"}}}"#).matches(
+                body))
         #expect(try !content(#"{"equalToJson": {"name": "Tom"}}"#).matches(body))
         #expect(try content(#"{"equalToJson": {"name": "Tom"}, "ignoreExtraElements": true}"#).matches(body))
         #expect(try !content(#"{"equalToJson": {"tags": ["a", "b"]}, "ignoreExtraElements": true}"#).matches(body))
         #expect(try content(#"{"equalToJson": {"tags": ["a", "b"]}, "ignoreExtraElements": true, "ignoreArrayOrder": true}"#).matches(body))
-        #expect(try content(#"{"equalToJson": "{\"name\": \"${json-unit.any-string}\", \"age\": \"${json-unit.any-number}\"}", "ignoreExtraElements": true}"#).matches(body))
+        #expect(
+            try content(
+                #"{"equalToJson": "{\"name\": \"${json-unit.any-string}\", \"age\": \"${json-unit.any-number}\"}", "ignoreExtraElements": true}"#
+            ).matches(body))
         #expect(try content(#"{"matchesJsonPath": "$.address.city"}"#).matches(body))
         #expect(try !content(#"{"matchesJsonPath": "$.address.zip"}"#).matches(body))
         #expect(try content(#"{"matchesJsonPath": {"expression": "$.age", "matches": "^[0-9]+$"}}"#).matches(body))
@@ -98,7 +104,8 @@ func content(_ json: String) throws -> ContentPattern {
         #expect(try pattern(#"{"urlPathPattern": "/users/[0-9]+"}"#).evaluate(request(.get, "/users/42?x=y")).matched)
         #expect(try pattern(#"{"method": "ANY", "urlPath": "/a"}"#).evaluate(request(.delete, "/a")).matched)
         #expect(try !pattern(#"{"method": "POST", "urlPath": "/a"}"#).evaluate(request(.get, "/a")).matched)
-        #expect(try !pattern(#"{"method": "GET", "urlPath": "/a"}"#).evaluate(request(.head, "/a")).matched, "HEAD is not a GET stub's, as in WireMock")
+        #expect(
+            try !pattern(#"{"method": "GET", "urlPath": "/a"}"#).evaluate(request(.head, "/a")).matched, "HEAD is not a GET stub's, as in WireMock")
         #expect(try pattern(#"{"method": "HEAD", "urlPath": "/a"}"#).evaluate(request(.head, "/a")).matched)
         #expect(try pattern(#"{"method": "ANY", "urlPath": "/a"}"#).evaluate(request(.head, "/a")).matched)
         // Two URL keys: WireMock's order decides (url, urlPattern, urlPath, urlPathPattern).
@@ -107,18 +114,21 @@ func content(_ json: String) throws -> ContentPattern {
     }
 
     @Test func parametersHeadersCookiesFormsAndAuth() throws {
-        let p = try pattern(#"""
-        {"method": "POST", "urlPath": "/informix/generic.php",
-         "queryParameters": {"lang": {"equalTo": "en"}, "debug": {"absent": true}, "id": {"hasExactly": [{"equalTo": "1"}, {"equalTo": "2"}]}},
-         "headers": {"content-type": {"contains": "form"}},
-         "cookies": {"session": {"matches": "[a-f0-9]+"}},
-         "formParameters": {"tableName": {"equalTo": "customer"}},
-         "basicAuthCredentials": {"username": "jane", "password": "secret"}}
-        """#)
-        let good = request(.post, "/informix/generic.php?lang=en&id=2&id=1", headers: [
-            "Content-Type": "application/x-www-form-urlencoded", "Cookie": "session=abc123",
-            "Authorization": "Basic " + Data("jane:secret".utf8).base64EncodedString(),
-        ], body: "sql_stmt=select+1&tableName=customer")
+        let p = try pattern(
+            #"""
+            {"method": "POST", "urlPath": "/informix/generic.php",
+             "queryParameters": {"lang": {"equalTo": "en"}, "debug": {"absent": true}, "id": {"hasExactly": [{"equalTo": "1"}, {"equalTo": "2"}]}},
+             "headers": {"content-type": {"contains": "form"}},
+             "cookies": {"session": {"matches": "[a-f0-9]+"}},
+             "formParameters": {"tableName": {"equalTo": "customer"}},
+             "basicAuthCredentials": {"username": "jane", "password": "secret"}}
+            """#)
+        let good = request(
+            .post, "/informix/generic.php?lang=en&id=2&id=1",
+            headers: [
+                "Content-Type": "application/x-www-form-urlencoded", "Cookie": "session=abc123",
+                "Authorization": "Basic " + Data("jane:secret".utf8).base64EncodedString(),
+            ], body: "sql_stmt=select+1&tableName=customer")
         #expect(p.evaluate(good).matched)
         var bad = good
         bad.target = "/informix/generic.php?lang=en&id=1&debug=1"

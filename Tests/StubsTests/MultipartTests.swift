@@ -1,12 +1,14 @@
 import Foundation
+import HTTPServer
+import MockCore
+import Testing
+import UnderstudyTesting
+
+@testable import Stubs
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPServer
-import MockCore
-@testable import Stubs
-import UnderstudyTesting
 
 /// `multipartPatterns` over `multipart/form-data` bodies, and the parser of those bodies.
 @Suite struct MultipartTests {
@@ -26,7 +28,9 @@ import UnderstudyTesting
     let formType = ["Content-Type": "multipart/form-data; boundary=XyZ"]
 
     @Test func partsAreSplitWithTheirHeaders() {
-        let body = Array("preamble\r\n--b\r\nContent-Disposition: form-data; name=\"a\"\r\nContent-Type: text/plain\r\n\r\none\r\ntwo\r\n--b\r\ncontent-disposition: form-data; name=\"q\\\"x\"; filename=f.txt\r\n\r\n\r\n--b--\r\n".utf8)
+        let body = Array(
+            "preamble\r\n--b\r\nContent-Disposition: form-data; name=\"a\"\r\nContent-Type: text/plain\r\n\r\none\r\ntwo\r\n--b\r\ncontent-disposition: form-data; name=\"q\\\"x\"; filename=f.txt\r\n\r\n\r\n--b--\r\n"
+                .utf8)
         let parts = MultipartBody.parts(body, boundary: "b")
         #expect(parts.count == 2)
         #expect(parts.first?.name == "a" && parts.first?.headers["content-type"] == "text/plain")
@@ -48,10 +52,14 @@ import UnderstudyTesting
 
     @Test func anyAllNameHeadersAndBodies() async throws {
         let root = try makeTemporaryDirectory([
-            "mappings/any.json": #"{"request": {"urlPath": "/any", "multipartPatterns": [{"name": "file", "matchingType": "ANY", "bodyPatterns": [{"contains": "hello"}]}]}, "response": {"body": "any"}}"#,
-            "mappings/all.json": #"{"request": {"urlPath": "/all", "multipartPatterns": [{"matchingType": "ALL", "bodyPatterns": [{"contains": "hello"}]}]}, "response": {"body": "all"}}"#,
-            "mappings/header.json": #"{"request": {"urlPath": "/header", "multipartPatterns": [{"headers": {"Content-Type": {"contains": "text/plain"}}}]}, "response": {"body": "header"}}"#,
-            "mappings/two.json": #"{"request": {"urlPath": "/two", "multipartPatterns": [{"name": "a"}, {"name": "b", "fileName": "b.txt"}]}, "response": {"body": "two"}}"#,
+            "mappings/any.json":
+                #"{"request": {"urlPath": "/any", "multipartPatterns": [{"name": "file", "matchingType": "ANY", "bodyPatterns": [{"contains": "hello"}]}]}, "response": {"body": "any"}}"#,
+            "mappings/all.json":
+                #"{"request": {"urlPath": "/all", "multipartPatterns": [{"matchingType": "ALL", "bodyPatterns": [{"contains": "hello"}]}]}, "response": {"body": "all"}}"#,
+            "mappings/header.json":
+                #"{"request": {"urlPath": "/header", "multipartPatterns": [{"headers": {"Content-Type": {"contains": "text/plain"}}}]}, "response": {"body": "header"}}"#,
+            "mappings/two.json":
+                #"{"request": {"urlPath": "/two", "multipartPatterns": [{"name": "a"}, {"name": "b", "fileName": "b.txt"}]}, "response": {"body": "two"}}"#,
         ])
         defer { try? FileManager.default.removeItem(at: root) }
         let engine = StubEngine(stubsDirectory: root)
@@ -73,9 +81,11 @@ import UnderstudyTesting
         #expect(try await status("/two", form([("a", nil, "1"), ("b", nil, "2")])) == 200)
         #expect(try await status("/two", form([("a", nil, "1")])) == 404)
         // Any multipart subtype, as WireMock.
-        #expect(try await status("/any", form([("file", nil, "hello")], boundary: "q"), headers: ["Content-Type": "multipart/mixed; boundary=q"]) == 200)
+        #expect(
+            try await status("/any", form([("file", nil, "hello")], boundary: "q"), headers: ["Content-Type": "multipart/mixed; boundary=q"]) == 200)
 
-        let (page, _) = try await server.send("POST", "/all", headers: formType.merging(["Accept": "text/plain"]) { $1 }, body: form([("a", nil, "hello"), ("b", nil, "bye")]))
+        let (page, _) = try await server.send(
+            "POST", "/all", headers: formType.merging(["Accept": "text/plain"]) { $1 }, body: form([("a", nil, "hello"), ("b", nil, "bye")]))
         #expect(text(page).contains("multipartPatterns[0]: not every part has body containing 'hello' (parts: 'a', 'b')"), "\(text(page))")
         let (plain, _) = try await server.send("POST", "/any", headers: ["Accept": "text/plain"], body: Data("x".utf8))
         #expect(text(plain).contains("multipartPatterns[0] (part 'file'): the body is not multipart"))
@@ -88,7 +98,8 @@ import UnderstudyTesting
         ])
         defer { try? FileManager.default.removeItem(at: root) }
         let problems = StubCheck.run(stubsDirectory: root).problems.map(\.description)
-        #expect(problems.contains { $0.contains("type.json:1: request.multipartPatterns[0].matchingType: expected \"ALL\" or \"ANY\"") }, "\(problems)")
+        #expect(
+            problems.contains { $0.contains("type.json:1: request.multipartPatterns[0].matchingType: expected \"ALL\" or \"ANY\"") }, "\(problems)")
         #expect(problems.contains { $0.contains("list.json:1: request.multipartPatterns: expected an array") })
     }
 }

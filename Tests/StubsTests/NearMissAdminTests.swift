@@ -1,15 +1,17 @@
 import Foundation
-import Testing
 import HTTPServer
 import MockCore
-@testable import Stubs
+import Testing
 import UnderstudyTesting
+
+@testable import Stubs
 
 /// `POST /__admin/near-misses/request` and `/request-pattern`, in WireMock's shapes.
 @Suite struct NearMissAdminTests {
     func serve() throws -> (TestServer, URL) {
         let root = try makeTemporaryDirectory([
-            "mappings/one.json": #"{"id": "11111111-1111-1111-1111-111111111111", "request": {"method": "GET", "urlPath": "/one", "headers": {"Accept": {"equalTo": "json"}}}, "response": {"body": "one"}}"#,
+            "mappings/one.json":
+                #"{"id": "11111111-1111-1111-1111-111111111111", "request": {"method": "GET", "urlPath": "/one", "headers": {"Accept": {"equalTo": "json"}}}, "response": {"body": "one"}}"#,
             "mappings/far.json": #"{"request": {"method": "POST", "urlPath": "/somewhere/else/entirely"}, "response": {"body": "far"}}"#,
         ])
         let journal = RequestJournal()
@@ -19,7 +21,10 @@ import UnderstudyTesting
 
     @Test func aLoggedRequestGetsTheClosestStubs() async throws {
         let (server, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         let logged = #"{"url": "/one", "method": "GET", "headers": {"Accept": "xml"}}"#
         let (body, response) = try await server.send("POST", "/__admin/near-misses/request", body: Data(logged.utf8))
         #expect(response.statusCode == 200)
@@ -36,7 +41,9 @@ import UnderstudyTesting
         let firstExplained = try #require((try object(explained)["nearMisses"] as? [[String: Any]])?.first)
         #expect((firstExplained["misses"] as? [String])?.contains { $0.contains("header Accept") } == true)
 
-        for (bad, pointer) in [("nope", ""), (#"{}"#, "/url"), (#"{"url": "/one", "method": 5}"#, "/method"), (#"{"url": "/", "headers": {"A": 1}}"#, "/headers/A")] {
+        for (bad, pointer) in [
+            ("nope", ""), (#"{}"#, "/url"), (#"{"url": "/one", "method": 5}"#, "/method"), (#"{"url": "/", "headers": {"A": 1}}"#, "/headers/A"),
+        ] {
             let (error, refused) = try await server.send("POST", "/__admin/near-misses/request", body: Data(bad.utf8))
             #expect(refused.statusCode == 422, "\(bad)")
             if !pointer.isEmpty {
@@ -47,10 +54,14 @@ import UnderstudyTesting
 
     @Test func aPatternGetsTheClosestJournaledRequests() async throws {
         let (server, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         _ = try await server.send("GET", "/onx")
         _ = try await server.send("DELETE", "/elsewhere/completely/different")
-        let (body, response) = try await server.send("POST", "/__admin/near-misses/request-pattern", body: Data(#"{"method": "GET", "url": "/onx2"}"#.utf8))
+        let (body, response) = try await server.send(
+            "POST", "/__admin/near-misses/request-pattern", body: Data(#"{"method": "GET", "url": "/onx2"}"#.utf8))
         #expect(response.statusCode == 200)
         let misses = try #require(try object(body)["nearMisses"] as? [[String: Any]])
         let first = try #require(misses.first)
@@ -64,11 +75,15 @@ import UnderstudyTesting
 
     @Test func aNamedScopeSeesItsOwnJournalAndMappings() async throws {
         let (server, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         _ = try await server.send("GET", "/onx", headers: ["X-Understudy-Scope": "alice"])
         _ = try await server.send("GET", "/onx")
-        let (body, _) = try await server.send("POST", "/__admin/near-misses/request-pattern", headers: ["X-Understudy-Scope": "alice"],
-                                             body: Data(#"{"url": "/onx"}"#.utf8))
+        let (body, _) = try await server.send(
+            "POST", "/__admin/near-misses/request-pattern", headers: ["X-Understudy-Scope": "alice"],
+            body: Data(#"{"url": "/onx"}"#.utf8))
         #expect((try object(body)["nearMisses"] as? [[String: Any]])?.count == 1)
     }
 }

@@ -1,16 +1,18 @@
 import Foundation
+import MockCore
+import Stubs
+import Testing
+import UnderstudyTesting
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import MockCore
-import Stubs
-import UnderstudyTesting
 
 @Suite struct NearMissTests {
     func serve() throws -> (TestServer, URL) {
         let root = try makeTemporaryDirectory([
-            "mappings/bus.json": #"{"name": "bus list", "request": {"method": "GET", "urlPath": "/bus", "headers": {"Accept": {"contains": "html"}}}, "response": {"body": "buses"}}"#,
+            "mappings/bus.json":
+                #"{"name": "bus list", "request": {"method": "GET", "urlPath": "/bus", "headers": {"Accept": {"contains": "html"}}}, "response": {"body": "buses"}}"#,
             "mappings/route.json": #"{"request": {"method": "POST", "urlPath": "/bus/report"}, "response": {"body": "ok"}}"#,
             "mappings/other.json": #"{"request": {"method": "DELETE", "urlPath": "/completely/elsewhere"}, "response": {"body": "x"}}"#,
             "mappings/far.json": #"{"request": {"method": "PUT", "urlPath": "/zzzzzzzzzzzzzzzzzzzz"}, "response": {"body": "x"}}"#,
@@ -24,11 +26,16 @@ import UnderstudyTesting
 
     @Test func the404ListsTheClosestStubsAndWhyTheyMissed() async throws {
         let (server, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         let (body, response) = try await server.send("GET", "/bus", headers: ["Accept": "text/plain"])
         #expect(response.statusCode == 404)
         let page = text(body)
-        #expect(page.contains("Closest stubs:\n  1. \"bus list\" (GET urlPath /bus)\n       - header Accept is 'text/plain', expected containing 'html'\n"))
+        #expect(
+            page.contains(
+                "Closest stubs:\n  1. \"bus list\" (GET urlPath /bus)\n       - header Accept is 'text/plain', expected containing 'html'\n"))
         #expect(page.contains("  2. POST urlPath /bus/report\n"))
         #expect(!page.contains("zzzz"), "only the three closest")
 
@@ -42,13 +49,17 @@ import UnderstudyTesting
 
     @Test func unmatchedRequestsAndTheirNearMissesThroughTheAdminAPI() async throws {
         let (server, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         _ = try await server.send("POST", "/bus/reprt")
         _ = try await server.send("POST", "/bus/report")
         let unmatched = try JSONSerialization.jsonObject(with: try await server.send("GET", "/__admin/requests/unmatched").body) as? [String: Any]
         let requests = try #require(unmatched?["requests"] as? [[String: Any]])
         #expect(requests.map { $0["url"] as? String } == ["/bus/reprt"])
-        let near = try JSONSerialization.jsonObject(with: try await server.send("GET", "/__admin/requests/unmatched/near-misses").body) as? [String: Any]
+        let near =
+            try JSONSerialization.jsonObject(with: try await server.send("GET", "/__admin/requests/unmatched/near-misses").body) as? [String: Any]
         let first = try #require((near?["nearMisses"] as? [[String: Any]])?.first)
         #expect(((first["request"] as? [String: Any])?["url"] as? String) == "/bus/reprt")
         #expect(((first["stubMapping"] as? [String: Any])?["request"] as? [String: Any])?["urlPath"] as? String == "/bus/report")

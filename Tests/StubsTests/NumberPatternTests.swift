@@ -1,5 +1,6 @@
 import JSON
 import Testing
+
 @testable import Stubs
 
 /// WireMock 4's number matchers, with the cases of its EqualToNumberPatternTest,

@@ -1,13 +1,15 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Testing
 import HTTPServer
 import JSON
 import MockCore
-@testable import Stubs
+import Testing
 import UnderstudyTesting
+
+@testable import Stubs
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// `urlPattern`, `urlPathPattern` and `urlPathTemplate` mappings are indexed by their literal
 /// prefix: the index may only leave out mappings that cannot match.
@@ -73,7 +75,10 @@ import UnderstudyTesting
             return values
         }
         let templates = try ["/a/{id}", "/a/{id}/b", "/{x}", "/", "/a/", "/a//{id}", "/{x}/{y}"].map { try PathTemplate($0, field: "t") }
-        let paths = ["/a/1", "/a/1/b", "/a/1/c", "/a/", "/a", "/", "", "a/1", "x/a/1", "/a//1", "/a/%41%2F", "/a/%zz", "/a/1/", "//", "/x/y", "/a/b%20c/b", "/a/caf\u{E9}", "/a/\u{212A}/b"]
+        let paths = [
+            "/a/1", "/a/1/b", "/a/1/c", "/a/", "/a", "/", "", "a/1", "x/a/1", "/a//1", "/a/%41%2F", "/a/%zz", "/a/1/", "//", "/x/y", "/a/b%20c/b",
+            "/a/caf\u{E9}", "/a/\u{212A}/b",
+        ]
         for template in templates {
             for path in paths {
                 #expect(template.match(path).map { $0.map(\.value) } == reference(template, path), "\(template.source) \(path)")
@@ -170,9 +175,13 @@ import UnderstudyTesting
 
     @Test func priorityAndScenariosAcrossLiteralAndPatternMappings() async throws {
         let (server, _, root) = try serve([
-            "mappings/a.json": #"{"mappings": [{"request": {"urlPath": "/shop/cart"}, "response": {"body": "literal"}}, {"priority": 2, "request": {"urlPathPattern": "/shop/c.*"}, "response": {"body": "pattern, priority 2"}}, {"priority": 1, "scenarioName": "s", "requiredScenarioState": "Started", "newScenarioState": "two", "request": {"urlPathTemplate": "/shop/{page}"}, "response": {"body": "template, first time"}}]}"#,
+            "mappings/a.json":
+                #"{"mappings": [{"request": {"urlPath": "/shop/cart"}, "response": {"body": "literal"}}, {"priority": 2, "request": {"urlPathPattern": "/shop/c.*"}, "response": {"body": "pattern, priority 2"}}, {"priority": 1, "scenarioName": "s", "requiredScenarioState": "Started", "newScenarioState": "two", "request": {"urlPathTemplate": "/shop/{page}"}, "response": {"body": "template, first time"}}]}"#
         ])
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         #expect(text(try await server.send("GET", "/shop/cart").body) == "template, first time")
         #expect(text(try await server.send("GET", "/shop/cart").body) == "pattern, priority 2")
         #expect(text(try await server.send("GET", "/shop/checkout").body) == "pattern, priority 2")
@@ -181,7 +190,10 @@ import UnderstudyTesting
 
     @Test func adminAPIChangesReachTheIndex() async throws {
         let (server, _, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         #expect(try await server.send("GET", "/reports/2026-11.csv").response.statusCode == 404)
         let create = #"{"request": {"urlPathPattern": "/reports/[0-9]{4}-[0-9]{2}\\.csv"}, "response": {"body": "report"}}"#
         let (created, _) = try await server.send("POST", "/__admin/mappings", body: Data(create.utf8))
@@ -198,9 +210,12 @@ import UnderstudyTesting
 
     @Test func fileChangesReachTheIndex() async throws {
         let (server, engine, root) = try serve([
-            "mappings/p.json": #"{"request": {"urlPattern": "/find\\?q=.*"}, "response": {"body": "old"}}"#,
+            "mappings/p.json": #"{"request": {"urlPattern": "/find\\?q=.*"}, "response": {"body": "old"}}"#
         ])
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         #expect(text(try await server.send("GET", "/find?q=a").body) == "old")
         try Data(#"{"request": {"urlPattern": "/look\\?q=.*"}, "response": {"body": "new"}}"#.utf8)
             .write(to: root.appendingPathComponent("mappings/p.json"))

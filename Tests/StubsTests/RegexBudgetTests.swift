@@ -1,12 +1,13 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Testing
 import MockCore
 import Stubs
 import Templating
+import Testing
 import UnderstudyTesting
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Catastrophic backtracking in a stub's regex: `(a|aa)+b` over 60 `a`s takes about 10^12 steps.
 /// Each match gives up after its budget, as a non-match, and the server keeps answering.
@@ -21,8 +22,10 @@ import UnderstudyTesting
     @Test func runawayStubRegexesAreNonMatchesOverTheSocket() async throws {
         let root = try makeTemporaryDirectory([
             "mappings/path.json": #"{"request": {"urlPathPattern": "/(a|aa)+b"}, "response": {"body": "path"}}"#,
-            "mappings/body.json": #"{"request": {"method": "POST", "url": "/body", "bodyPatterns": [{"matches": "(a|aa)+b"}]}, "response": {"body": "body"}}"#,
-            "mappings/not.json": #"{"request": {"method": "POST", "url": "/not", "bodyPatterns": [{"doesNotMatch": "(a|aa)+b"}]}, "response": {"body": "not"}}"#,
+            "mappings/body.json":
+                #"{"request": {"method": "POST", "url": "/body", "bodyPatterns": [{"matches": "(a|aa)+b"}]}, "response": {"body": "body"}}"#,
+            "mappings/not.json":
+                #"{"request": {"method": "POST", "url": "/not", "bodyPatterns": [{"doesNotMatch": "(a|aa)+b"}]}, "response": {"body": "not"}}"#,
         ])
         defer { try? FileManager.default.removeItem(at: root) }
         let server = try TestServer.start(backends: [StubEngine(stubsDirectory: root)])

@@ -1,12 +1,14 @@
 import Foundation
+import HTTPServer
+import MockCore
+import Testing
+import UnderstudyTesting
+
+@testable import Stubs
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPServer
-import MockCore
-@testable import Stubs
-import UnderstudyTesting
 
 /// Admin-API stubs and scenarios in named scopes: a scope's own mappings answer before the shared
 /// ones (files, and what the admin API adds without a scope) and nobody else sees them.
@@ -40,7 +42,9 @@ import UnderstudyTesting
         let server = try TestServer.start(backends: [StubAdminAPI(engine: engine, journal: RequestJournal(), maxScopeMappingBytes: 50_000), engine])
         defer { server.stop() }
         func stub(_ index: Int) -> Data {
-            Data(#"{"id": "00000000-0000-0000-0000-00000000000\#(index)", "request": {"url": "/big/\#(index)"}, "response": {"body": "\#(String(repeating: "x", count: 20_000))"}}"#.utf8)
+            Data(
+                #"{"id": "00000000-0000-0000-0000-00000000000\#(index)", "request": {"url": "/big/\#(index)"}, "response": {"body": "\#(String(repeating: "x", count: 20_000))"}}"#
+                    .utf8)
         }
         #expect(try await server.send("POST", "/__admin/mappings", headers: a, body: stub(1)).response.statusCode == 201)
         #expect(try await server.send("POST", "/__admin/mappings", headers: a, body: stub(2)).response.statusCode == 201)
@@ -50,17 +54,24 @@ import UnderstudyTesting
         #expect(try await server.send("GET", "/big/3", headers: a).response.statusCode == 404)
         #expect(text(try await server.send("GET", "/big/2", headers: a)).count == 20_000, "what the scope had stays")
         // Replacing one counts it once; another scope, and the shared mappings, have their own room.
-        #expect(try await server.send("PUT", "/__admin/mappings/00000000-0000-0000-0000-000000000002", headers: a, body: stub(2)).response.statusCode == 200)
+        #expect(
+            try await server.send("PUT", "/__admin/mappings/00000000-0000-0000-0000-000000000002", headers: a, body: stub(2)).response.statusCode
+                == 200)
         #expect(try await server.send("POST", "/__admin/mappings", headers: b, body: stub(3)).response.statusCode == 201)
         #expect(try await server.send("POST", "/__admin/mappings", body: stub(4)).response.statusCode == 201)
-        let imported = Data(#"{"mappings": [\#(String(decoding: stub(5), as: UTF8.self)), \#(String(decoding: stub(6), as: UTF8.self)), \#(String(decoding: stub(7), as: UTF8.self))]}"#.utf8)
+        let imported = Data(
+            #"{"mappings": [\#(String(decoding: stub(5), as: UTF8.self)), \#(String(decoding: stub(6), as: UTF8.self)), \#(String(decoding: stub(7), as: UTF8.self))]}"#
+                .utf8)
         #expect(try await server.send("POST", "/__admin/mappings/import", headers: b, body: imported).response.statusCode == 413, "all or nothing")
         #expect(try await server.send("GET", "/big/5", headers: b).response.statusCode == 404)
     }
 
     @Test func aScopesOwnMappingsAnswerFirstAndOnlyThere() async throws {
         let (server, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         let mine = #"{"priority": 9, "request": {"urlPath": "/greeting"}, "response": {"body": "a's own"}}"#
         #expect(try await server.send("POST", "/__admin/mappings", headers: a, body: Data(mine.utf8)).response.statusCode == 201)
         // Before the shared mapping, though its priority is lower.
@@ -99,12 +110,16 @@ import UnderstudyTesting
 
     @Test func scenariosMoveInTheirScopeOnly() async throws {
         let (server, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         #expect(text(try await server.send("GET", "/step", headers: a)) == "one")
         #expect(text(try await server.send("GET", "/step", headers: a)) == "two")
         #expect(text(try await server.send("GET", "/step", headers: b)) == "one")
         func state(_ headers: [String: String]) async throws -> String? {
-            let listing = try JSONSerialization.jsonObject(with: try await server.send("GET", "/__admin/scenarios", headers: headers).body) as? [String: Any]
+            let listing =
+                try JSONSerialization.jsonObject(with: try await server.send("GET", "/__admin/scenarios", headers: headers).body) as? [String: Any]
             return (listing?["scenarios"] as? [[String: Any]])?.first?["state"] as? String
         }
         #expect(try await state(a) == "two")
@@ -123,7 +138,10 @@ import UnderstudyTesting
 
     @Test func nearMissesOfAScopeIncludeItsOwnMappings() async throws {
         let (server, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         let mine = #"{"name": "a's widget", "request": {"urlPath": "/widgets/1"}, "response": {"body": "w"}}"#
         _ = try await server.send("POST", "/__admin/mappings", headers: a, body: Data(mine.utf8))
         let missInA = try await server.send("GET", "/widgets/2", headers: a)

@@ -1,12 +1,14 @@
 import Foundation
+import HTTPServer
+import MockCore
+import Testing
+import UnderstudyTesting
+
+@testable import Stubs
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPServer
-import MockCore
-@testable import Stubs
-import UnderstudyTesting
 
 func object(_ data: Data) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -23,8 +25,12 @@ func object(_ data: Data) throws -> [String: Any] {
 
     @Test func createReadReplaceDeleteAMapping() async throws {
         let (server, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
-        let create = #"{"request": {"method": "GET", "urlPath": "/npi/rally/config.json"}, "response": {"jsonBody": {"ViewControllerClassName": "Rally.MainViewController"}}}"#
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
+        let create =
+            #"{"request": {"method": "GET", "urlPath": "/npi/rally/config.json"}, "response": {"jsonBody": {"ViewControllerClassName": "Rally.MainViewController"}}}"#
         let (created, createdResponse) = try await server.send("POST", "/__admin/mappings", body: Data(create.utf8))
         #expect(createdResponse.statusCode == 201)
         let id = try #require(try object(created)["id"] as? String)
@@ -48,9 +54,13 @@ func object(_ data: Data) throws -> [String: Any] {
 
     @Test func invalidMappingsGet422WithWhereAndWhy() async throws {
         let (server, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
-        let (body, response) = try await server.send("POST", "/__admin/mappings",
-                                                     body: Data(#"{"request": {"method": "FETCH"}, "response": {}}"#.utf8))
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
+        let (body, response) = try await server.send(
+            "POST", "/__admin/mappings",
+            body: Data(#"{"request": {"method": "FETCH"}, "response": {}}"#.utf8))
         #expect(response.statusCode == 422)
         let error = try #require((try object(body)["errors"] as? [[String: Any]])?.first)
         #expect((error["source"] as? [String: String])?["pointer"] == "/request/method")
@@ -62,12 +72,16 @@ func object(_ data: Data) throws -> [String: Any] {
 
     @Test func importIsAllOrNothingAndResetGoesBackToFiles() async throws {
         let (server, root) = try serve([
-            "mappings/file.json": #"{"request": {"urlPath": "/from-file"}, "response": {"body": "file"}}"#,
+            "mappings/file.json": #"{"request": {"urlPath": "/from-file"}, "response": {"body": "file"}}"#
         ])
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         let bad = #"{"mappings": [{"request": {"urlPath": "/a"}, "response": {}}, {"request": 1, "response": {}}]}"#
         #expect(try await server.send("POST", "/__admin/mappings/import", body: Data(bad.utf8)).response.statusCode == 422)
-        let good = #"{"mappings": [{"request": {"urlPath": "/a"}, "response": {"body": "a"}}, {"request": {"urlPath": "/b"}, "response": {"body": "b"}}]}"#
+        let good =
+            #"{"mappings": [{"request": {"urlPath": "/a"}, "response": {"body": "a"}}, {"request": {"urlPath": "/b"}, "response": {"body": "b"}}]}"#
         #expect(try await server.send("POST", "/__admin/mappings/import", body: Data(good.utf8)).response.statusCode == 200)
         #expect((try object(try await server.send("GET", "/__admin/mappings").body)["meta"] as? [String: Int])?["total"] == 3)
 
@@ -80,9 +94,13 @@ func object(_ data: Data) throws -> [String: Any] {
 
     @Test func countAndFindJournaledRequestsByPattern() async throws {
         let (server, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
-        _ = try await server.send("POST", "/informix/generic.php", headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                  body: Data("sql_stmt=select+*+from+customer&tableName=customer".utf8))
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
+        _ = try await server.send(
+            "POST", "/informix/generic.php", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+            body: Data("sql_stmt=select+*+from+customer&tableName=customer".utf8))
         _ = try await server.send("GET", "/other")
         let pattern = #"{"method": "POST", "urlPath": "/informix/generic.php", "formParameters": {"tableName": {"equalTo": "customer"}}}"#
         let count = try object(try await server.send("POST", "/__admin/requests/count", body: Data(pattern.utf8)).body)
@@ -97,15 +115,22 @@ func object(_ data: Data) throws -> [String: Any] {
 
     @Test func scenariosCanBeListedSetAndReset() async throws {
         let (server, root) = try serve([
-            "mappings/s.json": #"{"mappings": [{"scenarioName": "bus", "requiredScenarioState": "Started", "newScenarioState": "late", "request": {"method": "POST", "urlPath": "/bus/late"}, "response": {"status": 204}}, {"scenarioName": "bus", "requiredScenarioState": "late", "request": {"urlPath": "/bus/1"}, "response": {"body": "late"}}]}"#,
+            "mappings/s.json":
+                #"{"mappings": [{"scenarioName": "bus", "requiredScenarioState": "Started", "newScenarioState": "late", "request": {"method": "POST", "urlPath": "/bus/late"}, "response": {"status": 204}}, {"scenarioName": "bus", "requiredScenarioState": "late", "request": {"urlPath": "/bus/1"}, "response": {"body": "late"}}]}"#
         ])
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         let listed = try object(try await server.send("GET", "/__admin/scenarios").body)
         let scenario = try #require((listed["scenarios"] as? [[String: Any]])?.first)
         #expect(scenario["name"] as? String == "bus")
         #expect(scenario["state"] as? String == "Started")
         #expect(scenario["possibleStates"] as? [String] == ["Started", "late"])
-        #expect(Set((scenario["mappings"] as? [[String: Any]] ?? []).compactMap { ($0["request"] as? [String: Any])?["urlPath"] as? String }) == ["/bus/late", "/bus/1"])
+        #expect(
+            Set((scenario["mappings"] as? [[String: Any]] ?? []).compactMap { ($0["request"] as? [String: Any])?["urlPath"] as? String }) == [
+                "/bus/late", "/bus/1",
+            ])
         #expect(try await server.send("PUT", "/__admin/scenarios/bus/state", body: Data(#"{"state": "late"}"#.utf8)).response.statusCode == 200)
         #expect(String(decoding: try await server.send("GET", "/bus/1").body, as: UTF8.self) == "late")
         #expect(try await server.send("POST", "/__admin/scenarios/reset").response.statusCode == 200)
@@ -119,16 +144,23 @@ func object(_ data: Data) throws -> [String: Any] {
         let error = try #require((try object(refused)["errors"] as? [[String: Any]])?.first)
         #expect(error["code"] as? Int == 11)
         #expect(error["title"] as? String == "Scenario bus does not support state gone")
-        #expect((try object(try await server.send("GET", "/__admin/scenarios").body)["scenarios"] as? [[String: Any]])?.first?["state"] as? String == "Started")
+        #expect(
+            (try object(try await server.send("GET", "/__admin/scenarios").body)["scenarios"] as? [[String: Any]])?.first?["state"] as? String
+                == "Started")
     }
 
     /// WireMock's lifecycle: a scenario lives while a mapping names it, and a mappings reset
     /// starts every scenario again.
     @Test func scenariosStartAgainWhenTheirMappingsGoAndComeBack() async throws {
         let (server, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
-        let first = #"{"id": "a1a1a1a1-0000-0000-0000-000000000001", "scenarioName": "light", "requiredScenarioState": "Started", "newScenarioState": "on", "request": {"url": "/light"}, "response": {"body": "switching on"}}"#
-        let second = #"{"id": "a1a1a1a1-0000-0000-0000-000000000002", "scenarioName": "light", "requiredScenarioState": "on", "request": {"url": "/light"}, "response": {"body": "on"}}"#
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
+        let first =
+            #"{"id": "a1a1a1a1-0000-0000-0000-000000000001", "scenarioName": "light", "requiredScenarioState": "Started", "newScenarioState": "on", "request": {"url": "/light"}, "response": {"body": "switching on"}}"#
+        let second =
+            #"{"id": "a1a1a1a1-0000-0000-0000-000000000002", "scenarioName": "light", "requiredScenarioState": "on", "request": {"url": "/light"}, "response": {"body": "on"}}"#
         func add() async throws {
             for mapping in [first, second] { _ = try await server.send("POST", "/__admin/mappings", body: Data(mapping.utf8)) }
         }
@@ -150,13 +182,20 @@ func object(_ data: Data) throws -> [String: Any] {
 
     @Test func journaledRequestsRemovedByTheirStubsMetadata() async throws {
         let (server, root) = try serve([
-            "mappings/m.json": #"{"mappings": [{"request": {"url": "/tagged"}, "response": {}, "metadata": {"team": "checkout"}}, {"request": {"url": "/other"}, "response": {}}]}"#,
+            "mappings/m.json":
+                #"{"mappings": [{"request": {"url": "/tagged"}, "response": {}, "metadata": {"team": "checkout"}}, {"request": {"url": "/other"}, "response": {}}]}"#
         ])
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         for path in ["/tagged", "/other", "/tagged", "/unmatched"] { _ = try await server.send("GET", path) }
         let pattern = Data(#"{"matchesJsonPath": {"expression": "$.team", "equalTo": "checkout"}}"#.utf8)
         let removed = try object(try await server.send("POST", "/__admin/requests/remove-by-metadata", body: pattern).body)
-        #expect((removed["serveEvents"] as? [[String: Any]])?.compactMap { ($0["request"] as? [String: Any])?["url"] as? String } == ["/tagged", "/tagged"])
+        #expect(
+            (removed["serveEvents"] as? [[String: Any]])?.compactMap { ($0["request"] as? [String: Any])?["url"] as? String } == [
+                "/tagged", "/tagged",
+            ])
         let left = try #require(try object(try await server.send("GET", "/__admin/requests").body)["requests"] as? [[String: Any]])
         #expect(left.compactMap { ($0["request"] as? [String: Any])?["url"] as? String } == ["/unmatched", "/other"])
         #expect(try await server.send("POST", "/__admin/requests/remove-by-metadata", body: Data("{}".utf8)).response.statusCode == 422)
@@ -165,9 +204,13 @@ func object(_ data: Data) throws -> [String: Any] {
     /// WireMock 3.13's unmatched mappings: those no journaled request was answered by.
     @Test func mappingsNoRequestMatchedAreListedAndRemoved() async throws {
         let (server, root) = try serve([
-            "mappings/m.json": #"{"mappings": [{"request": {"url": "/called"}, "response": {}}, {"request": {"url": "/never"}, "response": {}}, {"request": {"url": "/also-never"}, "response": {}}]}"#,
+            "mappings/m.json":
+                #"{"mappings": [{"request": {"url": "/called"}, "response": {}}, {"request": {"url": "/never"}, "response": {}}, {"request": {"url": "/also-never"}, "response": {}}]}"#
         ])
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         _ = try await server.send("GET", "/called")
         _ = try await server.send("GET", "/nothing")
         let urls = { (body: Data) throws -> Set<String> in
@@ -187,14 +230,21 @@ func object(_ data: Data) throws -> [String: Any] {
     /// WireMock 2's Java client edits and removes stubs by posting the whole mapping.
     @Test func editAndRemoveByTheMappingPosted() async throws {
         let (server, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         let id = "b2b2b2b2-0000-0000-0000-000000000001"
-        _ = try await server.send("POST", "/__admin/mappings", body: Data(#"{"id": "\#(id)", "request": {"method": "GET", "url": "/greeting"}, "response": {"body": "hello"}}"#.utf8))
-        _ = try await server.send("POST", "/__admin/mappings", body: Data(#"{"request": {"url": "/other", "method": "GET"}, "response": {"body": "other"}}"#.utf8))
+        _ = try await server.send(
+            "POST", "/__admin/mappings",
+            body: Data(#"{"id": "\#(id)", "request": {"method": "GET", "url": "/greeting"}, "response": {"body": "hello"}}"#.utf8))
+        _ = try await server.send(
+            "POST", "/__admin/mappings", body: Data(#"{"request": {"url": "/other", "method": "GET"}, "response": {"body": "other"}}"#.utf8))
         let edit = #"{"id": "\#(id)", "request": {"method": "GET", "url": "/greeting"}, "response": {"body": "good day"}}"#
         #expect(try await server.send("POST", "/__admin/mappings/edit", body: Data(edit.utf8)).response.statusCode == 200)
         #expect(String(decoding: try await server.send("GET", "/greeting").body, as: UTF8.self) == "good day")
-        #expect(try await server.send("POST", "/__admin/mappings/edit", body: Data(#"{"request": {}, "response": {}}"#.utf8)).response.statusCode == 422)
+        #expect(
+            try await server.send("POST", "/__admin/mappings/edit", body: Data(#"{"request": {}, "response": {}}"#.utf8)).response.statusCode == 422)
 
         // By id, then by a request pattern written in another order.
         #expect(try await server.send("POST", "/__admin/mappings/remove", body: Data(edit.utf8)).response.statusCode == 200)
@@ -207,7 +257,10 @@ func object(_ data: Data) throws -> [String: Any] {
 
     @Test func saveWritesAdminMappingsAsFilesThatLoadAgain() async throws {
         let (server, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         let create = #"{"name": "Bus list!", "request": {"method": "GET", "urlPath": "/bus"}, "response": {"body": "buses"}}"#
         let id = try #require(try object(try await server.send("POST", "/__admin/mappings", body: Data(create.utf8)).body)["id"] as? String)
         #expect(try await server.send("POST", "/__admin/mappings/save").response.statusCode == 200)
@@ -228,9 +281,13 @@ func object(_ data: Data) throws -> [String: Any] {
 
     @Test func mappingsByMetadata() async throws {
         let (server, root) = try serve([
-            "mappings/m.json": #"{"mappings": [{"request": {"url": "/1"}, "response": {}, "metadata": {"tags": ["bus", "oneschool"]}}, {"request": {"url": "/2"}, "response": {}, "metadata": {"tags": ["npi"]}}]}"#,
+            "mappings/m.json":
+                #"{"mappings": [{"request": {"url": "/1"}, "response": {}, "metadata": {"tags": ["bus", "oneschool"]}}, {"request": {"url": "/2"}, "response": {}, "metadata": {"tags": ["npi"]}}]}"#
         ])
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         let pattern = Data(#"{"matchesJsonPath": {"expression": "$.tags[0]", "equalTo": "bus"}}"#.utf8)
         let found = try object(try await server.send("POST", "/__admin/mappings/find-by-metadata", body: pattern).body)
         #expect((found["mappings"] as? [[String: Any]])?.compactMap { ($0["request"] as? [String: Any])?["url"] as? String } == ["/1"])
@@ -241,7 +298,10 @@ func object(_ data: Data) throws -> [String: Any] {
 
     @Test func journaledRequestsByIdAndRemovedByPattern() async throws {
         let (server, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         _ = try await server.send("GET", "/keep")
         _ = try await server.send("GET", "/drop?x=1")
         let listed = try #require(try object(try await server.send("GET", "/__admin/requests").body)["requests"] as? [[String: Any]])
@@ -252,7 +312,8 @@ func object(_ data: Data) throws -> [String: Any] {
         let removedEvents = try #require(removed["serveEvents"] as? [[String: Any]], "WireMock's FindServeEventsResult")
         #expect(removedEvents.compactMap { ($0["request"] as? [String: Any])?["url"] as? String } == ["/drop?x=1"])
         #expect(try await server.send("GET", "/__admin/requests/\(id)").response.statusCode == 404)
-        let keptID = try #require((try object(try await server.send("GET", "/__admin/requests").body)["requests"] as? [[String: Any]])?.last?["id"] as? String)
+        let keptID = try #require(
+            (try object(try await server.send("GET", "/__admin/requests").body)["requests"] as? [[String: Any]])?.last?["id"] as? String)
         #expect(try await server.send("DELETE", "/__admin/requests/\(keptID)").response.statusCode == 200)
         #expect(try await server.send("DELETE", "/__admin/requests/\(keptID)").response.statusCode == 404)
     }
@@ -272,7 +333,10 @@ func object(_ data: Data) throws -> [String: Any] {
         let journal = RequestJournal()
         let engine = StubEngine(stubsDirectory: root)
         let server = try TestServer.start(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal)
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         let newOne = #"{"id": "11111111-1111-1111-1111-111111111111", "request": {"urlPath": "/one"}, "response": {"body": "new one"}}"#
         let three = #"{"id": "33333333-3333-3333-3333-333333333333", "request": {"urlPath": "/three"}, "response": {"body": "three"}}"#
 
@@ -286,10 +350,13 @@ func object(_ data: Data) throws -> [String: Any] {
         #expect(String(decoding: try await server.send("GET", "/one").body, as: UTF8.self) == "new one")
         #expect(try await ids(server) == ["11111111-1111-1111-1111-111111111111"], "file mappings not in the import go too")
 
-        let (bad, badResponse) = try await server.send("POST", "/__admin/mappings/import", body: Data(#"{"mappings": [], "importOptions": {"duplicatePolicy": "FOO"}}"#.utf8))
+        let (bad, badResponse) = try await server.send(
+            "POST", "/__admin/mappings/import", body: Data(#"{"mappings": [], "importOptions": {"duplicatePolicy": "FOO"}}"#.utf8))
         #expect(badResponse.statusCode == 422)
-        #expect(((try object(bad)["errors"] as? [[String: Any]])?.first?["source"] as? [String: String])?["pointer"] == "/importOptions/duplicatePolicy")
-        let (_, badFlag) = try await server.send("POST", "/__admin/mappings/import", body: Data(#"{"mappings": [], "importOptions": {"deleteAllNotInImport": "yes"}}"#.utf8))
+        #expect(
+            ((try object(bad)["errors"] as? [[String: Any]])?.first?["source"] as? [String: String])?["pointer"] == "/importOptions/duplicatePolicy")
+        let (_, badFlag) = try await server.send(
+            "POST", "/__admin/mappings/import", body: Data(#"{"mappings": [], "importOptions": {"deleteAllNotInImport": "yes"}}"#.utf8))
         #expect(badFlag.statusCode == 422)
         #expect(try await ids(server).count == 1, "a refused import changes nothing")
 
@@ -302,15 +369,22 @@ func object(_ data: Data) throws -> [String: Any] {
 @Suite struct PersistentMappingFileTests {
     @Test func deletingOrReplacingAPersistentMappingChangesItsFile() async throws {
         let root = try makeTemporaryDirectory([
-            "mappings/plain.json": #"{"id": "aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa", "request": {"urlPath": "/plain"}, "response": {"body": "plain"}}"#,
-            "mappings/kept.json": #"{"id": "dddddddd-dddd-dddd-dddd-dddddddddddd", "persistent": true, "request": {"urlPath": "/kept"}, "response": {"body": "kept"}}"#,
-            "mappings/gone.json": #"{"id": "eeeeeeee-eeee-eeee-eeee-eeeeeeeeeeee", "persistent": true, "request": {"urlPath": "/gone"}, "response": {"body": "gone"}}"#,
-            "mappings/multi.json": #"{"mappings": [{"id": "ffffffff-ffff-ffff-ffff-ffffffffffff", "persistent": true, "request": {"urlPath": "/f"}, "response": {}}, {"request": {"urlPath": "/c"}, "response": {}}]}"#,
+            "mappings/plain.json":
+                #"{"id": "aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa", "request": {"urlPath": "/plain"}, "response": {"body": "plain"}}"#,
+            "mappings/kept.json":
+                #"{"id": "dddddddd-dddd-dddd-dddd-dddddddddddd", "persistent": true, "request": {"urlPath": "/kept"}, "response": {"body": "kept"}}"#,
+            "mappings/gone.json":
+                #"{"id": "eeeeeeee-eeee-eeee-eeee-eeeeeeeeeeee", "persistent": true, "request": {"urlPath": "/gone"}, "response": {"body": "gone"}}"#,
+            "mappings/multi.json":
+                #"{"mappings": [{"id": "ffffffff-ffff-ffff-ffff-ffffffffffff", "persistent": true, "request": {"urlPath": "/f"}, "response": {}}, {"request": {"urlPath": "/c"}, "response": {}}]}"#,
         ])
         let journal = RequestJournal()
         let engine = StubEngine(stubsDirectory: root)
         let server = try TestServer.start(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal)
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         let mappings = root.appendingPathComponent("mappings")
 
         // Not persistent: memory only, back on reset.
@@ -324,7 +398,9 @@ func object(_ data: Data) throws -> [String: Any] {
         #expect(FileManager.default.fileExists(atPath: mappings.appendingPathComponent("multi.json").path))
         // Replaced as persistent: its own file is rewritten, no second file appears.
         let replacement = #"{"persistent": true, "request": {"urlPath": "/kept"}, "response": {"body": "kept 2"}}"#
-        #expect(try await server.send("PUT", "/__admin/mappings/dddddddd-dddd-dddd-dddd-dddddddddddd", body: Data(replacement.utf8)).response.statusCode == 200)
+        #expect(
+            try await server.send("PUT", "/__admin/mappings/dddddddd-dddd-dddd-dddd-dddddddddddd", body: Data(replacement.utf8)).response.statusCode
+                == 200)
         #expect(try String(contentsOf: mappings.appendingPathComponent("kept.json"), encoding: .utf8).contains("kept 2"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: mappings.path).sorted() == ["kept.json", "multi.json", "plain.json"])
 
@@ -334,8 +410,9 @@ func object(_ data: Data) throws -> [String: Any] {
         #expect(try await server.send("GET", "/gone").response.statusCode == 404)
         #expect(try await server.send("GET", "/f").response.statusCode == 200, "a mapping of a shared file comes back")
 
-        let (_, scoped) = try await server.send("PUT", "/__admin/mappings/dddddddd-dddd-dddd-dddd-dddddddddddd", headers: ["X-Understudy-Scope": "alice"],
-                                                body: Data(replacement.utf8))
+        let (_, scoped) = try await server.send(
+            "PUT", "/__admin/mappings/dddddddd-dddd-dddd-dddd-dddddddddddd", headers: ["X-Understudy-Scope": "alice"],
+            body: Data(replacement.utf8))
         #expect(scoped.statusCode == 422)
     }
 }

@@ -1,13 +1,15 @@
 import Foundation
+import HTTPServer
+import JSON
+import MockCore
+import Testing
+import UnderstudyTesting
+
+@testable import Stubs
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import JSON
-import Testing
-import HTTPServer
-import MockCore
-@testable import Stubs
-import UnderstudyTesting
 
 @Suite struct StubEngineTests {
     func serve(_ files: [String: String]) throws -> (TestServer, StubEngine, URL) {
@@ -20,14 +22,19 @@ import UnderstudyTesting
 
     @Test func mappingFilesAreServedAndABadFileDoesNotStopTheOthers() async throws {
         let (server, engine, root) = try serve([
-            "mappings/hello.json": #"{"request": {"method": "GET", "urlPath": "/hello"}, "response": {"status": 200, "body": "hi", "headers": {"Content-Type": "text/plain", "Set-Cookie": ["a=1", "b=2"]}}}"#,
-            "mappings/more/many.json": #"{"mappings": [{"request": {"url": "/json"}, "response": {"jsonBody": {"b": 1, "a": [true]}}}, {"request": {"url": "/file"}, "response": {"bodyFileName": "data/store.json"}}]}"#,
+            "mappings/hello.json":
+                #"{"request": {"method": "GET", "urlPath": "/hello"}, "response": {"status": 200, "body": "hi", "headers": {"Content-Type": "text/plain", "Set-Cookie": ["a=1", "b=2"]}}}"#,
+            "mappings/more/many.json":
+                #"{"mappings": [{"request": {"url": "/json"}, "response": {"jsonBody": {"b": 1, "a": [true]}}}, {"request": {"url": "/file"}, "response": {"bodyFileName": "data/store.json"}}]}"#,
             "mappings/broken.json": "{\n  \"request\": {\"url\": \"/x\"},\n  \"response\": {\"status\": 200,}\n}",
             "mappings/wrong.json": #"{"request": {"url": "/y", "queryParamters": {}}, "response": {}}"#,
             "mappings/escape.json": #"{"request": {"url": "/z"}, "response": {"bodyFileName": "../mappings/hello.json"}}"#,
             "__files/data/store.json": #"{"store": 1}"#,
         ])
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         let (hello, response) = try await server.send("GET", "/hello?ignored=1")
         #expect(text(hello) == "hi")
         #expect(response.statusCode == 200)
@@ -37,14 +44,18 @@ import UnderstudyTesting
 
         let errors = engine.reloadFiles().map(\.description)
         #expect(errors.count == 3)
-        #expect(errors.contains { $0.hasSuffix("broken.json:3: column 30: expected a \"key\"")  })
-        #expect(errors.contains { $0.contains("wrong.json:1: request.queryParamters: unknown field 'queryParamters' (did you mean 'queryParameters'?)") })
+        #expect(errors.contains { $0.hasSuffix("broken.json:3: column 30: expected a \"key\"") })
+        #expect(
+            errors.contains { $0.contains("wrong.json:1: request.queryParamters: unknown field 'queryParamters' (did you mean 'queryParameters'?)") })
         #expect(errors.contains { $0.contains("escape.json:1: response.bodyFileName: '../mappings/hello.json' leads outside") })
     }
 
     @Test func priorityThenNewestWins() async throws {
         let (server, engine, root) = try serve([:])
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         func add(_ json: String) throws {
             engine.add(try StubMapping.parse(try JSONValue.parse(json), in: engine.directory))
         }
@@ -68,9 +79,12 @@ import UnderstudyTesting
               {"scenarioName": "cart", "requiredScenarioState": "added",
                "request": {"method": "GET", "urlPath": "/cart"}, "response": {"body": "one item"}}
             ]}
-            """#,
+            """#
         ])
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         #expect(text(try await server.send("GET", "/cart").body) == "empty")
         #expect(try await server.send("POST", "/cart").response.statusCode == 201)
         #expect(text(try await server.send("GET", "/cart").body) == "one item")
@@ -86,7 +100,10 @@ import UnderstudyTesting
             "mappings/slow.json": #"{"request": {"urlPath": "/slow"}, "response": {"body": "slow", "fixedDelayMilliseconds": 1500}}"#,
             "mappings/fast.json": #"{"request": {"urlPath": "/fast"}, "response": {"body": "fast"}}"#,
         ])
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         let order = Locked<[String]>([])
         let started = ContinuousClock.now
         async let slow: Void = {
@@ -102,14 +119,19 @@ import UnderstudyTesting
     }
 
     @Test func proxyBaseUrlForwardsThroughTheOutboundClient() async throws {
-        let upstream = try TestServer.start(handler: ClosureHandler { request, responder in
-            responder.send(.text("upstream saw \(request.target) with \(request.headers["X-Added"] ?? "nothing")", status: 203))
-        })
+        let upstream = try TestServer.start(
+            handler: ClosureHandler { request, responder in
+                responder.send(.text("upstream saw \(request.target) with \(request.headers["X-Added"] ?? "nothing")", status: 203))
+            })
         defer { upstream.stop() }
         let (server, _, root) = try serve([
-            "mappings/proxy.json": #"{"request": {"urlPathPattern": "/api/.*"}, "response": {"proxyBaseUrl": "\#(upstream.server.baseURL)", "additionalProxyRequestHeaders": {"X-Added": "yes"}}}"#,
+            "mappings/proxy.json":
+                #"{"request": {"urlPathPattern": "/api/.*"}, "response": {"proxyBaseUrl": "\#(upstream.server.baseURL)", "additionalProxyRequestHeaders": {"X-Added": "yes"}}}"#
         ])
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         let (body, response) = try await server.send("GET", "/api/items?id=3")
         #expect(response.statusCode == 203)
         #expect(text(body) == "upstream saw /api/items?id=3 with yes")
@@ -121,9 +143,12 @@ import UnderstudyTesting
         defer { plain.stop() }
         let port = plain.server.baseURL.split(separator: ":").last!
         let (server, _, root) = try serve([
-            "mappings/proxy.json": #"{"request": {"urlPath": "/secure"}, "response": {"proxyBaseUrl": "https://127.0.0.1:\#(port)"}}"#,
+            "mappings/proxy.json": #"{"request": {"urlPath": "/secure"}, "response": {"proxyBaseUrl": "https://127.0.0.1:\#(port)"}}"#
         ])
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         let (body, response) = try await server.send("GET", "/secure")
         #expect(response.statusCode == 502)
         #expect(text(body).hasPrefix("Proxying to https://127.0.0.1:\(port) failed: TLS with https://127.0.0.1:\(port)/secure failed"))
@@ -132,7 +157,7 @@ import UnderstudyTesting
     @Test func largeBodyFilesAreSentFromTheFile() async throws {
         let large = (0..<(BodyFiles.largeFile + 12_345)).map { UInt8(truncatingIfNeeded: $0 % 251) }
         let root = try makeTemporaryDirectory([
-            "mappings/large.json": #"{"request": {"urlPath": "/large"}, "response": {"bodyFileName": "large.bin"}}"#,
+            "mappings/large.json": #"{"request": {"urlPath": "/large"}, "response": {"bodyFileName": "large.bin"}}"#
         ])
         defer { try? FileManager.default.removeItem(at: root) }
         try FileManager.default.createDirectory(at: root.appendingPathComponent("__files"), withIntermediateDirectories: true)
@@ -162,4 +187,3 @@ import UnderstudyTesting
         #expect(StubEngine(stubsDirectory: root.appendingPathComponent("recorded"), name: "recordings", tier: .recordings).mappings.count == 2)
     }
 }
-

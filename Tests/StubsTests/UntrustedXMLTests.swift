@@ -1,20 +1,24 @@
 import Foundation
+import MockCore
+import Stubs
+import Testing
+import UnderstudyTesting
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import MockCore
-import Stubs
-import UnderstudyTesting
 
 /// XML from clients reaches the matchers and the `xPath` helper over a socket: what crashed the
 /// process or read its files before XML went through libxml2 with entities and network off.
 @Suite struct UntrustedXMLTests {
     func serve() throws -> (TestServer, URL) {
         let root = try makeTemporaryDirectory([
-            "mappings/xpath.json": #"{"request": {"method": "POST", "url": "/xpath", "bodyPatterns": [{"matchesXPath": "/a"}]}, "response": {"body": "xpath"}}"#,
-            "mappings/equal.json": #"{"request": {"method": "POST", "url": "/equal", "bodyPatterns": [{"equalToXml": "<a>1</a>"}]}, "response": {"body": "equal"}}"#,
-            "mappings/echo.json": #"{"request": {"method": "POST", "url": "/echo"}, "response": {"body": "[{{xPath request.body '/a/text()'}}]", "transformers": ["response-template"]}}"#,
+            "mappings/xpath.json":
+                #"{"request": {"method": "POST", "url": "/xpath", "bodyPatterns": [{"matchesXPath": "/a"}]}, "response": {"body": "xpath"}}"#,
+            "mappings/equal.json":
+                #"{"request": {"method": "POST", "url": "/equal", "bodyPatterns": [{"equalToXml": "<a>1</a>"}]}, "response": {"body": "equal"}}"#,
+            "mappings/echo.json":
+                #"{"request": {"method": "POST", "url": "/echo"}, "response": {"body": "[{{xPath request.body '/a/text()'}}]", "transformers": ["response-template"]}}"#,
         ])
         let engine = StubEngine(stubsDirectory: root)
         let journal = RequestJournal()
@@ -23,7 +27,10 @@ import UnderstudyTesting
 
     @Test func unmatchedAndMalformedBodiesAreNonMatchesAndTheServerStaysUp() async throws {
         let (server, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         // The 404 page scores every stub, XML patterns included, against an empty body.
         #expect(try await server.send("GET", "/other").response.statusCode == 404)
         let bodies: [[UInt8]] = [
@@ -43,7 +50,10 @@ import UnderstudyTesting
 
     @Test func externalEntitiesReadNoFile() async throws {
         let (server, root) = try serve()
-        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
         let secret = root.appendingPathComponent("secret.txt")
         try "TOP-SECRET".write(to: secret, atomically: true, encoding: .utf8)
         let attack = #"<?xml version="1.0"?><!DOCTYPE a [<!ENTITY x SYSTEM "file://\#(secret.path)">]><a>&x;</a>"#

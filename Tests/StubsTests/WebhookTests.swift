@@ -1,12 +1,13 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import JSON
 import MockCore
 import Stubs
 import Testing
 import UnderstudyTesting
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Webhooks as WireMock 3.13 defines them, against a real receiver on loopback (a second server).
 /// The cases marked so come from WireMock's `WebhooksAcceptanceTest.java`
@@ -21,7 +22,7 @@ import UnderstudyTesting
 
         init(policy: (inout WebhookDispatch.Policy) -> Void = { _ in }) throws {
             let receiverStubs = try makeTemporaryDirectory([
-                "mappings/any.json": #"{"request": {"method": "ANY", "urlPattern": "/.*"}, "response": {"status": 202, "body": "received"}}"#,
+                "mappings/any.json": #"{"request": {"method": "ANY", "urlPattern": "/.*"}, "response": {"status": 202, "body": "received"}}"#
             ])
             let triggerStubs = try makeTemporaryDirectory([:])
             folders = [receiverStubs, triggerStubs]
@@ -79,7 +80,8 @@ import UnderstudyTesting
     // WebhooksAcceptanceTest.firesASingleWebhookWhenRequested
     @Test func firesASingleWebhookAfterTheAnswerWithItsHeadersAndBody() async throws {
         let pair = try Pair()
-        let added = try await pair.stub("""
+        let added = try await pair.stub(
+            """
             {"request": {"urlPath": "/something-async", "method": "POST"}, "response": {"status": 200},
              "postServeActions": [{"name": "webhook", "parameters": {"method": "POST", "url": "\(pair.target)/callback",
                "headers": {"Content-Type": "application/json", "X-Multi": ["one", "two"]}, "body": "{ \\"result\\": \\"SUCCESS\\" }"}}]}
@@ -104,7 +106,8 @@ import UnderstudyTesting
     // WebhooksAcceptanceTest.webhookCanBeConfiguredFromJson: two webhooks, the second with no body.
     @Test func severalWebhooksOfOneStubAllFire() async throws {
         let pair = try Pair()
-        _ = try await pair.stub("""
+        _ = try await pair.stub(
+            """
             {"request": {"urlPath": "/hook", "method": "POST"}, "response": {"status": 204},
              "postServeActions": [
                {"name": "webhook", "parameters": {"headers": {"Content-Type": "application/json"}, "method": "POST",
@@ -120,7 +123,8 @@ import UnderstudyTesting
     // WebhooksAcceptanceTest.appliesTemplatingToUrlMethodHeadersAndBodyViaJSON
     @Test func theMethodURLHeadersAndBodyAreTemplatesOverTheOriginalRequestAndTheParameters() async throws {
         let pair = try Pair()
-        _ = try await pair.stub("""
+        _ = try await pair.stub(
+            """
             {"request": {"urlPath": "/templating", "method": "POST"}, "response": {"status": 200},
              "serveEventListeners": [{"name": "webhook", "parameters": {
                "method": "{{jsonPath originalRequest.body '$.method'}}",
@@ -140,7 +144,8 @@ import UnderstudyTesting
     // WebhooksAcceptanceTest.addsFixedDelayViaDSL, as JSON (2.x's object form), a lower bound only.
     @Test func aDelayedWebhookComesAfterItsDelayWhileTheAnswerDoesNotWait() async throws {
         let pair = try Pair()
-        _ = try await pair.stub("""
+        _ = try await pair.stub(
+            """
             {"request": {"urlPath": "/delayed", "method": "POST"}, "response": {"status": 200, "body": "now"},
              "postServeActions": {"webhook": {"method": "GET", "url": "\(pair.target)/callback", "body": "ignored on a GET",
                "delay": {"type": "fixed", "milliseconds": 400}}}}
@@ -159,7 +164,9 @@ import UnderstudyTesting
 
     @Test func theWebhookCarriesTheScopeOfItsTrigger() async throws {
         let pair = try Pair()
-        _ = try await pair.stub(#"{"request": {"urlPath": "/pay"}, "response": {}, "serveEventListeners": [{"name": "webhook", "parameters": {"url": "\#(pair.target)/paid", "method": "PUT", "base64Body": "AAEC"}}]}"#)
+        _ = try await pair.stub(
+            #"{"request": {"urlPath": "/pay"}, "response": {}, "serveEventListeners": [{"name": "webhook", "parameters": {"url": "\#(pair.target)/paid", "method": "PUT", "base64Body": "AAEC"}}]}"#
+        )
         _ = try await pair.trigger.send("GET", "/pay", headers: ["X-Understudy-Scope": "ci-7"])
         let sent = try #require(try await pair.received(1).first)
         #expect(sent.request.headers["X-Understudy-Scope"] == "ci-7" && sent.request.body == [0, 1, 2])
@@ -167,7 +174,8 @@ import UnderstudyTesting
 
     @Test func aTargetOutsideLoopbackAndHostsIsNotReachedUnlessAllowedAndAnUnreachableOneNeverHoldsTheAnswer() async throws {
         let pair = try Pair()
-        _ = try await pair.stub("""
+        _ = try await pair.stub(
+            """
             {"request": {"urlPath": "/out"}, "response": {"body": "fine"},
              "serveEventListeners": [{"name": "webhook", "parameters": {"url": "http://payments.example.com/notify"}},
                                      {"name": "webhook", "parameters": {"url": "http://127.0.0.1:1/closed"}}]}
@@ -181,7 +189,9 @@ import UnderstudyTesting
 
         // Allowed, a host name then goes out (here a name only this test resolves: it fails to connect, and says so).
         let allowed = try Pair { $0.allowedHosts = ["payments.invalid"] }
-        _ = try await allowed.stub(#"{"request": {"urlPath": "/out"}, "response": {}, "serveEventListeners": [{"name": "webhook", "parameters": {"url": "http://payments.invalid/notify"}}]}"#)
+        _ = try await allowed.stub(
+            #"{"request": {"urlPath": "/out"}, "response": {}, "serveEventListeners": [{"name": "webhook", "parameters": {"url": "http://payments.invalid/notify"}}]}"#
+        )
         _ = try await allowed.trigger.send("GET", "/out")
         let tried = try await allowed.subEvents(2)
         #expect(tried.first?["type"]?.stringValue == "WEBHOOK_REQUEST", "an allowed host is tried")
@@ -189,8 +199,11 @@ import UnderstudyTesting
 
     @Test func aHostThisServerAnswersForIsDeliveredHereWithItsName() async throws {
         let pair = try Pair { $0.isMapped = { $0 == "shop.example.com" } }
-        _ = try await pair.stub(#"{"request": {"urlPath": "/order"}, "response": {}, "serveEventListeners": [{"name": "webhook", "parameters": {"url": "https://shop.example.com/orders/7/shipped", "method": "POST", "body": "shipped"}}]}"#)
-        _ = try await pair.stub(#"{"request": {"urlPath": "/orders/7/shipped", "host": {"equalTo": "shop.example.com"}}, "response": {"status": 204}}"#)
+        _ = try await pair.stub(
+            #"{"request": {"urlPath": "/order"}, "response": {}, "serveEventListeners": [{"name": "webhook", "parameters": {"url": "https://shop.example.com/orders/7/shipped", "method": "POST", "body": "shipped"}}]}"#
+        )
+        _ = try await pair.stub(
+            #"{"request": {"urlPath": "/orders/7/shipped", "host": {"equalTo": "shop.example.com"}}, "response": {"status": 204}}"#)
         _ = try await pair.trigger.send("GET", "/order")
         let events = try await pair.subEvents(2, of: "/order")
         #expect(events.last?["type"]?.stringValue == "WEBHOOK_RESPONSE" && events.last?["data"]?["status"]?.intValue == 204, "\(events)")
@@ -200,11 +213,26 @@ import UnderstudyTesting
     @Test func badWebhooksAreRefusedWithTheFieldNamed() async throws {
         let pair = try Pair()
         let cases: [(String, String)] = [
-            (#""serveEventListeners": [{"name": "webhook", "parameters": {"method": "POST"}}]"#, "serveEventListeners[0].parameters.url: a webhook needs a url"),
-            (#""postServeActions": {"webhook": {"url": "ftp://files.example.com/x"}}"#, "postServeActions.webhook.url: 'ftp://files.example.com/x' is not an http:// or https:// URL"),
-            (#""postServeActions": [{"name": "webhook", "parameters": {"url": "http://127.0.0.1/x", "base64Body": "%%%"}}]"#, "postServeActions[0].parameters.base64Body: expected base64 text"),
-            (#""postServeActions": [{"name": "webhook", "parameters": {"url": "http://127.0.0.1/x", "delay": {"type": "sometimes"}}}]"#, "postServeActions[0].parameters.delay.type"),
-            (#""serveEventListeners": [{"name": "webhook", "parameters": {"url": "http://127.0.0.1/{{#if}}"}}]"#, "serveEventListeners[0].parameters.url: template"),
+            (
+                #""serveEventListeners": [{"name": "webhook", "parameters": {"method": "POST"}}]"#,
+                "serveEventListeners[0].parameters.url: a webhook needs a url"
+            ),
+            (
+                #""postServeActions": {"webhook": {"url": "ftp://files.example.com/x"}}"#,
+                "postServeActions.webhook.url: 'ftp://files.example.com/x' is not an http:// or https:// URL"
+            ),
+            (
+                #""postServeActions": [{"name": "webhook", "parameters": {"url": "http://127.0.0.1/x", "base64Body": "%%%"}}]"#,
+                "postServeActions[0].parameters.base64Body: expected base64 text"
+            ),
+            (
+                #""postServeActions": [{"name": "webhook", "parameters": {"url": "http://127.0.0.1/x", "delay": {"type": "sometimes"}}}]"#,
+                "postServeActions[0].parameters.delay.type"
+            ),
+            (
+                #""serveEventListeners": [{"name": "webhook", "parameters": {"url": "http://127.0.0.1/{{#if}}"}}]"#,
+                "serveEventListeners[0].parameters.url: template"
+            ),
             (#""serveEventListeners": {"name": "webhook"}"#, "serveEventListeners: expected an array"),
         ]
         for (listeners, message) in cases {
@@ -212,7 +240,9 @@ import UnderstudyTesting
             #expect(answer.status == 422 && answer.body.contains(message), "\(listeners) → \(answer.body)")
         }
         // A rendered URL that is not one: the answer goes out, the webhook is journaled as an error.
-        _ = try await pair.stub(#"{"request": {"urlPath": "/y"}, "response": {"body": "y"}, "serveEventListeners": [{"name": "webhook", "parameters": {"url": "{{originalRequest.query.to}}"}}]}"#)
+        _ = try await pair.stub(
+            #"{"request": {"urlPath": "/y"}, "response": {"body": "y"}, "serveEventListeners": [{"name": "webhook", "parameters": {"url": "{{originalRequest.query.to}}"}}]}"#
+        )
         let (body, _) = try await pair.trigger.send("GET", "/y?to=nowhere")
         #expect(String(decoding: body, as: UTF8.self) == "y")
         let events = try await pair.subEvents(1)

@@ -11,13 +11,16 @@ import Testing
     }
 
     @Test func aFoldedTemplateRendersWhatTheOriginalRenders() throws {
-        let template = try Template("""
+        let template = try Template(
+            """
             {{site}}|{{{site}}}|{{labels.hi}}|{{labels.missing}}|{{#if on}}{{site}}{{else}}-{{/if}}|\
             {{#each items}}[{{site}} {{@root.site}} {{labels.hi}}]{{/each}}|{{#with item}}{{site}}{{/with}}|{{user}}
             """)
         let items: TemplateValue = .array([.object(TemplateObject([("site", .string("inner"))])), .object(TemplateObject([]))])
-        let value = context([("on", .bool(true)), ("items", items), ("item", .object(TemplateObject([("site", .string("w"))]))),
-                             ("user", .string("<u>"))])
+        let value = context([
+            ("on", .bool(true)), ("items", items), ("item", .object(TemplateObject([("site", .string("w"))]))),
+            ("user", .string("<u>")),
+        ])
         let folded = template.folding(constants).render(value)
         #expect(folded == template.render(value))
         #expect(folded == "A&amp;B|A&B|Hello||A&amp;B|[inner A&amp;B Hello][A&amp;B A&amp;B Hello]|w|&lt;u&gt;")

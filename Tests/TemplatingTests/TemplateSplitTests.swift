@@ -5,7 +5,8 @@ import Testing
 /// between them by the caller, render what the whole renders with the body as text.
 @Suite struct TemplateSplitTests {
     @Test func theHalvesAroundTheSlotRenderWhatTheWholeRenders() throws {
-        let layout = try Template("<title>{{title}}</title>{{#if wide}}<div class=\"{{kind}}\">{{/if}}<main>{{{body}}}</main>{{#unless wide}}.{{/unless}}")
+        let layout = try Template(
+            "<title>{{title}}</title>{{#if wide}}<div class=\"{{kind}}\">{{/if}}<main>{{{body}}}</main>{{#unless wide}}.{{/unless}}")
         let body = "<p>caf\u{E9} & co</p>"
         for wide in [true, false] {
             let members: [(key: String, value: TemplateValue)] = [("title", .string("A<B")), ("wide", .bool(wide)), ("kind", .string("k"))]

@@ -29,8 +29,9 @@ private func render(_ source: String, _ json: String = "{}") throws -> String {
         #expect(try render("{{arrayRemove three}}", list) == "[one, two]", "the last item when no position is given")
         #expect(try render("{{arrayRemove three position='1'}}", list) == "[one, three]")
         #expect(try render("{{arrayRemove three position='start'}}", list) == "[two, three]")
-        #expect(try render("{{{arrayRemove three position=7}}}", list)
-            == "[ERROR: position must be greater than or equal to 0 and less than or equal to the size of the list]")
+        #expect(
+            try render("{{{arrayRemove three position=7}}}", list)
+                == "[ERROR: position must be greater than or equal to 0 and less than or equal to the size of the list]")
     }
 
     /// ResponseTemplateTransformerTest.joinWith… (WireMock 3.13); `{{{…}}}` where the case's output
@@ -61,21 +62,29 @@ private func render(_ source: String, _ json: String = "{}") throws -> String {
         let things = #"{"myThings": [{"id": 1, "name": "One"}, {"id": 2, "name": "Two"}, {"id": 3, "name": "Three"}]}"#
         let template = "[{{#arrayJoin ',' myThings as |item|}}{\n\"name{{item.id}}\": \"{{item.name}}\"\n}\n{{/arrayJoin}}]"
         #expect(try render(template, things) == "[{\n\"name1\": \"One\"\n}\n,{\n\"name2\": \"Two\"\n}\n,{\n\"name3\": \"Three\"\n}\n]")
-        #expect(try render("{{#arrayJoin '; ' myThings prefix='<' suffix='>'}}{{name}}{{/arrayJoin}}", things) == "<One; Two; Three>",
-                "each item is the context, prefix and suffix around")
+        #expect(
+            try render("{{#arrayJoin '; ' myThings prefix='<' suffix='>'}}{{name}}{{/arrayJoin}}", things) == "<One; Two; Three>",
+            "each item is the context, prefix and suffix around")
         #expect(try render("{{#arrayJoin ',' (array)}}x{{/arrayJoin}}") == "")
         #expect(try render("{{#arrayJoin 1 myThings}}x{{/arrayJoin}}", things) == "[ERROR: Separator parameter must be a String]")
     }
 
     @Test func jsonMerge() throws {
         let cases: [(String, String, String)] = [
-            (#"{ "id": 456, "name": "bob" }"#, #"{ "roles": [ "admin", "user" ], "dob": "2024-06-18" }"#,
-             #"{"id":456,"name":"bob","roles":["admin","user"],"dob":"2024-06-18"}"#),
-            (#"{ "id": 456, "name": "bob", "roles": [ "viewer" ] }"#, #"{ "roles": [ "admin", "user" ], "dob": "2024-06-18" }"#,
-             #"{"id":456,"name":"bob","roles":["admin","user"],"dob":"2024-06-18"}"#),
+            (
+                #"{ "id": 456, "name": "bob" }"#, #"{ "roles": [ "admin", "user" ], "dob": "2024-06-18" }"#,
+                #"{"id":456,"name":"bob","roles":["admin","user"],"dob":"2024-06-18"}"#
+            ),
+            (
+                #"{ "id": 456, "name": "bob", "roles": [ "viewer" ] }"#, #"{ "roles": [ "admin", "user" ], "dob": "2024-06-18" }"#,
+                #"{"id":456,"name":"bob","roles":["admin","user"],"dob":"2024-06-18"}"#
+            ),
             ("{}", #"{ "roles": [ "admin", "user" ], "dob": "2024-06-18" }"#, #"{"roles":["admin","user"],"dob":"2024-06-18"}"#),
             (#"{ "id": 456, "name": "bob" }"#, "{}", #"{"id":456,"name":"bob"}"#),
-            (#"{ "id": 456, "name": "bob", "data": { "field": "value" } }"#, #"{ "data": [ 123, true ] }"#, #"{"id":456,"name":"bob","data":[123,true]}"#),
+            (
+                #"{ "id": 456, "name": "bob", "data": { "field": "value" } }"#, #"{ "data": [ 123, true ] }"#,
+                #"{"id":456,"name":"bob","data":[123,true]}"#
+            ),
         ]
         for (base, other, expected) in cases {
             let context = JSONValue.object([("base", .string(base)), ("other", .string(other))]).serialized
@@ -85,13 +94,21 @@ private func render(_ source: String, _ json: String = "{}") throws -> String {
             ("base", .string(#"{"id": 456, "data": {"nested": {"value": "old", "list": [true, 1], "kept": "k"}, "n": 456}}"#)),
             ("other", .string(#"{"data": {"nested": {"value": "new", "list": ["x"], "added": "a"}, "more": {"b": true}}}"#)),
         ]).serialized
-        #expect(try render("{{{jsonMerge base other}}}", nested)
-            == #"{"id":456,"data":{"nested":{"value":"new","list":["x"],"kept":"k","added":"a"},"n":456,"more":{"b":true}}}"#, "objects merge recursively")
+        #expect(
+            try render("{{{jsonMerge base other}}}", nested)
+                == #"{"id":456,"data":{"nested":{"value":"new","list":["x"],"kept":"k","added":"a"},"n":456,"more":{"b":true}}}"#,
+            "objects merge recursively")
         let block = JSONValue.object([("base", .string(#"{"id":456,"name":"bob","roles":["viewer"]}"#))]).serialized
-        #expect(try render(#"{{#jsonMerge base}}{"data":[123, true]}{{/jsonMerge}}"#, block)
-            == #"{"id":456,"name":"bob","roles":["viewer"],"data":[123,true]}"#, "the JSON to merge as a block")
+        #expect(
+            try render(#"{{#jsonMerge base}}{"data":[123, true]}{{/jsonMerge}}"#, block)
+                == #"{"id":456,"name":"bob","roles":["viewer"],"data":[123,true]}"#, "the JSON to merge as a block")
         let nulls = JSONValue.object([
-            ("base", .string(#"{"simple1": 0.1, "simple2": 5, "list2": ["four"], "shallow": {"thing": "gone"}, "deep": {"nested1": "gone", "nested2": "here"}}"#)),
+            (
+                "base",
+                .string(
+                    #"{"simple1": 0.1, "simple2": 5, "list2": ["four"], "shallow": {"thing": "gone"}, "deep": {"nested1": "gone", "nested2": "here"}}"#
+                )
+            ),
             ("other", .string(#"{"simple2": null, "list2": null, "shallow": null, "deep": {"nested1": null, "nested2": "here"}}"#)),
         ]).serialized
         #expect(try render("{{{jsonMerge base other removeNulls=true}}}", nulls) == #"{"simple1":0.1,"deep":{"nested2":"here"}}"#)

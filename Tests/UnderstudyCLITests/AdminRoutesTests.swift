@@ -1,9 +1,10 @@
 import Foundation
+import Testing
+import UnderstudyTesting
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import UnderstudyTesting
 
 /// One table lists the admin API: `understudy admin-routes`, a running server's
 /// `GET /__admin/routes` and docs/admin-api.md's "Every route" hold the same routes, and every
@@ -19,16 +20,19 @@ import UnderstudyTesting
         let text = try String(contentsOf: Self.doc, encoding: .utf8)
         let start = try #require(text.range(of: "<!-- admin-routes: made by `understudy admin-routes --markdown` -->\n"))
         let end = try #require(text.range(of: "<!-- /admin-routes -->"))
-        #expect(String(text[start.upperBound..<end.lowerBound]) == printed,
-                "docs/admin-api.md's table differs from the routes: paste `understudy admin-routes --markdown` there")
+        #expect(
+            String(text[start.upperBound..<end.lowerBound]) == printed,
+            "docs/admin-api.md's table differs from the routes: paste `understudy admin-routes --markdown` there")
         #expect(printed.split(separator: "\n").count > 50)
     }
 
     @Test func aRunningServerServesEveryRouteOfTheTable() async throws {
         let stubs = try makeTemporaryDirectory(["__files/probe.txt": "probe"])
         defer { try? FileManager.default.removeItem(at: stubs) }
-        let server = try UnderstudyProcess(["serve", "--port", "0", "--threads", "2", "--no-watch", "--stubs", stubs.path,
-                                            "--ca-dir", stubs.appendingPathComponent("ca").path])
+        let server = try UnderstudyProcess([
+            "serve", "--port", "0", "--threads", "2", "--no-watch", "--stubs", stubs.path,
+            "--ca-dir", stubs.appendingPathComponent("ca").path,
+        ])
         defer {
             server.signal(SIGTERM)
             _ = server.finish()
@@ -52,12 +56,15 @@ import UnderstudyTesting
         let cliLines = cli.allOutput().split(separator: "\n")
         #expect(cli.finish().status == 0)
         #expect(routes.count == cliLines.count, "the server mounts what the command lists")
-        #expect(Set(routes.compactMap { $0["path"] as? String }) == Set(cliLines.compactMap { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.map(String.init) }))
+        #expect(
+            Set(routes.compactMap { $0["path"] as? String })
+                == Set(cliLines.compactMap { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.map(String.init) }))
 
         for route in routes {
             let path = try #require(route["path"] as? String)
             guard path != "/__admin/shutdown" else { continue }  // last, below
-            let concrete = path.replacingOccurrences(of: "{id}", with: "1c0d2a4e-93b1-5f07-0000-000000000002")
+            let concrete =
+                path.replacingOccurrences(of: "{id}", with: "1c0d2a4e-93b1-5f07-0000-000000000002")
                 .replacingOccurrences(of: "{name}", with: "probe").replacingOccurrences(of: "{file...}", with: "index.html")
                 .replacingOccurrences(of: "{name...}", with: "probe.txt") + (path.hasSuffix("/live") ? "?timeout=0" : "")
             for method in route["methods"] as? [String] ?? [] {

@@ -1,9 +1,10 @@
 import Foundation
+import Testing
+import UnderstudyTesting
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import UnderstudyTesting
 
 /// Out of file descriptors (a low limit set in the child process, then many idle clients): the
 /// stubs keep answering once descriptors are free again, a reload that could not list the files
@@ -14,7 +15,8 @@ import UnderstudyTesting
         defer { try? FileManager.default.removeItem(at: stubs) }
         let started = ContinuousClock.now
         let process = Process()
-        let stdout = childPipe(), stderr = childPipe()
+        let stdout = childPipe()
+        let stderr = childPipe()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", #"ulimit -n 64 && exec "$0" serve --port 0 --threads 1 --stubs "$1""#, understudyBinary.path, stubs.path]
         process.standardOutput = stdout
@@ -26,8 +28,9 @@ import UnderstudyTesting
 
         func get(_ path: String) -> String? {
             guard let connection = try? RawHTTPConnection(host: "127.0.0.1", port: port, timeout: 5),
-                  (try? connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")) != nil,
-                  let response = try? connection.readResponse(), response.status == 200 else { return nil }
+                (try? connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")) != nil,
+                let response = try? connection.readResponse(), response.status == 200
+            else { return nil }
             return response.bodyText
         }
         #expect(get("/a") == "alive")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HTTPServer
+import Testing
 import UnderstudyTesting
 
 /// The device proxy against clients that misbehave: bytes that are not TLS inside a tunnel,
@@ -8,8 +8,10 @@ import UnderstudyTesting
 /// which host and why); the server goes on serving everyone else.
 @Suite struct DeviceProxyRobustnessTests {
     @Test func badTunnelsAreClosedLoggedAndForgotten() throws {
-        let stubs = try makeTemporaryDirectory(["hosts.json": #"{"www.ibm.com": "stubs"}"#,
-                                                "mappings/ok.json": #"{"request": {"urlPath": "/ok"}, "response": {"body": "ok"}}"#])
+        let stubs = try makeTemporaryDirectory([
+            "hosts.json": #"{"www.ibm.com": "stubs"}"#,
+            "mappings/ok.json": #"{"request": {"urlPath": "/ok"}, "response": {"body": "ok"}}"#,
+        ])
         defer { try? FileManager.default.removeItem(at: stubs) }
         let server = try UnderstudyProcess(["serve", "--port", "0", "--threads", "2", "--stubs", stubs.path])
         let port = try #require(Int(server.firstLine().split(separator: ":").last ?? ""))
@@ -57,8 +59,10 @@ import UnderstudyTesting
         // A handshake the client fails (it refuses the certificate) with an SNI holding CR LF.
         let client = Process()
         client.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        client.arguments = ["openssl", "s_client", "-verify_return_error", "-proxy", "127.0.0.1:\(port)", "-connect", "www.ibm.com:443",
-                            "-servername", "x\r\nunderstudy: forged line"]
+        client.arguments = [
+            "openssl", "s_client", "-verify_return_error", "-proxy", "127.0.0.1:\(port)", "-connect", "www.ibm.com:443",
+            "-servername", "x\r\nunderstudy: forged line",
+        ]
         client.standardInput = FileHandle.nullDevice
         client.standardOutput = FileHandle.nullDevice
         client.standardError = FileHandle.nullDevice

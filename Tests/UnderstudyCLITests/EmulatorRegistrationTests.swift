@@ -1,9 +1,10 @@
 import Foundation
+import Testing
+import UnderstudyTesting
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import UnderstudyTesting
 
 /// The executable's one list of emulators: `understudy emulators` shows it, and `serve`, `check`,
 /// their help and the load benchmark take the emulators from it, so none can be left out of one.
@@ -33,7 +34,8 @@ import UnderstudyTesting
                 scenarios[benchmark["name"] as? String ?? ""] = benchmark
             }
         }
-        #expect(scenarios.keys.sorted() == ["commerce-product", "commerce-search", "geocode-reverse", "geocode-zip", "informix-customers", "lotus-blogs"])
+        #expect(
+            scenarios.keys.sorted() == ["commerce-product", "commerce-search", "geocode-reverse", "geocode-zip", "informix-customers", "lotus-blogs"])
         #expect(scenarios["geocode-zip"]?["path"] as? String == "/maps/api/geocode/xml?address=94086&sensor=true")
         #expect(scenarios["geocode-zip"]?["method"] as? String == "GET")
         #expect(scenarios["geocode-zip"]?["formBody"] is NSNull)
@@ -53,7 +55,8 @@ import UnderstudyTesting
         let stubs = try makeTemporaryDirectory(Dictionary(uniqueKeysWithValues: names.map { ("\($0)/config.json", "{}") }))
         defer { try? FileManager.default.removeItem(at: stubs) }
         for replayOnly in [false, true] {
-            let run = try UnderstudyProcess(["serve", "--port", "0", "--stubs", stubs.path, "--threads", "1", "--no-watch"] + (replayOnly ? ["--replay-only"] : []))
+            let run = try UnderstudyProcess(
+                ["serve", "--port", "0", "--stubs", stubs.path, "--threads", "1", "--no-watch"] + (replayOnly ? ["--replay-only"] : []))
             let port = try #require(Int(run.firstLine().split(separator: ":").last ?? ""))
             let session = URLSession(configuration: .ephemeral)
             let (body, _) = try await session.data(from: try #require(URL(string: "http://127.0.0.1:\(port)/__admin/backends")))

@@ -1,9 +1,10 @@
 import Foundation
+import Testing
+import UnderstudyTesting
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import UnderstudyTesting
 
 /// `understudy record`, `serve --replay-only` and `import-har` as a user runs them.
 @Suite(.serialized) struct RecordCommandTests {
@@ -18,7 +19,8 @@ import UnderstudyTesting
 
     @Test func recordThroughTheProxyThenReplayWithTheBackendGone() async throws {
         let upstreamStubs = try makeTemporaryDirectory([
-            "mappings/hello.json": #"{"request": {"urlPath": "/hello", "queryParameters": {"name": {"equalTo": "ann"}}}, "response": {"status": 200, "headers": {"Content-Type": "application/json"}, "body": "{\"greeting\": \"hello ann\"}"}}"#,
+            "mappings/hello.json":
+                #"{"request": {"urlPath": "/hello", "queryParameters": {"name": {"equalTo": "ann"}}}, "response": {"status": 200, "headers": {"Content-Type": "application/json"}, "body": "{\"greeting\": \"hello ann\"}"}}"#
         ])
         let replayStubs = try makeTemporaryDirectory([:])
         defer {
@@ -27,8 +29,10 @@ import UnderstudyTesting
         }
         let upstream = try UnderstudyProcess(["serve", "--port", "0", "--stubs", upstreamStubs.path, "--threads", "1"])
         let upstreamPort = try Self.port(of: upstream)
-        let recorder = try UnderstudyProcess(["record", "--port", "0", "--threads", "1", "--target", "http://127.0.0.1:\(upstreamPort)",
-                                              "--out", replayStubs.appendingPathComponent("recorded/hello").path])
+        let recorder = try UnderstudyProcess([
+            "record", "--port", "0", "--threads", "1", "--target", "http://127.0.0.1:\(upstreamPort)",
+            "--out", replayStubs.appendingPathComponent("recorded/hello").path,
+        ])
         let recorderPort = try Self.port(of: recorder)
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
@@ -64,7 +68,7 @@ import UnderstudyTesting
 
     @Test func aDeviceSessionThroughTheProxyBecomesAStubPackForItsHost() async throws {
         let upstreamStubs = try makeTemporaryDirectory([
-            "mappings/hello.json": #"{"request": {"urlPath": "/hello"}, "response": {"status": 200, "body": "hello from the real host"}}"#,
+            "mappings/hello.json": #"{"request": {"urlPath": "/hello"}, "response": {"status": 200, "body": "hello from the real host"}}"#
         ])
         let replayStubs = try makeTemporaryDirectory([:])
         defer {
@@ -118,8 +122,10 @@ import UnderstudyTesting
         }
         let upstream = try UnderstudyProcess(["serve", "--port", "0", "--stubs", upstreamStubs.path, "--threads", "1"])
         let upstreamPort = try Self.port(of: upstream)
-        let server = try UnderstudyProcess(["serve", "--port", "0", "--stubs", stubs.path, "--replay-only", "--threads", "1",
-                                            "--fallback-proxy", "http://127.0.0.1:\(upstreamPort)"])
+        let server = try UnderstudyProcess([
+            "serve", "--port", "0", "--stubs", stubs.path, "--replay-only", "--threads", "1",
+            "--fallback-proxy", "http://127.0.0.1:\(upstreamPort)",
+        ])
         let port = try Self.port(of: server)
         defer {
             server.signal(SIGTERM)
@@ -144,12 +150,12 @@ import UnderstudyTesting
     @Test func importHARReportsBadEntriesAndWritesTheRest() throws {
         let directory = try makeTemporaryDirectory([
             "capture.har": #"""
-                {"log": {"version": "1.2", "entries": [
-                  {"request": {"method": "GET", "url": "https://example.com/items"},
-                   "response": {"status": 200, "content": {"mimeType": "text/plain", "text": "items"}}},
-                  {"request": {"method": "GET", "url": "items"}, "response": {"status": 200}}
-                ]}}
-                """#,
+            {"log": {"version": "1.2", "entries": [
+              {"request": {"method": "GET", "url": "https://example.com/items"},
+               "response": {"status": 200, "content": {"mimeType": "text/plain", "text": "items"}}},
+              {"request": {"method": "GET", "url": "items"}, "response": {"status": 200}}
+            ]}}
+            """#,
             "broken.har": "{\"log\": ",
         ])
         defer { try? FileManager.default.removeItem(at: directory) }

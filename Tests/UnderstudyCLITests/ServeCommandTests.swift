@@ -1,10 +1,11 @@
 import Foundation
+import MockCore
+import Testing
+import UnderstudyTesting
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import MockCore
-import UnderstudyTesting
 
 @Suite(.serialized) struct ServeCommandTests {
     @Test func versionFlagPrintsTheVersion() throws {
@@ -125,7 +126,8 @@ import UnderstudyTesting
 
         try FileManager.default.removeItem(at: stubs.appendingPathComponent("mappings/bad.json"))
         try FileManager.default.removeItem(at: stubs.appendingPathComponent("recorded"))
-        try Data("{\"ViewControllerClassName\": \"X\", \"retries\": \"3\"}".utf8).write(to: stubs.appendingPathComponent("pack/__files/npi/x/config.json"))
+        try Data("{\"ViewControllerClassName\": \"X\", \"retries\": \"3\"}".utf8).write(
+            to: stubs.appendingPathComponent("pack/__files/npi/x/config.json"))
         let passing = try UnderstudyProcess(["check", "--stubs", stubs.path])
         #expect(passing.firstLine() == "2 mapping files, 2 mappings, 0 problem(s)")
         #expect(passing.finish().status == 0)
@@ -136,8 +138,10 @@ import UnderstudyTesting
             "geocoder/us-zipcodes.csv": "zip,lat,lng,city,state,county,radius_m\n94086,37.37,-122.02,Sunnyvale,CA,,700\n1234,1,2,X,CA,,500\n",
             "geocoder/places.json": #"{"places": [{"address": "x", "lat": 1}]}"#,
             "geocoder/config.json": #"{"keys": "sometimes"}"#,
-            "geocoder/regions.csv": "country,code,admin1_code,name,other_name,lat,lng,sw_lat,sw_lng,ne_lat,ne_lng\nCA,ON,08,Ontario,,47.5,-84.8,42,-95,53,-74.6\n",
-            "geocoder/ca-postalcodes.csv": "code,lat,lng,city,province,radius_m\nL6G,43.8485,-79.3346,Markham,ON,500\nL6G1C7,43.8,-79.3,Markham,ON,30\n",
+            "geocoder/regions.csv":
+                "country,code,admin1_code,name,other_name,lat,lng,sw_lat,sw_lng,ne_lat,ne_lng\nCA,ON,08,Ontario,,47.5,-84.8,42,-95,53,-74.6\n",
+            "geocoder/ca-postalcodes.csv":
+                "code,lat,lng,city,province,radius_m\nL6G,43.8485,-79.3346,Markham,ON,500\nL6G1C7,43.8,-79.3,Markham,ON,30\n",
         ])
         defer { try? FileManager.default.removeItem(at: stubs) }
         let failing = try UnderstudyProcess(["check", "--stubs", stubs.path])
@@ -153,7 +157,8 @@ import UnderstudyTesting
 
     @Test func checkReportsInformixFixtureProblemsWithTheirLine() throws {
         let stubs = try makeTemporaryDirectory([
-            "informix/stores_demo.sql": "create table t (a integer primary key);\ninsert into t values (1);\n\ninsert into t values ('x');\nselec 1;\n",
+            "informix/stores_demo.sql":
+                "create table t (a integer primary key);\ninsert into t values (1);\n\ninsert into t values ('x');\nselec 1;\n",
             "informix/config.json": #"{"php": "4"}"#,
         ])
         defer { try? FileManager.default.removeItem(at: stubs) }
@@ -212,9 +217,11 @@ import UnderstudyTesting
         let (status, errors) = run.finish()
         #expect(status != 0)
         #expect(errors.contains("--port must be 0...65535"))
-        for (arguments, reason) in [(["--wiremock-version", "4"], "--wiremock-version must be 2 or 3, not 4"),
-                                    (["--peers-dns", "understudy-peers"], "--peers-dns understudy-peers: expected NAME:PORT"),
-                                    (["--port", "0", "--peer", "http://a:1"], "--peer and --peers-dns need a fixed --port")] {
+        for (arguments, reason) in [
+            (["--wiremock-version", "4"], "--wiremock-version must be 2 or 3, not 4"),
+            (["--peers-dns", "understudy-peers"], "--peers-dns understudy-peers: expected NAME:PORT"),
+            (["--port", "0", "--peer", "http://a:1"], "--peer and --peers-dns need a fixed --port"),
+        ] {
             let refused = try UnderstudyProcess(["serve"] + arguments)
             let (status, errors) = refused.finish()
             #expect(status != 0 && errors.contains(reason), "\(arguments): \(errors)")

@@ -11,32 +11,47 @@ import UnderstudyTesting
 
     /// Valid requests, one or more per backend: (head without Content-Length, body).
     static let seeds: [(head: String, body: String)] = {
-        let atom = "<entry xmlns=\"http://www.w3.org/2005/Atom\"><category scheme=\"http://www.ibm.com/xmlns/prod/sn/type\" term=\"entry\"/>"
+        let atom =
+            "<entry xmlns=\"http://www.w3.org/2005/Atom\"><category scheme=\"http://www.ibm.com/xmlns/prod/sn/type\" term=\"entry\"/>"
             + "<content type=\"text\">Fuzzing &amp; testing</content></entry>"
         let basic = "Basic " + Data("npoore@renovations.example.com:passw0rd".utf8).base64EncodedString()
         let servlet = "/webapp/wcs/stores/servlet/"
         return [
             ("GET /maps/api/geocode/json?address=1600+Amphitheatre+Pkwy,+Mountain+View,+CA&sensor=false HTTP/1.1\r\nHost: h\r\n", ""),
             ("GET /maps/api/geocode/xml?latlng=40.714224,-73.961452&components=country:US HTTP/1.1\r\nHost: h\r\n", ""),
-            ("POST /informix/generic.php HTTP/1.1\r\nHost: h\r\nContent-Type: application/x-www-form-urlencoded\r\n",
-             "sql_stmt=SELECT+*+FROM+customer+WHERE+lname+MATCHES+'S*'+ORDER+BY+customer_num&tableName=customer"),
-            ("POST /custdemoapp/service.php HTTP/1.1\r\nHost: h\r\nContent-Type: application/x-www-form-urlencoded\r\n",
-             "sql_stmt=INSERT+INTO+customer+(fname,lname)+VALUES+('A','B')&tableName=customer"),
+            (
+                "POST /informix/generic.php HTTP/1.1\r\nHost: h\r\nContent-Type: application/x-www-form-urlencoded\r\n",
+                "sql_stmt=SELECT+*+FROM+customer+WHERE+lname+MATCHES+'S*'+ORDER+BY+customer_num&tableName=customer"
+            ),
+            (
+                "POST /custdemoapp/service.php HTTP/1.1\r\nHost: h\r\nContent-Type: application/x-www-form-urlencoded\r\n",
+                "sql_stmt=INSERT+INTO+customer+(fname,lname)+VALUES+('A','B')&tableName=customer"
+            ),
             ("GET /news/atom/stories/public?ps=5&source=profiles&since=2010-01-01T00:00:00Z HTTP/1.1\r\nHost: h\r\n", ""),
-            ("PUT /profiles/atom/mv/theboard/entry/status.do?email=npoore@renovations.example.com HTTP/1.1\r\nHost: h\r\n"
-             + "Authorization: \(basic)\r\nContent-Type: application/atom+xml\r\n", atom),
+            (
+                "PUT /profiles/atom/mv/theboard/entry/status.do?email=npoore@renovations.example.com HTTP/1.1\r\nHost: h\r\n"
+                    + "Authorization: \(basic)\r\nContent-Type: application/atom+xml\r\n", atom
+            ),
             ("GET /blogs/roller-ui/rendering/feed/home/entries/atom?tags=lotus HTTP/1.1\r\nHost: h\r\n", ""),
-            ("GET \(servlet)mProductDisplayView?storeId=10152&catalogId=10051&langId=-1&productId=12001 HTTP/1.1\r\nHost: h\r\n"
-             + "User-Agent: Mozilla/5.0 (iPhone; CPU iPhone OS 5_0 like Mac OS X)\r\nCookie: WC_ACTIVEPOINTER=-1%2C10152\r\n", ""),
-            ("POST \(servlet)OrderItemAdd HTTP/1.1\r\nHost: h\r\nContent-Type: application/x-www-form-urlencoded\r\n",
-             "storeId=10152&catalogId=10051&langId=-1&catEntryId=12002&quantity=2&URL=mOrderItemDisplay"),
+            (
+                "GET \(servlet)mProductDisplayView?storeId=10152&catalogId=10051&langId=-1&productId=12001 HTTP/1.1\r\nHost: h\r\n"
+                    + "User-Agent: Mozilla/5.0 (iPhone; CPU iPhone OS 5_0 like Mac OS X)\r\nCookie: WC_ACTIVEPOINTER=-1%2C10152\r\n", ""
+            ),
+            (
+                "POST \(servlet)OrderItemAdd HTTP/1.1\r\nHost: h\r\nContent-Type: application/x-www-form-urlencoded\r\n",
+                "storeId=10152&catalogId=10051&langId=-1&catEntryId=12002&quantity=2&URL=mOrderItemDisplay"
+            ),
             ("GET /search/resources/store/10152/productview/bySearchTerm/dress?catalogId=10051&pageSize=5 HTTP/1.1\r\nHost: h\r\n", ""),
-            ("POST /__admin/mappings HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n",
-             #"{"request": {"method": "POST", "urlPathPattern": "/fz/[a-z]+", "bodyPatterns": [{"matchesXPath": "/a[@b='1']"}, {"matchesJsonPath": "$.x"}]}, "#
-             + #""response": {"status": 201, "body": "{{xPath request.body '/a/@b'}} {{jsonPath request.body '$.x'}}", "transformers": ["response-template"]}}"#),
+            (
+                "POST /__admin/mappings HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n",
+                #"{"request": {"method": "POST", "urlPathPattern": "/fz/[a-z]+", "bodyPatterns": [{"matchesXPath": "/a[@b='1']"}, {"matchesJsonPath": "$.x"}]}, "#
+                    + #""response": {"status": 201, "body": "{{xPath request.body '/a/@b'}} {{jsonPath request.body '$.x'}}", "transformers": ["response-template"]}}"#
+            ),
             ("POST /fz/abc HTTP/1.1\r\nHost: h\r\nContent-Type: application/xml\r\n", "<a b='1'><c>&amp;</c></a>"),
-            ("POST /__admin/requests/count HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n",
-             #"{"method": "ANY", "urlPattern": "/fz/.*", "bodyPatterns": [{"equalToJson": {"x": [1, 2]}, "ignoreArrayOrder": true}]}"#),
+            (
+                "POST /__admin/requests/count HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n",
+                #"{"method": "ANY", "urlPattern": "/fz/.*", "bodyPatterns": [{"equalToJson": {"x": [1, 2]}, "ignoreArrayOrder": true}]}"#
+            ),
         ]
     }()
 
@@ -52,9 +67,11 @@ import UnderstudyTesting
         }
     }
 
-    static let interesting: [[UInt8]] = ["\u{FF}", "%", "%zz", "<", "</", "&", "&#0;", "{", "[", "'", "\"", "\\", "*", "\r\n", "\0",
-                                         String(repeating: "9", count: 30), "-1", "<!DOCTYPE a [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>",
-                                         "$..*", "{{", "}}", "((((((((", "\u{1F600}"].map { Array($0.utf8) }
+    static let interesting: [[UInt8]] = [
+        "\u{FF}", "%", "%zz", "<", "</", "&", "&#0;", "{", "[", "'", "\"", "\\", "*", "\r\n", "\0",
+        String(repeating: "9", count: 30), "-1", "<!DOCTYPE a [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>",
+        "$..*", "{{", "}}", "((((((((", "\u{1F600}",
+    ].map { Array($0.utf8) }
 
     static func mutate(_ input: [UInt8], _ random: inout Generator) -> [UInt8] {
         var bytes = input
@@ -83,7 +100,8 @@ import UnderstudyTesting
         let port = try #require(Int(run.firstLine().split(separator: ":").last ?? ""))
         func ask(_ bytes: [UInt8], timeout: TimeInterval = 3) -> Int? {
             guard let connection = try? RawHTTPConnection(host: "127.0.0.1", port: port, timeout: timeout),
-                  (try? connection.send(bytes)) != nil else { return nil }
+                (try? connection.send(bytes)) != nil
+            else { return nil }
             connection.finishSending()
             return try? connection.readResponse().status
         }

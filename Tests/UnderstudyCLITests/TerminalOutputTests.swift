@@ -1,9 +1,10 @@
 import Foundation
+import Testing
+import UnderstudyTesting
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import UnderstudyTesting
 
 /// What `serve` and `tail` print for a person at a terminal: the start-up summary under the
 /// `listening on` line, one aligned line per request with `--verbose`, and `tail` following
@@ -26,8 +27,9 @@ import UnderstudyTesting
         let answered = run.errorLine(containing: "/hello")
         // Not a terminal: no colour codes. Time, method, status, target, who answered, duration.
         #expect(!answered.contains("\u{1B}"))
-        #expect(answered.range(of: #"^\d\d:\d\d:\d\d\.\d\d\d  GET     200  /hello {43}stubs +\d+\.\d+ ms$"#, options: .regularExpression) != nil,
-                "\(answered)")
+        #expect(
+            answered.range(of: #"^\d\d:\d\d:\d\d\.\d\d\d  GET     200  /hello {43}stubs +\d+\.\d+ ms$"#, options: .regularExpression) != nil,
+            "\(answered)")
         let unmatched = run.errorLine(containing: "/nothing")
         #expect(unmatched.contains("  GET     404  /nothing%1B%5B2J?x=1"))
         #expect(unmatched.contains(" unmatched "))
@@ -84,11 +86,16 @@ import UnderstudyTesting
     /// Long work counts on a terminal (util-linux's `script` gives the command one) and prints only
     /// its summary into a pipe.
     @Test func importHARShowsProgressOnATerminalOnly() throws {
-        let entries = (0..<300).map { #"{"request": {"method": "GET", "url": "http://api.example.com/items/\#($0)", "headers": [], "queryString": []}, "response": {"status": 200, "headers": [], "content": {"mimeType": "text/plain", "text": "item \#($0)"}}}"# }
-        let folder = try makeTemporaryDirectory(["big.har": #"{"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": ["# + entries.joined(separator: ",") + "]}}"])
+        let entries = (0..<300).map {
+            #"{"request": {"method": "GET", "url": "http://api.example.com/items/\#($0)", "headers": [], "queryString": []}, "response": {"status": 200, "headers": [], "content": {"mimeType": "text/plain", "text": "item \#($0)"}}}"#
+        }
+        let folder = try makeTemporaryDirectory([
+            "big.har": #"{"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": ["# + entries.joined(separator: ",") + "]}}"
+        ])
         defer { try? FileManager.default.removeItem(at: folder) }
         func run(_ executable: String, _ arguments: [String]) throws -> String {
-            let process = Process(), output = childPipe()
+            let process = Process()
+            let output = childPipe()
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments
             process.standardOutput = output

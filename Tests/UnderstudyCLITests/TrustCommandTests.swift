@@ -18,7 +18,8 @@ import UnderstudyTesting
         let log = bin.appendingPathComponent("calls.log")
         for (name, body) in tools {
             let script = bin.appendingPathComponent(name)
-            try Data("#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> '\(log.path)'; done\necho -- >> '\(log.path)'\n\(body)\n".utf8).write(to: script)
+            try Data("#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> '\(log.path)'; done\necho -- >> '\(log.path)'\n\(body)\n".utf8).write(
+                to: script)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
         }
         let process = Process()
@@ -32,7 +33,9 @@ import UnderstudyTesting
         let text = String(decoding: output.fileHandleForReading.readToEndOfStream(), as: UTF8.self)
         process.waitUntilExit()
         let recorded = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        let calls = recorded.components(separatedBy: "--\n").dropLast().map { $0.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+        let calls = recorded.components(separatedBy: "--\n").dropLast().map {
+            $0.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        }
         return Run(status: process.terminationStatus, output: text, calls: calls)
     }
 
@@ -45,10 +48,11 @@ import UnderstudyTesting
         let hash = try openSSLSubjectHashOld(ca.appendingPathComponent("ca.pem"))
         let file = ca.appendingPathComponent("\(hash).0")
         #expect(done.calls.count == 4)
-        #expect(done.calls.prefix(3).map { $0 } == [
-            ["-s", "emulator-5556", "root"], ["-s", "emulator-5556", "wait-for-device"],
-            ["-s", "emulator-5556", "push", file.path, "/data/local/tmp/\(hash).0"],
-        ])
+        #expect(
+            done.calls.prefix(3).map { $0 } == [
+                ["-s", "emulator-5556", "root"], ["-s", "emulator-5556", "wait-for-device"],
+                ["-s", "emulator-5556", "push", file.path, "/data/local/tmp/\(hash).0"],
+            ])
         let script = try #require(done.calls.last?.last)
         #expect(done.calls.last?.prefix(3).map { $0 } == ["-s", "emulator-5556", "shell"])
         #expect(script.contains("mount -t tmpfs tmpfs /system/etc/security/cacerts") && script.contains("/apex/com.android.conscrypt/cacerts"))
@@ -58,7 +62,10 @@ import UnderstudyTesting
         // --print shows what runs, and runs nothing.
         let printed = try trust(["android-emulator", "--serial", "emulator-5556", "--print"], tools: ["adb": adb], caDirectory: ca)
         #expect(printed.status == 0 && printed.calls.isEmpty)
-        #expect(printed.output.contains("adb -s emulator-5556 root\nadb -s emulator-5556 wait-for-device\nadb -s emulator-5556 push \(file.path) /data/local/tmp/\(hash).0\n"))
+        #expect(
+            printed.output.contains(
+                "adb -s emulator-5556 root\nadb -s emulator-5556 wait-for-device\nadb -s emulator-5556 push \(file.path) /data/local/tmp/\(hash).0\n")
+        )
         #expect(printed.output.contains("adb -s emulator-5556 shell 'set -e; "))
     }
 
@@ -75,15 +82,19 @@ import UnderstudyTesting
     @Test func theIOSSimulatorsKeychainGetsTheCA() throws {
         let ca = try makeTemporaryDirectory([:]).appendingPathComponent("ca")
         defer { try? FileManager.default.removeItem(at: ca.deletingLastPathComponent()) }
-        let list = #"{"devices": {"com.apple.CoreSimulator.SimRuntime.iOS-18-0": [{"udid": "AAA-1", "state": "Booted"}, {"udid": "BBB-2", "state": "Shutdown"}, {"udid": "CCC-3", "state": "Booted"}]}}"#
+        let list =
+            #"{"devices": {"com.apple.CoreSimulator.SimRuntime.iOS-18-0": [{"udid": "AAA-1", "state": "Booted"}, {"udid": "BBB-2", "state": "Shutdown"}, {"udid": "CCC-3", "state": "Booted"}]}}"#
         let xcrun = "case \"$*\" in *list*) echo '\(list)';; esac"
         let pem = ca.appendingPathComponent("ca.pem").path
         let booted = try trust(["ios-simulator"], tools: ["xcrun": xcrun], caDirectory: ca)
         #expect(booted.status == 0, "\(booted.output)")
         #expect(booted.calls == [["simctl", "keychain", "booted", "add-root-cert", pem]])
         let all = try trust(["ios-simulator", "--device", "all"], tools: ["xcrun": xcrun], caDirectory: ca)
-        #expect(all.calls == [["simctl", "list", "devices", "booted", "--json"], ["simctl", "keychain", "AAA-1", "add-root-cert", pem],
-                              ["simctl", "keychain", "CCC-3", "add-root-cert", pem]])
+        #expect(
+            all.calls == [
+                ["simctl", "list", "devices", "booted", "--json"], ["simctl", "keychain", "AAA-1", "add-root-cert", pem],
+                ["simctl", "keychain", "CCC-3", "add-root-cert", pem],
+            ])
         let printed = try trust(["ios-simulator", "--device", "UDID-9", "--print"], tools: ["xcrun": xcrun], caDirectory: ca)
         #expect(printed.calls.isEmpty && printed.output == "xcrun simctl keychain UDID-9 add-root-cert \(pem)\n")
     }

@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 import UnderstudyClient
 import UnderstudyTesting
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// A real `understudy serve` for one test, on a free port, with a shared stub file, a body file and
 /// a host name device mode maps to the stubs; stopped with SIGTERM at the end.
@@ -15,8 +16,10 @@ func withUnderstudy(_ body: (Understudy) async throws -> Void) async throws {
         "hosts.json": #"{"api.example.test": "stubs"}"#,
     ])
     defer { try? FileManager.default.removeItem(at: stubs) }
-    let process = try UnderstudyProcess(["serve", "--port", "0", "--threads", "2", "--no-watch", "--stubs", stubs.path,
-                                         "--ca-dir", stubs.appendingPathComponent("ca").path])
+    let process = try UnderstudyProcess([
+        "serve", "--port", "0", "--threads", "2", "--no-watch", "--stubs", stubs.path,
+        "--ca-dir", stubs.appendingPathComponent("ca").path,
+    ])
     defer {
         process.signal(SIGTERM)
         _ = process.finish()
@@ -42,16 +45,21 @@ func get(_ url: URL, _ session: URLSession = URLSession(configuration: .ephemera
         try await withUnderstudy { understudy in
             let mine = try await understudy.makeScope()
             let other = try await understudy.makeScope()
-            let id = try await mine.stub(.get("/greeting").withQueryParameter("lang", .equalTo("fr"))
-                .willReturn(.text("bonjour", status: 201).withHeader("X-Kind", "greeting")))
+            let id = try await mine.stub(
+                .get("/greeting").withQueryParameter("lang", .equalTo("fr"))
+                    .willReturn(.text("bonjour", status: 201).withHeader("X-Kind", "greeting")))
 
             let byPrefix = try await get(mine.url("/greeting?lang=fr"))
             #expect(byPrefix.status == 201 && byPrefix.body == "bonjour")
             let session = URLSession(configuration: mine.sessionConfiguration())
-            #expect(try await get(understudy.url.appendingPathComponent("greeting").appending(queryItems: [.init(name: "lang", value: "fr")]),
-                                  session).body == "bonjour")
-            #expect(try await get(understudy.url.appendingPathComponent("greeting"), headers: mine.headers).status == 404,
-                    "the query parameter is part of the stub")
+            #expect(
+                try await get(
+                    understudy.url.appendingPathComponent("greeting").appending(queryItems: [.init(name: "lang", value: "fr")]),
+                    session
+                ).body == "bonjour")
+            #expect(
+                try await get(understudy.url.appendingPathComponent("greeting"), headers: mine.headers).status == 404,
+                "the query parameter is part of the stub")
             #expect(try await get(other.url("/greeting?lang=fr")).status == 404, "another scope does not see it")
             #expect(try await get(understudy.defaultScope.url("/greeting?lang=fr")).status == 404, "nor does default")
             #expect(try await get(other.url("/shared")).body == "for everyone", "the mapping files are shared")
@@ -77,7 +85,10 @@ func get(_ url: URL, _ session: URLSession = URLSession(configuration: .ephemera
                 try await scope.verify(.post("/cart"), .once)
                 return (body, try await scope.count(.anyRequest), try await scope.scenarioState("cart"))
             }
-            async let one = run(1), two = run(2), three = run(3), four = run(4)
+            async let one = run(1)
+            async let two = run(2)
+            async let three = run(3)
+            async let four = run(4)
             let results = try await [one, two, three, four]
             for (index, (body, count, state)) in results.enumerated() {
                 let number = index + 1
@@ -101,8 +112,9 @@ func get(_ url: URL, _ session: URLSession = URLSession(configuration: .ephemera
             let failure = try await #require(throws: VerificationFailure.self) { try await scope.verify(pattern, .once) }
             #expect(failure.received == 0 && failure.expected == .once && failure.scope == scope.name)
             let message = failure.description
-            #expect(message.hasPrefix(
-                "Expected exactly 1 request matching GET /orders (header Accept contains \"json\") in scope \"\(scope.name)\", but received 0."))
+            #expect(
+                message.hasPrefix(
+                    "Expected exactly 1 request matching GET /orders (header Accept contains \"json\") in scope \"\(scope.name)\", but received 0."))
             #expect(message.contains("The closest requests received:\n  1. "))
             #expect(message.contains("GET /orderz?page=2") && message.contains("POST /orders"))
             #expect(failure.nearMisses.count == 2 && failure.nearMisses.allSatisfy { !$0.misses.isEmpty })
@@ -111,7 +123,8 @@ func get(_ url: URL, _ session: URLSession = URLSession(configuration: .ephemera
 
             // Too many: the count, without near misses.
             let tooMany = try await #require(throws: VerificationFailure.self) { try await scope.verify(.anyRequest, .atMost(1)) }
-            #expect(tooMany.description.hasPrefix("Expected at most 1 request matching any method any URL in scope \"\(scope.name)\", but received 2."))
+            #expect(
+                tooMany.description.hasPrefix("Expected at most 1 request matching any method any URL in scope \"\(scope.name)\", but received 2."))
             try await scope.verify(.post("/orders"), .between(1, 2))
             #expect(try await scope.find(.get(.pathMatching("/order.*"))).map(\.url) == ["/orderz?page=2"])
             let empty = try await understudy.makeScope()
@@ -157,7 +170,10 @@ func get(_ url: URL, _ session: URLSession = URLSession(configuration: .ephemera
             #expect(try await get(scope.url("/door")).status == 404, "and its own stubs are gone")
             #expect(try await get(scope.url("/shared")).body == "for everyone", "the shared ones stay")
             let unknown = try await #require(throws: UnderstudyError.self) { try await scope.setScenarioState("nothing", to: "x") }
-            guard case .server(_, let status, let message) = unknown else { Issue.record("\(unknown)"); return }
+            guard case .server(_, let status, let message) = unknown else {
+                Issue.record("\(unknown)")
+                return
+            }
             #expect(status == 404 && message.contains("nothing"))
         }
     }
@@ -199,7 +215,10 @@ func get(_ url: URL, _ session: URLSession = URLSession(configuration: .ephemera
             let refused = try await #require(throws: UnderstudyError.self) {
                 try await scope.stub(json: #"{"request": {"urlPath": "/x", "headers": {"A": {"nonsense": "1"}}}, "response": {}}"#)
             }
-            guard case .server(let call, let status, let message) = refused else { Issue.record("\(refused)"); return }
+            guard case .server(let call, let status, let message) = refused else {
+                Issue.record("\(refused)")
+                return
+            }
             #expect(call == "POST /__admin/mappings" && (400..<500).contains(status) && message.contains("nonsense"), "\(refused)")
             await #expect(throws: UnderstudyError.self) { try await scope.stub(json: "{not json") }
             #expect(throws: UnderstudyError.invalidScopeName("a/b", reason: "only letters, digits, '.', '_' and '-' are allowed")) {
@@ -212,7 +231,10 @@ func get(_ url: URL, _ session: URLSession = URLSession(configuration: .ephemera
         // Nothing listening: unreachable, and health gives up after its timeout with the reason.
         let nobody = try Understudy("http://127.0.0.1:9")
         let gaveUp = try await #require(throws: UnderstudyError.self) { try await nobody.waitUntilHealthy(timeout: .milliseconds(300)) }
-        guard case .notHealthy(_, _, let last) = gaveUp else { Issue.record("\(gaveUp)"); return }
+        guard case .notHealthy(_, _, let last) = gaveUp else {
+            Issue.record("\(gaveUp)")
+            return
+        }
         #expect(last.contains("not reachable"))
         #expect(throws: UnderstudyError.invalidURL("ftp://x")) { try Understudy("ftp://x") }
     }

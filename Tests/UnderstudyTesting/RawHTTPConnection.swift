@@ -1,10 +1,11 @@
 import Foundation
+import HTTPServer
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import HTTPServer
 
 /// A blocking TCP client speaking HTTP/1.1 by hand: malformed requests, pipelining, HEAD framing
 /// and connection state, which URLSession cannot produce or hides.

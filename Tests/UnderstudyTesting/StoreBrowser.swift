@@ -12,7 +12,8 @@ public final class StoreBrowser {
 
     public static let iPhoneHybrid = "Mozilla/5.0 (iPhone; CPU iPhone OS 5_0 like Mac OS X) AppleWebKit/534.46 (KHTML, like Gecko) Mobile/9A334"
     public static let iPadHybrid = "Mozilla/5.0 (iPad; CPU OS 5_0 like Mac OS X) AppleWebKit/534.46 (KHTML, like Gecko) Mobile/9A334"
-    public static let mobileSafari = "Mozilla/5.0 (iPhone; CPU iPhone OS 5_0 like Mac OS X) AppleWebKit/534.46 (KHTML, like Gecko) Version/5.1 Mobile/9A334 Safari/7534.48.3"
+    public static let mobileSafari =
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 5_0 like Mac OS X) AppleWebKit/534.46 (KHTML, like Gecko) Version/5.1 Mobile/9A334 Safari/7534.48.3"
 
     public init(_ server: TestServer, userAgent: String = StoreBrowser.iPhoneHybrid) {
         self.server = server
@@ -122,7 +123,8 @@ public final class StoreBrowser {
     private func remember(_ line: String) {
         let pair = line.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
         guard let equals = pair.firstIndex(of: "=") else { return }
-        let name = String(pair[..<equals]), value = String(pair[pair.index(after: equals)...])
+        let name = String(pair[..<equals])
+        let value = String(pair[pair.index(after: equals)...])
         cookies.removeAll { $0.name == name }
         if !line.contains("Max-Age=0") { cookies.append((name, value)) }
     }

@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPServer
 import Logging
 import MockCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// A real Understudy server on a free loopback port, with a URLSession client, for tests: each
 /// test reads as the request it makes and the answer it expects.
@@ -20,8 +21,9 @@ public final class TestServer: Sendable {
         logger: Logger = Logger(label: "understudy-test"), adminGuard: AdminGuard = AdminGuard(), requestLog: RequestLog? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) throws -> TestServer {
-        let router = Router(backends: backends, journal: journal, scopes: scopes, deviceMode: deviceMode, logger: logger, adminGuard: adminGuard,
-                            requestLog: requestLog)
+        let router = Router(
+            backends: backends, journal: journal, scopes: scopes, deviceMode: deviceMode, logger: logger, adminGuard: adminGuard,
+            requestLog: requestLog)
         return try TestServer(handler: router, router: router, configure: configure)
     }
 
@@ -50,8 +52,10 @@ public final class TestServer: Sendable {
     }
 
     /// Sends a request with URLSession; the answer's body and response.
-    public func send(_ method: String = "GET", _ pathAndQuery: String, headers: [String: String] = [:],
-                     body: Data? = nil) async throws -> (body: Data, response: HTTPURLResponse) {
+    public func send(
+        _ method: String = "GET", _ pathAndQuery: String, headers: [String: String] = [:],
+        body: Data? = nil
+    ) async throws -> (body: Data, response: HTTPURLResponse) {
         var request = URLRequest(url: url(pathAndQuery))
         request.httpMethod = method
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
@@ -99,9 +103,11 @@ public final class ClosureBackend: Backend {
     private let body: @Sendable (Request) -> Reply
     private let onReset: @Sendable (StateScope) -> Void
 
-    public init(name: String, mounts: [String], tier: BackendTier = .emulator,
-                onReset: @escaping @Sendable (StateScope) -> Void = { _ in },
-                _ body: @escaping @Sendable (Request) -> Reply) {
+    public init(
+        name: String, mounts: [String], tier: BackendTier = .emulator,
+        onReset: @escaping @Sendable (StateScope) -> Void = { _ in },
+        _ body: @escaping @Sendable (Request) -> Reply
+    ) {
         self.name = name
         self.mounts = mounts
         self.tier = tier

@@ -13,7 +13,8 @@ import WireFormat
         #expect(TextEscaper.svgText.escaped(sample) == "a&amp;b&lt;c>d\"e'f`g=h\\i\r\n\t\u{01}\u{7F} é 日本")
         #expect(TextEscaper.html.escaped(sample) == "a&amp;b&lt;c&gt;d&quot;e&#39;f`g=h\\i\r\n\t\u{01}\u{7F} é 日本")
         #expect(TextEscaper.phpSpecialChars.escaped(sample) == "a&amp;b&lt;c&gt;d&quot;e'f`g=h\\i\r\n\t\u{01}\u{7F} é 日本")
-        #expect(TextEscaper.handlebars.escaped(sample)
+        #expect(
+            TextEscaper.handlebars.escaped(sample)
                 == "a&amp;b&lt;c&gt;d&quot;e&#x27;f&#x60;g&#x3D;h\\i\r\n\t\u{01}\u{7F} é 日本")
         #expect(TextEscaper.json.escaped(sample) == "a&b<c>d\\\"e'f`g=h\\\\i\\r\\n\\t\\u0001\u{7F} é 日本")
         #expect(TextEscaper.jsonUnicodeControls.escaped(sample) == "a&b<c>d\\\"e'f`g=h\\\\i\\u000d\\u000a\\u0009\\u0001\u{7F} é 日本")
@@ -21,7 +22,8 @@ import WireFormat
 
     @Test func jsonWritesTheShortEscapesAndEveryOtherControlCharacterInHex() {
         let controls = String(String.UnicodeScalarView((0..<0x20).map { Unicode.Scalar(UInt8($0)) }))
-        #expect(TextEscaper.json.escaped(controls) == "\\u0000\\u0001\\u0002\\u0003\\u0004\\u0005\\u0006\\u0007\\b\\t\\n\\u000b\\f\\r"
+        #expect(
+            TextEscaper.json.escaped(controls) == "\\u0000\\u0001\\u0002\\u0003\\u0004\\u0005\\u0006\\u0007\\b\\t\\n\\u000b\\f\\r"
                 + "\\u000e\\u000f\\u0010\\u0011\\u0012\\u0013\\u0014\\u0015\\u0016\\u0017\\u0018\\u0019\\u001a\\u001b\\u001c\\u001d\\u001e\\u001f")
         #expect(TextEscaper.jsonUnicodeControls.escaped("\u{08}\u{0C}\u{1F}") == "\\u0008\\u000c\\u001f")
     }

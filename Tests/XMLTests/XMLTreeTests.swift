@@ -78,6 +78,6 @@ import XML
         let utf16 = [UInt8]([0xFF, 0xFE]) + Array("<a/>".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
         #expect(throws: XMLReadError.self) { try XMLTree.parse(utf16) }
         #expect((try? XMLTree.parse(Array("\u{FEFF}<a>é</a>".utf8)))?.root.text == "é")
-        #expect((try? XMLTree.parse(#"<?xml version="1.0" encoding="ISO-8859-1"?><a>"# .utf8 + [0xE9] + Array("</a>".utf8)))?.root.text == "é")
+        #expect((try? XMLTree.parse(#"<?xml version="1.0" encoding="ISO-8859-1"?><a>"#.utf8 + [0xE9] + Array("</a>".utf8)))?.root.text == "é")
     }
 }

@@ -9,7 +9,8 @@ struct AccountCommands: Sendable {
     let replies: CommandReplies
 
     func logon(_ store: StoreRequest, _ context: RequestContext) -> Response {
-        let logonId = store.text("logonId"), password = store["logonPassword"] ?? ""
+        let logonId = store.text("logonId")
+        let password = store["logonPassword"] ?? ""
         let account = shopping.withState(context.scope) { $0.accounts[logonId.lowercased()] }
         guard let account, account.password == password else {
             let message = replies.label(logonId.isEmpty ? "errorLogonIdMissing" : "errorBadPassword", store.language)
@@ -35,7 +36,8 @@ struct AccountCommands: Sendable {
 
     /// Registers (password: 6+ characters, a letter and a digit) and signs in.
     func register(_ store: StoreRequest, _ context: RequestContext) -> Response {
-        let logonId = store.text("logonId"), password = store["logonPassword"] ?? ""
+        let logonId = store.text("logonId")
+        let password = store["logonPassword"] ?? ""
         let missing = ["logonId", "logonPassword", "firstName", "lastName", "email1"].filter { store.text($0).isEmpty }
         if !missing.isEmpty {
             return replies.failure(store, context, replies.label("errorMissingFields", store.language) + " (" + missing.joined(separator: ", ") + ")")
@@ -46,8 +48,9 @@ struct AccountCommands: Sendable {
         if password.count < 6 || !password.contains(where: \.isNumber) || !password.contains(where: \.isLetter) {
             return replies.failure(store, context, replies.label("errorWeakPassword", store.language))
         }
-        let shopper = Shopper(logonId: logonId, password: password, firstName: store.text("firstName"), lastName: store.text("lastName"),
-                              email: store.text("email1"), preferredLanguage: store.language.rawValue, addresses: [])
+        let shopper = Shopper(
+            logonId: logonId, password: password, firstName: store.text("firstName"), lastName: store.text("lastName"),
+            email: store.text("email1"), preferredLanguage: store.language.rawValue, addresses: [])
         let previous = store.session
         let session: ShopperSession? = shopping.withState(context.scope) { state in
             guard state.accounts[logonId.lowercased()] == nil else { return nil }
@@ -65,10 +68,11 @@ struct AccountCommands: Sendable {
         if !missing.isEmpty {
             return replies.failure(store, context, replies.label("errorMissingFields", store.language) + " (" + missing.joined(separator: ", ") + ")")
         }
-        let address = ShopperAddress(nickName: store.text("nickName"), firstName: store.text("firstName"), lastName: store.text("lastName"),
-                                     address1: store.text("address1"), city: store.text("city"), state: store.text("state"),
-                                     zipCode: store.text("zipCode"), country: store["country"].map { $0.isEmpty ? "US" : $0 } ?? "US",
-                                     phone: store.text("phone1"), email: store.text("email1"))
+        let address = ShopperAddress(
+            nickName: store.text("nickName"), firstName: store.text("firstName"), lastName: store.text("lastName"),
+            address1: store.text("address1"), city: store.text("city"), state: store.text("state"),
+            zipCode: store.text("zipCode"), country: store["country"].map { $0.isEmpty ? "US" : $0 } ?? "US",
+            phone: store.text("phone1"), email: store.text("email1"))
         let index = Int(store.text("addressIndex"))
         let saved: Bool = shopping.withState(context.scope) { state in
             guard var shopper = state.accounts[logonId.lowercased()] else { return false }

@@ -19,7 +19,8 @@ struct CartCommands: Sendable {
         if item.product.skus.count > 1, item.sku.id == item.product.skus[0].id, entry == item.product.id {
             let chosen = item.product.attributes.compactMap { attribute in store["attrValue_\(attribute.name)"].map { (attribute.name, $0) } }
             guard chosen.count == item.product.attributes.count,
-                  let match = item.product.skus.first(where: { sku in chosen.allSatisfy { sku.attributes[$0.0] == $0.1 } }) else {
+                let match = item.product.skus.first(where: { sku in chosen.allSatisfy { sku.attributes[$0.0] == $0.1 } })
+            else {
                 return replies.failure(store, context, replies.label("errorChooseAttributes", store.language))
             }
             sku = match
@@ -68,10 +69,12 @@ struct CartCommands: Sendable {
         let index = Int(store.text("addressIndex")) ?? 0
         let placed: PlacedOrder? = shopping.withState(context.scope) { state in
             guard let lines = state.carts[session.userId], !lines.isEmpty,
-                  let address = state.shopper(userId: session.userId)?.addresses[safe: index] else { return nil }
+                let address = state.shopper(userId: session.userId)?.addresses[safe: index]
+            else { return nil }
             let charges = Charges(lines: lines)
-            let order = PlacedOrder(id: String(state.nextOrderId), lines: lines, address: address, shippingMode: "Standard Delivery",
-                                    shipping: charges.shipping, tax: charges.tax, placed: Date())
+            let order = PlacedOrder(
+                id: String(state.nextOrderId), lines: lines, address: address, shippingMode: "Standard Delivery",
+                shipping: charges.shipping, tax: charges.tax, placed: Date())
             state.nextOrderId += 1
             state.orders[session.userId, default: []].append(order)
             state.carts[session.userId] = nil

@@ -51,7 +51,10 @@ struct CommandReplies: Sendable {
     func session(_ store: StoreRequest, _ context: RequestContext) -> (ShopperSession, cookies: [String]) {
         if let session = store.session { return (session, []) }
         let guest = shopping.withState(context.scope) { $0.newGuest() }
-        return (guest, store.staleUserIds.flatMap { StoreCookies.cleared(userId: $0) } + StoreCookies.session(guest, storeId: storeId, language: store.language))
+        return (
+            guest,
+            store.staleUserIds.flatMap { StoreCookies.cleared(userId: $0) } + StoreCookies.session(guest, storeId: storeId, language: store.language)
+        )
     }
 
     /// The cookies of a new session, the old ones (the guest's, stale ones) expired.

@@ -16,9 +16,10 @@ enum RedirectTarget {
         let cleaned = String(String.UnicodeScalarView(raw.unicodeScalars.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" }))
         let target = cleaned.trimmingPrefixAndSuffix { $0.value <= 0x20 }
         guard !target.isEmpty,
-              // "\" is "/" to browsers ("/\evil.example"), and no view or path of the store has one;
-              // other control characters have no place in a Location either.
-              !target.unicodeScalars.contains(where: { $0 == "\\" || $0.value < 0x20 || $0.value == 0x7F }) else { return nil }
+            // "\" is "/" to browsers ("/\evil.example"), and no view or path of the store has one;
+            // other control characters have no place in a Location either.
+            !target.unicodeScalars.contains(where: { $0 == "\\" || $0.value < 0x20 || $0.value == 0x7F })
+        else { return nil }
         if target.hasPrefix("//") { return sameHost(authorityOf: target.dropFirst(2), host) ? target : nil }
         if target.hasPrefix("/") { return target }
         guard let colon = target.firstIndex(of: ":"), isScheme(target[..<colon]) else { return target }
@@ -53,8 +54,8 @@ enum RedirectTarget {
     }
 }
 
-private extension String {
-    func trimmingPrefixAndSuffix(while predicate: (Unicode.Scalar) -> Bool) -> String {
+extension String {
+    fileprivate func trimmingPrefixAndSuffix(while predicate: (Unicode.Scalar) -> Bool) -> String {
         let scalars = unicodeScalars
         guard let start = scalars.firstIndex(where: { !predicate($0) }), let end = scalars.lastIndex(where: { !predicate($0) }) else { return "" }
         return String(scalars[start...end])

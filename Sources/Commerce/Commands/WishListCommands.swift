@@ -34,9 +34,11 @@ struct WishListCommands: Sendable {
     }
 
     func email(_ store: StoreRequest, _ context: RequestContext) -> Response {
-        let recipient = store.text("recipient"), sender = store.text("sender_email")
+        let recipient = store.text("recipient")
+        let sender = store.text("sender_email")
         for (field, address) in [("recipient", recipient), ("sender_email", sender)] where !Self.isEmailAddress(address) {
-            return replies.failure(store, context, replies.label("errorEmailAddress", store.language) + " (\(field): \(address.isEmpty ? "missing" : address))")
+            return replies.failure(
+                store, context, replies.label("errorEmailAddress", store.language) + " (\(field): \(address.isEmpty ? "missing" : address))")
         }
         let count = store.session.map { session in shopping.withState(context.scope) { $0.wishlists[session.userId]?.count ?? 0 } } ?? 0
         for line in mailLog.lines({

@@ -33,13 +33,16 @@ struct PageRenderer: Sendable {
         }
 
         var members: TemplateMembers {
-            [("storeId", storeId), ("catalogId", catalogId), ("langId", langId), ("locale", locale), ("lang", lang), ("base", base),
-             ("storeName", storeName), ("otherLangId", otherLangId)]
+            [
+                ("storeId", storeId), ("catalogId", catalogId), ("langId", langId), ("locale", locale), ("lang", lang), ("base", base),
+                ("storeName", storeName), ("otherLangId", otherLangId),
+            ]
         }
     }
 
     init(pages: StorePages, store: StoreInfo, shopping: ShoppingStateKey) {
-        let english = FixedMembers(store, .english), french = FixedMembers(store, .french)
+        let english = FixedMembers(store, .english)
+        let french = FixedMembers(store, .french)
         self.pages = pages.folding { $0 == .french ? french.members : english.members }
         self.store = store
         self.shopping = shopping
@@ -50,11 +53,12 @@ struct PageRenderer: Sendable {
     /// What every page gets: the store, language, device, shopper and the query string that
     /// every link carries.
     private func common(_ request: StoreRequest, scope: StateScope) -> TemplateMembers {
-        let (shopper, cartCount): (Shopper?, Int) = request.session.map { session in
-            shopping.withState(scope) { state in
-                (session.logonId == nil ? nil : state.shopper(userId: session.userId), state.carts[session.userId]?.itemCount ?? 0)
-            }
-        } ?? (nil, 0)
+        let (shopper, cartCount): (Shopper?, Int) =
+            request.session.map { session in
+                shopping.withState(scope) { state in
+                    (session.logonId == nil ? nil : state.shopper(userId: session.userId), state.carts[session.userId]?.itemCount ?? 0)
+                }
+            } ?? (nil, 0)
         let fixed = request.language == .french ? french : english
         return [
             ("storeId", fixed.storeId),
@@ -91,8 +95,10 @@ struct PageRenderer: Sendable {
 
     /// A rendered page (the backend adds the cookies every page sets). Never cached by the
     /// client: pages show the cart.
-    func page(_ view: String, _ request: StoreRequest, scope: StateScope, title: String, status: Int = 200,
-              _ values: TemplateMembers = []) -> Response {
+    func page(
+        _ view: String, _ request: StoreRequest, scope: StateScope, title: String, status: Int = 200,
+        _ values: TemplateMembers = []
+    ) -> Response {
         let html = pages.render(view, values, title: title, common: common(request, scope: scope), language: request.language)
         let headers: HTTPHeaders = ["Content-Type": "text/html; charset=UTF-8", "Cache-Control": "no-cache", "Pragma": "no-cache"]
         return Response(status: status, headers: headers, body: ResponseBody(html))

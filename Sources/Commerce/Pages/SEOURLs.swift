@@ -18,7 +18,9 @@ struct SEOURLs: Sendable {
         guard parts.count > 3 else { return ("StoreView", [QueryItem(name: "langId", value: langId)]) }
         let keyword = parts[3].lowercased()
         for department in catalog.departments {
-            if department.keyword == keyword { return ("mCategoriesDisplayView", [QueryItem(name: "categoryId", value: department.id), QueryItem(name: "langId", value: langId)]) }
+            if department.keyword == keyword {
+                return ("mCategoriesDisplayView", [QueryItem(name: "categoryId", value: department.id), QueryItem(name: "langId", value: langId)])
+            }
             for category in department.categories where category.keyword == keyword {
                 return ("mCategoriesDisplayView", [QueryItem(name: "categoryId", value: category.id), QueryItem(name: "langId", value: langId)])
             }

@@ -45,25 +45,30 @@ struct SearchResources: Sendable {
             }
             return productList([product], request, language, base: base, resourceId: resourceId)
         case ("categoryview", "@top", nil):
-            return categoryList(catalog.departments.map { ($0.id, $0.identifier, $0.name, $0.shortDescription, "-1", $0.categories.map(\.id)) },
-                                language, base: base, resourceId: resourceId)
+            return categoryList(
+                catalog.departments.map { ($0.id, $0.identifier, $0.name, $0.shortDescription, "-1", $0.categories.map(\.id)) },
+                language, base: base, resourceId: resourceId)
         case ("categoryview", "byParentCategory", let id?):
             guard let department = catalog.department(id) else {
-                return catalog.category(id) != nil ? categoryList([], language, base: base, resourceId: resourceId)
+                return catalog.category(id) != nil
+                    ? categoryList([], language, base: base, resourceId: resourceId)
                     : restError(404, "_ERR_CATEGORY_NOT_FOUND", "The category \(id) was not found.")
             }
-            return categoryList(department.categories.map { ($0.id, $0.identifier, $0.name, $0.shortDescription, department.id, []) },
-                                language, base: base, resourceId: resourceId)
+            return categoryList(
+                department.categories.map { ($0.id, $0.identifier, $0.name, $0.shortDescription, department.id, []) },
+                language, base: base, resourceId: resourceId)
         case ("categoryview", "byId", let id?):
             if let department = catalog.department(id) {
-                return categoryList([(department.id, department.identifier, department.name, department.shortDescription, "-1", department.categories.map { $0.id })],
-                                    language, base: base, resourceId: resourceId)
+                return categoryList(
+                    [(department.id, department.identifier, department.name, department.shortDescription, "-1", department.categories.map { $0.id })],
+                    language, base: base, resourceId: resourceId)
             }
             guard let (department, category) = catalog.category(id) else {
                 return restError(404, "_ERR_CATEGORY_NOT_FOUND", "The category \(id) was not found.")
             }
-            return categoryList([(category.id, category.identifier, category.name, category.shortDescription, department.id, [])],
-                                language, base: base, resourceId: resourceId)
+            return categoryList(
+                [(category.id, category.identifier, category.name, category.shortDescription, department.id, [])],
+                language, base: base, resourceId: resourceId)
         default:
             return restError(404, "_ERR_RESOURCE_NOT_FOUND", "No resource at \(request.path).")
         }
@@ -82,10 +87,19 @@ struct SearchResources: Sendable {
                 ("name", .string(product.name.text(language))),
                 ("parentCatalogGroupID", .string(product.category)),
                 ("partNumber", .string(product.partNumber)),
-                ("price", .array([
-                    .object([("currency", .string(catalog.store.currency)), ("description", "L"), ("usage", "Display"), ("value", .string(product.listPrice))]),
-                    .object([("currency", .string(catalog.store.currency)), ("description", "I"), ("usage", "Offer"), ("value", .string(product.price))]),
-                ])),
+                (
+                    "price",
+                    .array([
+                        .object([
+                            ("currency", .string(catalog.store.currency)), ("description", "L"), ("usage", "Display"),
+                            ("value", .string(product.listPrice)),
+                        ]),
+                        .object([
+                            ("currency", .string(catalog.store.currency)), ("description", "I"), ("usage", "Offer"),
+                            ("value", .string(product.price)),
+                        ]),
+                    ])
+                ),
                 ("resourceId", .string(base + "productview/byId/" + product.id)),
                 ("shortDescription", .string(product.shortDescription.text(language))),
                 ("storeID", .string(catalog.store.storeId)),
@@ -93,19 +107,22 @@ struct SearchResources: Sendable {
                 ("uniqueID", .string(product.id)),
             ])
         }
-        return restJSON(.object([
-            ("catalogEntryView", .array(views)),
-            ("recordSetComplete", .string(page.endIndex >= products.count ? "true" : "false")),
-            ("recordSetCount", .int(page.count)),
-            ("recordSetStartNumber", .int(start)),
-            ("recordSetTotal", .int(products.count)),
-            ("resourceId", .string(resourceId)),
-            ("resourceName", "productview"),
-        ]))
+        return restJSON(
+            .object([
+                ("catalogEntryView", .array(views)),
+                ("recordSetComplete", .string(page.endIndex >= products.count ? "true" : "false")),
+                ("recordSetCount", .int(page.count)),
+                ("recordSetStartNumber", .int(start)),
+                ("recordSetTotal", .int(products.count)),
+                ("resourceId", .string(resourceId)),
+                ("resourceName", "productview"),
+            ]))
     }
 
-    private func categoryList(_ groups: [(id: String, identifier: String, name: LocalizedText, description: LocalizedText, parent: String, children: [String])],
-                              _ language: StoreLanguage, base: String, resourceId: String) -> Response {
+    private func categoryList(
+        _ groups: [(id: String, identifier: String, name: LocalizedText, description: LocalizedText, parent: String, children: [String])],
+        _ language: StoreLanguage, base: String, resourceId: String
+    ) -> Response {
         let views: [JSONValue] = groups.map { group in
             var members: [(String, JSONValue)] = []
             if !group.children.isEmpty {
@@ -123,15 +140,16 @@ struct SearchResources: Sendable {
             ]
             return .object(members)
         }
-        return restJSON(.object([
-            ("catalogGroupView", .array(views)),
-            ("recordSetComplete", "true"),
-            ("recordSetCount", .int(views.count)),
-            ("recordSetStartNumber", 0),
-            ("recordSetTotal", .int(views.count)),
-            ("resourceId", .string(resourceId)),
-            ("resourceName", "categoryview"),
-        ]))
+        return restJSON(
+            .object([
+                ("catalogGroupView", .array(views)),
+                ("recordSetComplete", "true"),
+                ("recordSetCount", .int(views.count)),
+                ("recordSetStartNumber", 0),
+                ("recordSetTotal", .int(views.count)),
+                ("resourceId", .string(resourceId)),
+                ("resourceName", "categoryview"),
+            ]))
     }
 
     private func restJSON(_ json: JSONValue, status: Int = 200) -> Response {
@@ -142,7 +160,8 @@ struct SearchResources: Sendable {
 
     /// As the samples are laid out: tab indentation, `"name": value`, every `/` escaped as `\/`.
     private static func write(_ json: JSONValue, to out: inout String, depth: Int) {
-        let indent = String(repeating: "\t", count: depth + 1), closing = String(repeating: "\t", count: depth)
+        let indent = String(repeating: "\t", count: depth + 1)
+        let closing = String(repeating: "\t", count: depth)
         switch json {
         case .object(let members):
             out += "{\n"
@@ -168,7 +187,17 @@ struct SearchResources: Sendable {
     }
 
     private func restError(_ status: Int, _ key: String, _ message: String) -> Response {
-        restJSON(.object([("errors", .array([.object([("errorKey", .string(key)), ("errorParameters", ""), ("errorMessage", .string(message)),
-                                                     ("errorCode", .string(String(status)))])]))]), status: status)
+        restJSON(
+            .object([
+                (
+                    "errors",
+                    .array([
+                        .object([
+                            ("errorKey", .string(key)), ("errorParameters", ""), ("errorMessage", .string(message)),
+                            ("errorCode", .string(String(status))),
+                        ])
+                    ])
+                )
+            ]), status: status)
     }
 }

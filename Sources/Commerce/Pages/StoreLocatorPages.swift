@@ -16,18 +16,21 @@ struct StoreLocatorPages: Sendable {
 
     /// `mStoreLocatorView`: search by ZIP code or city, or the current location.
     func form(_ store: StoreRequest, _ context: RequestContext) -> Response {
-        renderer.page("StoreLocator", store, scope: context.scope, title: renderer.label("storeLocator", store.language), [
-            ("zipOrCity", .string(store.text("zipOrCity"))),
-            ("productId", .string(store.text("productId"))),
-        ])
+        renderer.page(
+            "StoreLocator", store, scope: context.scope, title: renderer.label("storeLocator", store.language),
+            [
+                ("zipOrCity", .string(store.text("zipOrCity"))),
+                ("productId", .string(store.text("productId"))),
+            ])
     }
 
     /// `mStoreDetailView` (template `StoreDetail`) and `mStoreMapView` (`StoreMap`) of `physicalStoreId`.
     func physicalStore(_ template: String, _ store: StoreRequest, _ context: RequestContext) -> Response {
         let id = store.text("physicalStoreId")
         guard let found = physicalStores.store(id) else {
-            return renderer.errorPage(store, message: renderer.label("errorNoStore", store.language) + PageRenderer.naming("physicalStoreId", id),
-                                      scope: context.scope)
+            return renderer.errorPage(
+                store, message: renderer.label("errorNoStore", store.language) + PageRenderer.naming("physicalStoreId", id),
+                scope: context.scope)
         }
         return renderer.page(template, store, scope: context.scope, title: found.name, [("store", values.physicalStoreValue(found, kilometres: nil))])
     }
@@ -41,8 +44,10 @@ struct StoreLocatorPages: Sendable {
         }
         let place = store.text("zipOrCity")
         guard !place.isEmpty else {
-            return .response(renderer.page("StoreLocator", store, scope: context.scope, title: renderer.label("storeLocator", store.language),
-                                           [("error", .string(renderer.label("errorZipOrCity", store.language)))]))
+            return .response(
+                renderer.page(
+                    "StoreLocator", store, scope: context.scope, title: renderer.label("storeLocator", store.language),
+                    [("error", .string(renderer.label("errorZipOrCity", store.language)))]))
         }
         let matching = physicalStores.matching(place)
         return .deferred { [self] reply in
@@ -64,16 +69,19 @@ struct StoreLocatorPages: Sendable {
     }
 
     private func results(_ store: StoreRequest, _ context: RequestContext, near point: (Double, Double)?, fallback: [PhysicalStore]) -> Response {
-        let found: [TemplateValue] = if let point {
-            physicalStores.near(latitude: point.0, longitude: point.1).map { values.physicalStoreValue($0.store, kilometres: $0.kilometres) }
-        } else {
-            fallback.map { values.physicalStoreValue($0, kilometres: nil) }
-        }
-        return renderer.page("StoreLocatorResult", store, scope: context.scope, title: renderer.label("storeLocator", store.language), [
-            ("zipOrCity", .string(store.text("zipOrCity"))),
-            ("stores", .array(found)),
-            ("byLocation", .bool(store["geoCodeLatitude"] != nil)),
-        ])
+        let found: [TemplateValue] =
+            if let point {
+                physicalStores.near(latitude: point.0, longitude: point.1).map { values.physicalStoreValue($0.store, kilometres: $0.kilometres) }
+            } else {
+                fallback.map { values.physicalStoreValue($0, kilometres: nil) }
+            }
+        return renderer.page(
+            "StoreLocatorResult", store, scope: context.scope, title: renderer.label("storeLocator", store.language),
+            [
+                ("zipOrCity", .string(store.text("zipOrCity"))),
+                ("stores", .array(found)),
+                ("byLocation", .bool(store["geoCodeLatitude"] != nil)),
+            ])
     }
 }
 

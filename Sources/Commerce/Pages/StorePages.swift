@@ -75,8 +75,10 @@ struct StorePages: Sendable {
     }
 
     /// `view`'s template over `values`, inside the layout; the labels of `language` are `labels`.
-    func render(_ view: String, _ values: TemplateMembers, title: String, common: TemplateMembers,
-                language: StoreLanguage) -> [UInt8] {
+    func render(
+        _ view: String, _ values: TemplateMembers, title: String, common: TemplateMembers,
+        language: StoreLanguage
+    ) -> [UInt8] {
         let labels = self.labels[language] ?? .null
         let templates = folded[language] ?? self.templates
         // Each context made in one array (adding arrays made a new array for every `+`).
@@ -127,13 +129,24 @@ enum Money {
         var utf8 = Substring(text).utf8[...]
         let negative = utf8.first == UInt8(ascii: "-")
         if negative { utf8 = utf8.dropFirst() }
-        var whole = 0, fraction = 0, fractionDigits = 0, seenPoint = false
+        var whole = 0
+        var fraction = 0
+        var fractionDigits = 0
+        var seenPoint = false
         for byte in utf8 {
-            if byte == UInt8(ascii: ".") && !seenPoint { seenPoint = true; continue }
+            if byte == UInt8(ascii: ".") && !seenPoint {
+                seenPoint = true
+                continue
+            }
             guard byte >= 0x30 && byte <= 0x39, whole < Int.max / 100, fractionDigits < 2 || !seenPoint else {
                 return roundedCents(Decimal(string: text) ?? 0)
             }
-            if seenPoint { fraction = fraction * 10 + Int(byte - 0x30); fractionDigits += 1 } else { whole = whole * 10 + Int(byte - 0x30) }
+            if seenPoint {
+                fraction = fraction * 10 + Int(byte - 0x30)
+                fractionDigits += 1
+            } else {
+                whole = whole * 10 + Int(byte - 0x30)
+            }
         }
         let cents = whole * 100 + (fractionDigits == 1 ? fraction * 10 : fraction)
         return negative ? -cents : cents
@@ -153,7 +166,8 @@ enum Money {
             prepend(UInt8(ascii: "0") + UInt8(magnitude % 10))
             prepend(UInt8(ascii: "0") + UInt8(magnitude / 10 % 10))
             prepend(UInt8(ascii: "."))
-            var dollars = magnitude / 100, digits = 0
+            var dollars = magnitude / 100
+            var digits = 0
             repeat {
                 if digits > 0, digits % 3 == 0 { prepend(UInt8(ascii: ",")) }
                 prepend(UInt8(ascii: "0") + UInt8(dollars % 10))
@@ -169,8 +183,9 @@ enum Money {
     /// `12.5` → `"12.50"`.
     /// The amount in cents, half a cent rounded away from zero.
     static func roundedCents(_ amount: Decimal) -> Int {
-        let handler = NSDecimalNumberHandler(roundingMode: .plain, scale: 0, raiseOnExactness: false, raiseOnOverflow: false,
-                                             raiseOnUnderflow: false, raiseOnDivideByZero: false)
+        let handler = NSDecimalNumberHandler(
+            roundingMode: .plain, scale: 0, raiseOnExactness: false, raiseOnOverflow: false,
+            raiseOnUnderflow: false, raiseOnDivideByZero: false)
         return NSDecimalNumber(decimal: amount * 100).rounding(accordingToBehavior: handler).intValue
     }
 

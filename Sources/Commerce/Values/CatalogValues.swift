@@ -23,10 +23,11 @@ struct CatalogValues: Sendable {
         let maker = CatalogValues(catalog: catalog, english: Tables(), french: Tables(), skus: [:])
         skus = Self.table(catalog.products.flatMap(\.skus), id: \.id, maker.makeSKU)
         func tables(_ language: StoreLanguage) -> Tables {
-            Tables(departments: Self.table(catalog.departments, id: \.id) { maker.makeDepartment($0, language) },
-                   categories: Self.table(catalog.departments.flatMap(\.categories), id: \.id) { maker.makeCategory($0, language) },
-                   products: Self.table(catalog.products, id: \.id) { maker.makeProduct($0, language, detailed: false) },
-                   detailedProducts: Self.table(catalog.products, id: \.id) { maker.makeProduct($0, language, detailed: true) })
+            Tables(
+                departments: Self.table(catalog.departments, id: \.id) { maker.makeDepartment($0, language) },
+                categories: Self.table(catalog.departments.flatMap(\.categories), id: \.id) { maker.makeCategory($0, language) },
+                products: Self.table(catalog.products, id: \.id) { maker.makeProduct($0, language, detailed: false) },
+                detailedProducts: Self.table(catalog.products, id: \.id) { maker.makeProduct($0, language, detailed: true) })
         }
         english = tables(.english)
         french = tables(.french)
@@ -68,15 +69,19 @@ struct CatalogValues: Sendable {
     }
 
     private func makeDepartment(_ department: Department, _ language: StoreLanguage) -> TemplateValue {
-        object([("id", .string(department.id)), ("identifier", .string(department.identifier)), ("keyword", .string(department.keyword)),
-                ("name", .string(department.name.text(language))), ("description", .string(department.shortDescription.text(language))),
-                ("categories", .array(department.categories.map { category($0, language) }))])
+        object([
+            ("id", .string(department.id)), ("identifier", .string(department.identifier)), ("keyword", .string(department.keyword)),
+            ("name", .string(department.name.text(language))), ("description", .string(department.shortDescription.text(language))),
+            ("categories", .array(department.categories.map { category($0, language) })),
+        ])
     }
 
     private func makeCategory(_ category: CatalogCategory, _ language: StoreLanguage) -> TemplateValue {
-        object([("id", .string(category.id)), ("identifier", .string(category.identifier)), ("keyword", .string(category.keyword)),
-                ("name", .string(category.name.text(language))), ("description", .string(category.shortDescription.text(language))),
-                ("count", .number(Double(catalog.products(inCategory: category.id).count)))])
+        object([
+            ("id", .string(category.id)), ("identifier", .string(category.identifier)), ("keyword", .string(category.keyword)),
+            ("name", .string(category.name.text(language))), ("description", .string(category.shortDescription.text(language))),
+            ("count", .number(Double(catalog.products(inCategory: category.id).count))),
+        ])
     }
 
     private func makeProduct(_ product: Product, _ language: StoreLanguage, detailed: Bool) -> TemplateValue {
@@ -93,9 +98,14 @@ struct CatalogValues: Sendable {
         ]
         if detailed {
             members.append(("longDescription", .string(product.longDescription.text(language))))
-            members.append(("attributes", .array(product.attributes.map { attribute in
-                object([("name", .string(attribute.name)), ("values", .array(attribute.values.map(TemplateValue.string)))])
-            })))
+            members.append(
+                (
+                    "attributes",
+                    .array(
+                        product.attributes.map { attribute in
+                            object([("name", .string(attribute.name)), ("values", .array(attribute.values.map(TemplateValue.string)))])
+                        })
+                ))
             members.append(("skus", .array(product.skus.map(sku))))
             members.append(("singleSku", product.skus.count == 1 ? .string(product.skus[0].id) : .null))
         }
@@ -103,7 +113,9 @@ struct CatalogValues: Sendable {
     }
 
     private func makeSKU(_ sku: SKU) -> TemplateValue {
-        object([("id", .string(sku.id)), ("partNumber", .string(sku.partNumber)), ("description", .string(catalog.description(of: sku))),
-                ("inStock", .bool(sku.inventory > 0)), ("inventory", .number(Double(sku.inventory)))])
+        object([
+            ("id", .string(sku.id)), ("partNumber", .string(sku.partNumber)), ("description", .string(catalog.description(of: sku))),
+            ("inStock", .bool(sku.inventory > 0)), ("inventory", .number(Double(sku.inventory))),
+        ])
     }
 }

@@ -114,9 +114,10 @@ struct CommerceCatalog: Sendable {
             byCategory[product.category, default: []].append(index)
         }
         skuIndex = skus
-        skuDescriptions = Dictionary(products.flatMap(\.skus).map { sku in
-            (sku.id, sku.attributes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))
-        }, uniquingKeysWith: { first, _ in first })
+        skuDescriptions = Dictionary(
+            products.flatMap(\.skus).map { sku in
+                (sku.id, sku.attributes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))
+            }, uniquingKeysWith: { first, _ in first })
         productsByCategory = byCategory
         var categories: [String: (Int, Int?)] = [:]
         for (departmentOffset, department) in departments.enumerated() {
@@ -131,8 +132,10 @@ struct CommerceCatalog: Sendable {
                 let place = categories[product.category]
                 let department = place.map { departments[$0.0] }
                 let category = place.flatMap { place in place.1.map { department!.categories[$0] } }
-                let rest = [product.shortDescription.text(language), product.longDescription.text(language), product.manufacturer,
-                            product.partNumber, category?.name.text(language) ?? "", department?.name.text(language) ?? ""]
+                let rest = [
+                    product.shortDescription.text(language), product.longDescription.text(language), product.manufacturer,
+                    product.partNumber, category?.name.text(language) ?? "", department?.name.text(language) ?? "",
+                ]
                 let name = Set(Self.words(product.name.text(language)))
                 for word in name { postings[word, default: []].append((index, 2)) }
                 for word in Set(Self.words(rest.joined(separator: " "))).subtracting(name) { postings[word, default: []].append((index, 1)) }
@@ -142,9 +145,11 @@ struct CommerceCatalog: Sendable {
         self.searchIndex = searchIndex
     }
 
-    static let empty = CommerceCatalog(store: StoreInfo(storeId: "10152", catalogId: "10051", masterCatalogId: "10001",
-                                                         keyword: "madisonsesite", name: "Madisons", currency: "USD"),
-                                       departments: [], products: [])
+    static let empty = CommerceCatalog(
+        store: StoreInfo(
+            storeId: "10152", catalogId: "10051", masterCatalogId: "10001",
+            keyword: "madisonsesite", name: "Madisons", currency: "USD"),
+        departments: [], products: [])
 
     /// Reads `catalog.json`; a problem is reported with the file and the field.
     static func load(_ url: URL) throws(FixtureError) -> CommerceCatalog {
@@ -152,10 +157,13 @@ struct CommerceCatalog: Sendable {
         let catalog = CommerceCatalog(store: file.store, departments: file.departments, products: file.products)
         for (index, product) in file.products.enumerated() {
             guard catalog.categoryIndex[product.category]?.category != nil else {
-                throw FixtureError.field(url, "products[\(index)].category", "no category '\(product.category)' (a product is listed in a category, not a department)")
+                throw FixtureError.field(
+                    url, "products[\(index)].category", "no category '\(product.category)' (a product is listed in a category, not a department)")
             }
             guard !product.skus.isEmpty else { throw FixtureError.field(url, "products[\(index)].skus", "a product needs at least one SKU") }
-            guard Decimal(string: product.price) != nil else { throw FixtureError.field(url, "products[\(index)].price", "expected a decimal such as \"19.99\"") }
+            guard Decimal(string: product.price) != nil else {
+                throw FixtureError.field(url, "products[\(index)].price", "expected a decimal such as \"19.99\"")
+            }
         }
         return catalog
     }

@@ -7,7 +7,13 @@ struct ShoppingStateKey: Sendable {
     private let key: ScopeKey<ScopedValue<ShoppingState>>
 
     init(shoppers: [Shopper]) {
-        key = ScopeKey { _ in ScopedValue { ShoppingState(shoppers: shoppers) } measure: { $0.estimatedBytes } }
+        key = ScopeKey { _ in
+            ScopedValue {
+                ShoppingState(shoppers: shoppers)
+            } measure: {
+                $0.estimatedBytes
+            }
+        }
     }
 
     /// Runs `body` on the scope's state, made from the fixtures on first use.

@@ -33,11 +33,13 @@ struct StoreAssets: Sendable {
                 return .text("Not found: \(path)\n", status: 404)
             }
             let size = name[name.index(after: underscore)...] == "thumb" ? 160 : 480
-            return Response(status: 200, headers: ["Content-Type": "image/svg+xml", "Cache-Control": "max-age=86400"],
-                            body: ResponseBody(Self.image(product, size: size)))
+            return Response(
+                status: 200, headers: ["Content-Type": "image/svg+xml", "Cache-Control": "max-age=86400"],
+                body: ResponseBody(Self.image(product, size: size)))
         }
         guard let file = files[relative] else { return .text("Not found: \(path)\n", status: 404) }
-        return Response(status: 200, headers: ["Content-Type": Self.contentType(relative), "Cache-Control": "max-age=3600"], body: ResponseBody(shared: file))
+        return Response(
+            status: 200, headers: ["Content-Type": Self.contentType(relative), "Cache-Control": "max-age=3600"], body: ResponseBody(shared: file))
     }
 
     static func contentType(_ path: String) -> String {
@@ -52,10 +54,10 @@ struct StoreAssets: Sendable {
         let name = TextEscaper.svgText.escaped(product.name.en)
         let color = product.color.allSatisfy { $0 == "#" || $0.isHexDigit } ? product.color : "#888888"
         return """
-        <svg xmlns="http://www.w3.org/2000/svg" width="\(size)" height="\(size)" viewBox="0 0 160 160">\
-        <rect width="160" height="160" fill="#f4f1ec"/><rect x="20" y="20" width="120" height="92" rx="10" fill="\(color)"/>\
-        <text x="80" y="136" font-family="Helvetica, Arial, sans-serif" font-size="11" text-anchor="middle" fill="#333">\(name)</text>\
-        </svg>
-        """
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(size)" height="\(size)" viewBox="0 0 160 160">\
+            <rect width="160" height="160" fill="#f4f1ec"/><rect x="20" y="20" width="120" height="92" rx="10" fill="\(color)"/>\
+            <text x="80" y="136" font-family="Helvetica, Arial, sans-serif" font-size="11" text-anchor="middle" fill="#333">\(name)</text>\
+            </svg>
+            """
     }
 }

@@ -24,17 +24,20 @@ struct StoreRequest {
         self.request = request
         var parameters = request.queryItems
         if request.method == .post,
-           (request.headers["Content-Type"] ?? "").lowercased().hasPrefix("application/x-www-form-urlencoded") {
+            (request.headers["Content-Type"] ?? "").lowercased().hasPrefix("application/x-www-form-urlencoded")
+        {
             parameters += FormURLEncoding.decode(request.bodyText)
         }
         self.parameters = parameters
         let cookies = request.cookies
         self.cookies = cookies
         let activePointer = Self.cookie("WC_ACTIVEPOINTER", in: cookies).map { PercentDecoding.decode($0, plusAsSpace: false) }
-        language = StoreLanguage(langId: parameters.first { $0.name == "langId" }?.value
-            ?? activePointer?.split(separator: ",").first.map(String.init))
+        language = StoreLanguage(
+            langId: parameters.first { $0.name == "langId" }?.value
+                ?? activePointer?.split(separator: ",").first.map(String.init))
         if let forced = parameters.first(where: { $0.name == "deviceFormat" })?.value.flatMap(DeviceFormat.init(name:))
-            ?? Self.cookie(DeviceFormat.cookie, in: cookies).flatMap(DeviceFormat.init(name:)) {
+            ?? Self.cookie(DeviceFormat.cookie, in: cookies).flatMap(DeviceFormat.init(name:))
+        {
             device = forced
         } else {
             device = DeviceFormat(userAgent: request.headers["User-Agent"] ?? "")
@@ -87,8 +90,10 @@ extension StoreRequest {
 /// reached over plain http.
 enum StoreCookies {
     static func established(storeId: String, language: StoreLanguage) -> [String] {
-        ["WC_SESSION_ESTABLISHED=true; Path=/",
-         "WC_ACTIVEPOINTER=\(language.rawValue)%2C\(storeId); Path=/"]
+        [
+            "WC_SESSION_ESTABLISHED=true; Path=/",
+            "WC_ACTIVEPOINTER=\(language.rawValue)%2C\(storeId); Path=/",
+        ]
     }
 
     static func session(_ session: ShopperSession, storeId: String, language: StoreLanguage) -> [String] {
@@ -101,8 +106,10 @@ enum StoreCookies {
 
     /// Expires the session cookies of `userId`.
     static func cleared(userId: Int) -> [String] {
-        ["WC_USERACTIVITY_\(userId)=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:10 GMT",
-         "WC_AUTHENTICATION_\(userId)=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:10 GMT"]
+        [
+            "WC_USERACTIVITY_\(userId)=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:10 GMT",
+            "WC_AUTHENTICATION_\(userId)=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:10 GMT",
+        ]
     }
 }
 
@@ -111,7 +118,9 @@ extension String {
     var percentEncoded: String {
         var out = ""
         for byte in utf8 {
-            if (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x2E || byte == 0x5F {
+            if (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x2E
+                || byte == 0x5F
+            {
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
                 out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)

@@ -61,17 +61,21 @@ struct StoreValues: Sendable {
     }
 
     func addressValue(_ address: ShopperAddress, index: Int) -> TemplateValue {
-        object([("index", .number(Double(index))), ("nickName", .string(address.nickName)), ("firstName", .string(address.firstName)),
-                ("lastName", .string(address.lastName)), ("address1", .string(address.address1)), ("city", .string(address.city)),
-                ("state", .string(address.state)), ("zipCode", .string(address.zipCode)), ("country", .string(address.country)),
-                ("phone", .string(address.phone)), ("email", .string(address.email))])
+        object([
+            ("index", .number(Double(index))), ("nickName", .string(address.nickName)), ("firstName", .string(address.firstName)),
+            ("lastName", .string(address.lastName)), ("address1", .string(address.address1)), ("city", .string(address.city)),
+            ("state", .string(address.state)), ("zipCode", .string(address.zipCode)), ("country", .string(address.country)),
+            ("phone", .string(address.phone)), ("email", .string(address.email)),
+        ])
     }
 
     func physicalStoreValue(_ store: PhysicalStore, kilometres: Double?) -> TemplateValue {
-        object([("id", .string(store.id)), ("name", .string(store.name)), ("address", .string(store.address)), ("city", .string(store.city)),
-                ("state", .string(store.state)), ("zip", .string(store.zip)), ("phone", .string(store.phone)), ("hours", .string(store.hours)),
-                ("latitude", .string(String(store.latitude))), ("longitude", .string(String(store.longitude))),
-                ("miles", kilometres.map { .string(String(format: "%.1f", $0 / 1.609344)) } ?? .null)])
+        object([
+            ("id", .string(store.id)), ("name", .string(store.name)), ("address", .string(store.address)), ("city", .string(store.city)),
+            ("state", .string(store.state)), ("zip", .string(store.zip)), ("phone", .string(store.phone)), ("hours", .string(store.hours)),
+            ("latitude", .string(String(store.latitude))), ("longitude", .string(String(store.longitude))),
+            ("miles", kilometres.map { .string(String(format: "%.1f", $0 / 1.609344)) } ?? .null),
+        ])
     }
 
     static func orderDate(_ date: Date) -> String {

@@ -28,9 +28,9 @@ extension StringProtocol {
     }
 }
 
-private extension Collection<UInt8> {
+extension Collection<UInt8> {
     /// Whether `text`'s UTF-8 bytes occur in a row.
-    func containsBytes(of text: String) -> Bool {
+    fileprivate func containsBytes(of text: String) -> Bool {
         let needle = Array(text.utf8)
         guard let head = needle.first else { return true }
         var start = startIndex

@@ -1,4 +1,5 @@
 import CLibevent
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -103,7 +104,10 @@ public final class TemporaryFile {
     /// `buffer`.
     func append(movingFrom buffer: OpaquePointer) {
         while failure == nil, evbuffer_get_length(buffer) > 0 {
-            guard written < capacity else { failure = String(cString: strerror(ENOSPC)); break }
+            guard written < capacity else {
+                failure = String(cString: strerror(ENOSPC))
+                break
+            }
             let count = evbuffer_write_atmost(buffer, descriptor, min(capacity - written, Int(evbuffer_get_length(buffer))))
             if count > 0 { written += Int(count) } else if errno != EINTR { failure = String(cString: strerror(errno)) }
         }

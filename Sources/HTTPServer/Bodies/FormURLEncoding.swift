@@ -21,7 +21,8 @@ public enum PercentDecoding {
             if byte == UInt8(ascii: "+") && plusAsSpace {
                 decoded.append(UInt8(ascii: " "))
             } else if byte == UInt8(ascii: "%"), index + 1 < bytes.count,
-                      let high = hexValue(bytes[index]), let low = hexValue(bytes[index + 1]) {
+                let high = hexValue(bytes[index]), let low = hexValue(bytes[index + 1])
+            {
                 decoded.append(high << 4 | low)
                 index += 2
             } else {
@@ -54,9 +55,10 @@ public enum FormURLEncoding {
                 if end > start {
                     let pair = UnsafeBufferPointer(rebasing: bytes[start..<end])
                     if let eq = pair.firstIndex(of: UInt8(ascii: "=")) {
-                        items.append(QueryItem(
-                            name: PercentDecoding.decode(bytes: UnsafeBufferPointer(rebasing: pair[..<eq]), plusAsSpace: true),
-                            value: PercentDecoding.decode(bytes: UnsafeBufferPointer(rebasing: pair[(eq + 1)...]), plusAsSpace: true)))
+                        items.append(
+                            QueryItem(
+                                name: PercentDecoding.decode(bytes: UnsafeBufferPointer(rebasing: pair[..<eq]), plusAsSpace: true),
+                                value: PercentDecoding.decode(bytes: UnsafeBufferPointer(rebasing: pair[(eq + 1)...]), plusAsSpace: true)))
                     } else {
                         items.append(QueryItem(name: PercentDecoding.decode(bytes: pair, plusAsSpace: true), value: nil))
                     }

@@ -21,8 +21,9 @@ public enum MultipartBody {
     /// The parts of the request's body, or none when it is not `multipart/…` with a boundary.
     public static func parts(of request: Request) -> [MultipartPart] {
         guard let type = request.headers["Content-Type"], type.utf8.count >= 10,
-              type.prefix(10).lowercased() == "multipart/",
-              let boundary = parameter("boundary", in: type) else { return [] }
+            type.prefix(10).lowercased() == "multipart/",
+            let boundary = parameter("boundary", in: type)
+        else { return [] }
         return parts(request.body, boundary: boundary)
     }
 

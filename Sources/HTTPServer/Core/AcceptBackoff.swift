@@ -1,4 +1,5 @@
 import CLibevent
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -41,7 +42,10 @@ enum AcceptBackoff {
         let line: String? = tally.withLock { tally in
             tally.failures += 1
             guard tally.lastLogged == 0 || now &- tally.lastLogged >= logInterval else { return nil }
-            defer { tally.failures = 0; tally.lastLogged = now }
+            defer {
+                tally.failures = 0
+                tally.lastLogged = now
+            }
             return "understudy: accepting connections failed \(tally.failures) time(s) since the last report (\(String(cString: strerror(error)))): "
                 + "pausing new connections \(pause) at a time; the open ones are served\n"
         }

@@ -1,4 +1,5 @@
 import CLibevent
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -58,8 +59,10 @@ public final class EventLoop: @unchecked Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
 
-    init(index: Int, configuration: ServerConfiguration, handler: any HTTPHandler, listeningSocket: Int32?,
-         ownsSocket: Bool, localPort: Int, localAuthority: String) throws {
+    init(
+        index: Int, configuration: ServerConfiguration, handler: any HTTPHandler, listeningSocket: Int32?,
+        ownsSocket: Bool, localPort: Int, localAuthority: String
+    ) throws {
         self.index = index
         self.handler = handler
         self.localPort = localPort
@@ -116,7 +119,8 @@ public final class EventLoop: @unchecked Sendable {
             let listenerFlags = LEV_OPT_CLOSE_ON_EXEC | (ownsSocket ? LEV_OPT_CLOSE_ON_FREE : 0)
             // Backlog 0: the socket is already listening.
             guard let listener = evconnlistener_new(base, nil, nil, UInt32(listenerFlags), 0, listeningSocket),
-                  let bound = evhttp_bind_listener(http, listener) else {
+                let bound = evhttp_bind_listener(http, listener)
+            else {
                 throw ServerError.libevent(operation: "evhttp_bind_listener")
             }
             boundSocket = bound
@@ -129,8 +133,9 @@ public final class EventLoop: @unchecked Sendable {
     /// A loop on a thread of its own that accepts nothing, for a client that only sends
     /// requests (`send`, through `execute`): the loop runs until the process ends.
     public static func startClient() throws -> EventLoop {
-        let loop = try EventLoop(index: 0, configuration: ServerConfiguration(), handler: DecliningHandler(), listeningSocket: nil,
-                                 ownsSocket: false, localPort: 0, localAuthority: "")
+        let loop = try EventLoop(
+            index: 0, configuration: ServerConfiguration(), handler: DecliningHandler(), listeningSocket: nil,
+            ownsSocket: false, localPort: 0, localAuthority: "")
         try loop.startThread()
         return loop
     }
@@ -140,11 +145,13 @@ public final class EventLoop: @unchecked Sendable {
     func startThread() throws {
         let retained = Unmanaged.passRetained(self).toOpaque()
         var tid = pthread_t()
-        let status = pthread_create(&tid, nil, { arg in
-            let loop = Unmanaged<EventLoop>.fromOpaque(arg!).takeRetainedValue()
-            loop.run()
-            return nil
-        }, retained)
+        let status = pthread_create(
+            &tid, nil,
+            { arg in
+                let loop = Unmanaged<EventLoop>.fromOpaque(arg!).takeRetainedValue()
+                loop.run()
+                return nil
+            }, retained)
         guard status == 0 else {
             Unmanaged<EventLoop>.fromOpaque(retained).release()
             throw ServerError.socketFailed(operation: "pthread_create", reason: String(cString: strerror(status)))
@@ -302,7 +309,8 @@ public final class EventLoop: @unchecked Sendable {
     var dns: OpaquePointer? {
         assertOnLoopThread()
         if dnsBase == nil {
-            dnsBase = evdns_base_new(base, EVDNS_BASE_INITIALIZE_NAMESERVERS)
+            dnsBase =
+                evdns_base_new(base, EVDNS_BASE_INITIALIZE_NAMESERVERS)
                 ?? evdns_base_new(base, 0)
         }
         return dnsBase

@@ -1,9 +1,10 @@
+import WireFormat
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import WireFormat
 
 /// The `Date` header value (RFC 9110 IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`), formatted
 /// once per second per loop. evhttp would otherwise format it for every response (measured: about

@@ -68,7 +68,8 @@ public struct HTTPHeaders: Sendable, Hashable, RandomAccessCollection, Expressib
 
     private static func bytesEqual<C: RandomAccessCollection<UInt8>>(_ x: C, _ y: C) -> Bool where C.Index == Int {
         for index in 0..<x.count {
-            let p = x[x.startIndex + index], q = y[y.startIndex + index]
+            let p = x[x.startIndex + index]
+            let q = y[y.startIndex + index]
             guard p != q else { continue }
             // Equal only as the same ASCII letter in two cases.
             let lower = p | 0x20

@@ -4,6 +4,7 @@
 
 import CLibevent
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -62,9 +63,10 @@ public final class HTTPServer: Sendable {
         var loops: [EventLoop] = []
         do {
             for (index, fd) in sockets.enumerated() {
-                loops.append(try EventLoop(
-                    index: index, configuration: configuration, handler: handler, listeningSocket: fd,
-                    ownsSocket: shared == nil, localPort: address.port, localAuthority: address.localAuthority))
+                loops.append(
+                    try EventLoop(
+                        index: index, configuration: configuration, handler: handler, listeningSocket: fd,
+                        ownsSocket: shared == nil, localPort: address.port, localAuthority: address.localAuthority))
             }
             for loop in loops { try loop.startThread() }
         } catch {

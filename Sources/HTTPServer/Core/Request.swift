@@ -134,7 +134,8 @@ final class ProxiedRequest: Sendable {
 
     /// nil when there is nothing to say: most requests.
     static func made(authority: String?, tunnelHost: String?, tunnelScope: String?) -> ProxiedRequest? {
-        authority == nil && tunnelHost == nil && tunnelScope == nil ? nil
+        authority == nil && tunnelHost == nil && tunnelScope == nil
+            ? nil
             : ProxiedRequest(authority: authority, tunnelHost: tunnelHost, tunnelScope: tunnelScope)
     }
 }
@@ -150,7 +151,9 @@ struct RequestTarget {
 
     init(_ target: String) {
         var target = target
-        var pathStart = 0, pathEnd = 0, end = 0
+        var pathStart = 0
+        var pathEnd = 0
+        var end = 0
         var needsDecoding = false
         var authorityStart = 0
         target.withUTF8 { bytes in
@@ -169,8 +172,9 @@ struct RequestTarget {
             if pathEnd < 0 { pathEnd = end }
             // An absolute-form target (`GET http://host/path`, as sent to proxies) routes by its path.
             if end > 0 && bytes[0] != UInt8(ascii: "/"),
-               let colon = bytes[..<pathEnd].firstIndex(of: UInt8(ascii: ":")),
-               colon + 2 < pathEnd, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") {
+                let colon = bytes[..<pathEnd].firstIndex(of: UInt8(ascii: ":")),
+                colon + 2 < pathEnd, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
+            {
                 authorityStart = colon + 3
                 pathStart = bytes[(colon + 3)..<pathEnd].firstIndex(of: UInt8(ascii: "/")) ?? pathEnd
             }

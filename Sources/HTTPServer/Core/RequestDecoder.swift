@@ -1,4 +1,5 @@
 import CLibevent
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -50,11 +51,12 @@ struct RequestDecoder {
             if target.utf8.first != UInt8(ascii: "/") && method != .connect { Self.keepProxiedConnection(request) }
             return decoded
         }
-        return secured(Request(
-            method: method, target: target, headers: headers(evhttp_request_get_input_headers(request)),
-            body: [UInt8](evbuffer: evhttp_request_get_input_buffer(request)),
-            remoteAddress: remoteAddress, remotePort: Int(port), localPort: localPort,
-            receivedAtNanos: MonotonicClock.nanoseconds()))
+        return secured(
+            Request(
+                method: method, target: target, headers: headers(evhttp_request_get_input_headers(request)),
+                body: [UInt8](evbuffer: evhttp_request_get_input_buffer(request)),
+                remoteAddress: remoteAddress, remotePort: Int(port), localPort: localPort,
+                receivedAtNanos: MonotonicClock.nanoseconds()))
     }
 
     /// libevent closes the connection of every proxied request (absolute-form target) unless both
@@ -67,7 +69,8 @@ struct RequestDecoder {
     /// when the server is draining.
     private static func keepProxiedConnection(_ request: OpaquePointer) {
         guard let input = evhttp_request_get_input_headers(request),
-              let output = evhttp_request_get_output_headers(request) else { return }
+            let output = evhttp_request_get_output_headers(request)
+        else { return }
         if evhttp_find_header(input, "Proxy-Connection") == nil {
             if let connection = evhttp_find_header(input, "Connection"), strcasecmp(connection, "close") == 0 { return }
             evhttp_add_header(input, "Proxy-Connection", "keep-alive")
@@ -144,4 +147,3 @@ struct RequestDecoder {
         return value
     }
 }
-

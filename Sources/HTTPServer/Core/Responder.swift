@@ -1,4 +1,5 @@
 import CLibevent
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -47,7 +48,8 @@ public final class Responder {
     public var clientHasGone: Bool {
         loop.assertOnLoopThread()
         guard let request, let connection = evhttp_request_get_connection(request),
-              let events = evhttp_connection_get_bufferevent(connection) else { return true }
+            let events = evhttp_connection_get_bufferevent(connection)
+        else { return true }
         let socket = bufferevent_getfd(events)
         guard socket >= 0 else { return true }
         var byte: UInt8 = 0
@@ -72,8 +74,9 @@ public final class Responder {
             UnsentBytes.noteRefusal {
                 "understudy: an answer of \(size) bytes was refused (503): answers clients have not read hold \(cap >> 20) MiB (--max-unsent-bytes)"
             }
-            response = .text("The server holds as many unread answers as it may (\(loop.maxUnsentBytes >> 20) MiB): try again when "
-                + "clients have read theirs.\n", status: 503)
+            response = .text(
+                "The server holds as many unread answers as it may (\(loop.maxUnsentBytes >> 20) MiB): try again when "
+                    + "clients have read theirs.\n", status: 503)
             response.headers.set("Retry-After", "1")
         }
         let hasBody = Response.statusAllowsBody(response.status)
@@ -239,10 +242,12 @@ public final class Responder {
             // Reserved in `send`; released when libevent lets go of the bytes, however that ends.
             let owner = Unmanaged.passRetained(SharedBytes(bytes)).toOpaque()
             let shared = Unmanaged<SharedBytes>.fromOpaque(owner).takeUnretainedValue()
-            evbuffer_add_reference(buffer, shared.base, shared.count, { _, _, owner in
-                let shared = Unmanaged<SharedBytes>.fromOpaque(owner!).takeRetainedValue()
-                UnsentBytes.release(shared.count)
-            }, owner)
+            evbuffer_add_reference(
+                buffer, shared.base, shared.count,
+                { _, _, owner in
+                    let shared = Unmanaged<SharedBytes>.fromOpaque(owner!).takeRetainedValue()
+                    UnsentBytes.release(shared.count)
+                }, owner)
         case .bytes(let bytes):
             bytes.withUnsafeBytes { _ = evbuffer_add(buffer, $0.baseAddress, $0.count) }
         case .shared(let shared) where shared.count <= 1024:
@@ -250,16 +255,20 @@ public final class Responder {
             _ = evbuffer_add(buffer, shared.base, shared.count)
         case .shared(let shared) where tracked:
             let owner = Unmanaged.passRetained(shared).toOpaque()
-            evbuffer_add_reference(buffer, shared.base, shared.count, { _, _, owner in
-                let shared = Unmanaged<SharedBytes>.fromOpaque(owner!).takeRetainedValue()
-                UnsentBytes.letGo(shared)
-            }, owner)
+            evbuffer_add_reference(
+                buffer, shared.base, shared.count,
+                { _, _, owner in
+                    let shared = Unmanaged<SharedBytes>.fromOpaque(owner!).takeRetainedValue()
+                    UnsentBytes.letGo(shared)
+                }, owner)
         case .shared(let shared):
             // libevent holds the bytes until written; the retain is dropped in the cleanup callback.
             let owner = Unmanaged.passRetained(shared).toOpaque()
-            evbuffer_add_reference(buffer, shared.base, shared.count, { _, _, owner in
-                Unmanaged<SharedBytes>.fromOpaque(owner!).release()
-            }, owner)
+            evbuffer_add_reference(
+                buffer, shared.base, shared.count,
+                { _, _, owner in
+                    Unmanaged<SharedBytes>.fromOpaque(owner!).release()
+                }, owner)
         case .file(let file):
             // libevent owns (and closes) the descriptor once added; if it cannot take it, the
             // bytes are read here instead, so the client still gets the Content-Length promised.

@@ -1,4 +1,5 @@
 import CLibevent
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -52,8 +53,9 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
 
     public var port: Int {
         withUnsafeBytes(of: storage) { raw in
-            isIPv6 ? Int(UInt16(bigEndian: raw.load(as: sockaddr_in6.self).sin6_port))
-                   : Int(UInt16(bigEndian: raw.load(as: sockaddr_in.self).sin_port))
+            isIPv6
+                ? Int(UInt16(bigEndian: raw.load(as: sockaddr_in6.self).sin6_port))
+                : Int(UInt16(bigEndian: raw.load(as: sockaddr_in.self).sin_port))
         }
     }
 
@@ -104,9 +106,11 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
         var copy = self
         withUnsafeMutableBytes(of: &copy.storage) { raw in
             if isIPv6 {
-                raw.storeBytes(of: in_port_t(UInt16(port).bigEndian), toByteOffset: MemoryLayout<sockaddr_in6>.offset(of: \.sin6_port)!, as: in_port_t.self)
+                raw.storeBytes(
+                    of: in_port_t(UInt16(port).bigEndian), toByteOffset: MemoryLayout<sockaddr_in6>.offset(of: \.sin6_port)!, as: in_port_t.self)
             } else {
-                raw.storeBytes(of: in_port_t(UInt16(port).bigEndian), toByteOffset: MemoryLayout<sockaddr_in>.offset(of: \.sin_port)!, as: in_port_t.self)
+                raw.storeBytes(
+                    of: in_port_t(UInt16(port).bigEndian), toByteOffset: MemoryLayout<sockaddr_in>.offset(of: \.sin_port)!, as: in_port_t.self)
             }
         }
         return copy

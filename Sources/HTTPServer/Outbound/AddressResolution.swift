@@ -1,4 +1,5 @@
 import CLibevent
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -18,11 +19,13 @@ extension EventLoop {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        let context = Unmanaged.passRetained(Resolution { [self] addresses in
-            // Freed on a later turn: not from inside its own callback.
-            if let own { schedule(after: .zero) { evdns_base_free(own, 0) } }
-            completion(addresses)
-        }).toOpaque()
+        let context = Unmanaged.passRetained(
+            Resolution { [self] addresses in
+                // Freed on a later turn: not from inside its own callback.
+                if let own { schedule(after: .zero) { evdns_base_free(own, 0) } }
+                completion(addresses)
+            }
+        ).toOpaque()
         // The callback may run before this returns (an address literal, a hosts entry); it releases the context.
         _ = evdns_getaddrinfo(own ?? dns, host, nil, &hints, onResolved, context)
     }

@@ -1,4 +1,5 @@
 import CLibevent
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -31,8 +32,10 @@ public struct OutboundRequest: Sendable {
     /// `$TMPDIR`, else `/tmp`.
     public static let temporaryDirectory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
 
-    public init(method: HTTPMethod = .get, url: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
-                timeout: Duration = .seconds(30)) {
+    public init(
+        method: HTTPMethod = .get, url: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
+        timeout: Duration = .seconds(30)
+    ) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -78,15 +81,17 @@ extension EventLoop {
         }
         defer { evhttp_uri_free(uri) }
         guard let scheme = evhttp_uri_get_scheme(uri).map({ String(cString: $0) }),
-              let hostPointer = evhttp_uri_get_host(uri) else {
+            let hostPointer = evhttp_uri_get_host(uri)
+        else {
             return completion(.failure(.invalidURL(request.url)))
         }
         let secure = scheme.lowercased() == "https"
         guard secure || scheme.lowercased() == "http" else { return completion(.failure(.unsupportedScheme(request.url))) }
         let host = String(cString: hostPointer)
         let explicitPort = evhttp_uri_get_port(uri)
-        let server = OutboundConnection.Server(secure: secure, host: host, port: explicitPort > 0 ? explicitPort : (secure ? 443 : 80),
-                                               tls: secure ? request.tls : TLSClientSettings())
+        let server = OutboundConnection.Server(
+            secure: secure, host: host, port: explicitPort > 0 ? explicitPort : (secure ? 443 : 80),
+            tls: secure ? request.tls : TLSClientSettings())
         var target = evhttp_uri_get_path(uri).map { String(cString: $0) } ?? ""
         if target.isEmpty { target = "/" }
         if let query = evhttp_uri_get_query(uri) { target += "?" + String(cString: query) }
@@ -201,8 +206,10 @@ private final class OutboundExchange {
     private var held: OpaquePointer?
     private var spilled: SpilledBody?
 
-    init(request: OutboundRequest, connection: OutboundConnection, reused: Bool, loop: EventLoop,
-         completion: @escaping (Result<Response, OutboundError>) -> Void) {
+    init(
+        request: OutboundRequest, connection: OutboundConnection, reused: Bool, loop: EventLoop,
+        completion: @escaping (Result<Response, OutboundError>) -> Void
+    ) {
         self.request = request
         self.connection = connection
         self.reused = reused
@@ -251,9 +258,10 @@ private final class OutboundExchange {
 
     func finish(_ evRequest: OpaquePointer?) {
         guard let evRequest, evhttp_request_get_response_code(evRequest) != 0 else {
-            let failure: OutboundError = if let reason = tlsFailure { .tlsFailed(request.url, reason) }
-                else if error == EVREQ_HTTP_TIMEOUT { .timedOut(request.url) }
-                else { .connectionFailed(request.url) }
+            let failure: OutboundError =
+                if let reason = tlsFailure { .tlsFailed(request.url, reason) } else if error == EVREQ_HTTP_TIMEOUT { .timedOut(request.url) } else {
+                    .connectionFailed(request.url)
+                }
             loop.outboundPool.finished(connection, reusable: false, loop: loop)
             // A kept-alive connection the server closed as the request went: once more on a new
             // one, as browsers do, when sending it twice cannot do harm.
@@ -274,8 +282,12 @@ private final class OutboundExchange {
         // The answer is complete once the last piece is on disk. The exchange goes to the spill
         // queue and back unretained, so only the loop ever holds (and frees) it.
         if let held { spilled.append(movingFrom: held) }
-        let pending = PendingCompletion(exchange: Unmanaged.passRetained(self)), loop = self.loop, url = request.url, head = response
-        let onSpillFailure = request.onSpillFailure, directory = request.spillDirectory
+        let pending = PendingCompletion(exchange: Unmanaged.passRetained(self))
+        let loop = self.loop
+        let url = request.url
+        let head = response
+        let onSpillFailure = request.onSpillFailure
+        let directory = request.spillDirectory
         spilled.finish { stored in
             if case .success(.memory(_, let reason)) = stored { onSpillFailure?("writing to \(directory) failed: \(reason)") }
             loop.execute {

@@ -62,7 +62,8 @@ enum CertificateHost: Hashable, Sendable {
         let labels = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         for label in labels {
             guard (1...63).contains(label.count), label.allSatisfy(isLetterDigitOrHyphen),
-                  label.first != UInt8(ascii: "-"), label.last != UInt8(ascii: "-") else { return false }
+                label.first != UInt8(ascii: "-"), label.last != UInt8(ascii: "-")
+            else { return false }
         }
         return !(labels.last ?? []).allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
@@ -70,7 +71,8 @@ enum CertificateHost: Hashable, Sendable {
     private static func isLetterDigitOrHyphen(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"): true
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
+            true
         default: false
         }
     }

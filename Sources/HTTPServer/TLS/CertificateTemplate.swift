@@ -18,7 +18,8 @@ struct CertificateTemplate {
         guard X509_set_version(pointer, 2) == 1 else { throw OpenSSLFailure("set the certificate version") }
         try setRandomSerial(pointer)
         guard X509_gmtime_adj(X509_getm_notBefore(pointer), -validBeforeNow) != nil,
-              X509_time_adj_ex(X509_getm_notAfter(pointer), Int32(validDays), 0, nil) != nil else {
+            X509_time_adj_ex(X509_getm_notAfter(pointer), Int32(validDays), 0, nil) != nil
+        else {
             throw OpenSSLFailure("set the validity period")
         }
         guard X509_set_pubkey(pointer, key.pointer) == 1 else { throw OpenSSLFailure("set the public key") }

@@ -1,4 +1,5 @@
 import CLibevent
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -49,9 +50,11 @@ final class HandshakeDeadline {
     }
 
     /// The ex-data slot of every server-side SSL; freeing the SSL cancels and releases its deadline.
-    private static let exDataIndex: Int32 = CRYPTO_get_ex_new_index(CRYPTO_EX_INDEX_SSL, 0, nil, nil, nil, { _, pointer, _, _, _, _ in
-        guard let pointer else { return }
-        let deadline = Unmanaged<HandshakeDeadline>.fromOpaque(pointer).takeRetainedValue()
-        deadline.cancel()
-    })
+    private static let exDataIndex: Int32 = CRYPTO_get_ex_new_index(
+        CRYPTO_EX_INDEX_SSL, 0, nil, nil, nil,
+        { _, pointer, _, _, _, _ in
+            guard let pointer else { return }
+            let deadline = Unmanaged<HandshakeDeadline>.fromOpaque(pointer).takeRetainedValue()
+            deadline.cancel()
+        })
 }

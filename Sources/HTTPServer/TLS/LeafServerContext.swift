@@ -8,10 +8,11 @@ enum LeafServerContext {
     static func make(certificate: X509Certificate, key: PrivateKey, authority: X509Certificate) throws(OpenSSLFailure) -> OpaquePointer {
         guard let context = SSL_CTX_new(TLS_server_method()) else { throw OpenSSLFailure("make a TLS context") }
         guard understudy_ssl_ctx_set_min_proto_version(context, TLS1_2_VERSION) == 1,
-              SSL_CTX_use_certificate(context, certificate.pointer) == 1,
-              SSL_CTX_use_PrivateKey(context, key.pointer) == 1,
-              SSL_CTX_check_private_key(context) == 1,
-              understudy_ssl_ctx_add1_chain_cert(context, authority.pointer) == 1 else {
+            SSL_CTX_use_certificate(context, certificate.pointer) == 1,
+            SSL_CTX_use_PrivateKey(context, key.pointer) == 1,
+            SSL_CTX_check_private_key(context) == 1,
+            understudy_ssl_ctx_add1_chain_cert(context, authority.pointer) == 1
+        else {
             let failure = OpenSSLFailure("set up the TLS context")
             SSL_CTX_free(context)
             throw failure
@@ -23,24 +24,26 @@ enum LeafServerContext {
 
     /// Picks "http/1.1" from the client's ALPN list; without it, declines ALPN (NOACK) and the
     /// handshake goes on, so a client offering only h2 learns from the missing answer.
-    private static let selectHTTP1: @convention(c) (
-        OpaquePointer?, UnsafeMutablePointer<UnsafePointer<UInt8>?>?, UnsafeMutablePointer<UInt8>?,
-        UnsafePointer<UInt8>?, UInt32, UnsafeMutableRawPointer?
-    ) -> Int32 = { _, selected, selectedLength, offered, offeredLength, _ in
-        guard let selected, let selectedLength, let offered else { return SSL_TLSEXT_ERR_NOACK }
-        let wanted = Array("http/1.1".utf8)
-        let list = UnsafeBufferPointer(start: offered, count: Int(offeredLength))
-        var index = 0
-        while index < list.count {
-            let start = index + 1, end = start + Int(list[index])
-            guard end <= list.count else { break }
-            if list[start..<end].elementsEqual(wanted) {
-                selected.pointee = offered + start
-                selectedLength.pointee = UInt8(wanted.count)
-                return SSL_TLSEXT_ERR_OK
+    private static let selectHTTP1:
+        @convention(c) (
+            OpaquePointer?, UnsafeMutablePointer<UnsafePointer<UInt8>?>?, UnsafeMutablePointer<UInt8>?,
+            UnsafePointer<UInt8>?, UInt32, UnsafeMutableRawPointer?
+        ) -> Int32 = { _, selected, selectedLength, offered, offeredLength, _ in
+            guard let selected, let selectedLength, let offered else { return SSL_TLSEXT_ERR_NOACK }
+            let wanted = Array("http/1.1".utf8)
+            let list = UnsafeBufferPointer(start: offered, count: Int(offeredLength))
+            var index = 0
+            while index < list.count {
+                let start = index + 1
+                let end = start + Int(list[index])
+                guard end <= list.count else { break }
+                if list[start..<end].elementsEqual(wanted) {
+                    selected.pointee = offered + start
+                    selectedLength.pointee = UInt8(wanted.count)
+                    return SSL_TLSEXT_ERR_OK
+                }
+                index = end
             }
-            index = end
+            return SSL_TLSEXT_ERR_NOACK
         }
-        return SSL_TLSEXT_ERR_NOACK
-    }
 }

@@ -1,3 +1,5 @@
+import CLibevent
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -8,7 +10,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CLibevent
 
 /// A certificate authority of this machine's own, for intercepting HTTPS ("device mode"): a user
 /// trusts its certificate on a simulator, phone or browser once, and Understudy then terminates
@@ -80,9 +81,14 @@ public final class LocalCA: Sendable {
         case (false, false):
             (certificate, key) = try create(store)
         case (true, false):
-            throw LocalCAError(file: store.keyFile, reason: "is missing while ca.pem is there; restore it, or delete ca.pem to make a new CA (which devices must then trust anew)")
+            throw LocalCAError(
+                file: store.keyFile,
+                reason: "is missing while ca.pem is there; restore it, or delete ca.pem to make a new CA (which devices must then trust anew)")
         case (false, true):
-            throw LocalCAError(file: store.certificateFile, reason: "is missing while ca-key.pem is there; restore it, or delete ca-key.pem to make a new CA (which devices must then trust anew)")
+            throw LocalCAError(
+                file: store.certificateFile,
+                reason: "is missing while ca-key.pem is there; restore it, or delete ca-key.pem to make a new CA (which devices must then trust anew)"
+            )
         }
         do {
             return try LocalCA(directory: directory, certificate: certificate, key: key)
@@ -103,7 +109,9 @@ public final class LocalCA: Sendable {
             throw LocalCAError(file: store.certificateFile, reason: "is not a CA certificate (no basicConstraints CA:TRUE)")
         }
         guard !certificate.hasExpired else {
-            throw LocalCAError(file: store.certificateFile, reason: "has expired; delete ca.pem and ca-key.pem to make a new CA (which devices must then trust anew)")
+            throw LocalCAError(
+                file: store.certificateFile, reason: "has expired; delete ca.pem and ca-key.pem to make a new CA (which devices must then trust anew)"
+            )
         }
         var keyPEM = try store.contents(of: store.keyFile)
         defer { wipe(&keyPEM) }
@@ -120,7 +128,9 @@ public final class LocalCA: Sendable {
     }
 
     private static func create(_ store: LocalCAStore) throws(LocalCAError) -> (X509Certificate, PrivateKey) {
-        let certificate: X509Certificate, key: PrivateKey, certificatePEM: String
+        let certificate: X509Certificate
+        let key: PrivateKey
+        let certificatePEM: String
         var keyPEM: [UInt8]
         do {
             key = try PrivateKey.generateP256()
@@ -157,11 +167,15 @@ public final class LocalCA: Sendable {
     /// characters in a common name, so the host is cut to fit.
     private static func newCommonName() -> String {
         var buffer = [CChar](repeating: 0, count: 256)
-        let host = gethostname(&buffer, buffer.count - 1) == 0
+        let host =
+            gethostname(&buffer, buffer.count - 1) == 0
             ? String(decoding: buffer.prefix { $0 != 0 && $0 != CChar(UInt8(ascii: ".")) }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             : ""
-        let printable = host.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
-        let prefix = "Understudy Local CA (development only, ", suffix = "\(today()))"
+        let printable = host.unicodeScalars.filter {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
+        }
+        let prefix = "Understudy Local CA (development only, "
+        let suffix = "\(today()))"
         let room = 64 - prefix.count - suffix.count - 2
         let shortHost = String(String.UnicodeScalarView(printable.prefix(room)))
         return shortHost.isEmpty ? prefix + suffix : prefix + shortHost + ", " + suffix
@@ -169,7 +183,8 @@ public final class LocalCA: Sendable {
 
     /// Today's UTC date, YYYY-MM-DD.
     private static func today() -> String {
-        var now = time(nil), parts = tm()
+        var now = time(nil)
+        var parts = tm()
         gmtime_r(&now, &parts)
         func padded(_ value: Int32, _ width: Int) -> String {
             let digits = String(value)

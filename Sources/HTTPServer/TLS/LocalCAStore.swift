@@ -44,16 +44,21 @@ struct LocalCAStore {
         var info = stat()
         guard stat(path, &info) == 0 else { throw LocalCAError(file: path, reason: "cannot check: \(lastErrno())") }
         guard info.st_uid == geteuid() else {
-            throw LocalCAError(file: path, reason: "belongs to another user (uid \(info.st_uid), not \(geteuid())), who could swap or read the CA's key; "
-                + "chown it to this user, or point UNDERSTUDY_CA_DIR at a directory of your own")
+            throw LocalCAError(
+                file: path,
+                reason: "belongs to another user (uid \(info.st_uid), not \(geteuid())), who could swap or read the CA's key; "
+                    + "chown it to this user, or point UNDERSTUDY_CA_DIR at a directory of your own")
         }
         let mode = info.st_mode & 0o777
         guard mode & ~wanted != 0 else { return }
         guard chmod(path, mode & wanted) == 0 else {
-            throw LocalCAError(file: path, reason: "has mode \(String(mode, radix: 8)), which lets other users in, and cannot be changed to "
-                + "\(String(wanted, radix: 8)): \(lastErrno()); chmod it yourself")
+            throw LocalCAError(
+                file: path,
+                reason: "has mode \(String(mode, radix: 8)), which lets other users in, and cannot be changed to "
+                    + "\(String(wanted, radix: 8)): \(lastErrno()); chmod it yourself")
         }
-        writeToStandardError("understudy: \(path) had mode \(String(mode, radix: 8)), which let other users in; it is now \(String(mode & wanted, radix: 8))")
+        writeToStandardError(
+            "understudy: \(path) had mode \(String(mode, radix: 8)), which let other users in; it is now \(String(mode & wanted, radix: 8))")
     }
 
     /// Whether `path` exists; a failure other than "no such file" (permissions) is thrown, not taken as absence.

@@ -17,9 +17,10 @@ final class PrivateKey: @unchecked Sendable {
         defer { EVP_PKEY_CTX_free(context) }
         var key: OpaquePointer?
         guard EVP_PKEY_keygen_init(context) == 1,
-              understudy_pkey_ctx_set_ec_curve(context, NID_X9_62_prime256v1) == 1,
-              understudy_pkey_ctx_set_named_curve_encoding(context) == 1,
-              EVP_PKEY_keygen(context, &key) == 1, let key else {
+            understudy_pkey_ctx_set_ec_curve(context, NID_X9_62_prime256v1) == 1,
+            understudy_pkey_ctx_set_named_curve_encoding(context) == 1,
+            EVP_PKEY_keygen(context, &key) == 1, let key
+        else {
             throw OpenSSLFailure("generate a P-256 key")
         }
         return PrivateKey(owning: key)

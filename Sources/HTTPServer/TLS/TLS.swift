@@ -72,7 +72,8 @@ enum TLSContexts {
             throw .tls("cannot read the certificate \(certificate): \(lastError())")
         }
         guard SSL_CTX_use_PrivateKey_file(context, privateKey, SSL_FILETYPE_PEM) == 1,
-              SSL_CTX_check_private_key(context) == 1 else {
+            SSL_CTX_check_private_key(context) == 1
+        else {
             SSL_CTX_free(context)
             throw .tls("cannot use the private key \(privateKey): \(lastError())")
         }

@@ -1,4 +1,5 @@
 import CLibevent
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -90,7 +91,9 @@ final class Tunnel {
             address.sin_port = in_port_t(UInt16(localPort).bigEndian)
             address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
             started = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bufferevent_socket_connect(upstream, $0, Int32(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bufferevent_socket_connect(upstream, $0, Int32(MemoryLayout<sockaddr_in>.size))
+                }
             }
         case .passThrough(let host, let port):
             started = bufferevent_socket_connect_hostname(upstream, loop.dns, AF_UNSPEC, host, Int32(port))
@@ -122,7 +125,8 @@ final class Tunnel {
     /// Before the 200: the client is told why, and the tunnel ends.
     fileprivate func fail(_ reason: String) {
         if let client, !isConnected {
-            let refusal = "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nContent-Length: \(reason.utf8.count + 1)\r\nConnection: close\r\n\r\n\(reason)\n"
+            let refusal =
+                "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nContent-Length: \(reason.utf8.count + 1)\r\nConnection: close\r\n\r\n\(reason)\n"
             _ = refusal.withCString { bufferevent_write(client, $0, strlen($0)) }
             // Closed once the refusal is out.
             bufferevent_setcb(client, nil, onClientDrained, onClientEvent, me)

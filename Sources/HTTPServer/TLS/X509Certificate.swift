@@ -50,7 +50,8 @@ final class X509Certificate: @unchecked Sendable {
         guard let subject = X509_get_subject_name(pointer) else { return nil }
         let index = X509_NAME_get_index_by_NID(subject, NID_commonName, -1)
         guard index >= 0, let entry = X509_NAME_get_entry(subject, index),
-              let value = X509_NAME_ENTRY_get_data(entry), let bytes = ASN1_STRING_get0_data(value) else { return nil }
+            let value = X509_NAME_ENTRY_get_data(entry), let bytes = ASN1_STRING_get0_data(value)
+        else { return nil }
         return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(ASN1_STRING_length(value))), as: UTF8.self)
     }
 
@@ -59,7 +60,8 @@ final class X509Certificate: @unchecked Sendable {
 
     /// Whole days from now until notAfter (0 once past).
     var daysLeft: Int {
-        var days: Int32 = 0, seconds: Int32 = 0
+        var days: Int32 = 0
+        var seconds: Int32 = 0
         guard ASN1_TIME_diff(&days, &seconds, nil, X509_get0_notAfter(pointer)) == 1 else { return 0 }
         return max(0, Int(days))
     }

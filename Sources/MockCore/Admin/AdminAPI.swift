@@ -26,8 +26,10 @@ final class AdminAPI: Backend, AdminRoutesProvider {
     /// Every admin route of the server: these, the dashboard's and the backends'.
     let routeTable: AdminRouteTable
 
-    init(backends: [any Backend], journal: RequestJournal, scopes: StateScopes, metrics: ServerMetrics, scopePorts: ScopeProxyPorts?,
-         shutdown: (@Sendable () -> Void)?) {
+    init(
+        backends: [any Backend], journal: RequestJournal, scopes: StateScopes, metrics: ServerMetrics, scopePorts: ScopeProxyPorts?,
+        shutdown: (@Sendable () -> Void)?
+    ) {
         self.backends = backends
         self.journal = journal
         self.metrics = metrics
@@ -46,7 +48,8 @@ final class AdminAPI: Backend, AdminRoutesProvider {
         AdminRoute(.post, path: "/__admin/reset", "the calling scope's state back to the fixtures, its journal entries gone"),
         AdminRoute(.get, .delete, path: "/__admin/requests", "the calling scope's journal (`?limit=N`), newest first; `DELETE` empties it"),
         AdminRoute(.post, path: "/__admin/requests/reset", "as `DELETE /__admin/requests` (deprecated in WireMock; its Python client sends it)"),
-        AdminRoute(.get, .delete, path: "/__admin/requests/{id}", "one serve event, with the stub that answered or the near misses; `DELETE` removes it"),
+        AdminRoute(
+            .get, .delete, path: "/__admin/requests/{id}", "one serve event, with the stub that answered or the near misses; `DELETE` removes it"),
         AdminRoute(.get, path: "/__admin/requests/unmatched", "the requests nothing answered"),
         AdminRoute(.get, path: "/__admin/requests/unmatched/near-misses", "the stubs closest to each unmatched request"),
         AdminRoute(.get, path: "/__admin/requests/live", "Understudy's own: the journal followed by long-poll (`after`, `timeout`, `limit`)"),
@@ -73,8 +76,10 @@ final class AdminAPI: Backend, AdminRoutesProvider {
         case (_, _) where path == "/scopes" || path.hasPrefix("/scopes/"):
             return scopes.handle(request, path.dropFirst("/scopes".count))
         case (.get, "/requests"):
-            return .response(requests(in: context.journalScope(for: request), limit: request.query("limit").flatMap(Int.init),
-                                      understudyFields: request.asksForUnderstudyFields))
+            return .response(
+                requests(
+                    in: context.journalScope(for: request), limit: request.query("limit").flatMap(Int.init),
+                    understudyFields: request.asksForUnderstudyFields))
         case (.delete, "/requests"), (.post, "/requests/reset"):
             journal.clear(context.journalScope(for: request))
             return .response(request.method == .delete ? .emptyJSONObject : Response(status: 200))
@@ -118,10 +123,18 @@ final class AdminAPI: Backend, AdminRoutesProvider {
             }
         } else {
             let misses = NearMiss.closest(backends.flatMap { $0.nearMisses(for: entry.request, in: entry.scope) })
-            fields.append(("nearMisses", .array(misses.map { miss in
-                .object([("summary", .string(miss.summary)), ("stubMapping", miss.stub),
-                         ("matchResult", .object([("distance", .double(miss.distance))])), ("misses", .array(miss.misses.map(JSONValue.string)))])
-            })))
+            fields.append(
+                (
+                    "nearMisses",
+                    .array(
+                        misses.map { miss in
+                            .object([
+                                ("summary", .string(miss.summary)), ("stubMapping", miss.stub),
+                                ("matchResult", .object([("distance", .double(miss.distance))])),
+                                ("misses", .array(miss.misses.map(JSONValue.string))),
+                            ])
+                        })
+                ))
         }
         event = .object(fields)
         return event
@@ -130,15 +143,19 @@ final class AdminAPI: Backend, AdminRoutesProvider {
     /// A backend as `GET /__admin/backends` lists it: where it is mounted, whether it is ready,
     /// what it loaded and counted.
     private func describe(_ backend: any Backend) -> JSONValue {
-        let kind = switch backend.tier {
-        case .admin: "admin"
-        case .userStubs: "stubs"
-        case .recordings: "recordings"
-        case .emulator: "emulator"
-        case .fallback: "fallback"
-        }
-        return .object([("name", .string(backend.name)), ("kind", .string(kind)), ("mounts", .array(backend.mounts.map(JSONValue.string))),
-                        ("ready", .bool(backend.isReady))] + backend.report.json)
+        let kind =
+            switch backend.tier {
+            case .admin: "admin"
+            case .userStubs: "stubs"
+            case .recordings: "recordings"
+            case .emulator: "emulator"
+            case .fallback: "fallback"
+            }
+        return .object(
+            [
+                ("name", .string(backend.name)), ("kind", .string(kind)), ("mounts", .array(backend.mounts.map(JSONValue.string))),
+                ("ready", .bool(backend.isReady)),
+            ] + backend.report.json)
     }
 
     private func noRequest(_ id: String) -> Response {
@@ -152,9 +169,11 @@ final class AdminAPI: Backend, AdminRoutesProvider {
         for entry in journal.entriesOf(scope) where entry.backend == nil {
             let logged = entry.serveEventJSON(in: journal)["request"] ?? .null
             for miss in NearMiss.closest(backends.flatMap { $0.nearMisses(for: entry.request, in: entry.scope) }) {
-                items.append(.object([
-                    ("request", logged), ("stubMapping", miss.stub), ("matchResult", .object([("distance", .double(miss.distance))])),
-                ] + (understudyFields ? [("misses", .array(miss.misses.map(JSONValue.string)))] : [])))
+                items.append(
+                    .object(
+                        [
+                            ("request", logged), ("stubMapping", miss.stub), ("matchResult", .object([("distance", .double(miss.distance))])),
+                        ] + (understudyFields ? [("misses", .array(miss.misses.map(JSONValue.string)))] : [])))
             }
         }
         return .json(JSONValue.object([("nearMisses", .array(items))]).serialized)
@@ -203,38 +222,45 @@ extension JournalEntry {
         let absoluteURL = "\(request.scheme)://\(host)\(request.target)"
         let parsed = HostName.of(authority: Substring(host))
         let (hostName, port) = (parsed?.host ?? host, parsed?.port ?? (request.isSecure ? 443 : 80))
-        return .object([
-            ("id", .string(id(runID: journal.runID))),
-            ("request", .object([
-                ("url", .string(request.target)),
-                ("absoluteUrl", .string(absoluteURL)),
-                ("method", .string(request.method.rawValue)),
-                ("clientIp", .string(request.remoteAddress)),
-                ("headers", Self.headersJSON(request.headers)),
-                ("cookies", .object(request.cookies.map { ($0.name, .string($0.value)) })),
-                ("browserProxyRequest", .bool(request.isProxied)),
-                ("loggedDate", .int(Int(loggedAt * 1000))),
-                ("bodyAsBase64", .string(Data(request.body).base64EncodedString())),
-                ("body", .string(request.bodyText)),
-                ("protocol", "HTTP/1.1"),
-                ("scheme", .string(request.scheme)),
-                ("host", .string(hostName)),
-                ("port", .int(port)),
-                ("loggedDateString", .string(Timestamp.iso8601(loggedAt))),
-                ("queryParams", .object(queryParams)),
-            ])),
-            // WireMock's clients read `wasMatched` from `fromConfiguredStub`, true when absent.
-            ("responseDefinition", .object([("status", .int(status))] + (backend == nil ? [("fromConfiguredStub", false)] : []))),
-            ("response", .object([
-                ("status", .int(status)),
-                ("headers", Self.headersJSON(response.headers)),
-                ("bodyAsBase64", .string(Data(response.body.bytes).base64EncodedString())),
-                ("body", .string(response.body.text)),
-            ])),
-            ("wasMatched", .bool(backend != nil)),
-        ] + understudyMembers(understudyFields) + [
-            ("timing", .object([("totalTime", .int(Int(durationNanos / 1_000_000)))])),
-        ] + Self.subEventsMember(journal.subEvents(of: self)))
+        return .object(
+            [
+                ("id", .string(id(runID: journal.runID))),
+                (
+                    "request",
+                    .object([
+                        ("url", .string(request.target)),
+                        ("absoluteUrl", .string(absoluteURL)),
+                        ("method", .string(request.method.rawValue)),
+                        ("clientIp", .string(request.remoteAddress)),
+                        ("headers", Self.headersJSON(request.headers)),
+                        ("cookies", .object(request.cookies.map { ($0.name, .string($0.value)) })),
+                        ("browserProxyRequest", .bool(request.isProxied)),
+                        ("loggedDate", .int(Int(loggedAt * 1000))),
+                        ("bodyAsBase64", .string(Data(request.body).base64EncodedString())),
+                        ("body", .string(request.bodyText)),
+                        ("protocol", "HTTP/1.1"),
+                        ("scheme", .string(request.scheme)),
+                        ("host", .string(hostName)),
+                        ("port", .int(port)),
+                        ("loggedDateString", .string(Timestamp.iso8601(loggedAt))),
+                        ("queryParams", .object(queryParams)),
+                    ])
+                ),
+                // WireMock's clients read `wasMatched` from `fromConfiguredStub`, true when absent.
+                ("responseDefinition", .object([("status", .int(status))] + (backend == nil ? [("fromConfiguredStub", false)] : []))),
+                (
+                    "response",
+                    .object([
+                        ("status", .int(status)),
+                        ("headers", Self.headersJSON(response.headers)),
+                        ("bodyAsBase64", .string(Data(response.body.bytes).base64EncodedString())),
+                        ("body", .string(response.body.text)),
+                    ])
+                ),
+                ("wasMatched", .bool(backend != nil)),
+            ] + understudyMembers(understudyFields) + [
+                ("timing", .object([("totalTime", .int(Int(durationNanos / 1_000_000)))]))
+            ] + Self.subEventsMember(journal.subEvents(of: self)))
     }
 
     private func understudyMembers(_ wanted: Bool) -> [(String, JSONValue)] {

@@ -40,11 +40,14 @@ public struct AdminGuard: Sendable {
                 return refuse(401, "the admin API needs its token: send 'Authorization: Bearer TOKEN' (the token given with --admin-token)")
             }
         } else if let host, let name = Self.hostName(host), !isAllowed(name) {
-            return refuse(403, "the admin API answers requests to loopback names and IP addresses only, not to '\(name)' "
-                + "(a guard against DNS rebinding); allow it with --admin-host \(name)")
+            return refuse(
+                403,
+                "the admin API answers requests to loopback names and IP addresses only, not to '\(name)' "
+                    + "(a guard against DNS rebinding); allow it with --admin-host \(name)")
         }
         if !request.body.isEmpty, let type = request.headers["Content-Type"], !Self.isAcceptedBodyType(type),
-           Self.isCrossSiteBrowserRequest(origin: origin, host: host, fetchSite: request.headers["Sec-Fetch-Site"]) {
+            Self.isCrossSiteBrowserRequest(origin: origin, host: host, fetchSite: request.headers["Sec-Fetch-Site"])
+        {
             return refuse(415, "admin API bodies are JSON: send them as application/json, not '\(type)'")
         }
         return nil
@@ -55,8 +58,9 @@ public struct AdminGuard: Sendable {
     }
 
     private func refuse(_ status: Int, _ message: String) -> Response {
-        .json(JSONValue.object([("errors", .array([.object([("code", .int(status)), ("title", .string(message))])]))]).serialized,
-              status: status)
+        .json(
+            JSONValue.object([("errors", .array([.object([("code", .int(status)), ("title", .string(message))])]))]).serialized,
+            status: status)
     }
 
     /// Whether a browser sent this from a page of another site (an allowed origin's, since others
@@ -115,7 +119,8 @@ public struct AdminGuard: Sendable {
 
     /// Compares without stopping at the first difference, so timing says nothing of the token.
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
         var difference = UInt8(x.count == y.count ? 0 : 1)
         for index in 0..<max(x.count, y.count) {
             difference |= (index < x.count ? x[index] : 0) ^ (index < y.count ? y[index] : 0)

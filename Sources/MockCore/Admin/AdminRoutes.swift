@@ -86,10 +86,18 @@ public struct AdminRouteTable: Sendable {
 
     /// `{"routes": [{"methods", "path", "public", "summary"}…]}`, as `GET /__admin/routes` answers.
     public var json: JSONValue {
-        .object([("routes", .array(routes.map { route in
-            .object([("methods", .array(route.methods.map { .string($0.rawValue) })), ("path", .string(route.path)),
-                     ("public", .bool(route.isPublic)), ("summary", .string(route.summary))])
-        }))])
+        .object([
+            (
+                "routes",
+                .array(
+                    routes.map { route in
+                        .object([
+                            ("methods", .array(route.methods.map { .string($0.rawValue) })), ("path", .string(route.path)),
+                            ("public", .bool(route.isPublic)), ("summary", .string(route.summary)),
+                        ])
+                    })
+            )
+        ])
     }
 
     /// The routes by path, as people read them.

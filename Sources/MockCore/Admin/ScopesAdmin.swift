@@ -32,11 +32,18 @@ struct ScopesAdmin: Sendable {
             return proxyPort(request, scopeName: parts[0])
         case (.get, 0):
             let all = scopes.all
-            return .response(.json(JSONValue.object([
-                ("scopes", .array(all.map(describe))),
-                ("meta", .object([("total", .int(all.count)), ("maxScopes", .int(scopes.limits.maxScopes)),
-                                  ("idleSeconds", .int(scopes.limits.idleSeconds))])),
-            ]).serialized))
+            return .response(
+                .json(
+                    JSONValue.object([
+                        ("scopes", .array(all.map(describe))),
+                        (
+                            "meta",
+                            .object([
+                                ("total", .int(all.count)), ("maxScopes", .int(scopes.limits.maxScopes)),
+                                ("idleSeconds", .int(scopes.limits.idleSeconds)),
+                            ])
+                        ),
+                    ]).serialized))
         case (.delete, 0):
             for scope in scopes.all where !scope.isDefault { delete(scope) }
             return .response(Response(status: 200))
@@ -49,7 +56,10 @@ struct ScopesAdmin: Sendable {
             return .response(Response(status: 200))
         case (.delete, 1):
             guard parts[0] != StateScope.defaultName else {
-                return .response(.json(JSONValue.object([("message", .string("The default scope cannot be deleted; POST /__admin/scopes/default/reset resets it"))]).serialized, status: 400))
+                return .response(
+                    .json(
+                        JSONValue.object([("message", .string("The default scope cannot be deleted; POST /__admin/scopes/default/reset resets it"))])
+                            .serialized, status: 400))
             }
             guard let scope = scopes.existing(parts[0]) else { return .response(noScope(parts[0])) }
             delete(scope)
@@ -95,14 +105,17 @@ struct ScopesAdmin: Sendable {
         guard let ports else { return .response(message("This server opens no proxy ports: device mode is off.", status: 501)) }
         let authority = DeviceModeAPI.proxyAuthority(of: request)
         let describe: @Sendable (Int) -> Response = { port in
-            .json(JSONValue.object([
-                ("scope", .string(name)), ("port", .int(port)), ("proxy", .string(DeviceModeAPI.authority(authority, withPort: port))),
-                ("pac", .string("http://\(authority)/proxy.pac?scope=\(name)")),
-            ]).serialized)
+            .json(
+                JSONValue.object([
+                    ("scope", .string(name)), ("port", .int(port)), ("proxy", .string(DeviceModeAPI.authority(authority, withPort: port))),
+                    ("pac", .string("http://\(authority)/proxy.pac?scope=\(name)")),
+                ]).serialized)
         }
         switch request.method {
         case .get:
-            guard let port = ports.port(of: name) else { return .response(message("Scope \(name) has no proxy port: POST to open one.", status: 404)) }
+            guard let port = ports.port(of: name) else {
+                return .response(message("Scope \(name) has no proxy port: POST to open one.", status: 404))
+            }
             return .response(describe(port))
         case .post:
             let (scopes, limit) = (scopes, scopes.limits.maxScopes)
@@ -115,7 +128,9 @@ struct ScopesAdmin: Sendable {
                 } catch {
                     switch error {
                     case .tooMany(let limit):
-                        return .json(JSONValue.object([("message", .string("\(limit) scope proxy ports are open, as many as scopes may live (--max-scopes)"))]).serialized, status: 409)
+                        return .json(
+                            JSONValue.object([("message", .string("\(limit) scope proxy ports are open, as many as scopes may live (--max-scopes)"))])
+                                .serialized, status: 409)
                     case .cannotStart(let reason):
                         return .json(JSONValue.object([("message", .string("Cannot open a proxy port: \(reason)"))]).serialized, status: 500)
                     }
@@ -146,7 +161,8 @@ struct ScopesAdmin: Sendable {
         let entries = journal.entriesOf(scope)
         // An entry's fixed part is small next to its strings; its body is counted as it is.
         let journalBytes = entries.reduce(0) { $0 + 512 + $1.request.target.utf8.count + $1.request.body.count }
-        let now = MonotonicClock.nanoseconds(), wallNow = MonotonicClock.wallSeconds()
+        let now = MonotonicClock.nanoseconds()
+        let wallNow = MonotonicClock.wallSeconds()
         let lastUsed = wallNow - Double(now &- min(now, scope.lastUsed)) / 1e9
         return .object([
             ("name", .string(scope.name)),

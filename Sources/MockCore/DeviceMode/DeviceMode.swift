@@ -32,8 +32,10 @@ public final class DeviceMode: Sendable {
     let proxyPassword: String?
 
     /// `backends`: the names `hosts.json` may use.
-    public init(hostsFile: URL, backends: Set<String>, passThrough: Bool = false, proxyPassword: String? = nil,
-                logger: Logger = Logger(label: "understudy")) {
+    public init(
+        hostsFile: URL, backends: Set<String>, passThrough: Bool = false, proxyPassword: String? = nil,
+        logger: Logger = Logger(label: "understudy")
+    ) {
         self.hostsFile = hostsFile
         self.passThrough = passThrough
         self.proxyPassword = proxyPassword
@@ -133,7 +135,9 @@ public final class DeviceMode: Sendable {
             // Requests to this server itself, by address or as localhost: the common case, decided
             // on the Host header's first byte, with no parsing or look-up.
             guard let host = request.headers["Host"], let first = host.utf8.first else { return .ordinary }
-            if (first >= 0x30 && first <= 0x39) || first == UInt8(ascii: "[") || (first | 0x20 == UInt8(ascii: "l") && host.lowercased().hasPrefix("localhost")) {
+            if (first >= 0x30 && first <= 0x39) || first == UInt8(ascii: "[")
+                || (first | 0x20 == UInt8(ascii: "l") && host.lowercased().hasPrefix("localhost"))
+            {
                 return .ordinary
             }
         }
@@ -164,7 +168,8 @@ public final class DeviceMode: Sendable {
         do throws(ProxyRefusal) {
             let named = try ProxyCredentials(of: request, password: portScope == nil ? proxyPassword : nil).scope
             if let named, let portScope, named != portScope {
-                throw ProxyRefusal(status: 400, message: "the proxy credentials name the scope \"\(named)\" on the proxy port of scope \"\(portScope)\"")
+                throw ProxyRefusal(
+                    status: 400, message: "the proxy credentials name the scope \"\(named)\" on the proxy port of scope \"\(portScope)\"")
             }
             scope = named ?? portScope
         } catch {
@@ -179,15 +184,20 @@ public final class DeviceMode: Sendable {
         let mapped = map.withLock { $0.target(for: host) } != nil
         if !mapped && passThrough {
             logger.debug("device mode: tunnel to \(host):\(port) passed through for \(request.remoteAddress)")
-            return responder.openTunnel(to: .passThrough(host: host, port: port), clientAddress: request.remoteAddress, clientPort: request.remotePort, scope: scope)
+            return responder.openTunnel(
+                to: .passThrough(host: host, port: port), clientAddress: request.remoteAddress, clientPort: request.remotePort, scope: scope)
         }
         if !mapped && HostName.isIPAddress(host) {
-            return refuse(request, responder, 403, "no entry of \(hostsFile.lastPathComponent) names the address \(host); map it there, or start with --pass-through to let it through")
+            return refuse(
+                request, responder, 403,
+                "no entry of \(hostsFile.lastPathComponent) names the address \(host); map it there, or start with --pass-through to let it through")
         }
         guard let listener = tunnelPort() else {
             return refuse(request, responder, 501, "this server does not end TLS for tunnels: it has no local CA (its log says why)")
         }
-        responder.openTunnel(to: .intercept(host: host, port: port, localPort: listener), clientAddress: request.remoteAddress, clientPort: request.remotePort, scope: scope)
+        responder.openTunnel(
+            to: .intercept(host: host, port: port, localPort: listener), clientAddress: request.remoteAddress, clientPort: request.remotePort,
+            scope: scope)
     }
 
     private func refuse(_ request: Request, _ responder: Responder, _ status: Int, _ reason: String) {
@@ -253,9 +263,11 @@ public final class DeviceMode: Sendable {
     /// server as the device reaches it) and everything else direct.
     func pacFile(proxy: String) -> Response {
         let hosts = hostMap.hosts
-        var lines = ["// Understudy: the hosts of \(hostsFile.lastPathComponent) go through the proxy, the rest goes direct.",
-                     "function FindProxyForURL(url, host) {",
-                     "  host = host.toLowerCase();"]
+        var lines = [
+            "// Understudy: the hosts of \(hostsFile.lastPathComponent) go through the proxy, the rest goes direct.",
+            "function FindProxyForURL(url, host) {",
+            "  host = host.toLowerCase();",
+        ]
         // Every value in a string literal escaped as JSON's, which JavaScript reads the same.
         let quoted = { (text: String) in "\"" + TextEscaper.json.escaped(text) + "\"" }
         for host in hosts {

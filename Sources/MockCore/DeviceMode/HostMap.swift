@@ -158,7 +158,8 @@ public enum HostName {
 
     /// An IPv4 or IPv6 address (without brackets).
     public static func isIPAddress(_ text: String) -> Bool {
-        var v4 = in_addr(), v6 = in6_addr()
+        var v4 = in_addr()
+        var v6 = in6_addr()
         return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
     }
 

@@ -77,7 +77,8 @@ public final class FleetAdmin: Backend, AdminRoutesProvider {
         peers.ask(candidates, .get, "/__admin/fleet/shared", on: loop) { [self] answers in
             for answer in answers {
                 guard let response = answer.response, answer.failure == nil, let state = try? JSONValue.parse(response.body.bytes),
-                      state["joined"]?.boolValue == true else { continue }
+                    state["joined"]?.boolValue == true
+                else { continue }
                 var problems: [String] = []
                 for case let backend as any FleetSharedState in backends {
                     if let part = state["state"]?[backend.name] { problems += backend.adopt(sharedState: part) }
@@ -143,8 +144,11 @@ public final class FleetAdmin: Backend, AdminRoutesProvider {
                         fields.removeAll { $0.0 == "node" }
                         nodes.append(.object([("node", .string(answer.peer))] + fields))
                     } else {
-                        nodes.append(.object([("node", .string(answer.peer)), ("status", .string("unreachable")),
-                                              ("error", .string(answer.failure ?? "not JSON"))]))
+                        nodes.append(
+                            .object([
+                                ("node", .string(answer.peer)), ("status", .string("unreachable")),
+                                ("error", .string(answer.failure ?? "not JSON")),
+                            ]))
                     }
                 }
                 reply.send(.json(fleetJSON(nodes: nodes, how: joinedFrom.withLock { $0 } ?? "joining").serialized))
@@ -156,13 +160,22 @@ public final class FleetAdmin: Backend, AdminRoutesProvider {
         var discovery: [(String, JSONValue)] = [("peers", .array((peers?.given ?? []).map(JSONValue.string)))]
         if let dns = peers?.dns {
             let found = peers?.discovery ?? PeerDNS.Found()
-            discovery.append(("dns", .object([
-                ("name", .string(dns.name)), ("port", .int(dns.port)),
-                ("addresses", .array(found.addresses.map(JSONValue.string))),
-                ("resolvedAt", found.resolvedAt.map { .string(Timestamp.iso8601($0)) } ?? .null),
-                ("message", .string(found.resolvedAt == nil ? "not resolved yet"
-                    : found.peers.isEmpty ? "\(dns.name) named no other replica: serving alone" : "\(found.peers.count) peer(s)")),
-            ])))
+            discovery.append(
+                (
+                    "dns",
+                    .object([
+                        ("name", .string(dns.name)), ("port", .int(dns.port)),
+                        ("addresses", .array(found.addresses.map(JSONValue.string))),
+                        ("resolvedAt", found.resolvedAt.map { .string(Timestamp.iso8601($0)) } ?? .null),
+                        (
+                            "message",
+                            .string(
+                                found.resolvedAt == nil
+                                    ? "not resolved yet"
+                                    : found.peers.isEmpty ? "\(dns.name) named no other replica: serving alone" : "\(found.peers.count) peer(s)")
+                        ),
+                    ])
+                ))
         }
         return .object([
             ("self", .string(selfURL)),

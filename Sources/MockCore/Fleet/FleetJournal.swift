@@ -9,7 +9,8 @@ extension FleetPeers {
     func gathers(_ request: Request) -> Bool {
         guard request.rawQuery != nil, request.headers[Self.forwardedHeader] == nil, request.query("scope") == "*" else { return false }
         switch (request.method, request.path) {
-        case (.get, "/__admin/requests"), (.get, "/__admin/requests/unmatched"), (.post, "/__admin/requests/count"), (.post, "/__admin/requests/find"):
+        case (.get, "/__admin/requests"), (.get, "/__admin/requests/unmatched"), (.post, "/__admin/requests/count"),
+            (.post, "/__admin/requests/find"):
             return !peers.isEmpty
         default:
             return false
@@ -56,13 +57,14 @@ extension FleetPeers {
             a.element.date != b.element.date ? (a.element.date > b.element.date) == newestFirst : a.offset < b.offset
         }.map(\.element.entry)
         func sum(_ read: (JSONValue) -> JSONValue?) -> Int { parts.reduce(0) { $0 + (read($1.body)?.intValue ?? 0) } }
-        return .object(first.map { name, value in
-            switch name {
-            case "requests": (name, .array(Array(ordered.prefix(limit ?? ordered.count))))
-            case "count": (name, .int(sum { $0["count"] }))
-            case "meta": (name, .object([("total", .int(sum { $0["meta"]?["total"] }))]))
-            default: (name, value)
-            }
-        })
+        return .object(
+            first.map { name, value in
+                switch name {
+                case "requests": (name, .array(Array(ordered.prefix(limit ?? ordered.count))))
+                case "count": (name, .int(sum { $0["count"] }))
+                case "meta": (name, .object([("total", .int(sum { $0["meta"]?["total"] }))]))
+                default: (name, value)
+                }
+            })
     }
 }

@@ -68,9 +68,11 @@ public final class FleetPeers: Sendable {
     /// Whether the answer `response` to `request`, in `scope`, is a shared admin write to pass on.
     func forwards(_ request: Request, _ response: Response, scope: StateScope) -> Bool {
         guard scope.isDefault, [.post, .put, .patch, .delete].contains(request.method), (200..<300).contains(response.status),
-              request.headers[Self.forwardedHeader] == nil else { return false }
+            request.headers[Self.forwardedHeader] == nil
+        else { return false }
         let path = request.path
-        let shared = path == "/__admin/reset" || path == "/__admin/settings"
+        let shared =
+            path == "/__admin/reset" || path == "/__admin/settings"
             || ["/__admin/mappings", "/__admin/scenarios", "/__admin/files"].contains { path == $0 || path.hasPrefix($0 + "/") }
         return shared && !peers.isEmpty
     }
@@ -78,9 +80,12 @@ public final class FleetPeers: Sendable {
     /// A call a peer sent: refused (`409`) when that peer runs another version, whose shapes may differ.
     static func refusal(of request: Request) -> Response? {
         guard request.headers[forwardedHeader] != nil, let version = request.headers[versionHeader],
-              version != UnderstudyVersion.current else { return nil }
-        return .json(JSONValue.object([("message", .string("a peer of version \(version) forwarded a write; this replica is \(UnderstudyVersion.current)"))]).serialized,
-                     status: 409)
+            version != UnderstudyVersion.current
+        else { return nil }
+        return .json(
+            JSONValue.object([("message", .string("a peer of version \(version) forwarded a write; this replica is \(UnderstudyVersion.current)"))])
+                .serialized,
+            status: 409)
     }
 
     /// Sends the write to every peer, from `loop`; `done` gets the peers that failed, on `loop`.
@@ -102,8 +107,10 @@ public final class FleetPeers: Sendable {
 
     /// Sends one call to each of `peers` at once (marked as a peer's, with the token), from `loop`;
     /// `done` gets their answers in `peers`' order, on `loop`.
-    func ask(_ peers: [String], _ method: HTTPMethod, _ target: String, body: [UInt8] = [], contentType: String? = nil, on loop: EventLoop,
-             done: @escaping ([PeerAnswer]) -> Void) {
+    func ask(
+        _ peers: [String], _ method: HTTPMethod, _ target: String, body: [UInt8] = [], contentType: String? = nil, on loop: EventLoop,
+        done: @escaping ([PeerAnswer]) -> Void
+    ) {
         guard !peers.isEmpty else { return done([]) }
         var answers = [PeerAnswer?](repeating: nil, count: peers.count)
         var waiting = peers.count
@@ -116,7 +123,8 @@ public final class FleetPeers: Sendable {
             outbound.headers.set(Self.versionHeader, UnderstudyVersion.current)
             loop.send(outbound) { result in
                 switch result {
-                case .success(let answer) where (200..<300).contains(answer.status): answers[index] = PeerAnswer(peer: peer, response: answer, failure: nil)
+                case .success(let answer) where (200..<300).contains(answer.status):
+                    answers[index] = PeerAnswer(peer: peer, response: answer, failure: nil)
                 case .success(let answer): answers[index] = PeerAnswer(peer: peer, response: answer, failure: String(answer.status))
                 case .failure(let error): answers[index] = PeerAnswer(peer: peer, response: nil, failure: "\(error)")
                 }

@@ -17,9 +17,16 @@ struct JournalFeed {
 
     func reply(to request: Request, in scope: StateScope?) -> Reply {
         guard let parameters = Parameters(request) else {
-            return .response(.json(JSONValue.object([("message", .string(
-                "after, timeout and limit are whole numbers (after ≥ 0, timeout 0…\(Self.maxTimeout), limit 1…\(journal.capacity))"))]).serialized,
-                status: 400))
+            return .response(
+                .json(
+                    JSONValue.object([
+                        (
+                            "message",
+                            .string(
+                                "after, timeout and limit are whole numbers (after ≥ 0, timeout 0…\(Self.maxTimeout), limit 1…\(journal.capacity))")
+                        )
+                    ]).serialized,
+                    status: 400))
         }
         let (entries, newest) = journal.entries(after: parameters.after, in: scope, limit: parameters.limit)
         if !entries.isEmpty || parameters.timeout == 0 { return .response(answer(entries, next: newest)) }
@@ -43,10 +50,11 @@ struct JournalFeed {
     }
 
     private func answer(_ entries: [JournalEntry], next: UInt64) -> Response {
-        .json(JSONValue.object([
-            ("requests", .array(entries.map { $0.summaryJSON(runID: journal.runID) })),
-            ("next", .int(Int(clamping: next))),
-        ]).serialized)
+        .json(
+            JSONValue.object([
+                ("requests", .array(entries.map { $0.summaryJSON(runID: journal.runID) })),
+                ("next", .int(Int(clamping: next))),
+            ]).serialized)
     }
 
     private struct Parameters {

@@ -24,8 +24,10 @@ public final class JournalEntry: Sendable {
     /// From the request's arrival to its reply being handed to the server.
     public let durationNanos: UInt64
 
-    init(sequence: UInt64, request: consuming Request, scope: StateScope, backend: String?, response: Response, loggedAt: Double,
-         durationNanos: UInt64) {
+    init(
+        sequence: UInt64, request: consuming Request, scope: StateScope, backend: String?, response: Response, loggedAt: Double,
+        durationNanos: UInt64
+    ) {
         self.sequence = sequence
         self.request = request
         self.scope = scope
@@ -36,8 +38,9 @@ public final class JournalEntry: Sendable {
             truncatedFrom = nil
         } else if response.body.count > RequestJournal.keptBodyLimit {
             // Copied, so that the large answer itself is not held.
-            self.response = Response(status: response.status, reason: response.reason, headers: response.headers,
-                                     body: response.body.prefix(RequestJournal.keptBodyLimit))
+            self.response = Response(
+                status: response.status, reason: response.reason, headers: response.headers,
+                body: response.body.prefix(RequestJournal.keptBodyLimit))
             truncatedFrom = response.body.count
         } else {
             self.response = response
@@ -122,12 +125,15 @@ public final class RequestJournal: Sendable {
     private let monotonicAtStart = MonotonicClock.nanoseconds()
 
     @discardableResult
-    public func record(_ request: consuming Request, scope: StateScope, backend: String?, response: Response, atMonotonicNanos now: UInt64,
-                       durationNanos: UInt64) -> JournalEntry {
+    public func record(
+        _ request: consuming Request, scope: StateScope, backend: String?, response: Response, atMonotonicNanos now: UInt64,
+        durationNanos: UInt64
+    ) -> JournalEntry {
         let loggedAt = wallAtStart + Double(Int64(bitPattern: now &- monotonicAtStart)) / 1e9
         // The entry is made outside the lock; under it only references move.
-        let entry = JournalEntry(sequence: nextSequence.add(1, ordering: .relaxed).oldValue, request: request,
-                                 scope: scope, backend: backend, response: response, loggedAt: loggedAt, durationNanos: durationNanos)
+        let entry = JournalEntry(
+            sequence: nextSequence.add(1, ordering: .relaxed).oldValue, request: request,
+            scope: scope, backend: backend, response: response, loggedAt: loggedAt, durationNanos: durationNanos)
         let evicted = ring.withLock { ring -> JournalEntry? in
             let evicted = ring.count == capacity ? Self.dropOldest(&ring) : nil
             ring.slots[(ring.start + ring.count) % capacity] = entry

@@ -1,4 +1,5 @@
 import HTTPServer
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -33,7 +34,8 @@ public struct RequestLog: Sendable {
         let time = String(Timestamp.iso8601(loggedAt).dropFirst(11).dropLast())  // HH:MM:SS.mmm
         let statusText = status == 0 ? "---" : String(status)
         let millis = Double(micros / 10) / 100
-        var line = time + "  " + Self.padded(method, 7) + " " + paint(statusText, status) + "  " + Self.padded(Self.printable(target), 48)
+        var line =
+            time + "  " + Self.padded(method, 7) + " " + paint(statusText, status) + "  " + Self.padded(Self.printable(target), 48)
             + " " + Self.padded(servedBy ?? "unmatched", 10) + " " + Self.padded(String(millis), 8, left: true) + " ms"
         if scope != StateScope.defaultName { line += "  scope " + Self.printable(scope) }
         return line
@@ -43,13 +45,14 @@ public struct RequestLog: Sendable {
 
     private func paint(_ text: String, _ status: Int) -> String {
         guard colored else { return text }
-        let color = switch status / 100 {
-        case 2: "32"  // green
-        case 3: "36"  // cyan
-        case 4: "33"  // yellow
-        case 5: "31"  // red
-        default: "35" // magenta: a broken connection
-        }
+        let color =
+            switch status / 100 {
+            case 2: "32"  // green
+            case 3: "36"  // cyan
+            case 4: "33"  // yellow
+            case 5: "31"  // red
+            default: "35"  // magenta: a broken connection
+            }
         return "\u{1B}[\(color)m\(text)\u{1B}[0m"
     }
 

@@ -35,8 +35,10 @@ final class DashboardPages: Backend {
         let file = name == "/" ? "index.html" : String(name.dropFirst())
         if let response = files[file] { return .response(response) }
         if files.isEmpty {
-            return .response(.text("The dashboard's files were not installed with this executable: copy the folder "
-                + "\(Self.bundleNames[0]) (from the build folder) beside it.\n", status: 404))
+            return .response(
+                .text(
+                    "The dashboard's files were not installed with this executable: copy the folder "
+                        + "\(Self.bundleNames[0]) (from the build folder) beside it.\n", status: 404))
         }
         return .response(.text("The dashboard has no file \(file).\n", status: 404))
     }
@@ -46,22 +48,27 @@ final class DashboardPages: Backend {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in names {
             guard let type = contentTypes[URL(fileURLWithPath: name).pathExtension],
-                  let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else { continue }
+                let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path)
+            else { continue }
             var response = Response(status: 200, body: ResponseBody(shared: SharedBytes(data)))
             response.headers.set("Content-Type", type)
             response.headers.set("Cache-Control", "no-cache")
             response.headers.set("X-Content-Type-Options", "nosniff")
             // A second line of defence behind the pages' escaping: no inline script, nothing from elsewhere.
-            response.headers.set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; object-src 'none'; "
-                + "base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+            response.headers.set(
+                "Content-Security-Policy",
+                "default-src 'self'; img-src 'self' data: blob:; object-src 'none'; "
+                    + "base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
             response.headers.set("Referrer-Policy", "no-referrer")
             files[name] = response
         }
         return files
     }
 
-    private static let contentTypes = ["html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8",
-                                       "js": "text/javascript; charset=utf-8", "svg": "image/svg+xml", "png": "image/png"]
+    private static let contentTypes = [
+        "html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8",
+        "js": "text/javascript; charset=utf-8", "svg": "image/svg+xml", "png": "image/png",
+    ]
 
     /// SwiftPM's resource bundle of this module: a folder on Linux, a bundle on macOS.
     static let bundleNames = ["Understudy_MockCore.resources", "Understudy_MockCore.bundle", "Understudy_MockCore.bundle/Contents/Resources"]

@@ -8,8 +8,10 @@ import Synchronization
 public final class ServerMetrics: Sendable {
     private let backendNames: [String]
     /// Upper bounds of the latency buckets, in nanoseconds (+Inf after the last).
-    private static let bucketBounds: [UInt64] = [250_000, 500_000, 1_000_000, 2_500_000, 5_000_000, 10_000_000, 25_000_000,
-                                                 50_000_000, 100_000_000, 250_000_000, 500_000_000, 1_000_000_000, 2_500_000_000]
+    private static let bucketBounds: [UInt64] = [
+        250_000, 500_000, 1_000_000, 2_500_000, 5_000_000, 10_000_000, 25_000_000,
+        50_000_000, 100_000_000, 250_000_000, 500_000_000, 1_000_000_000, 2_500_000_000,
+    ]
     /// Every counter in one block, counted without references: per backend (the router's
     /// numbering; the last: no backend) and status class, then the buckets, then the duration sum.
     private let counters: Counters

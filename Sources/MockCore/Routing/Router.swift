@@ -1,5 +1,6 @@
 import HTTPServer
 import Logging
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -48,10 +49,12 @@ public final class Router: HTTPHandler {
     /// `backends` are mounted beside the built-in admin API (`/__admin/health`, `/__admin/reset`,
     /// `/__admin/requests`, `/__admin/scopes`); `shutdown` is what `POST /__admin/shutdown` calls;
     /// `adminGuard` decides who may reach anything under `/__admin`.
-    public init(backends: [any Backend], journal: RequestJournal = RequestJournal(), scopes: StateScopes? = nil,
-                deviceMode: DeviceMode? = nil, logger: Logger = Logger(label: "understudy"), adminGuard: AdminGuard = AdminGuard(),
-                requestLog: RequestLog? = nil, scopePorts: ScopeProxyPorts? = nil, fleet: FleetPeers? = nil,
-                shutdown: (@Sendable () -> Void)? = nil) {
+    public init(
+        backends: [any Backend], journal: RequestJournal = RequestJournal(), scopes: StateScopes? = nil,
+        deviceMode: DeviceMode? = nil, logger: Logger = Logger(label: "understudy"), adminGuard: AdminGuard = AdminGuard(),
+        requestLog: RequestLog? = nil, scopePorts: ScopeProxyPorts? = nil, fleet: FleetPeers? = nil,
+        shutdown: (@Sendable () -> Void)? = nil
+    ) {
         let scopes = scopes ?? StateScopes(logger: logger)
         let metrics = ServerMetrics(backends: backends.map(\.name) + ["proxy"])
         let admin = AdminAPI(backends: backends, journal: journal, scopes: scopes, metrics: metrics, scopePorts: scopePorts, shutdown: shutdown)
@@ -66,7 +69,8 @@ public final class Router: HTTPHandler {
                 return a.offset < b.offset
             }
             .map(\.element)
-        var bytes: [UInt8] = [], ranges: [Range<Int>] = []
+        var bytes: [UInt8] = []
+        var ranges: [Range<Int>] = []
         for route in routes {
             ranges.append(bytes.count..<(bytes.count + route.prefix.utf8.count))
             bytes += route.prefix.utf8
@@ -169,8 +173,11 @@ public final class Router: HTTPHandler {
                 context.forUnmappedHost = true
             }
         }
-        for index in routes.indices where index >= 64 ? Self.path(request.path, isUnder: routes[index].prefix)
-                                                      : mounted & (1 << index) != 0 {
+        for index in routes.indices
+        where index >= 64
+            ? Self.path(request.path, isUnder: routes[index].prefix)
+            : mounted & (1 << index) != 0
+        {
             let backend = routes[index].backend
             // Stubs and recordings answer any host (a mapping says when it is for one host only).
             if case .some(let allowed) = onlyEmulator, backend.tier >= .emulator, backend.name != allowed { continue }
@@ -179,7 +186,9 @@ public final class Router: HTTPHandler {
             return finish(reply, from: backend.name, slot: routeMetricSlots[index], request, responder, isAdmin: isAdmin, scope: scope)
         }
         if let offlineHost, let deviceMode {
-            return finish(deviceMode.offlineReply(request, host: offlineHost), from: "proxy", slot: proxyMetricSlot, request, responder, isAdmin: false, scope: scope)
+            return finish(
+                deviceMode.offlineReply(request, host: offlineHost), from: "proxy", slot: proxyMetricSlot, request, responder, isAdmin: false,
+                scope: scope)
         }
         let nearMisses = NearMiss.closest(backends.flatMap { $0.nearMisses(for: request, in: scope) })
         let response = NotFoundPage.response(for: request, routes: routes, nearMisses: nearMisses)
@@ -189,8 +198,10 @@ public final class Router: HTTPHandler {
 
     /// Sends a backend's reply (now or when it comes), journaled unless an admin call.
     @inline(__always)
-    private func finish(_ reply: consuming Reply, from backend: String, slot: Int, _ request: consuming Request, _ responder: Responder,
-                        isAdmin: Bool, scope: StateScope) {
+    private func finish(
+        _ reply: consuming Reply, from backend: String, slot: Int, _ request: consuming Request, _ responder: Responder,
+        isAdmin: Bool, scope: StateScope
+    ) {
         switch consume reply {
         case .response(let response):
             // Journaled before it is sent: a client that verifies right after its answer
@@ -207,9 +218,10 @@ public final class Router: HTTPHandler {
         case .deferred(let start):
             guard !isAdmin else { return start(DeferredReply(responder: responder) { _ in nil }) }
             let pending = copy request
-            start(DeferredReply(responder: responder) { [self] response in
-                JournalRecord(entry: record(pending, response, backend: backend, slot: slot, scope: scope), journal: journal)
-            })
+            start(
+                DeferredReply(responder: responder) { [self] response in
+                    JournalRecord(entry: record(pending, response, backend: backend, slot: slot, scope: scope), journal: journal)
+                })
         case .decline:
             break
         }
@@ -232,8 +244,10 @@ public final class Router: HTTPHandler {
         let now = MonotonicClock.nanoseconds()
         let duration = now &- request.receivedAtNanos
         if let requestLog {
-            requestLog.emit(requestLog.line(loggedAt: MonotonicClock.wallSeconds(), method: request.method.rawValue, target: request.target,
-                                            status: response.status, servedBy: backend, micros: Int(clamping: duration / 1_000), scope: scope.name))
+            requestLog.emit(
+                requestLog.line(
+                    loggedAt: MonotonicClock.wallSeconds(), method: request.method.rawValue, target: request.target,
+                    status: response.status, servedBy: backend, micros: Int(clamping: duration / 1_000), scope: scope.name))
         }
         metrics.record(backend: slot, status: response.status, durationNanos: duration)
         return journal.record(request, scope: scope, backend: backend, response: response, atMonotonicNanos: now, durationNanos: duration)
@@ -255,13 +269,15 @@ public final class Router: HTTPHandler {
 
     private static func bytes(_ p: UnsafeBufferPointer<UInt8>, areUnder q: UnsafeBufferPointer<UInt8>) -> Bool {
         guard p.count >= q.count, let pBase = p.baseAddress, let qBase = q.baseAddress,
-              memcmp(pBase, qBase, q.count) == 0 else { return false }
+            memcmp(pBase, qBase, q.count) == 0
+        else { return false }
         return p.count == q.count || q.last == UInt8(ascii: "/") || p[q.count] == UInt8(ascii: "/")
     }
 
     /// Whether `path` is `prefix` itself or lies below it ("/a" holds "/a" and "/a/b", not "/ab").
     static func path(_ path: String, isUnder prefix: String) -> Bool {
-        var path = path, prefix = prefix
+        var path = path
+        var prefix = prefix
         return path.withUTF8 { p in prefix.withUTF8 { q in bytes(p, areUnder: q) } }
     }
 

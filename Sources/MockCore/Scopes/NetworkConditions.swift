@@ -33,8 +33,10 @@ public struct NetworkConditions: Sendable, Equatable {
         "offline": .preset("offline", offline: true),
     ]
 
-    private static func preset(_ name: String, latency: Int = 0, down: Int? = nil, up: Int? = nil, loss: Double = 0,
-                               offline: Bool = false) -> NetworkConditions {
+    private static func preset(
+        _ name: String, latency: Int = 0, down: Int? = nil, up: Int? = nil, loss: Double = 0,
+        offline: Bool = false
+    ) -> NetworkConditions {
         var conditions = NetworkConditions()
         (conditions.latencyMs, conditions.downKbps, conditions.upKbps, conditions.lossPercent) = (latency, down, up, loss)
         conditions.offline = offline
@@ -71,13 +73,16 @@ public struct NetworkConditions: Sendable, Equatable {
         for (field, path) in [("downKbps", \NetworkConditions.downKbps), ("upKbps", \NetworkConditions.upKbps)] {
             guard let value = json[field], value != .null else { continue }
             guard let kbps = value.intValue, kbpsRange.contains(kbps) else {
-                throw NetworkConditionsError("\(field) must be a whole number of kilobits per second from 1 to \(kbpsRange.upperBound) "
-                    + "(a network that delivers nothing is \"offline\": true)")
+                throw NetworkConditionsError(
+                    "\(field) must be a whole number of kilobits per second from 1 to \(kbpsRange.upperBound) "
+                        + "(a network that delivers nothing is \"offline\": true)")
             }
             conditions[keyPath: path] = kbps
         }
         if let value = json["lossPercent"] {
-            guard let percent = value.doubleValue, (0...100).contains(percent) else { throw NetworkConditionsError("lossPercent must be from 0 to 100") }
+            guard let percent = value.doubleValue, (0...100).contains(percent) else {
+                throw NetworkConditionsError("lossPercent must be from 0 to 100")
+            }
             conditions.lossPercent = percent
         }
         if let value = json["offline"] {
@@ -89,10 +94,11 @@ public struct NetworkConditions: Sendable, Equatable {
     }
 
     public var json: JSONValue {
-        .object([
-            ("latencyMs", .int(latencyMs)), ("downKbps", downKbps.map(JSONValue.int) ?? .null), ("upKbps", upKbps.map(JSONValue.int) ?? .null),
-            ("lossPercent", .double(lossPercent)), ("offline", .bool(offline)),
-        ] + (profile.map { [("profile", JSONValue.string($0))] } ?? []))
+        .object(
+            [
+                ("latencyMs", .int(latencyMs)), ("downKbps", downKbps.map(JSONValue.int) ?? .null), ("upKbps", upKbps.map(JSONValue.int) ?? .null),
+                ("lossPercent", .double(lossPercent)), ("offline", .bool(offline)),
+            ] + (profile.map { [("profile", JSONValue.string($0))] } ?? []))
     }
 
     /// How an answer to a request with `uploadBytes` of body travels: after the latency, the

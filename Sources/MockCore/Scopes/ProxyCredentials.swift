@@ -14,7 +14,10 @@ struct ProxyCredentials {
     /// for before they send any); without, the password is ignored.
     init(of request: Request, password: String?) throws(ProxyRefusal) {
         guard let field = request.headers["Proxy-Authorization"] else {
-            if password != nil { throw ProxyRefusal.challenge("this proxy wants credentials: the user name is the state scope, the password the one given with --proxy-password") }
+            if password != nil {
+                throw ProxyRefusal.challenge(
+                    "this proxy wants credentials: the user name is the state scope, the password the one given with --proxy-password")
+            }
             scope = nil
             return
         }
@@ -44,7 +47,8 @@ struct ProxyCredentials {
         }
         // Decoded with repair, then compared: no generic validating initializer on the request path.
         guard encoded.count <= 1024, let decoded = Base64.decode(encoded),
-              case let text = String(decoding: decoded, as: UTF8.self), text.utf8.elementsEqual(decoded) else {
+            case let text = String(decoding: decoded, as: UTF8.self), text.utf8.elementsEqual(decoded)
+        else {
             throw ProxyRefusal(status: 400, message: "Proxy-Authorization's Basic credentials are not base64 of UTF-8 text")
         }
         guard let colon = decoded.firstIndex(of: UInt8(ascii: ":")) else {

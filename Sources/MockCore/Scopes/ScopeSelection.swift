@@ -113,7 +113,8 @@ struct ScopeRefusal: Error {
     init(_ message: String) { self.message = message }
 
     var response: Response {
-        .text("Bad scope: \(message).\n" +
-              "Name a scope with the header \(ScopeSelection.header): NAME or the path prefix \(ScopeSelection.pathPrefix)NAME/.\n", status: 400)
+        .text(
+            "Bad scope: \(message).\n"
+                + "Name a scope with the header \(ScopeSelection.header): NAME or the path prefix \(ScopeSelection.pathPrefix)NAME/.\n", status: 400)
     }
 }

@@ -42,7 +42,9 @@ public final class StateScopes: Sendable {
         evictions = LogThrottle(windowSeconds: 10, linesPerWindow: 3) { count, seconds in
             "evicted \(count) more scope(s) in the last \(seconds) s to make room for new ones: \(cap) named scopes is the cap (--max-scopes)"
         }
-        expiries = LogThrottle(windowSeconds: 10, linesPerWindow: 3) { count, seconds in "\(count) more idle scope(s) expired in the last \(seconds) s" }
+        expiries = LogThrottle(windowSeconds: 10, linesPerWindow: 3) { count, seconds in
+            "\(count) more idle scope(s) expired in the last \(seconds) s"
+        }
         self.logger = logger
         self.default = StateScope(name: StateScope.defaultName, conditioned: conditioned)
         nextSweep = Atomic(MonotonicClock.nanoseconds() &+ Self.sweepInterval)
@@ -67,9 +69,11 @@ public final class StateScopes: Sendable {
         if let evicted {
             evictionCount.add(1, ordering: .relaxed)
             let idle = (now &- evicted.lastUsed) / 1_000_000_000
-            for line in evictions.lines({
-                "scope \"\(evicted.name)\" evicted (idle \(idle) s, \(evicted.requests) requests) to make room for \"\(name)\": \(limits.maxScopes) named scopes is the cap (--max-scopes)"
-            }, now: now) {
+            for line in evictions.lines(
+                {
+                    "scope \"\(evicted.name)\" evicted (idle \(idle) s, \(evicted.requests) requests) to make room for \"\(name)\": \(limits.maxScopes) named scopes is the cap (--max-scopes)"
+                }, now: now)
+            {
                 logger.warning("\(line)")
             }
             evicted.discard()
@@ -137,7 +141,9 @@ public final class StateScopes: Sendable {
         }
         if !expired.isEmpty { scheduleReclaim() }
         for scope in expired {
-            for line in expiries.lines({ "scope \"\(scope.name)\" expired after \(limits.idleSeconds) s idle (\(scope.requests) requests)" }, now: now) {
+            for line in expiries.lines(
+                { "scope \"\(scope.name)\" expired after \(limits.idleSeconds) s idle (\(scope.requests) requests)" }, now: now)
+            {
                 logger.info("\(line)")
             }
             scope.discard()

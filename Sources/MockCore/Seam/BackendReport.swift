@@ -1,4 +1,5 @@
 import JSON
+
 /// What a backend says about itself outside the request path: what it has loaded (for the
 /// start-up summary and the dashboard) and what it has counted (for the metrics). Read only when
 /// someone asks, so counting stays where the backend already keeps its state.

@@ -33,8 +33,10 @@ public struct Emulator: Sendable {
     private let start: @Sendable (Context) -> any Backend
     private let checkFolder: @Sendable (URL) -> [FixtureError]
 
-    public init(name: String, summary: String, checkedFiles: String, benchmarks: [EmulatorBenchmark] = [],
-                start: @escaping @Sendable (Context) -> any Backend, check: @escaping @Sendable (URL) -> [FixtureError]) {
+    public init(
+        name: String, summary: String, checkedFiles: String, benchmarks: [EmulatorBenchmark] = [],
+        start: @escaping @Sendable (Context) -> any Backend, check: @escaping @Sendable (URL) -> [FixtureError]
+    ) {
         self.name = name
         self.summary = summary
         self.checkedFiles = checkedFiles

@@ -3,7 +3,10 @@ public struct FuzzInput {
     public let bytes: [UInt8]
 
     public init(_ data: UnsafePointer<UInt8>?, _ size: Int) {
-        guard let data, size > 0 else { bytes = []; return }
+        guard let data, size > 0 else {
+            bytes = []
+            return
+        }
         bytes = Array(UnsafeBufferPointer(start: data, count: size))
     }
 

@@ -1,8 +1,9 @@
+import FuzzSupport
+
 // What the recorder does with upstream bytes and the client's Accept-Encoding: gzip/deflate
 // inflating (zlib, raw deflate) and choosing the codings to forward. Input: the first byte picks
 // the Content-Encoding; the rest is the body; the whole input is also read as Accept-Encoding.
 @testable import Recording
-import FuzzSupport
 
 private let encodings = ["gzip", "deflate", "x-gzip", "identity", " GZIP ", "br"]
 

@@ -1,8 +1,9 @@
+import FuzzSupport
+
 // HTTPServer's decoding of request parts: the target (path percent-decoding, query split into
 // form-encoded pairs), `Cookie` headers, and form bodies. Input: the request target, NUL, the
 // Cookie header value; the whole input is also decoded as a form body.
 @testable import HTTPServer
-import FuzzSupport
 
 /// libFuzzer's main, linked in with its runtime, wants this symbol even though it is not used.
 @_cdecl("LLVMFuzzerTestOneInput")

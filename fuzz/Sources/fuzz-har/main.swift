@@ -1,7 +1,8 @@
+import FuzzSupport
+
 // HAR import (`understudy import-har`): the file's bytes read into exchanges, and each exchange
 // made into a mapping as the recorder does (matching, naming, redaction, body decoding).
 @testable import Recording
-import FuzzSupport
 
 private let recipe = MappingRecipe(options: RecordingOptions())
 

@@ -1,8 +1,9 @@
+import FuzzSupport
+
 // The Informix emulator's SQL front end on arbitrary statement text (the sql_stmt a client
 // posts): tokenizing, splitting statements, the dialect translation to SQLite for queries, and
 // the DDL parser for the rest, as InformixDatabase plans a statement.
 @testable import Informix
-import FuzzSupport
 
 private let dialects = ["Y4MD-", "MDY4/", "DMY2.", "Y2DM0"].compactMap(DBDateFormat.init).map {
     InformixDialect(dateFormat: $0, owners: ["informix", "fuzz"])

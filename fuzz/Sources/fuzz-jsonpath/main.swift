@@ -1,12 +1,15 @@
-// JSONPath (matchesJsonPath body patterns, the jsonPath helper): an expression parsed and run on
-// a document. Input: the expression, NUL, the document as JSON (a fixed one when missing).
-@testable import Stubs
 import FuzzSupport
 import JSON
 import MockCore
 
-private let defaultDocument = (try? JSONValue.parse(
-    #"{"store":{"book":[{"title":"a","price":8.95,"tags":["x"]},{"title":"b","price":12,"isbn":"1"}],"bicycle":{"color":"red"}},"n":[1,2,3,null,true]}"#)) ?? .null
+// JSONPath (matchesJsonPath body patterns, the jsonPath helper): an expression parsed and run on
+// a document. Input: the expression, NUL, the document as JSON (a fixed one when missing).
+@testable import Stubs
+
+private let defaultDocument =
+    (try? JSONValue.parse(
+        #"{"store":{"book":[{"title":"a","price":8.95,"tags":["x"]},{"title":"b","price":12,"isbn":"1"}],"bicycle":{"color":"red"}},"n":[1,2,3,null,true]}"#
+    )) ?? .null
 
 /// libFuzzer's main, linked in with its runtime, wants this symbol even though it is not used.
 @_cdecl("LLVMFuzzerTestOneInput")

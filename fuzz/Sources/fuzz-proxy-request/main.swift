@@ -4,10 +4,11 @@
 // (also read as a Proxy-Authorization value, and base64-encoded as Basic credentials); the whole
 // input is also read as a hosts.json.
 import Foundation
-@testable import HTTPServer
-@testable import MockCore
 import FuzzSupport
 import JSON
+
+@testable import HTTPServer
+@testable import MockCore
 
 // Top-level code runs in order: these are set before the fuzzer starts.
 private let hostsFile = URL(fileURLWithPath: "/nonexistent/hosts.json")

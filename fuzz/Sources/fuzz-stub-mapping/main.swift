@@ -1,13 +1,14 @@
-// WireMock mappings as the admin API accepts them from clients: StubMapping.parse of a JSON
-// document, then the mapping's request pattern (URL, query, header, cookie and body patterns:
-// regexes, JSON, JSONPath, XML, XPath) matched against a request with an arbitrary body, and its
-// response template and webhooks rendered for it. Input: the mapping JSON, NUL, the request body.
-@testable import Stubs
 import Foundation
 import FuzzSupport
 import HTTPServer
 import JSON
 import MockCore
+
+// WireMock mappings as the admin API accepts them from clients: StubMapping.parse of a JSON
+// document, then the mapping's request pattern (URL, query, header, cookie and body patterns:
+// regexes, JSON, JSONPath, XML, XPath) matched against a request with an arbitrary body, and its
+// response template and webhooks rendered for it. Input: the mapping JSON, NUL, the request body.
+@testable import Stubs
 
 private let directory = StubDirectory(root: URL(fileURLWithPath: "/nonexistent/understudy-fuzz"))
 
@@ -16,9 +17,11 @@ private let directory = StubDirectory(root: URL(fileURLWithPath: "/nonexistent/u
 func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let (mappingBytes, body) = FuzzInput(data, size).halves
     guard let json = try? JSONValue.parse(mappingBytes),
-          let mapping = try? StubMapping.parse(json, in: directory) else { return 0 }
+        let mapping = try? StubMapping.parse(json, in: directory)
+    else { return 0 }
     let requestJSON = json["request"]
-    let target = (requestJSON?["url"] ?? requestJSON?["urlPath"])?.stringValue.flatMap { $0.hasPrefix("/") ? $0 : nil }
+    let target =
+        (requestJSON?["url"] ?? requestJSON?["urlPath"])?.stringValue.flatMap { $0.hasPrefix("/") ? $0 : nil }
         ?? "/fuzz/1?a=1&b=two&b=3"
     let request = Request(
         method: .post, target: target,
