@@ -8,7 +8,7 @@ STUBS ?= stubs
 BASELINE := .build/bench/c-baseline
 VENV := .build/venv
 
-.PHONY: run test test-tsan soak bench build release deps bench-deps clean fuzz fuzz-build fuzz-smoke image test-image
+.PHONY: run test lint test-tsan soak bench build release deps bench-deps clean fuzz fuzz-build fuzz-smoke image test-image
 
 deps:
 	@tools/install-deps.sh build
@@ -36,12 +36,16 @@ run: release
 # Python clients (the official WireMock client, geopy, googlemaps) and the storefront in headless Chromium
 # (Selenium) against the built server, then the Swift suite, then a short pass of every fuzz target
 # over its committed corpus (fuzz-smoke, about 2 minutes with its build).
-test: deps $(VENV)/ok
+test: deps $(VENV)/ok lint
 	$(SWIFT) build --product understudy
 	$(VENV)/bin/python -m pytest -q Tests/python
 	$(SWIFT) test
 	@if [ "$$(uname)" = Linux ]; then $(MAKE) fuzz-smoke; \
 	else echo "fuzz-smoke skipped: libFuzzer ships with the Swift toolchain on Linux only"; fi
+
+# The tree as .swift-format wants it (`swift format format -i -r Sources Tests fuzz Package.swift` fixes most).
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel Sources Tests fuzz Package.swift
 
 # The Swift suite under ThreadSanitizer, in a build folder of its own (it rebuilds everything).
 test-tsan: deps
