@@ -264,24 +264,48 @@ enum ResponseTemplating {
             ("query", query),
             ("baseUrl", baseUrl),
         ]
-        let model: [(key: String, value: TemplateValue)] = [
-            ("url", .string(request.target)),
-            ("path", path),
-            ("pathSegments", .array(segments)),
-            ("method", .string(request.method.rawValue)),
-            ("scheme", scheme),
-            ("host", hostName),
-            ("port", .number(Double(request.localPort))),
-            ("baseUrl", baseUrl),
-            ("clientIp", .string(request.remoteAddress)),
-            ("requestLine", .object(TemplateObject(requestLine))),
-            ("query", query),
-            ("headers", .object(grouped(request.headers.fields.map { ($0.name, $0.value) }, caseInsensitive: true))),
-            ("cookies", .object(grouped(request.cookies.map { ($0.name, $0.value) }, caseInsensitive: false))),
-            ("body", .string(request.bodyText)),
-            ("bodyAsBase64", .string(Data(request.body).base64EncodedString())),
-        ]
+        let model: [(key: String, value: TemplateValue)] =
+            [
+                ("url", .string(request.target)),
+                ("path", path),
+                ("pathSegments", .array(segments)),
+                ("method", .string(request.method.rawValue)),
+                ("scheme", scheme),
+                ("host", hostName),
+                ("port", .number(Double(request.localPort))),
+                ("baseUrl", baseUrl),
+                ("clientIp", .string(request.remoteAddress)),
+                ("requestLine", .object(TemplateObject(requestLine))),
+                ("query", query),
+                ("headers", .object(grouped(request.headers.fields.map { ($0.name, $0.value) }, caseInsensitive: true))),
+                ("cookies", .object(grouped(request.cookies.map { ($0.name, $0.value) }, caseInsensitive: false))),
+                ("body", .string(request.bodyText)),
+                ("bodyAsBase64", .string(Data(request.body).base64EncodedString())),
+            ] + multipartModel(request)
         return .object(TemplateObject(model))
+    }
+
+    /// WireMock 3's `request.multipart` and `request.parts.NAME` (`name`, `headers`, `body`,
+    /// `bodyAsBase64`, `binary`): the parts of a `multipart/…` body by their names.
+    /// Unverified: WireMock's test for `binary`; here a part is binary when its bytes are not UTF-8.
+    private static func multipartModel(_ request: Request) -> [(key: String, value: TemplateValue)] {
+        let parts = MultipartBody.parts(of: request)
+        guard !parts.isEmpty else { return [("multipart", .bool(false))] }
+        let byName: [(key: String, value: TemplateValue)] = parts.map { part in
+            let text = String(validating: part.body, as: UTF8.self)
+            return (
+                part.name ?? "",
+                .object(
+                    TemplateObject([
+                        ("name", .string(part.name ?? "")),
+                        ("headers", .object(grouped(part.headers.fields.map { ($0.name, $0.value) }, caseInsensitive: true))),
+                        ("body", .string(text ?? String(decoding: part.body, as: UTF8.self))),
+                        ("bodyAsBase64", .string(Data(part.body).base64EncodedString())),
+                        ("binary", .bool(text == nil)),
+                    ]))
+            )
+        }
+        return [("multipart", .bool(true)), ("parts", .object(TemplateObject(byName)))]
     }
 
     /// Repeated names become one list-or-single value, in first-seen order.

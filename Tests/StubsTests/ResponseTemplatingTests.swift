@@ -297,4 +297,29 @@ import FoundationNetworking
         }
         #expect(text(try await server.send("POST", "/t?n=4", body: Data(#"{"name":"n"}"#.utf8)).body) == "5|16|[]n|b|{}")
     }
+
+    /// WireMock 3's `request.multipart` and `request.parts` (RequestTemplateModel, RequestPartTemplateModel).
+    @Test func multipartPartsInTheModel() async throws {
+        let body =
+            "{{request.multipart}}|{{request.parts.info.body}}|{{request.parts.info.headers.content-type}}|"
+            + "{{request.parts.file.binary}}|{{request.parts.file.bodyAsBase64}}|{{request.parts.info.name}}"
+        let (server, _, root) = try serve([
+            "mappings/up.json":
+                #"{"request": {"urlPath": "/up"}, "response": {"body": \#(JSONValue.string(body).serialized), "transformers": ["response-template"]}}"#
+        ])
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
+        var sent = Data(
+            "--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
+        sent.append(contentsOf: [0xff, 0xd8, 0x00])
+        sent.append(
+            Data(
+                "\r\n--XyZ\r\nContent-Disposition: form-data; name=\"info\"\r\nContent-Type: application/json\r\n\r\n{\"kind\": \"photo\"}\r\n--XyZ--\r\n"
+                    .utf8))
+        let (answer, _) = try await server.send("POST", "/up", headers: ["Content-Type": "multipart/form-data; boundary=XyZ"], body: sent)
+        #expect(text(answer) == #"true|{"kind": "photo"}|application/json|true|/9gA|info"#)
+        #expect(text(try await server.send("POST", "/up", body: Data("plain".utf8)).body) == "false|||||")
+    }
 }
