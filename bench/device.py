@@ -5,28 +5,19 @@ leaf certificate issued) against one to a host seen already. One client on one c
 same Python client both ways: what is compared is the server side. Run by bench/run.py (skip with
 --no-device), or alone."""
 import http.client
-import json
-import os
-import shutil
 import ssl
 import statistics
 import tempfile
 import time
 
-import run
+import harness
 
 REQUESTS = 3000
 
 
 def started(workdir):
     """Understudy on the bench stubs, with every name under .bench.example mapped to the files."""
-    stubs = os.path.join(workdir, "stubs")
-    os.makedirs(stubs)
-    shutil.copytree(os.path.join(run.BENCH_STUBS, "__files"), os.path.join(stubs, "__files"))
-    with open(os.path.join(stubs, "hosts.json"), "w") as hosts:
-        json.dump({"*.bench.example": "files"}, hosts)
-    process, port = run.start("understudy", 1, (None, stubs, None), extra=("--ca-dir", os.path.join(workdir, "ca")))
-    return process, port
+    return harness.start_for_devices(workdir)
 
 
 def client_context(port):
@@ -85,7 +76,7 @@ def report(rounds=3):
                     connection.close()
                     times.append(time.perf_counter() - began)
         finally:
-            run.stop(process)
+            harness.stop(process)
     direct_rps = statistics.median(r for r, _ in direct)
     proxied_rps = statistics.median(r for r, _ in proxied)
     print(f"\ndevice mode, one keep-alive client ({REQUESTS} requests, median of {rounds} rounds): direct HTTP {direct_rps:,.0f} req/s "

@@ -11,11 +11,10 @@ import signal
 import statistics
 import subprocess
 import tempfile
-import time
 
-import run
+import harness
 
-CONF = os.path.join(run.ROOT, "deploy", "nginx", "understudy.conf")
+CONF = os.path.join(harness.ROOT, "deploy", "nginx", "understudy.conf")
 SCOPES = 100
 
 
@@ -27,7 +26,7 @@ def start_nginx(workdir, replica_ports):
     """nginx with the shipped config in front of `replica_ports`; its process and port."""
     prefix = tempfile.mkdtemp(dir=workdir)
     os.makedirs(os.path.join(prefix, "logs"))
-    port = run.free_port()
+    port = harness.free_port()
     with open(CONF) as shipped, open(os.path.join(prefix, "understudy.conf"), "w") as conf:
         conf.write(shipped.read().replace("listen 8080;", f"listen 127.0.0.1:{port};"))
     with open(os.path.join(prefix, "understudy-replicas.conf"), "w") as replicas:
@@ -40,29 +39,29 @@ def start_nginx(workdir, replica_ports):
                    + f"  include {prefix}/understudy.conf;\n}}\n")
     process = subprocess.Popen([nginx_binary(), "-p", prefix, "-c", os.path.join(prefix, "nginx.conf"), "-g", "daemon off;"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    run.wait_until_listening(port, process)
+    harness.wait_until_listening(port, process)
     return process, port
 
 
 def measure(setup, workdir, args, script):
     """Starts `setup` (direct, or nginx before N replicas), loads it; its (req/s, p50, p99) and one connection's p50."""
-    replicas = [run.start("understudy", args.threads, (None, run.BENCH_STUBS, None)) for _ in range(max(setup, 1))]
+    replicas = [harness.start("understudy", args.threads, (None, harness.BENCH_STUBS, None)) for _ in range(max(setup, 1))]
     front = None
     try:
         port = replicas[0][1]
         if setup > 0:
             front, port = start_nginx(workdir, [replica_port for _, replica_port in replicas])
         url = f"http://127.0.0.1:{port}/fixed.txt"
-        run.wrk(url, 1, args.connections, 2, script)  # warm-up
-        loaded = run.wrk(url, args.duration, args.connections, 2, script)
-        single = run.wrk(url, max(2, args.duration // 2), 1, 1, script)
+        harness.wrk(url, 1, args.connections, 2, script)  # warm-up
+        loaded = harness.wrk(url, args.duration, args.connections, 2, script)
+        single = harness.wrk(url, max(2, args.duration // 2), 1, 1, script)
         return loaded, single[1]
     finally:
         if front:
             front.send_signal(signal.SIGQUIT)
             front.wait(timeout=30)
         for process, _ in replicas:
-            run.stop(process)
+            harness.stop(process)
 
 
 def report(args):
@@ -72,7 +71,7 @@ def report(args):
     labels = {0: "one replica, direct", 1: "nginx, one replica", 3: "nginx, three replicas"}
     results = {setup: [] for setup in labels}
     with tempfile.TemporaryDirectory() as workdir:
-        script = run.wrk_scope_script(workdir, SCOPES)
+        script = harness.wrk_scope_script(workdir, SCOPES)
         print(f"\nteam server: fixed-body in {SCOPES} scopes, {args.threads} threads per replica, wrk -t2 -c{args.connections} "
               f"-d{args.duration}s, nginx with 1 worker, {args.rounds} interleaved rounds")
         for round_number in range(1, args.rounds + 1):

@@ -17,7 +17,7 @@ import statistics
 import tempfile
 import time
 
-import run
+import harness
 
 MEGABYTE = 1 << 20
 PROFILES = ("wifi", "lte", "3g", "edge", "very-bad")
@@ -26,14 +26,8 @@ PROXIED_PATH = "http://www.bench.example/fixed.txt"
 
 def started(workdir, prefix=()):
     """Understudy on the bench stubs plus a 1 MB file, with every name under .bench.example mapped to them."""
-    stubs = os.path.join(workdir, "stubs")
-    shutil.copytree(os.path.join(run.BENCH_STUBS, "__files"), os.path.join(stubs, "__files"))
-    with open(os.path.join(stubs, "__files", "megabyte.bin"), "wb") as big:
-        big.write(os.urandom(MEGABYTE))
-    with open(os.path.join(stubs, "hosts.json"), "w") as hosts:
-        json.dump({"*.bench.example": "files"}, hosts)
-    return run.start("understudy", 1, (None, stubs, None), prefix,
-                     extra=("--ca-dir", os.path.join(workdir, "ca"), "--journal-size", str(run.JOURNAL_SIZE_UNDER_CALLGRIND)))
+    return harness.start_for_devices(workdir, {"megabyte.bin": os.urandom(MEGABYTE)}, prefix,
+                                     extra=("--journal-size", str(harness.JOURNAL_SIZE_UNDER_CALLGRIND)))
 
 
 def admin(port, method, path, body=None):
@@ -111,7 +105,7 @@ def proxied_instructions(workdir, count, credentials, network=None, header_scope
             admin(port, "PUT", f"/__admin/scopes/{credentials.split(':')[0]}/network", network)
         proxied_requests(port, count, credentials, header_scope)
     finally:
-        run.stop(process)
+        harness.stop(process)
     with open(out_file) as profile:
         for line in profile:
             if line.startswith(("summary:", "totals:")):
@@ -121,8 +115,8 @@ def proxied_instructions(workdir, count, credentials, network=None, header_scope
 
 def lookup_report(requests=7200):
     low = requests // 6
-    if low <= run.JOURNAL_SIZE_UNDER_CALLGRIND:
-        raise SystemExit(f"requests must be over {6 * run.JOURNAL_SIZE_UNDER_CALLGRIND}")
+    if low <= harness.JOURNAL_SIZE_UNDER_CALLGRIND:
+        raise SystemExit(f"requests must be over {6 * harness.JOURNAL_SIZE_UNDER_CALLGRIND}")
     cases = [("no credentials (default scope)", None, None, None),
              ("the header naming a scope", None, None, "ci-1"),
              ("credentials naming a scope", "ci-1:x", None, None),
@@ -145,7 +139,7 @@ def report(callgrind=True):
         try:
             profiles_report(port)
         finally:
-            run.stop(process)
+            harness.stop(process)
     if callgrind and shutil.which("valgrind"):
         lookup_report()
 

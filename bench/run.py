@@ -13,22 +13,16 @@ import base64
 import http.client
 import json
 import os
-import re
 import shutil
-import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# The servers' local CA (device mode) in a scratch folder, not in the home directory.
-os.environ.setdefault("UNDERSTUDY_CA_DIR", tempfile.mkdtemp(prefix="understudy-bench-ca-"))
-UNDERSTUDY = os.path.join(ROOT, ".build", "release", "understudy")
-C_BASELINE = os.path.join(ROOT, ".build", "bench", "c-baseline")
-BENCH_STUBS = os.path.join(ROOT, "bench", "stubs")
+from harness import (BENCH_STUBS, C_BASELINE, JOURNAL_SIZE_UNDER_CALLGRIND, ROOT, UNDERSTUDY, free_port, start, stop,
+                     wait_until_healthy, wait_until_listening, wrk, wrk_post_script, wrk_scope_script)
+
 FIXED_BODY = os.path.join(BENCH_STUBS, "__files", "fixed.txt")
 # In a scenario, the C server answers what Understudy answers (captured once) instead of fixed.txt.
 SAME_BYTES = "same-bytes"
@@ -142,26 +136,6 @@ def make_emulator_stubs(workdir, emulator, cache=True):
     return stubs
 
 
-def wrk_post_script(workdir, body):
-    """A wrk Lua script that sends `body` as a form POST."""
-    path = os.path.join(workdir, "post.lua")
-    with open(path, "w") as script:
-        script.write('wrk.method = "POST"\n')
-        script.write(f"wrk.body = {json.dumps(body)}\n")
-        script.write('wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"\n')
-    return path
-
-
-def wrk_scope_script(workdir, scopes):
-    """A wrk Lua script that names one of `scopes` state scopes per request, in turn."""
-    path = os.path.join(workdir, f"scopes-{scopes}.lua")
-    with open(path, "w") as script:
-        script.write("local n = 0\n")
-        script.write("request = function()\n  n = n + 1\n")
-        script.write(f'  return wrk.format(nil, nil, {{["X-Understudy-Scope"] = "ci-" .. (n % {scopes})}})\nend\n')
-    return path
-
-
 def capture_answer(path, stubs, body, workdir):
     """Understudy's answer to the scenario's request, as a file for the C server to serve."""
     process, port = start("understudy", 1, (path, stubs, None))
@@ -176,88 +150,6 @@ def capture_answer(path, stubs, body, workdir):
     with open(out, "wb") as file:
         file.write(answer)
     return out
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_until_listening(port, process, timeout=60, pause=0.05):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"server exited with {process.returncode} before listening")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(pause)
-    raise RuntimeError(f"server not listening on {port} after {timeout}s")
-
-
-def wait_until_healthy(port, timeout=300, pause=0.05):
-    """Emulators load their fixtures in the background; /__admin/health says 200 once all have."""
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        # Generous: under valgrind the loop thread waits its turn behind the loading thread.
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-        try:
-            connection.request("GET", "/__admin/health")
-            if connection.getresponse().status == 200:
-                return
-        except ConnectionError:
-            # Under valgrind the first request can outlast the idle timeout: ask again.
-            pass
-        finally:
-            connection.close()
-        time.sleep(pause)
-    raise RuntimeError(f"server on {port} not healthy after {timeout}s")
-
-
-def start(kind, threads, setup, prefix=(), extra=()):
-    _, stubs, body_file = setup
-    port = free_port()
-    if kind == "understudy":
-        command = [UNDERSTUDY, "serve", "--port", str(port), "--threads", str(threads), "--stubs", stubs, "--no-watch", *extra]
-    else:
-        command = [C_BASELINE, str(port), str(threads), body_file]
-    process = subprocess.Popen(list(prefix) + command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wait_until_listening(port, process)
-    if kind == "understudy":
-        wait_until_healthy(port)
-    return process, port
-
-
-def stop(process):
-    process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-
-
-def to_ms(text):
-    match = re.match(r"([\d.]+)(us|ms|s)$", text)
-    if not match:
-        raise RuntimeError(f"cannot read wrk latency '{text}'")
-    value, unit = match.groups()
-    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
-
-
-def wrk(url, duration, connections, threads, script=None):
-    out = subprocess.run(
-        ["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--latency"] + (["-s", script] if script else []) + [url],
-        capture_output=True, text=True, check=True).stdout
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-    p50 = to_ms(re.search(r"^\s+50%\s+(\S+)", out, re.M).group(1))
-    p99 = to_ms(re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1))
-    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    if errors:
-        raise RuntimeError(f"{url}: {errors.group(1)} non-2xx responses")
-    return rps, p50, p99
 
 
 def load_rounds(scenario, setup, args, script=None):
@@ -310,8 +202,6 @@ def callgrind_total(kind, setup, count, workdir, body=None, scopes=0):
                 return int(line.split()[1])
     raise RuntimeError(f"no totals in {out_file}")
 
-
-JOURNAL_SIZE_UNDER_CALLGRIND = 1000
 
 
 def instructions_per_request(kind, setup, args, workdir, body=None, scopes=0):

@@ -9,9 +9,9 @@ import statistics
 import subprocess
 import time
 
-import run
+import harness
 
-SHIPPED_STUBS = os.path.join(run.ROOT, "stubs")
+SHIPPED_STUBS = os.path.join(harness.ROOT, "stubs")
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 STATUS_ENTRY = ('<entry xmlns="http://www.w3.org/2005/Atom"><category scheme="http://www.ibm.com/xmlns/prod/sn/type" term="entry"/>'
                 '<category scheme="http://www.ibm.com/xmlns/prod/sn/message-type" term="status"/>'
@@ -58,7 +58,7 @@ def resident_kib(pid):
 
 
 def started():
-    return run.start("understudy", 2, (None, SHIPPED_STUBS, None))
+    return harness.start("understudy", 2, (None, SHIPPED_STUBS, None))
 
 
 def creation_cost(count=50):
@@ -89,7 +89,7 @@ def creation_cost(count=50):
         ms = lambda values: statistics.median(values) * 1000
         return ms(first), ms(again), ms(cheap_first), ms(cheap_again)
     finally:
-        run.stop(process)
+        harness.stop(process)
 
 
 def memory_per_scope(count=100):
@@ -113,7 +113,7 @@ def memory_per_scope(count=100):
         estimates = [scope["estimatedBytes"] for scope in listing["scopes"] if scope["name"].startswith("mem-")]
         return (after - before) / count, statistics.median(estimates) / 1024, before
     finally:
-        run.stop(process)
+        harness.stop(process)
 
 
 def report():

@@ -24,7 +24,7 @@ import json
 import time
 import urllib.request
 
-from run import UNDERSTUDY, ROOT, free_port, stop, wait_until_healthy, wait_until_listening, wrk_post_script
+from harness import UNDERSTUDY, ROOT, free_port, stop, wait_until_healthy, wait_until_listening, wrk_post_script
 
 ROUTES = [
     ("geocoder", "/maps/api/geocode/json?address=94086&sensor=false", None),

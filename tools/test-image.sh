@@ -29,7 +29,8 @@ curl -fsS "$base/__admin/health" >/dev/null || fail "never healthy"
 uid=$("${engine[@]}" exec "$name" id -u)
 [ "$uid" = 10001 ] || fail "runs as uid $uid, not the understudy user (10001)"
 # 3. The shipped stubs and emulators are served.
-curl -fsS "$base/maps/api/geocode/json?address=94086" | grep -q '"status" : "OK"\|"status": "OK"' || fail "the geocoder did not answer"
+answer=$(curl -fsS "$base/maps/api/geocode/json?address=94086") || fail "the geocoder did not answer"
+grep -q '"status" : "OK"\|"status": "OK"' <<<"$answer" || fail "the geocoder did not answer OK"
 code=$(curl -s -o /dev/null -w '%{http_code}' "$base/webapp/wcs/stores/servlet/StoreView?storeId=10152&catalogId=10051&langId=-1")
 [ "$code" = 200 ] || fail "the storefront answered $code"
 # 4. Listening beyond loopback without a token: one is made up and printed; the admin API wants it.
@@ -45,7 +46,9 @@ started=$(date +%s)
 status=$("${engine[@]}" inspect "$name" --format '{{.State.ExitCode}}')
 [ "$status" = 0 ] || fail "exit status $status after SIGTERM"
 [ $(( $(date +%s) - started )) -lt 15 ] || fail "SIGTERM took $(( $(date +%s) - started )) s"
-"${engine[@]}" logs "$name" 2>&1 | grep -q stopping || fail "no 'stopping' line in the log"
+# Read whole before grep: `grep -q` stops reading at the match, and under pipefail the writer's SIGPIPE fails the check.
+log=$("${engine[@]}" logs "$name" 2>&1)
+grep -q stopping <<<"$log" || fail "no 'stopping' line in the log"
 "${engine[@]}" rm "$name" >/dev/null
 size=$("${engine[@]}" image inspect "$IMAGE" --format '{{.Size}}')
 echo "test-image: ok (healthy, uid 10001, stubs served, admin token wanted, SIGTERM exit 0); image size $(( size / 1000000 )) MB"
