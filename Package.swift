@@ -45,7 +45,9 @@ let package = Package(
         .target(name: "WireFormat"),
         .target(name: "UnderstudyClient"),
         .target(name: "JSON", dependencies: ["WireFormat"]),
-        .target(name: "HTTPServer", dependencies: ["CLibevent", "WireFormat"]),
+        // evhttp's header lines written without vsnprintf (see its header).
+        .target(name: "CEvhttpHeaders"),
+        .target(name: "HTTPServer", dependencies: ["CLibevent", "CEvhttpHeaders", "WireFormat"]),
         .target(name: "XML", dependencies: ["CLibxml2"]),
         .target(
             name: "MockCore",

@@ -1,0 +1,110 @@
+#include "CEvhttpHeaders.h"
+
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <string.h>
+
+// libevent's declarations, without its headers (this target has no include path for them).
+extern int evbuffer_add(struct evbuffer *buffer, const void *data, size_t length);
+extern int evbuffer_add_vprintf(struct evbuffer *buffer, const char *format, va_list arguments);
+
+// The formats of evhttp_make_header (libevent 2.1's http.c): "%s: %s\r\n" per header, and the
+// response's status line.
+static const char header_format[] = "%s: %s\r\n";
+static const char status_format[] = "HTTP/%d.%d %d %s\r\n";
+
+static atomic_ulong fast_lines;
+
+unsigned long understudy_fast_printf_lines(void) {
+    return atomic_load_explicit(&fast_lines, memory_order_relaxed);
+}
+
+// Appends `text` (vsnprintf's "(null)" for NULL) to `line` at `*used`, if it fits in `capacity`.
+static int append_text(char *line, size_t capacity, size_t *used, const char *text) {
+    if (text == NULL) text = "(null)";
+    size_t length = strlen(text);
+    if (length > capacity - *used) return 0;
+    memcpy(line + *used, text, length);
+    *used += length;
+    return 1;
+}
+
+// Appends `value` in decimal, as %d writes it.
+static int append_int(char *line, size_t capacity, size_t *used, int value) {
+    char digits[12];
+    size_t count = 0;
+    unsigned int magnitude = value < 0 ? 0u - (unsigned int)value : (unsigned int)value;
+    do {
+        digits[count++] = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude != 0);
+    if (value < 0) digits[count++] = '-';
+    if (count > capacity - *used) return 0;
+    for (size_t index = 0; index < count; index++) line[*used + index] = digits[count - 1 - index];
+    *used += count;
+    return 1;
+}
+
+// Lines longer than this go to vsnprintf as before.
+#define LINE_CAPACITY 1024
+
+int evbuffer_add_printf(struct evbuffer *buffer, const char *format, ...) {
+    va_list arguments;
+    va_start(arguments, format);
+    char line[LINE_CAPACITY];
+    size_t used = 0;
+    int fits = 0;
+    if (strcmp(format, header_format) == 0) {
+        va_list copy;
+        va_copy(copy, arguments);
+        const char *key = va_arg(copy, const char *);
+        const char *value = va_arg(copy, const char *);
+        va_end(copy);
+        fits = append_text(line, LINE_CAPACITY, &used, key) && append_text(line, LINE_CAPACITY, &used, ": ")
+            && append_text(line, LINE_CAPACITY, &used, value) && append_text(line, LINE_CAPACITY, &used, "\r\n");
+    } else if (strcmp(format, status_format) == 0) {
+        va_list copy;
+        va_copy(copy, arguments);
+        int major = va_arg(copy, int), minor = va_arg(copy, int), code = va_arg(copy, int);
+        const char *reason = va_arg(copy, const char *);
+        va_end(copy);
+        fits = append_text(line, LINE_CAPACITY, &used, "HTTP/") && append_int(line, LINE_CAPACITY, &used, major)
+            && append_text(line, LINE_CAPACITY, &used, ".") && append_int(line, LINE_CAPACITY, &used, minor)
+            && append_text(line, LINE_CAPACITY, &used, " ") && append_int(line, LINE_CAPACITY, &used, code)
+            && append_text(line, LINE_CAPACITY, &used, " ") && append_text(line, LINE_CAPACITY, &used, reason)
+            && append_text(line, LINE_CAPACITY, &used, "\r\n");
+    }
+    int written;
+    if (fits) {
+        atomic_fetch_add_explicit(&fast_lines, 1, memory_order_relaxed);
+        written = evbuffer_add(buffer, line, used) == 0 ? (int)used : -1;
+    } else {
+        written = evbuffer_add_vprintf(buffer, format, arguments);
+    }
+    va_end(arguments);
+    return written;
+}
+
+int understudy_printf_header(struct evbuffer *buffer, const char *key, const char *value) {
+    return evbuffer_add_printf(buffer, header_format, key, value);
+}
+
+int understudy_printf_status(struct evbuffer *buffer, int major, int minor, int code, const char *reason) {
+    return evbuffer_add_printf(buffer, status_format, major, minor, code, reason);
+}
+
+static int through_vprintf(struct evbuffer *buffer, const char *format, ...) {
+    va_list arguments;
+    va_start(arguments, format);
+    int written = evbuffer_add_vprintf(buffer, format, arguments);
+    va_end(arguments);
+    return written;
+}
+
+int understudy_vprintf_header(struct evbuffer *buffer, const char *key, const char *value) {
+    return through_vprintf(buffer, header_format, key, value);
+}
+
+int understudy_vprintf_status(struct evbuffer *buffer, int major, int minor, int code, const char *reason) {
+    return through_vprintf(buffer, status_format, major, minor, code, reason);
+}

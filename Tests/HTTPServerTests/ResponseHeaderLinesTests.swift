@@ -1,0 +1,62 @@
+import CEvhttpHeaders
+import CLibevent
+import Foundation
+import HTTPServer
+import Testing
+import UnderstudyTesting
+
+/// evhttp's status and header lines written by the executable's `evbuffer_add_printf`: the same
+/// bytes as libevent's vsnprintf-based formatter, and (on ELF systems) really what evhttp calls.
+@Suite struct ResponseHeaderLinesTests {
+    /// The bytes a line makes through `write`.
+    func bytes(_ write: (OpaquePointer) -> Int32) -> ([UInt8], Int32) {
+        let buffer = evbuffer_new()!
+        defer { evbuffer_free(buffer) }
+        let written = write(buffer)
+        var out = [UInt8](repeating: 0, count: evbuffer_get_length(buffer))
+        _ = evbuffer_remove(buffer, &out, out.count)
+        return (out, written)
+    }
+
+    @Test func headerLinesAreVsnprintfsBytes() {
+        let long = String(repeating: "v", count: 3000)
+        let cases: [(String?, String?)] = [
+            ("Content-Type", "text/plain; charset=utf-8"), ("Date", "Thu, 26 Nov 2026 18:26:29 GMT"), ("X-Empty", ""), ("", "no key"),
+            ("X-Long", long), ("X-Nearly", String(repeating: "w", count: 1024 - 4 - 6)), ("X-Unicode", "naïve ✓"),
+            (nil, "a"), ("X-Null", nil),
+        ]
+        for (key, value) in cases {
+            let fast = bytes { buffer in cString(key) { k in cString(value) { v in understudy_printf_header(buffer, k, v) } } }
+            let slow = bytes { buffer in cString(key) { k in cString(value) { v in understudy_vprintf_header(buffer, k, v) } } }
+            #expect(fast.0 == slow.0 && fast.1 == slow.1, "\(key ?? "nil"): \(value?.prefix(20) ?? "nil")")
+        }
+    }
+
+    /// `text` as a C string for `body`, or NULL.
+    func cString(_ text: String?, _ body: (UnsafePointer<CChar>?) -> Int32) -> Int32 {
+        guard let text else { return body(nil) }
+        return text.withCString(body)
+    }
+
+    @Test func statusLinesAreVsnprintfsBytes() {
+        for (major, minor, code, reason) in [
+            (1, 1, 200, "OK"), (1, 0, 404, "Not Found"), (1, 1, 599, ""), (2, 0, -1, "odd"), (1, 1, Int32.max, "max"),
+        ] {
+            let fast = bytes { understudy_printf_status($0, Int32(major), Int32(minor), Int32(code), reason) }
+            let slow = bytes { understudy_vprintf_status($0, Int32(major), Int32(minor), Int32(code), reason) }
+            #expect(fast.0 == slow.0 && fast.1 == slow.1, "\(code) \(reason)")
+        }
+    }
+
+    #if os(Linux)
+    /// The executable's definition stands in for libevent's: a response's lines are counted.
+    @Test func evhttpWritesAResponseThroughIt() async throws {
+        let server = try TestServer.start(handler: ClosureHandler { _, responder in responder.send(.text("hi\n")) })
+        defer { server.stop() }
+        let before = ResponseHeaderLines.writtenDirectly
+        let (body, _) = try await server.send("GET", "/")
+        #expect(String(decoding: body, as: UTF8.self) == "hi\n")
+        #expect(ResponseHeaderLines.writtenDirectly >= before + 3, "the status line and at least two headers")
+    }
+    #endif
+}
