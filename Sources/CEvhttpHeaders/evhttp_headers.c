@@ -1,5 +1,7 @@
 #include "CEvhttpHeaders.h"
 
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -107,4 +109,41 @@ int understudy_vprintf_header(struct evbuffer *buffer, const char *key, const ch
 
 int understudy_vprintf_status(struct evbuffer *buffer, int major, int minor, int code, const char *reason) {
     return through_vprintf(buffer, status_format, major, minor, code, reason);
+}
+
+// evhttp looks its headers up by name with evutil_ascii_strcasecmp, which lower-cases each byte
+// through a function call: about 1,900 instructions a request. The same comparison with the
+// table inline: ASCII letters folded, every other byte as it is, compared as `char` (signed on
+// most targets), as libevent's is.
+static const unsigned char lower_table[256] = {
+#define ROW(n) n, n + 1, n + 2, n + 3, n + 4, n + 5, n + 6, n + 7
+    ROW(0), ROW(8), ROW(16), ROW(24), ROW(32), ROW(40), ROW(48), ROW(56), 64,
+    'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o', 'p', 'q', 'r', 's', 't', 'u', 'v', 'w', 'x', 'y', 'z',
+    91, 92, 93, 94, 95, ROW(96), ROW(104), ROW(112), ROW(120), ROW(128), ROW(136), ROW(144), ROW(152), ROW(160), ROW(168),
+    ROW(176), ROW(184), ROW(192), ROW(200), ROW(208), ROW(216), ROW(224), ROW(232), ROW(240), ROW(248)
+#undef ROW
+};
+
+int evutil_ascii_strcasecmp(const char *s1, const char *s2) {
+    for (;;) {
+        char c1 = (char)lower_table[(unsigned char)*s1++];
+        char c2 = (char)lower_table[(unsigned char)*s2++];
+        if (c1 < c2) return -1;
+        if (c1 > c2) return 1;
+        if (c1 == 0) return 0;
+    }
+}
+
+int understudy_strcasecmp(const char *s1, const char *s2) {
+    return evutil_ascii_strcasecmp(s1, s2);
+}
+
+int understudy_libevent_strcasecmp(const char *s1, const char *s2) {
+    int (*original)(const char *, const char *) = (int (*)(const char *, const char *))dlsym(RTLD_NEXT, "evutil_ascii_strcasecmp");
+    return original ? original(s1, s2) : evutil_ascii_strcasecmp(s1, s2);
+}
+
+int understudy_libevent_strcasecmp_found(void) {
+    void *original = dlsym(RTLD_NEXT, "evutil_ascii_strcasecmp");
+    return original != NULL && original != (void *)evutil_ascii_strcasecmp;
 }

@@ -60,3 +60,25 @@ import UnderstudyTesting
     }
     #endif
 }
+
+/// evhttp's header-name comparison as the executable defines it: libevent's results, byte for byte.
+@Suite struct HeaderNameComparisonTests {
+    @Test func sameResultsAsLibevent() {
+        #if os(Linux)
+        #expect(understudy_libevent_strcasecmp_found() == 1, "libevent's own is what the results are compared with")
+        #endif
+        var names = [
+            "Content-Length", "content-length", "CONTENT-LENGTH", "Content-Type", "Date", "", "Connection", "connection ", "x",
+            "Proxy-Connection", "Transfer-Encoding", "ÄÖ", "äö", "Zz[", "zZ{", "@`", "\u{7f}",
+        ]
+        names += (0..<200).map { _ in String((0..<Int.random(in: 0...6)).map { _ in Character(Unicode.Scalar(UInt8.random(in: 1...255))) }) }
+        func sign(_ value: Int32) -> Int32 { value < 0 ? -1 : value > 0 ? 1 : 0 }
+        for a in names {
+            for b in names {
+                let ours = a.withCString { x in b.withCString { y in understudy_strcasecmp(x, y) } }
+                let theirs = a.withCString { x in b.withCString { y in understudy_libevent_strcasecmp(x, y) } }
+                #expect(sign(ours) == sign(theirs), "\(Array(a.utf8)) vs \(Array(b.utf8))")
+            }
+        }
+    }
+}
