@@ -185,14 +185,18 @@ def send_requests(port, path, count, body=None, scopes=0):
     connection.close()
 
 
-def callgrind_total(kind, setup, count, workdir, body=None, scopes=0):
+def callgrind_total(kind, setup, count, workdir, body=None, scopes=0, extra=(), prepare=None):
+    """Instructions of a server that answered `count` requests; `extra`: more of its options,
+    `prepare(port)`: what to do before the requests (admin calls)."""
     path = setup[0]
     out_file = os.path.join(workdir, f"callgrind.{kind}.{count}")
     prefix = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}"]
     # A journal smaller than the lower request count: both runs are in the steady state where
     # every request also evicts the oldest journal entry, and both end with a full journal.
-    process, port = start(kind, 1, setup, prefix, extra=("--journal-size", str(JOURNAL_SIZE_UNDER_CALLGRIND)))
+    process, port = start(kind, 1, setup, prefix, extra=("--journal-size", str(JOURNAL_SIZE_UNDER_CALLGRIND), *extra))
     try:
+        if prepare:
+            prepare(port)
         send_requests(port, path, count, body, scopes)
     finally:
         stop(process)
@@ -214,6 +218,40 @@ def instructions_per_request(kind, setup, args, workdir, body=None, scopes=0):
         subprocess.run([UNDERSTUDY, "check", "--stubs", setup[1]], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return (callgrind_total(kind, setup, high, workdir, body, scopes)
             - callgrind_total(kind, setup, low, workdir, body, scopes)) / (high - low)
+
+
+def unused_features(args, workdir):
+    """What features cost plain requests that do not use them (issue 34: at most 1%): fixed-body's
+    instructions a request with each feature configured, against none."""
+    def put_network(port):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        connection.request("PUT", "/__admin/scopes/other/network", body=json.dumps({"profile": "3g"}),
+                           headers={"Content-Type": "application/json"})
+        if connection.getresponse().status != 200:
+            raise RuntimeError("could not give a scope network conditions")
+        connection.close()
+
+    device_stubs = os.path.join(workdir, "device-stubs")
+    shutil.copytree(BENCH_STUBS, device_stubs)
+    with open(os.path.join(device_stubs, "hosts.json"), "w") as hosts:
+        json.dump({"*.bench.example": "files"}, hosts)
+    cases = [
+        ("none", BENCH_STUBS, (), None),
+        ("another scope with network conditions", BENCH_STUBS, (), put_network),
+        ("device mode, proxy credentials accepted", device_stubs,
+         ("--ca-dir", os.path.join(workdir, "ca"), "--proxy-password", "secret"), None),
+        ("a fleet peer (--peer)", BENCH_STUBS, ("--peer", "http://127.0.0.1:9"), None),
+    ]
+    low, high = args.callgrind_requests // 6, args.callgrind_requests
+    figures = []
+    for label, stubs, extra, prepare in cases:
+        setup = ("/fixed.txt", stubs, FIXED_BODY)
+        figures.append((label, (callgrind_total("understudy", setup, high, workdir, extra=extra, prepare=prepare)
+                                - callgrind_total("understudy", setup, low, workdir, extra=extra, prepare=prepare)) / (high - low)))
+    base = figures[0][1]
+    print("\nunused features: fixed-body's instructions a request with each configured, plain requests (callgrind):")
+    for label, per_request in figures:
+        print(f"  {label:42} {per_request:>9,.0f}  ({(per_request - base) / base * 100:+.2f}%)", flush=True)
 
 
 def startup_times(stubs, runs=5):
@@ -448,6 +486,7 @@ def main():
     parser.add_argument("--no-scopes", action="store_true", help="skip the cost of state scopes (making one, memory per scope)")
     parser.add_argument("--no-device", action="store_true", help="skip device mode (HTTPS through the proxy, certificate issuance)")
     parser.add_argument("--no-network", action="store_true", help="skip network profiles per scope and the scope look-up per proxied request")
+    parser.add_argument("--no-unused-features", action="store_true", help="skip what unused features cost plain requests")
     parser.add_argument("--no-fleet", action="store_true", help="skip the team server (one vs three replicas behind nginx)")
     parser.add_argument("--no-ci-session", action="store_true", help="skip the CI test session (reset + 40 requests on the shipped stubs)")
     parser.add_argument("--ci-session-only", action="store_true", help="only the CI test session")
@@ -485,6 +524,8 @@ def main():
     if not args.no_network:
         import network
         network.report(callgrind=not args.no_callgrind)
+    if not args.no_unused_features and not args.no_callgrind and shutil.which("valgrind"):
+        unused_features(args, generated.name)
     if not args.no_fleet and args.rounds > 0:
         import fleet
         fleet.report(args)
