@@ -135,7 +135,9 @@ func relay(to upstream: String, timeout: Duration = .seconds(2)) -> ClosureHandl
         let proxy = try TestServer.start(handler: relay(to: upstream.server.baseURL, timeout: .seconds(60)), configure: { $0.threads = 1 })
         defer { proxy.stop() }
         let first = String(decoding: try await proxy.send("GET", "/a").body, as: UTF8.self)
-        try await Task.sleep(for: .milliseconds(600))  // the upstream closes the idle connection
+        // The upstream closes the idle connection after 200 ms (its accepted socket is this process's).
+        let closed = await poll(until: { OpenConnections.byListeningPort()[UInt16(upstream.port)] == 0 })
+        #expect(closed, "the upstream closed the kept connection")
         let (body, response) = try await proxy.send("GET", "/b")
         #expect(response.statusCode == 200)
         #expect(String(decoding: body, as: UTF8.self) != first)
