@@ -159,16 +159,16 @@ public final class Router: HTTPHandler {
         var context = RequestContext(scope: scope, basePath: named.basePath)
         // A device's request for a real host: only what hosts.json names for it answers, and
         // nothing for a host it does not name.
-        var onlyEmulator: String?? = .none
+        var emulators = EmulatorsAllowed.all
         var offlineHost: String?
         if !isAdmin, let deviceMode {
             deviceMode.describeTLS(of: request, to: &context)
             switch deviceMode.gate(for: request) {
             case .ordinary: break
-            case .mapped(let target): onlyEmulator = .some(HostMap.backend(for: request.path, in: target))
+            case .mapped(let target): emulators = HostMap.backend(for: request.path, in: target).map(EmulatorsAllowed.only) ?? .none
             case .offline(let host):
                 // Stubs and recordings may still answer it (a mapping for that host); no emulator does.
-                onlyEmulator = .some(nil)
+                emulators = .none
                 offlineHost = host
                 context.forUnmappedHost = true
             }
@@ -180,7 +180,7 @@ public final class Router: HTTPHandler {
         {
             let backend = routes[index].backend
             // Stubs and recordings answer any host (a mapping says when it is for one host only).
-            if case .some(let allowed) = onlyEmulator, backend.tier >= .emulator, backend.name != allowed { continue }
+            if backend.tier >= .emulator, !emulators.allows(backend.name) { continue }
             let reply = backend.handle(request, context)
             if case .decline = reply { continue }
             return finish(reply, from: backend.name, slot: routeMetricSlots[index], request, responder, isAdmin: isAdmin, scope: scope)
@@ -194,6 +194,23 @@ public final class Router: HTTPHandler {
         let response = NotFoundPage.response(for: request, routes: routes, nearMisses: nearMisses)
         if !isAdmin { record(request, response, backend: nil, slot: nil, scope: scope) }
         responder.send(response)
+    }
+
+    /// Which emulators (and fallbacks) may answer a request: a device's request for a host
+    /// hosts.json maps goes to that host's emulator only, one for a host it does not map to none.
+    private enum EmulatorsAllowed {
+        case all
+        case only(String)
+        case none
+
+        @inline(__always)
+        func allows(_ name: String) -> Bool {
+            switch self {
+            case .all: true
+            case .only(let allowed): name == allowed
+            case .none: false
+            }
+        }
     }
 
     /// Sends a backend's reply (now or when it comes), journaled unless an admin call.
