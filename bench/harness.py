@@ -126,15 +126,20 @@ def wrk(url, duration, connections, threads, script=None):
     return rps, p50, p99
 
 
-def start_for_devices(workdir, more_files=None, prefix=(), extra=()):
-    """Understudy (one thread) on the bench stubs plus `more_files` (name -> bytes under __files/),
-    with every name under .bench.example mapped to them (hosts.json) and its CA in `workdir`."""
-    stubs = os.path.join(workdir, "stubs")
+def device_stubs(workdir, more_files=None):
+    """The bench stubs plus `more_files` (name -> bytes under __files/), with every name under
+    .bench.example mapped to them (hosts.json, which turns device mode on): the folder's path."""
+    stubs = os.path.join(workdir, "device-stubs")
     shutil.copytree(os.path.join(BENCH_STUBS, "__files"), os.path.join(stubs, "__files"))
     for name, content in (more_files or {}).items():
         with open(os.path.join(stubs, "__files", name), "wb") as file:
             file.write(content)
     with open(os.path.join(stubs, "hosts.json"), "w") as hosts:
         json.dump({"*.bench.example": "files"}, hosts)
-    return start("understudy", 1, (None, stubs, None), prefix, extra=("--ca-dir", os.path.join(workdir, "ca"), *extra))
+    return stubs
 
+
+def start_for_devices(workdir, more_files=None, prefix=(), extra=()):
+    """Understudy (one thread) on `device_stubs`, its CA in `workdir`."""
+    stubs = device_stubs(workdir, more_files)
+    return start("understudy", 1, (None, stubs, None), prefix, extra=("--ca-dir", os.path.join(workdir, "ca"), *extra))

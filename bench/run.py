@@ -20,7 +20,7 @@ import sys
 import tempfile
 import time
 
-from harness import (BENCH_STUBS, C_BASELINE, JOURNAL_SIZE_UNDER_CALLGRIND, ROOT, UNDERSTUDY, free_port, start, stop,
+from harness import (BENCH_STUBS, C_BASELINE, JOURNAL_SIZE_UNDER_CALLGRIND, ROOT, UNDERSTUDY, device_stubs, free_port, start, stop,
                      wait_until_healthy, wait_until_listening, wrk, wrk_post_script, wrk_scope_script)
 
 FIXED_BODY = os.path.join(BENCH_STUBS, "__files", "fixed.txt")
@@ -231,14 +231,11 @@ def unused_features(args, workdir):
             raise RuntimeError("could not give a scope network conditions")
         connection.close()
 
-    device_stubs = os.path.join(workdir, "device-stubs")
-    shutil.copytree(BENCH_STUBS, device_stubs)
-    with open(os.path.join(device_stubs, "hosts.json"), "w") as hosts:
-        json.dump({"*.bench.example": "files"}, hosts)
+    mapped = device_stubs(workdir)
     cases = [
         ("none", BENCH_STUBS, (), None),
         ("another scope with network conditions", BENCH_STUBS, (), put_network),
-        ("device mode, proxy credentials accepted", device_stubs,
+        ("device mode, proxy credentials accepted", mapped,
          ("--ca-dir", os.path.join(workdir, "ca"), "--proxy-password", "secret"), None),
         ("a fleet peer (--peer)", BENCH_STUBS, ("--peer", "http://127.0.0.1:9"), None),
     ]

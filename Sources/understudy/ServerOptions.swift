@@ -215,7 +215,6 @@ struct ServerOptions: ParsableArguments {
     /// The other replicas of a team server (`--peer`, `--peers-dns`); nil for a server alone.
     private func makeFleet(token: String?) -> FleetPeers? {
         let given = FleetPeers.others(peer, thisHost: ProcessInfo.processInfo.hostName)
-        let listensEverywhere = ["0.0.0.0", "::", ""].contains(bind)
         let dns = peersDns.flatMap { text in
             PeerDNS.parse(
                 text, ownHosts: listensEverywhere ? SocketAddress.interfaceHosts() : [bind.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))])
@@ -227,9 +226,12 @@ struct ServerOptions: ParsableArguments {
             selfURL: selfURL, token: token)
     }
 
+    /// `--bind` names no one address: the server listens on every interface.
+    private var listensEverywhere: Bool { ["0.0.0.0", "::", ""].contains(bind) }
+
     /// This replica's base URL as its peers reach it: its host name when it listens on every address.
     private var selfURL: String {
-        if ["0.0.0.0", "::", ""].contains(bind) { return "http://\(ProcessInfo.processInfo.hostName):\(port)" }
+        if listensEverywhere { return "http://\(ProcessInfo.processInfo.hostName):\(port)" }
         return bind.contains(":") ? "http://[\(bind)]:\(port)" : "http://\(bind):\(port)"
     }
 

@@ -7,7 +7,8 @@ import UnderstudyTesting
 
 /// evhttp's status and header lines written by the executable's `evbuffer_add_printf`: the same
 /// bytes as libevent's vsnprintf-based formatter, and (on ELF systems) really what evhttp calls.
-@Suite struct ResponseHeaderLinesTests {
+/// Serialized: the byte tests call the function directly and so move the counter the last test reads.
+@Suite(.serialized) struct ResponseHeaderLinesTests {
     /// The bytes a line makes through `write`.
     func bytes(_ write: (OpaquePointer) -> Int32) -> ([UInt8], Int32) {
         let buffer = evbuffer_new()!
