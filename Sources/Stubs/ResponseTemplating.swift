@@ -249,6 +249,8 @@ enum ResponseTemplating {
             TemplateObject(
                 pathVariables.map { ($0.name, TemplateValue.string($0.value)) },
                 printed: decodedPath, elements: segments))
+        // Prints as the path (WireMock's test requestLinePathSegments), indexes as a list.
+        let pathSegments = TemplateValue.object(TemplateObject([], printed: decodedPath, elements: segments))
         let query = TemplateValue.object(grouped(request.queryItems.map { ($0.name, $0.value ?? "") }, caseInsensitive: false))
         let hostName = TemplateValue.string(String(host.split(separator: ":").first ?? ""))
         // A request that came over TLS (a tunnel, the https port) links back with https.
@@ -260,15 +262,16 @@ enum ResponseTemplating {
             ("host", hostName),
             ("port", .number(Double(request.localPort))),
             ("path", .string(decodedPath)),
-            ("pathSegments", .object(TemplateObject([], printed: decodedPath, elements: segments))),
+            ("pathSegments", pathSegments),
             ("query", query),
             ("baseUrl", baseUrl),
         ]
         let model: [(key: String, value: TemplateValue)] =
             [
+                ("id", .string(request.id)),
                 ("url", .string(request.target)),
                 ("path", path),
-                ("pathSegments", .array(segments)),
+                ("pathSegments", pathSegments),
                 ("method", .string(request.method.rawValue)),
                 ("scheme", scheme),
                 ("host", hostName),

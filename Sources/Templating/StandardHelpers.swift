@@ -28,7 +28,7 @@ extension TemplateHelpers {
             // Lists.
             "range": { call throws(HelperError) in
                 guard let low = call.param(0).numberValue.map(saturatingInt), let high = call.param(1).numberValue.map(saturatingInt) else {
-                    throw HelperError("range needs two whole numbers")
+                    throw HelperError("The range helper requires both lower and upper bounds as integer parameters")
                 }
                 let span = high.subtractingReportingOverflow(low)
                 guard !span.overflow, span.partialValue <= 100_000 else { throw HelperError("range: at most 100000 numbers") }
@@ -54,7 +54,7 @@ extension TemplateHelpers {
                 if call.param(0).listItems != nil { (items, separator) = (call.param(0), call.param(1).text) }
                 return .string(items.eachItems.map(\.value.text).joined(separator: separator))
             },
-            "lookup": { call throws(HelperError) in call.param(0).member(call.param(1).text) ?? .null },
+            "lookup": { call throws(HelperError) in lookup(call.param(1).text, in: call.param(0)) },
 
             // `{{val x or='fallback'}}`; with `assign='name'` (WireMock 3) the value goes to a variable instead.
             "val": { call throws(HelperError) in
@@ -130,6 +130,19 @@ extension TemplateHelpers {
 
 /// Numbers compare as numbers (so `3` equals `'3'`, as templates mix them), the rest as text. A
 /// list of several values (a query parameter sent twice) equals no single value, as in WireMock.
+/// `lookup`'s member `key` of `value`; a key with dots that names no member is a path
+/// (WireMock's test looks up `'ids[].0'` in the query).
+private func lookup(_ key: String, in value: TemplateValue) -> TemplateValue {
+    if let member = value.member(key) { return member }
+    guard key.contains(".") else { return .null }
+    var current = value
+    for part in key.split(separator: ".", omittingEmptySubsequences: false) {
+        guard let next = current.member(String(part)) else { return .null }
+        current = next
+    }
+    return current
+}
+
 func compare(_ a: TemplateValue, _ b: TemplateValue) -> ComparisonResult {
     if case .null = a, case .null = b { return .orderedSame }
     if (a.listItems?.count ?? 1) != 1 || (b.listItems?.count ?? 1) != 1 {

@@ -84,7 +84,12 @@ extension TemplateHelpers {
             "base64": { call throws(HelperError) in
                 let text = call.block ?? call.param(0).text
                 if call.hash["decode"]?.isTruthy == true {
-                    guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
+                    // Padding may be left off (WireMock decodes `aGVsbG8` too).
+                    let digits = text.unicodeScalars.filter {
+                        $0.properties.isASCIIHexDigit || ("g"..."z").contains($0) || ("G"..."Z").contains($0) || $0 == "+" || $0 == "/"
+                    }
+                    let padded = String(String.UnicodeScalarView(digits)) + String(repeating: "=", count: (4 - digits.count % 4) % 4)
+                    guard let data = Data(base64Encoded: padded) else {
                         throw HelperError("base64: not base64 text")
                     }
                     return .string(String(decoding: data, as: UTF8.self))

@@ -195,6 +195,11 @@ public final class TemplateObject: Sendable {
 
     func member(_ key: TemplateKey) -> TemplateValue? {
         if let elements, members.isEmpty || Int(key.name) != nil || key.name == "first" || key.name == "last" {
+            // WireMock's ListOrSingle counts `-n` from the next to last (`[-1]` of 1,2,3,4 is 3),
+            // as both its 2.35 and its 3.13 tests (listElementOffsetFromEnd) hold.
+            if let index = Int(key.name), index < 0 {
+                return elements.indices.contains(elements.count - 1 + index) ? elements[elements.count - 1 + index] : nil
+            }
             return TemplateValue.element(of: elements, key.name) ?? (members.isEmpty ? nil : memberNamed(key))
         }
         return memberNamed(key)

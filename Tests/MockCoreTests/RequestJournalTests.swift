@@ -75,7 +75,7 @@ import UnderstudyTesting
         let journal = RequestJournal(capacity: 10)
         record(journal, "/a")
         record(journal, "/b")
-        let ids = journal.entries.map { $0.id(runID: journal.runID) }
+        let ids = journal.entries.map { $0.id }
         #expect(Set(ids).count == 2)
         #expect(ids.allSatisfy { $0.count == 36 })
         journal.clear()

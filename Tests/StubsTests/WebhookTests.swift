@@ -103,6 +103,32 @@ import FoundationNetworking
         #expect(events.last?["data"]?["status"]?.intValue == 202 && events.last?["data"]?["body"]?.stringValue == "received")
     }
 
+    // WebhooksAcceptanceViaServeEventTest.originalRequestIdIsTheSameAsRequestId, and the id is the
+    // serve event's: `GET /__admin/requests/{id}` finds the request.
+    @Test func requestIDIsTheServeEventsIDInTheAnswerAndTheWebhook() async throws {
+        let pair = try Pair()
+        _ = try await pair.stub(
+            """
+            {"request": {"urlPath": "/request-id", "method": "POST"},
+             "response": {"status": 200, "body": "{{request.id}}", "transformers": ["response-template"]},
+             "serveEventListeners": [{"name": "webhook", "parameters": {"method": "POST", "url": "\(pair.target)/callback",
+               "headers": {"Content-Type": "application/json"}, "body": "{ \\"requestId\\": \\"{{originalRequest.id}}\\" }"}}]}
+            """)
+        let (body, answer) = try await pair.trigger.send("POST", "/request-id", body: Data())
+        let id = String(decoding: body, as: UTF8.self)
+        #expect(answer.statusCode == 200)
+        #expect(id.wholeMatch(of: /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/) != nil, "\(id)")
+        let sent = try #require(try await pair.received(1).first)
+        #expect(sent.request.bodyText == #"{ "requestId": "\#(id)" }"#)
+        let (event, found) = try await pair.trigger.send("GET", "/__admin/requests/\(id)")
+        #expect(found.statusCode == 200)
+        #expect(try JSONValue.parse(Array(event))["request"]?["url"]?.stringValue == "/request-id")
+
+        // A second request has an id of its own.
+        let (second, _) = try await pair.trigger.send("POST", "/request-id", body: Data())
+        #expect(String(decoding: second, as: UTF8.self) != id)
+    }
+
     // WebhooksAcceptanceTest.webhookCanBeConfiguredFromJson: two webhooks, the second with no body.
     @Test func severalWebhooksOfOneStubAllFire() async throws {
         let pair = try Pair()

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One decoded query parameter. `value` is nil for a bare name (`?flag`), "" for `?flag=`.
 public struct QueryItem: Sendable, Hashable {
     public var name: String
@@ -36,6 +38,25 @@ public struct Request: Sendable {
     /// How a request meant for another server came through this one; nil for most. One reference:
     /// requests are moved and copied several times each, and most have none of it.
     private var proxied: ProxiedRequest?
+    /// Numbers the requests of this process in the order they were made, from 1.
+    public let serial: UInt64 = Request.serials.add(1, ordering: .relaxed).oldValue
+
+    private static let serials = Atomic<UInt64>(1)
+    /// Random per process, so that ids differ between runs.
+    private static let runID = UInt64.random(in: 1...UInt64.max)
+
+    /// A UUID-shaped id, unique per process (random part) and request (`serial`): the journal's
+    /// id for the exchange, and WireMock 3's `request.id` in templates (the serve event's id).
+    public var id: String {
+        let hex = Self.hex16(Self.runID) + Self.hex16(serial)
+        let chars = Array(hex.utf8)
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(decoding: chars[$0], as: UTF8.self) }.joined(separator: "-")
+    }
+
+    private static func hex16(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.utf8.count) + digits
+    }
 
     /// For a request that came through a CONNECT tunnel: the host the client asked to reach
     /// (lower case, no port).

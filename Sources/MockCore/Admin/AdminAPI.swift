@@ -92,13 +92,13 @@ final class AdminAPI: Backend, AdminRoutesProvider {
         case (.get, "/requests/live"): return JournalFeed(journal: journal).reply(to: request, in: context.journalScope(for: request))
         case (.get, _) where path.hasPrefix("/requests/"):
             let id = String(path.dropFirst("/requests/".count))
-            guard let entry = journal.entries.first(where: { $0.id(runID: journal.runID) == id }) else { return .response(noRequest(id)) }
+            guard let entry = journal.entries.first(where: { $0.id == id }) else { return .response(noRequest(id)) }
             return .response(.json(explained(entry).serialized))
         case (.get, "/backends"): return .response(.json(JSONValue.object([("backends", .array(backends.map(describe)))]).serialized))
         case (.get, "/routes"): return .response(.json(routeTable.json.serialized))
         case (.delete, _) where path.hasPrefix("/requests/"):
             let id = String(path.dropFirst("/requests/".count))
-            let removed = journal.remove { $0.id(runID: journal.runID) == id }
+            let removed = journal.remove { $0.id == id }
             return .response(removed.isEmpty ? noRequest(id) : .emptyJSONObject)
         case (.post, "/shutdown"):
             guard let shutdown else { return .response(.text("This server cannot be shut down from here.\n", status: 501)) }
@@ -224,7 +224,7 @@ extension JournalEntry {
         let (hostName, port) = (parsed?.host ?? host, parsed?.port ?? (request.isSecure ? 443 : 80))
         return .object(
             [
-                ("id", .string(id(runID: journal.runID))),
+                ("id", .string(id)),
                 (
                     "request",
                     .object([

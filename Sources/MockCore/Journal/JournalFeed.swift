@@ -52,7 +52,7 @@ struct JournalFeed {
     private func answer(_ entries: [JournalEntry], next: UInt64) -> Response {
         .json(
             JSONValue.object([
-                ("requests", .array(entries.map { $0.summaryJSON(runID: journal.runID) })),
+                ("requests", .array(entries.map { $0.summaryJSON() })),
                 ("next", .int(Int(clamping: next))),
             ]).serialized)
     }
@@ -81,9 +81,9 @@ struct JournalFeed {
 
 extension JournalEntry {
     /// One line of the live list: who asked what, and who answered how.
-    func summaryJSON(runID: UInt64) -> JSONValue {
+    func summaryJSON() -> JSONValue {
         .object([
-            ("id", .string(id(runID: runID))),
+            ("id", .string(id)),
             ("sequence", .int(Int(clamping: sequence))),
             ("method", .string(request.method.rawValue)),
             ("url", .string(request.target)),

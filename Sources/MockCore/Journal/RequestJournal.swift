@@ -64,12 +64,8 @@ public final class JournalEntry: Sendable {
         return request.body.count + (shared.budgetedHolds.subtract(1, ordering: .relaxed).newValue == 0 ? shared.count : 0)
     }
 
-    /// A stable UUID-shaped id, unique per server run, derived from `sequence`.
-    public func id(runID: UInt64) -> String {
-        let hex = String(runID, radix: 16).leftPadded(to: 16) + String(sequence, radix: 16).leftPadded(to: 16)
-        let chars = Array(hex)
-        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(chars[$0]) }.joined(separator: "-")
-    }
+    /// A UUID-shaped id, unique per process: the request's (what `{{request.id}}` printed).
+    public var id: String { request.id }
 }
 
 /// One thing that happened after an answer: WireMock 3's serve event `subEvents` entry.
@@ -92,8 +88,6 @@ public final class RequestJournal: Sendable {
     public let maxBodyBytes: Int
     /// A response body larger than this is kept as its first this many bytes (the dashboard says so).
     public static let keptBodyLimit = 256 * 1024
-    /// Random per run, so journal ids differ between runs.
-    public let runID: UInt64
 
     private struct Ring {
         var slots: [JournalEntry?]
@@ -116,7 +110,6 @@ public final class RequestJournal: Sendable {
     public init(capacity: Int = 10_000, maxBodyBytes: Int = 64 * 1024 * 1024) {
         self.capacity = max(1, capacity)
         self.maxBodyBytes = maxBodyBytes
-        self.runID = UInt64.random(in: 1...UInt64.max)
         ring = Locked(Ring(slots: Array(repeating: nil, count: max(1, capacity))))
     }
 
@@ -263,11 +256,5 @@ public final class RequestJournal: Sendable {
             ring.count = 0
             ring.bodyBytes = 0
         }
-    }
-}
-
-extension String {
-    func leftPadded(to length: Int, with pad: Character = "0") -> String {
-        count >= length ? self : String(repeating: pad, count: length - count) + self
     }
 }
