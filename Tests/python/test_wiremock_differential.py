@@ -180,6 +180,9 @@ TEMPLATING = {
     "templated headers": [get("/t/header-template?id=42", compare=("status", "body", "header:Location", "header:Content-Type"))],
     "jsonBody": [post("/t/jsonbody", {"name": "Ada"}, compare=("status", "json", "header:Content-Type"))],
     "math on a query value, parseJson into variables": [post("/t/query-math?n=4", {"name": "n"})],
+    # ResponseTemplateTransformerTest's cases: pathSegments printed whole, [-n] counted from the
+    # next to last, a lookup of 'ids[].0', unpadded base64, range's error.
+    "lists and lookups": [get("/t/lists/a/b?things=1&things=2&things=3&things=4&ids%5B%5D=111&ids%5B%5D=222&ids%5B%5D=333")],
     # The whole body, in chunks (its timing: StubsTests/FaultTests.swift).
     "chunkedDribbleDelay": [get("/t/dribble")],
 }
