@@ -1,6 +1,7 @@
 """What every bench script shares: where the binaries and the bench stubs are, starting and
 stopping a server (Understudy or the C baseline), waiting for it, and running wrk. bench/run.py
 and the parts it runs (scopes, device, network, fleet, soak) import this, not each other."""
+import glob
 import http.client
 import json
 import os
@@ -18,6 +19,10 @@ os.environ.setdefault("UNDERSTUDY_CA_DIR", tempfile.mkdtemp(prefix="understudy-b
 UNDERSTUDY = os.path.join(ROOT, ".build", "release", "understudy")
 C_BASELINE = os.path.join(ROOT, ".build", "bench", "c-baseline")
 BENCH_STUBS = os.path.join(ROOT, "bench", "stubs")
+# The standalone WireMock jar the `wiremock` PyPI package ships (make test's venv installs it), or
+# WIREMOCK_JAR: `bench/run.py --peer wiremock` runs it beside Understudy and C.
+WIREMOCK_JAR = os.environ.get("WIREMOCK_JAR") or next(
+    iter(sorted(glob.glob(os.path.join(ROOT, ".build", "venv", "lib", "python*", "site-packages", "wiremock", "server", "wiremock-standalone-*.jar")))), None)
 # Under callgrind the journal is kept smaller than the lower request count, so both counted runs
 # are in the steady state where every request also evicts the oldest entry.
 JOURNAL_SIZE_UNDER_CALLGRIND = 1000
@@ -63,14 +68,14 @@ def wait_until_listening(port, process, timeout=60, pause=0.05):
     raise RuntimeError(f"server not listening on {port} after {timeout}s")
 
 
-def wait_until_healthy(port, timeout=300, pause=0.05):
+def wait_until_healthy(port, timeout=300, pause=0.05, path="/__admin/health"):
     """Emulators load their fixtures in the background; /__admin/health says 200 once all have."""
     deadline = time.time() + timeout
     while time.time() < deadline:
         # Generous: under valgrind the loop thread waits its turn behind the loading thread.
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
         try:
-            connection.request("GET", "/__admin/health")
+            connection.request("GET", path)
             if connection.getresponse().status == 200:
                 return
         except ConnectionError:
@@ -87,12 +92,18 @@ def start(kind, threads, setup, prefix=(), extra=()):
     port = free_port()
     if kind == "understudy":
         command = [UNDERSTUDY, "serve", "--port", str(port), "--threads", str(threads), "--stubs", stubs, "--no-watch", *extra]
+    elif kind == "wiremock":
+        # Its journal bounded as Understudy's is by default; Jetty's threads are WireMock's default.
+        command = ["java", "-jar", WIREMOCK_JAR, "--port", str(port), "--bind-address", "127.0.0.1", "--root-dir", stubs,
+                   "--disable-banner", "--max-request-journal-entries", "10000", *extra]
     else:
         command = [C_BASELINE, str(port), str(threads), body_file]
     process = subprocess.Popen(list(prefix) + command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wait_until_listening(port, process)
     if kind == "understudy":
         wait_until_healthy(port)
+    elif kind == "wiremock":
+        wait_until_healthy(port, timeout=120, path="/__admin/mappings?limit=1")  # 2.35 has no health route
     return process, port
 
 

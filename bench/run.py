@@ -20,7 +20,7 @@ import sys
 import tempfile
 import time
 
-from harness import (BENCH_STUBS, C_BASELINE, JOURNAL_SIZE_UNDER_CALLGRIND, ROOT, UNDERSTUDY, device_stubs, free_port, start, stop,
+from harness import (BENCH_STUBS, C_BASELINE, JOURNAL_SIZE_UNDER_CALLGRIND, ROOT, UNDERSTUDY, WIREMOCK_JAR, device_stubs, free_port, start, stop,
                      wait_until_healthy, wait_until_listening, wrk, wrk_post_script, wrk_scope_script)
 
 FIXED_BODY = os.path.join(BENCH_STUBS, "__files", "fixed.txt")
@@ -152,15 +152,22 @@ def capture_answer(path, stubs, body, workdir):
     return out
 
 
+# Scenarios a peer server runs too (`--peer wiremock`): its mapping files as WireMock 2.35 reads them.
+PEER_SCENARIOS = {"stubbed-1k"}
+# Seconds of load before a measured run: the JVM compiles the hot path first.
+WARM_UP = {"understudy": 1, "c": 1, "wiremock": 20}
+
+
 def load_rounds(scenario, setup, args, script=None):
     path = setup[0]
-    results = {"understudy": [], "c": []}
+    kinds = ("understudy", "c") + ((args.peer,) if args.peer and scenario in PEER_SCENARIOS else ())
+    results = {kind: [] for kind in kinds}
     for round_number in range(1, args.rounds + 1):
-        for kind in ("understudy", "c"):
+        for kind in kinds:
             process, port = start(kind, args.threads, setup)
             try:
                 url = f"http://127.0.0.1:{port}{path}"
-                wrk(url, 1, args.connections, 2, script)  # warm-up
+                wrk(url, WARM_UP[kind], args.connections, 2, script)
                 figures = wrk(url, args.duration, args.connections, 2, script)
             finally:
                 stop(process)
@@ -487,11 +494,14 @@ def main():
     parser.add_argument("--no-fleet", action="store_true", help="skip the team server (one vs three replicas behind nginx)")
     parser.add_argument("--no-ci-session", action="store_true", help="skip the CI test session (reset + 40 requests on the shipped stubs)")
     parser.add_argument("--ci-session-only", action="store_true", help="only the CI test session")
+    parser.add_argument("--peer", choices=["wiremock"], help="also run stubbed-1k on WireMock (Java and the jar of the wiremock PyPI package)")
     args = parser.parse_args()
 
     for tool, path in (("wrk", shutil.which("wrk")), ("understudy", UNDERSTUDY), ("c-baseline", C_BASELINE)):
         if not path or not os.path.exists(path):
             sys.exit(f"missing {tool}: run 'make bench', which builds and installs what it needs")
+    if args.peer == "wiremock" and not (shutil.which("java") and WIREMOCK_JAR and os.path.exists(WIREMOCK_JAR)):
+        sys.exit("--peer wiremock needs java and the WireMock jar (make test's venv has it, or set WIREMOCK_JAR)")
     add_emulator_scenarios()
     unknown = sorted(set(args.scenario or ()) - set(SCENARIOS))
     if unknown:
@@ -547,8 +557,10 @@ def main():
         if args.rounds > 0:
             results, ratios = load_rounds(scenario, setup, args, script)
             row["ratio"] = statistics.median(ratios)
-            for kind in ("understudy", "c"):
+            for kind in results:
                 row[kind] = tuple(statistics.median(r[i] for r in results[kind]) for i in range(3))
+            if args.peer in results:
+                row["peer ratio"] = statistics.median(u[0] / p[0] for u, p in zip(results["understudy"], results[args.peer]))
         if not args.no_callgrind and shutil.which("valgrind"):
             with tempfile.TemporaryDirectory() as workdir:
                 row["ir"] = {kind: instructions_per_request(kind, setup, args, workdir, body, SCOPED.get(scenario, 0))
@@ -557,13 +569,19 @@ def main():
 
     print("\nscenario                 server      req/s (median)  p50 ms  p99 ms   ratio U/C   instructions/request")
     for row in summary:
-        for kind in ("understudy", "c"):
+        for kind in ("understudy", "c", args.peer):
+            if kind is None or (kind == args.peer and kind not in row):
+                continue
             rps, p50, p99 = row.get(kind, (0, 0, 0))
             ratio = f"{row['ratio']:.2f}" if kind == "understudy" and "ratio" in row else ""
-            ir = f"{row['ir'][kind]:,.0f}" if "ir" in row else "-"
+            ir = f"{row['ir'][kind]:,.0f}" if "ir" in row and kind in row["ir"] else "-"
             print(f"{row['scenario']:24} {kind:10} {rps:>15,.0f} {p50:>7.2f} {p99:>7.2f}   {ratio:>9}   {ir:>12}")
+        if "c" in row and row["c"][2] > 0:
+            print(f"{'':24} p99 ratio U/C: {row['understudy'][2] / row['c'][2]:.2f}")
         if "ir" in row:
             print(f"{'':24} instructions ratio U/C: {row['ir']['understudy'] / row['ir']['c']:.3f}")
+        if "peer ratio" in row:
+            print(f"{'':24} rate ratio Understudy/{args.peer}: {row['peer ratio']:.2f} (median of rounds)")
 
 
 if __name__ == "__main__":

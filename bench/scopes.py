@@ -35,20 +35,28 @@ def sql(connection, scope, statement):
     return call(connection, "POST", "/informix/generic.php", scope, body, FORM)
 
 
-def use_everything(connection, scope):
-    """A write in every emulator and the stub engine, then a read of each: what a CI test does."""
-    statuses = [
+# What a CI test does in each emulator (a write, then a read) and in the stub engine, by name.
+USES = {
+    "commerce": lambda connection, scope: [
         call(connection, "POST", "/webapp/wcs/stores/servlet/OrderChangeServiceItemAdd", scope,
-             "storeId=10152&catalogId=10051&langId=-1&catEntryId=12601&quantity=1", FORM),
+             "storeId=10152&catalogId=10051&langId=-1&catEntryId=12601&quantity=1", FORM)],
+    "informix": lambda connection, scope: [
         sql(connection, scope, "INSERT INTO customer (fname, lname) VALUES ('Bench', 'Scope')"),
-        sql(connection, scope, "SELECT * FROM customer"),
+        sql(connection, scope, "SELECT * FROM customer")],
+    "lotus": lambda connection, scope: [
         call(connection, "PUT", "/developerworks/mydeveloperworks/profiles/atom/mv/theboard/entry/status.do?email=npoore@renovations.example.com",
              scope, STATUS_ENTRY, {"Authorization": "Basic " + LOTUS_USER, "Content-Type": "application/atom+xml"}),
-        call(connection, "GET", "/developerworks/mydeveloperworks/news/atom/stories/public?ps=30", scope),
-        call(connection, "GET", "/maps/api/geocode/json?address=94086", scope),
+        call(connection, "GET", "/developerworks/mydeveloperworks/news/atom/stories/public?ps=30", scope)],
+    "geocoder": lambda connection, scope: [call(connection, "GET", "/maps/api/geocode/json?address=94086", scope)],
+    "stubs": lambda connection, scope: [
         call(connection, "POST", "/__admin/mappings", scope, json.dumps({"request": {"urlPath": "/mine"}, "response": {"body": "mine"}})),
-        call(connection, "GET", "/mine", scope),
-    ]
+        call(connection, "GET", "/mine", scope)],
+}
+
+
+def use(connection, scope, parts=tuple(USES)):
+    """The uses of `parts` (default: every emulator and the stub engine) in `scope`."""
+    statuses = [status for part in parts for status in USES[part](connection, scope)]
     if any(status >= 400 for status in statuses):
         raise RuntimeError(f"scope {scope}: statuses {statuses}")
 
@@ -92,19 +100,19 @@ def creation_cost(count=50):
         harness.stop(process)
 
 
-def memory_per_scope(count=100):
-    """KiB of resident memory each of `count` scopes adds once everything was used in it, and the
+def memory_per_scope(count=100, parts=tuple(USES)):
+    """KiB of resident memory each of `count` scopes adds once `parts` were used in it, and the
     server's own estimate (GET /__admin/scopes)."""
     process, port = started()
     try:
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         # The default scope first, twice: caches and lazily made structures are in place.
-        use_everything(connection, None)
-        use_everything(connection, None)
+        use(connection, None, parts)
+        use(connection, None, parts)
         time.sleep(0.5)
         before = resident_kib(process.pid)
         for n in range(count):
-            use_everything(connection, f"mem-{n}")
+            use(connection, f"mem-{n}", parts)
         time.sleep(0.5)
         after = resident_kib(process.pid)
         connection.request("GET", "/__admin/scopes")
@@ -116,6 +124,11 @@ def memory_per_scope(count=100):
         harness.stop(process)
 
 
+def emulator_names():
+    listed = subprocess.run([harness.UNDERSTUDY, "emulators", "--json"], capture_output=True, text=True, check=True).stdout
+    return [emulator["name"] for emulator in json.loads(listed)["emulators"]]
+
+
 def report():
     first, again, cheap_first, cheap_again = creation_cost()
     print(f"\nstate scopes (all shipped emulators): an Informix statement in a new scope {first:.2f} ms, "
@@ -124,6 +137,12 @@ def report():
     per_scope, estimate, base = memory_per_scope()
     print(f"  memory: {per_scope:,.0f} KiB resident per scope with every emulator and the stub engine used in it "
           f"(100 scopes over {base / 1024:.0f} MiB); the server's estimate {estimate:,.0f} KiB")
+    unmeasured = [name for name in emulator_names() if name not in USES]
+    for part in USES:
+        per_scope, estimate, _ = memory_per_scope(parts=(part,))
+        print(f"    {part:9} alone: {per_scope:,.0f} KiB resident per scope; the server's estimate {estimate:,.0f} KiB")
+    if unmeasured:
+        print(f"  not measured alone (no use written in bench/scopes.py): {', '.join(unmeasured)}")
 
 
 if __name__ == "__main__":
