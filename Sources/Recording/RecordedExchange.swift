@@ -39,7 +39,7 @@ public struct RecordedExchange: Sendable {
     /// From a request this server received and the answer the upstream gave.
     init(_ request: Request, _ response: Response, source: String) {
         self.init(
-            method: request.method.rawValue, path: String(request.rawPath), query: request.queryItems,
+            method: request.method.rawValue, path: request.rawPath, query: request.queryItems,
             requestHeaders: request.headers, requestBody: request.body, status: response.status,
             responseHeaders: response.headers, responseBody: response.body.file == nil ? response.body.bytes : [],
             responseFile: response.body.file, source: source)

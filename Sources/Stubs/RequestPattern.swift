@@ -141,7 +141,7 @@ public struct RequestPattern: Sendable {
         if let clientIp {
             result.check(clientIp.matches(request.remoteAddress), "client IP is \(request.remoteAddress), expected \(clientIp.expectation)")
         }
-        let rawPath = String(request.rawPath)
+        let rawPath = request.rawPath
         switch url {
         case .any: break
         case .url(let target):
@@ -211,8 +211,8 @@ public struct RequestPattern: Sendable {
     }
 
     /// The variables of a `urlPathTemplate` in `path`, for templates (`request.path.name`).
-    func pathVariables(_ path: Substring) -> [(name: String, value: String)] {
-        if case .urlPathTemplate(let template) = url { return template.match(String(path)) ?? [] }
+    func pathVariables(_ path: String) -> [(name: String, value: String)] {
+        if case .urlPathTemplate(let template) = url { return template.match(path) ?? [] }
         return []
     }
 

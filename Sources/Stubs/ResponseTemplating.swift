@@ -240,7 +240,7 @@ enum ResponseTemplating {
 
     /// The model of `request` alone: `request` in a response template, `originalRequest` in a webhook's.
     static func requestModel(_ request: Request, pathVariables: [(name: String, value: String)] = []) -> TemplateValue {
-        let rawPath = String(request.rawPath)
+        let rawPath = request.rawPath
         let decodedPath = rawPath.removingPercentEncoding ?? rawPath
         // Split after decoding, as WireMock does: an encoded slash separates segments too.
         let segments = decodedPath.split(separator: "/").map { TemplateValue.string(String($0)) }

@@ -1,4 +1,5 @@
 import HTTPServer
+import MockCore
 
 /// An immutable set of mappings in match order, indexed so that a request meets only the mappings
 /// that can match it: those of its exact path (`url`, `urlPath`), the patterns and templates whose
@@ -9,6 +10,9 @@ final class StubSet: Sendable {
     /// Positions in `ordered`, in runs that each index below names; each run ascending.
     private let positions: [Int]
     private let byPath: [String: Range<Int>]
+    /// `byPath` as a `PathTable` (a byte hash, a third of a Dictionary's), when every path is ASCII;
+    /// an ASCII request path is then looked up in it: String equality is byte equality there.
+    private let asciiPaths: PathTable<Range<Int>>?
     private let unindexed: Range<Int>
     /// `urlPathPattern`s by the literal prefix of the path they match.
     private let pathPatterns: PrefixIndex
@@ -45,6 +49,7 @@ final class StubSet: Sendable {
             return positions.count - list.count..<positions.count
         }
         byPath = exact.mapValues(run)
+        asciiPaths = byPath.keys.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } } ? PathTable(byPath) : nil
         self.unindexed = run(unindexed)
         self.pathPatterns = PrefixIndex(pathPatterns, appendingTo: &positions)
         self.templates = PrefixIndex(templates, appendingTo: &positions)
@@ -59,7 +64,12 @@ final class StubSet: Sendable {
     @inline(__always)
     func forEachCandidate(for request: Request, _ visit: (StubMapping) -> Bool) {
         let path = request.rawPath
-        let exact = byPath[String(path)] ?? 0..<0
+        let exact =
+            if let asciiPaths, path.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 < 0x80 } }) == true {
+                asciiPaths[path] ?? 0..<0
+            } else {
+                byPath[path] ?? 0..<0
+            }
         guard hasPatterns else { return visitInOrder(exact, unindexed, visit) }
         var runs: [Range<Int>] = []
         runs.reserveCapacity(maximumRuns)

@@ -26,6 +26,9 @@ public struct HTTPHeaders: Sendable, Hashable, RandomAccessCollection, Expressib
     public var endIndex: Int { fields.endIndex }
     public subscript(position: Int) -> HTTPHeader { fields[position] }
 
+    /// The header a request names its state scope with (the decoder keeps its name as this string).
+    public static let scopeHeader = "X-Understudy-Scope"
+
     /// The first value of `name`, or nil.
     public subscript(name: String) -> String? {
         fields.first { Self.namesEqual($0.name, name) }?.value
@@ -58,6 +61,8 @@ public struct HTTPHeaders: Sendable, Hashable, RandomAccessCollection, Expressib
     /// ASCII case-insensitive comparison, as header names are compared (RFC 9110 §5.1).
     public static func namesEqual(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }
+        // The same text, most often the same static string (a name the decoder knows): no byte loop.
+        if a == b { return true }
         // Native strings compare on their contiguous bytes; others (bridged) byte by byte.
         let fast = a.utf8.withContiguousStorageIfAvailable { x in
             b.utf8.withContiguousStorageIfAvailable { y in bytesEqual(x, y) }

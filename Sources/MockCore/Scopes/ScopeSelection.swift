@@ -5,7 +5,7 @@ import HTTPServer
 /// the user name of its credentials (`ProxyCredentials`), or — on admin calls only — the query
 /// parameter `scope=NAME`. None of them: `default`. Two that disagree are refused.
 enum ScopeSelection {
-    static let header = "X-Understudy-Scope"
+    static let header = HTTPHeaders.scopeHeader
     static let pathPrefix = "/__scope/"
     static let maxNameLength = 64
 
