@@ -338,13 +338,11 @@ public final class StubEngine: Backend {
         let scope = context.scope
         let hostOnly = context.forUnmappedHost
         if !scope.isDefault, scopesWithOwnMappings.value.load(ordering: .relaxed) > 0, let own = scope[scopeKey].own {
-            if let found = firstMatch(in: own.set, request, scope, hostOnly: hostOnly) { return reply(found, to: request, scope) }
-            return firstMatch(in: state.withLock { $0.current }, request, scope, hiding: own.ids, hostOnly: hostOnly)
-                .map { reply($0, to: request, scope) } ?? .decline
+            if let answer = answer(from: own.set, request, scope, hostOnly: hostOnly) { return answer }
+            return answer(from: state.withLock { $0.current }, request, scope, hiding: own.ids, hostOnly: hostOnly) ?? .decline
         }
         guard mappingCount.load(ordering: .relaxed) > 0 else { return .decline }
-        guard let found = firstMatch(in: state.withLock({ $0.current }), request, scope, hostOnly: hostOnly) else { return .decline }
-        return reply(found, to: request, scope)
+        return answer(from: state.withLock({ $0.current }), request, scope, hostOnly: hostOnly) ?? .decline
     }
 
     /// A matched mapping's answer, followed by its webhooks once it has gone out.
@@ -371,21 +369,22 @@ public final class StubEngine: Backend {
         }
     }
 
-    /// The first mapping of `set` that matches and may enter its scenario, leaving out the ids
-    /// `hiding` names (shared mappings a scope has its own version of). Inlined: a mapping is a
-    /// large value, and returned from a call it is copied (this runs for every request).
-    @inline(__always)
+    /// The reply of the first mapping of `set` that matches and may enter its scenario, leaving
+    /// out the ids `hiding` names (shared mappings a scope has its own version of); nil when none.
     /// `hostOnly`: only mappings with a `host` condition (for a host hosts.json does not map).
-    private func firstMatch(in set: StubSet, _ request: Request, _ scope: StateScope, hiding: Set<String>? = nil, hostOnly: Bool) -> StubMapping? {
-        var found: StubMapping?
+    /// Inlined, and the reply made where the mapping is visited: a mapping is a large value, and
+    /// returned from a call or kept in a variable it is copied (this runs for every request).
+    @inline(__always)
+    private func answer(from set: StubSet, _ request: Request, _ scope: StateScope, hiding: Set<String>? = nil, hostOnly: Bool) -> Reply? {
+        var answer: Reply?
         set.forEachCandidate(for: request) { mapping in
             if let hiding, hiding.contains(mapping.id) { return true }
             if hostOnly && mapping.request.host == nil { return true }
             guard mapping.request.evaluate(request).matched, enterScenario(mapping, scope: scope) else { return true }
-            found = mapping
+            answer = reply(mapping, to: request, scope)
             return false
         }
-        return found
+        return answer
     }
 
     /// Checks the mapping's required scenario state and moves to its new state, atomically.

@@ -2,9 +2,11 @@
 /// literal stub URLs). Open addressing with FNV-1a over the UTF-8 bytes: about a third of what a
 /// Dictionary's SipHash costs on a short path.
 public struct PathTable<Value: Sendable>: Sendable {
-    private var slotKeys: [String?]
-    private var slotValues: [Value?]
-    private let mask: Int
+    // Inlinable (with what it reads), so that a client module's table is specialized: a generic
+    // look-up asks the runtime for Optional<Value>'s metadata on every call.
+    @usableFromInline var slotKeys: [String?]
+    @usableFromInline var slotValues: [Value?]
+    @usableFromInline let mask: Int
     public let count: Int
 
     public init(_ pairs: [String: Value]) {
@@ -22,6 +24,7 @@ public struct PathTable<Value: Sendable>: Sendable {
         }
     }
 
+    @inlinable
     public subscript(path: String) -> Value? {
         var index = Self.hash(path) & mask
         while let key = slotKeys[index] {
@@ -33,13 +36,15 @@ public struct PathTable<Value: Sendable>: Sendable {
 
     public var keys: [String] { slotKeys.compactMap { $0 } }
 
+    @inlinable
     static func hash(_ text: String) -> Int {
         // Over the contiguous bytes: walking the UTF-8 view of a short (inline) string costs
         // about 40 instructions a byte.
         text.utf8.withContiguousStorageIfAvailable(hash) ?? Array(text.utf8).withUnsafeBufferPointer(hash)
     }
 
-    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    @inlinable
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
