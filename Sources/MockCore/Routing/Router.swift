@@ -35,6 +35,9 @@ public final class Router: HTTPHandler {
     /// touching reference counts.
     private let prefixBytes: [UInt8]
     private let prefixRanges: [Range<Int>]
+    /// Of the first 64 routes: the bits of those mounted at "/", and the others with their prefix's bytes.
+    private let rootMountBits: UInt64
+    private let prefixedRoutes: [(index: Int, range: Range<Int>)]
     private let logger: Logger
     /// One line per request (`--verbose`); nil: nothing on the request path.
     private let requestLog: RequestLog?
@@ -80,6 +83,9 @@ public final class Router: HTTPHandler {
         routeMetricSlots = routes.map { route in backends.firstIndex { $0 === route.backend } ?? backends.count }
         prefixBytes = bytes
         prefixRanges = ranges
+        let firstRoutes = routes.prefix(64).enumerated()
+        rootMountBits = firstRoutes.reduce(0) { bits, route in route.element.prefix == "/" ? bits | 1 << UInt64(route.offset) : bits }
+        prefixedRoutes = firstRoutes.filter { $0.element.prefix != "/" }.map { ($0.offset, ranges[$0.offset]) }
         self.journal = journal
         self.scopes = scopes
         // Entries of scopes that have gone: their state is gone too, and they would pin memory.
@@ -270,13 +276,14 @@ public final class Router: HTTPHandler {
         return journal.record(request, scope: scope, backend: backend, response: response, atMonotonicNanos: now, durationNanos: duration)
     }
 
-    /// Bit i set when route i's prefix holds `path` (for the first 64 routes).
+    /// Bit i set when route i's prefix holds `path` (for the first 64 routes). Routes mounted at
+    /// "/" hold every path that starts with "/": their bits are set without a comparison.
     private func mountsHolding(_ path: String) -> UInt64 {
         var path = path
         return path.withUTF8 { p in
             prefixBytes.withUnsafeBufferPointer { all in
-                var mask: UInt64 = 0
-                for (index, range) in prefixRanges.prefix(64).enumerated() where Self.bytes(p, areUnder: UnsafeBufferPointer(rebasing: all[range])) {
+                var mask = p.first == UInt8(ascii: "/") ? rootMountBits : 0
+                for (index, range) in prefixedRoutes where Self.bytes(p, areUnder: UnsafeBufferPointer(rebasing: all[range])) {
                     mask |= 1 << UInt64(index)
                 }
                 return mask
