@@ -1,11 +1,7 @@
 """A simulated network per state scope: latency, a down rate, offline. Checked from below only
 (an answer comes no sooner than the conditions allow), never with an upper bound on time."""
-import json
-import subprocess
 import tempfile
 import time
-import urllib.error
-import urllib.request
 
 import pytest
 import requests
