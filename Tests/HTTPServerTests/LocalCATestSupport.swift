@@ -97,9 +97,9 @@ final class TLSHandshakePair: @unchecked Sendable {
 
     /// Starts the server side: accept, read one request, answer it.
     func serve(with context: OpaquePointer) {
-        let context = UnsafeSendablePointer(pointer: context)
+        let context = UnsafeTransfer(context)
         Thread.detachNewThread { [self] in
-            serverOutcome = Self.accept(on: sockets[0], context: context.pointer)
+            serverOutcome = Self.accept(on: sockets[0], context: context.wrappedValue)
             serverFinished.signal()
         }
     }

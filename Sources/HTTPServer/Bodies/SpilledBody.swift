@@ -36,10 +36,11 @@ final class SpilledBody: @unchecked Sendable {
             return Self.queue.async { [self] in if lost == nil { lost = "out of memory" } }
         }
         evbuffer_add_buffer(handed, source)
-        let buffer = UnsafeSendablePointer(pointer: handed)
+        // Only the queue touches the buffer from here on.
+        let buffer = UnsafeTransfer(handed)
         Self.queue.async { [self] in
-            write(movingFrom: buffer.pointer)
-            evbuffer_free(buffer.pointer)
+            write(movingFrom: buffer.wrappedValue)
+            evbuffer_free(buffer.wrappedValue)
         }
     }
 

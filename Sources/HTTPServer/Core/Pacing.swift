@@ -30,7 +30,7 @@ public struct Pacing: Sendable {
     /// rate, kept for the process (the rates are few: each scope's setting).
     private static func config(_ bytesPerSecond: Int) -> OpaquePointer? {
         configs.withLock { configs in
-            if let made = configs[bytesPerSecond] { return made.pointer }
+            if let made = configs[bytesPerSecond] { return made.wrappedValue }
             // libevent's EV_RATE_LIMIT_MAX (its largest ssize_t), a macro Swift cannot see.
             let unlimited = Int.max
             let rate = max(1, bytesPerSecond)
@@ -43,11 +43,10 @@ public struct Pacing: Sendable {
             let tick = timeval(tv_sec: 0, tv_usec: 10_000)
             let perTick = perTick(rate)
             let made = withUnsafePointer(to: tick) { ev_token_bucket_cfg_new(unlimited, unlimited, perTick, 2 * perTick, $0) }
-            configs[bytesPerSecond] = ConfigPointer(pointer: made)
+            configs[bytesPerSecond] = UnsafeTransfer(made)
             return made
         }
     }
 
-    private struct ConfigPointer: @unchecked Sendable { let pointer: OpaquePointer? }
-    private static let configs = Locked<[Int: ConfigPointer]>([:])
+    private static let configs = Locked<[Int: UnsafeTransfer<OpaquePointer?>]>([:])
 }

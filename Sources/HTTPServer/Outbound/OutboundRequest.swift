@@ -282,7 +282,7 @@ private final class OutboundExchange {
         // The answer is complete once the last piece is on disk. The exchange goes to the spill
         // queue and back unretained, so only the loop ever holds (and frees) it.
         if let held { spilled.append(movingFrom: held) }
-        let pending = PendingCompletion(exchange: Unmanaged.passRetained(self))
+        let pending = UnsafeTransfer(Unmanaged.passRetained(self))
         let loop = self.loop
         let url = request.url
         let head = response
@@ -291,7 +291,7 @@ private final class OutboundExchange {
         spilled.finish { stored in
             if case .success(.memory(_, let reason)) = stored { onSpillFailure?("writing to \(directory) failed: \(reason)") }
             loop.execute {
-                let exchange = pending.exchange.takeRetainedValue()
+                let exchange = pending.wrappedValue.takeRetainedValue()
                 switch stored {
                 case .success(.file(let file)):
                     var answer = head
@@ -307,12 +307,6 @@ private final class OutboundExchange {
             }
         }
     }
-}
-
-/// An exchange on its way through the spill queue, retained but untouched until it is back on
-/// its loop.
-private struct PendingCompletion: @unchecked Sendable {
-    let exchange: Unmanaged<OutboundExchange>
 }
 
 private func onOutboundResponse(_ evRequest: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) {

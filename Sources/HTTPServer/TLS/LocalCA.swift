@@ -44,7 +44,7 @@ public final class LocalCA: Sendable {
     /// the same process memory as the CA key, so they protect nothing more, and would cost a key
     /// generation per host.
     private let leafKey: PrivateKey
-    private let contexts = Locked<[CertificateHost: UnsafeSendablePointer]>([:])
+    private let contexts = Locked<[CertificateHost: UnsafeTransfer<OpaquePointer>]>([:])
 
     private init(directory: URL, certificate: X509Certificate, key: PrivateKey) throws(OpenSSLFailure) {
         self.directory = directory
@@ -59,7 +59,7 @@ public final class LocalCA: Sendable {
 
     deinit {
         contexts.withLock { contexts in
-            for context in contexts.values { SSL_CTX_free(context.pointer) }
+            for context in contexts.values { SSL_CTX_free(context.wrappedValue) }
         }
     }
 
@@ -205,7 +205,7 @@ public final class LocalCA: Sendable {
     func serverContext(for host: String) -> OpaquePointer? {
         guard let target = CertificateHost(host) else { return nil }
         let known = contexts.withLock { contexts in
-            (context: contexts[target]?.pointer, full: contexts.count >= Self.maximumHosts)
+            (context: contexts[target]?.wrappedValue, full: contexts.count >= Self.maximumHosts)
         }
         if let context = known.context { return context }
         guard !known.full else { return nil }
@@ -215,13 +215,13 @@ public final class LocalCA: Sendable {
         return contexts.withLock { contexts in
             if let raced = contexts[target] {
                 SSL_CTX_free(made)
-                return raced.pointer
+                return raced.wrappedValue
             }
             guard contexts.count < Self.maximumHosts else {
                 SSL_CTX_free(made)
                 return nil
             }
-            contexts[target] = UnsafeSendablePointer(pointer: made)
+            contexts[target] = UnsafeTransfer(made)
             return made
         }
     }

@@ -37,11 +37,11 @@ public struct TLSServerSettings: Sendable {
 /// OpenSSL contexts, made once per setting and kept for the process (an SSL_CTX is safe to share
 /// between threads once set up).
 enum TLSContexts {
-    private static let clients = Locked<[TLSClientSettings: UnsafeSendablePointer]>([:])
+    private static let clients = Locked<[TLSClientSettings: UnsafeTransfer<OpaquePointer>]>([:])
 
     static func client(_ settings: TLSClientSettings) -> Result<OpaquePointer, OutboundError> {
         clients.withLock { contexts in
-            if let known = contexts[settings] { return .success(known.pointer) }
+            if let known = contexts[settings] { return .success(known.wrappedValue) }
             guard let context = SSL_CTX_new(TLS_client_method()) else { return .failure(.tlsFailed("", "cannot make a TLS context")) }
             if settings.verifyCertificates {
                 SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
@@ -53,7 +53,7 @@ enum TLSContexts {
             } else {
                 SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)
             }
-            contexts[settings] = UnsafeSendablePointer(pointer: context)
+            contexts[settings] = UnsafeTransfer(context)
             return .success(context)
         }
     }
@@ -115,9 +115,4 @@ extension TLSContexts {
         ERR_error_string_n(code, &buffer, buffer.count)
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
-}
-
-/// A C pointer kept in a lock-protected table.
-struct UnsafeSendablePointer: @unchecked Sendable {
-    let pointer: OpaquePointer
 }

@@ -86,20 +86,15 @@ extension Reply {
 extension DeferredReply {
     /// Computes the answer on `queue`, off the event loop, and sends it on this reply's loop.
     public func compute(on queue: DispatchQueue, _ work: @escaping @Sendable () -> Response) {
-        let pending = PendingReply(self)
+        // The reply goes through the queue untouched and is used again only on its own loop.
+        let pending = UnsafeTransfer(self)
         let loop = self.loop
         queue.async {
             let response = work()
             // A loop that has ended (the server stopped meanwhile) takes no more work: the reply
             // must then not be released here, where its responder would touch libevent off its
             // loop. It is kept until the process exits.
-            if !loop.execute({ pending.reply.send(response) }) { _ = Unmanaged.passRetained(pending) }
+            if !loop.execute({ pending.wrappedValue.send(response) }) { _ = Unmanaged.passRetained(pending.wrappedValue) }
         }
     }
-}
-
-/// Carries a `DeferredReply` through another thread; it is only used again on its own loop.
-private final class PendingReply: @unchecked Sendable {
-    let reply: DeferredReply
-    init(_ reply: DeferredReply) { self.reply = reply }
 }
