@@ -104,16 +104,75 @@ public final class Router: HTTPHandler {
         adminMountBit = adminIndex < 64 ? 1 << UInt64(adminIndex) : 0
     }
 
+    /// A request's way through the server, step by step: a CONNECT opens a tunnel; otherwise the
+    /// request is admitted (its scope named, the admin guard passed), its scope's network applied,
+    /// device mode's gate decides which emulators may answer, and the mounted backends are asked in
+    /// order; the 404 page when none answers.
     public func handle(_ request: consuming Request, responder: Responder) {
-        if request.method == .connect {
-            guard let deviceMode else {
-                return responder.send(.text("CONNECT is for proxies: this server is not one (device mode is off).\n", status: 501))
-            }
-            // An offline scope's device gets no tunnel.
-            return deviceMode.answerConnect(request, responder, portScope: scopePorts?.scope(ofLocalPort: request.localPort)) { [scopes] name in
-                (name.map { scopes.existing($0) } ?? scopes.default)?.networkConditions?.offline ?? false
-            }
+        if request.method == .connect { return openTunnel(request, responder) }
+        let admission: Admission
+        do throws(Refusal) {
+            admission = try admit(&request)
+        } catch {
+            return responder.send(error.response)
         }
+        let scope = admission.scope
+        scope.noteUse(at: request.receivedAtNanos, countsRequest: !admission.isAdmin)
+        // The scope's simulated network (admin calls are never slowed). Offline: the request never
+        // arrived, so the connection closes without an answer and nothing is journaled.
+        if !admission.isAdmin, let conditions = scope.networkConditions {
+            if conditions.offline { return responder.fail(with: .emptyResponse) }
+            responder.pacing = conditions.pacing(uploadBytes: request.body.count)
+        }
+        scopes.sweepIfDue(now: request.receivedAtNanos)
+        var context = RequestContext(scope: scope, basePath: admission.basePath)
+        let (emulators, offlineHost) = admission.isAdmin ? (.all, nil) : passDeviceGate(request, &context)
+        if let (reply, route) = askBackends(request, admission, context, emulators) {
+            let backend = routes[route].backend.name
+            return finish(reply, from: backend, slot: routeMetricSlots[route], request, responder, isAdmin: admission.isAdmin, scope: scope)
+        }
+        if let offlineHost, let deviceMode {
+            return finish(
+                deviceMode.offlineReply(request, host: offlineHost), from: "proxy", slot: proxyMetricSlot, request, responder, isAdmin: false,
+                scope: scope)
+        }
+        let nearMisses = NearMiss.closest(backends.flatMap { $0.nearMisses(for: request, in: scope) })
+        let response = NotFoundPage.response(for: request, routes: routes, nearMisses: nearMisses)
+        if !admission.isAdmin { record(request, response, backend: nil, slot: nil, scope: scope) }
+        responder.send(response)
+    }
+
+    /// An answer given before any backend sees the request (a bad scope name, refused proxy
+    /// credentials, an admin call the guard refuses).
+    private struct Refusal: Error {
+        let response: Response
+    }
+
+    /// What admitting a request found.
+    private struct Admission {
+        let scope: StateScope
+        /// `/__scope/NAME` when the path carried it (taken off the request), else "".
+        let basePath: String
+        let isAdmin: Bool
+        /// Bit i set when route i's prefix holds the path (the first 64 routes).
+        let mounted: UInt64
+    }
+
+    /// A CONNECT: device mode opens a tunnel (none for an offline scope's device); without device
+    /// mode this server is no proxy.
+    private func openTunnel(_ request: Request, _ responder: Responder) {
+        guard let deviceMode else {
+            return responder.send(.text("CONNECT is for proxies: this server is not one (device mode is off).\n", status: 501))
+        }
+        deviceMode.answerConnect(request, responder, portScope: scopePorts?.scope(ofLocalPort: request.localPort)) { [scopes] name in
+            (name.map { scopes.existing($0) } ?? scopes.default)?.networkConditions?.offline ?? false
+        }
+    }
+
+    /// Names the request's scope (taking a `/__scope/NAME/` prefix off its path) and lets an admin
+    /// call through the guard; throws the answer when either refuses.
+    @inline(__always)
+    private func admit(_ request: inout Request) throws(Refusal) -> Admission {
         // Through device mode's proxy the scope may come from the proxy: a tunnel's (given at its
         // CONNECT), the port's (a scope's own proxy port), or this request's credentials.
         var proxyScope = request.tunnelScope ?? scopePorts?.scope(ofLocalPort: request.localPort)
@@ -121,8 +180,7 @@ public final class Router: HTTPHandler {
             do throws(ProxyRefusal) {
                 proxyScope = try deviceMode.scopeOfCredentials(request)
             } catch {
-                responder.send(error.response)
-                return
+                throw Refusal(response: error.response)
             }
         }
         // The scope's path prefix comes off before anything looks at the path.
@@ -130,8 +188,7 @@ public final class Router: HTTPHandler {
         do throws(ScopeRefusal) {
             named = try ScopeSelection.read(&request, proxyScope: proxyScope)
         } catch {
-            responder.send(error.response)
-            return
+            throw Refusal(response: error.response)
         }
         // Admin calls are not the app's requests: WireMock does not journal them either, so counts
         // and verifications see only what the app sent.
@@ -143,63 +200,53 @@ public final class Router: HTTPHandler {
             // Not journaled (the journal is what the app under test sent) and logged only with
             // --verbose: the client is told why, and a hostile page could flood the log.
             logger.debug("admin API refused \(request.method.rawValue) \(request.path) from \(request.remoteAddress): status \(refusal.status)")
-            responder.send(refusal)
-            return
+            throw Refusal(response: refusal)
         }
-        let scope: StateScope
         do throws(ScopeRefusal) {
             let name = isAdmin ? try ScopeSelection.adminQueryName(request, given: named.name) : named.name
-            scope = name.map { scopes.scope(named: $0, now: request.receivedAtNanos) } ?? scopes.default
+            let scope = name.map { scopes.scope(named: $0, now: request.receivedAtNanos) } ?? scopes.default
+            return Admission(scope: scope, basePath: named.basePath, isAdmin: isAdmin, mounted: mounted)
         } catch {
-            responder.send(error.response)
-            return
+            throw Refusal(response: error.response)
         }
-        scope.noteUse(at: request.receivedAtNanos, countsRequest: !isAdmin)
-        // The scope's simulated network (admin calls are never slowed). Offline: the request never
-        // arrived, so the connection closes without an answer and nothing is journaled.
-        if !isAdmin, let conditions = scope.networkConditions {
-            if conditions.offline { return responder.fail(with: .emptyResponse) }
-            responder.pacing = conditions.pacing(uploadBytes: request.body.count)
+    }
+
+    /// Device mode's gate for an app's request: a device's request for a real host may be answered
+    /// only by what hosts.json names for it, and by no emulator for a host it does not name (then
+    /// the host, for the offline answer).
+    @inline(__always)
+    private func passDeviceGate(_ request: Request, _ context: inout RequestContext) -> (EmulatorsAllowed, offlineHost: String?) {
+        guard let deviceMode else { return (.all, nil) }
+        deviceMode.describeTLS(of: request, to: &context)
+        switch deviceMode.gate(for: request) {
+        case .ordinary: return (.all, nil)
+        case .mapped(let target): return (HostMap.backend(for: request.path, in: target).map(EmulatorsAllowed.only) ?? .none, nil)
+        case .offline(let host):
+            // Stubs and recordings may still answer it (a mapping for that host); no emulator does.
+            context.forUnmappedHost = true
+            return (.none, host)
         }
-        scopes.sweepIfDue(now: request.receivedAtNanos)
-        var context = RequestContext(scope: scope, basePath: named.basePath)
-        // A device's request for a real host: only what hosts.json names for it answers, and
-        // nothing for a host it does not name.
-        var emulators = EmulatorsAllowed.all
-        var offlineHost: String?
-        if !isAdmin, let deviceMode {
-            deviceMode.describeTLS(of: request, to: &context)
-            switch deviceMode.gate(for: request) {
-            case .ordinary: break
-            case .mapped(let target): emulators = HostMap.backend(for: request.path, in: target).map(EmulatorsAllowed.only) ?? .none
-            case .offline(let host):
-                // Stubs and recordings may still answer it (a mapping for that host); no emulator does.
-                emulators = .none
-                offlineHost = host
-                context.forUnmappedHost = true
-            }
-        }
+    }
+
+    /// Asks the backends whose mount holds the path, in resolution order, until one answers: its
+    /// reply and route; nil when all declined.
+    @inline(__always)
+    private func askBackends(_ request: Request, _ admission: Admission, _ context: RequestContext, _ emulators: EmulatorsAllowed) -> (
+        Reply, route: Int
+    )? {
         for index in routes.indices
         where index >= 64
             ? Self.path(request.path, isUnder: routes[index].prefix)
-            : mounted & (1 << index) != 0
+            : admission.mounted & (1 << index) != 0
         {
             let backend = routes[index].backend
             // Stubs and recordings answer any host (a mapping says when it is for one host only).
             if backend.tier >= .emulator, !emulators.allows(backend.name) { continue }
             let reply = backend.handle(request, context)
             if case .decline = reply { continue }
-            return finish(reply, from: backend.name, slot: routeMetricSlots[index], request, responder, isAdmin: isAdmin, scope: scope)
+            return (reply, index)
         }
-        if let offlineHost, let deviceMode {
-            return finish(
-                deviceMode.offlineReply(request, host: offlineHost), from: "proxy", slot: proxyMetricSlot, request, responder, isAdmin: false,
-                scope: scope)
-        }
-        let nearMisses = NearMiss.closest(backends.flatMap { $0.nearMisses(for: request, in: scope) })
-        let response = NotFoundPage.response(for: request, routes: routes, nearMisses: nearMisses)
-        if !isAdmin { record(request, response, backend: nil, slot: nil, scope: scope) }
-        responder.send(response)
+        return nil
     }
 
     /// Which emulators (and fallbacks) may answer a request: a device's request for a host
