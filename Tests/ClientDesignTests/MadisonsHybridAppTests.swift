@@ -50,7 +50,7 @@ import UnderstudyTesting
 
     @Test func theAppShopsThroughTheStorefront() async throws {
         let geocoder = GeocoderBackend(directory: Self.stubs.appendingPathComponent("geocoder"))
-        while !geocoder.isReady { try await Task.sleep(for: .milliseconds(50)) }
+        try #require(await poll(until: { geocoder.isReady }, timeout: .seconds(120)))
         let server = try TestServer.start(backends: [CommerceBackend(directory: Self.stubs.appendingPathComponent("commerce")), geocoder])
         defer { server.stop() }
         let app = WebViewController(server)

@@ -148,7 +148,7 @@ func lines(_ data: Data) -> [String] {
             }, configure: { $0.threads = 1 })
         defer { server.stop() }
         async let slow = server.send("GET", "/slow").body
-        while !slowArrived.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(await poll(until: { slowArrived.withLock { $0 } }))
         let fast = try await server.send("GET", "/fast").body
         #expect(String(decoding: fast, as: UTF8.self) == "fast")
         fastReceived.withLock { $0 = true }

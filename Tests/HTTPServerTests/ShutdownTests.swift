@@ -27,7 +27,7 @@ import FoundationNetworking
         let port = server.port
         let connection = try server.connect()
         try connection.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
-        while !received.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(await poll(until: { received.withLock { $0 } }))
 
         server.server.shutdown(gracePeriod: .seconds(5))
         let response = try connection.readResponse()

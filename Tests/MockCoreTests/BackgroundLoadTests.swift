@@ -81,12 +81,12 @@ private final class LoadedText: Sendable {
         let startedWhileHeld = started.load(ordering: .relaxed)
         #expect(!startedWhileHeld)
         gate.release()
-        while !load.isLoaded { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(await poll(until: { load.isLoaded }))
         #expect(load.value?.text == "fixture")
         // Not held: a load starts at once.
         let next = BackgroundLoad<LoadedText>()
         next.start(after: gate) { LoadedText("next") }
-        while !next.isLoaded { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(await poll(until: { next.isLoaded }))
         #expect(next.value?.text == "next")
     }
 }

@@ -51,7 +51,7 @@ import FoundationNetworking
         /// What the receiver was sent, oldest first, once `count` requests have come (10 s at most).
         func received(_ count: Int) async throws -> [JournalEntry] {
             let journal = try #require(receiver.router?.journal)
-            for _ in 0..<200 where journal.count < count { try await Task.sleep(for: .milliseconds(50)) }
+            _ = await poll(until: { journal.count >= count })
             return journal.entries
         }
 
