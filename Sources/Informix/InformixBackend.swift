@@ -29,7 +29,7 @@ public final class InformixBackend: Backend {
     /// Each scope's database and queue.
     private let databases: ScopeKey<ScopeDatabase>
     /// Answers of read-only requests, of every scope, under one byte cap.
-    private let cache: InformixResponseCache
+    private let cache: ScopedResponseCache
 
     public var report: BackendReport {
         let tables = template.value?.definitions.values.filter { !$0.isCatalog }.count
@@ -48,7 +48,7 @@ public final class InformixBackend: Backend {
             logger.warning("informix: \(error)")
         }
         self.settings = settings
-        let cache = InformixResponseCache(maxEntries: settings.responseCache, maxBytes: settings.responseCacheBytes)
+        let cache = ScopedResponseCache(maxEntries: settings.responseCache, maxBytes: settings.responseCacheBytes)
         self.cache = cache
         self.logger = logger
         databases = ScopeKey { scope in
@@ -248,13 +248,13 @@ private final class ScopeDatabase: ScopeState, @unchecked Sendable {
     let queue: DispatchQueue
     /// In the data directory, when there is one.
     let file: URL?
-    private let cache: InformixResponseCache
+    private let cache: ScopedResponseCache
     /// The database's memory after its last change, for the scope list.
     let bytes = Atomic<Int>(0)
     var database: InformixDatabase?
     var needsRestore = false
 
-    init(scope: String, cache: InformixResponseCache, file: URL?) {
+    init(scope: String, cache: ScopedResponseCache, file: URL?) {
         self.scope = scope
         self.cache = cache
         self.file = file

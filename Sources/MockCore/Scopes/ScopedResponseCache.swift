@@ -1,12 +1,11 @@
 import HTTPServer
-import MockCore
 
 /// Answers of read-only requests, kept while their scope's data is unchanged, for all scopes
-/// under one cap on entries and one on bytes: a client can ask for a whole table as XML again
-/// and again, and sixty such answers of 13 MB each once took the process to a gigabyte. When a
+/// under one cap on entries and one on bytes: a client can ask for a whole table (or feed) again
+/// and again, and sixty answers of 13 MB each once took the process to a gigabyte. When a
 /// cap is reached the least recently used answers go first; an answer larger than the byte
 /// cap is not kept at all.
-final class InformixResponseCache: Sendable {
+public final class ScopedResponseCache: Sendable {
     private struct Entry {
         var response: Response
         var scope: String
@@ -30,27 +29,27 @@ final class InformixResponseCache: Sendable {
     }
 
     /// Most answers kept; 0 keeps none.
-    let maxEntries: Int
+    public let maxEntries: Int
     /// Most bytes of answers (bodies and keys) kept; 0 keeps none.
-    let maxBytes: Int
+    public let maxBytes: Int
     private let entries = Locked(Entries())
 
-    init(maxEntries: Int, maxBytes: Int) {
+    public init(maxEntries: Int, maxBytes: Int) {
         self.maxEntries = maxEntries
         self.maxBytes = maxBytes
     }
 
     /// Bytes held now.
-    var bytes: Int { entries.withLock(\.bytes) }
+    public var bytes: Int { entries.withLock(\.bytes) }
     /// Answers held now.
-    var count: Int { entries.withLock(\.byKey.count) }
+    public var count: Int { entries.withLock(\.byKey.count) }
 
-    var statistics: ResponseCache.Statistics {
+    public var statistics: ResponseCache.Statistics {
         entries.withLock { ResponseCache.Statistics(hits: $0.hits, misses: $0.misses) }
     }
 
     /// The answer to `key` in `scope`, if it was made at `generation`.
-    func response(scope: String, key: String, generation: Int) -> Response? {
+    public func response(scope: String, key: String, generation: Int) -> Response? {
         guard maxEntries > 0, maxBytes > 0 else { return nil }
         let fullKey = scope + "\u{0}" + key
         return entries.withLock { entries in
@@ -73,7 +72,7 @@ final class InformixResponseCache: Sendable {
 
     /// Keeps `response` (a body of `bodyBytes`) for `key` in `scope` at `generation`, making
     /// room by dropping the least recently used answers.
-    func store(_ response: Response, bodyBytes: Int, scope: String, key: String, generation: Int) {
+    public func store(_ response: Response, bodyBytes: Int, scope: String, key: String, generation: Int) {
         let fullKey = scope + "\u{0}" + key
         // The key is kept too, and it holds the client's SQL.
         let size = bodyBytes + fullKey.utf8.count
@@ -93,7 +92,7 @@ final class InformixResponseCache: Sendable {
     }
 
     /// Drops every answer of `scope` (its database was opened again or restored).
-    func forget(scope: String) {
+    public func forget(scope: String) {
         entries.withLock { entries in
             for (key, entry) in entries.byKey where entry.scope == scope { entries.remove(key) }
         }
