@@ -19,15 +19,13 @@ public final class LotusBackend: Backend {
     private let settings: LotusSettings
     /// The people, blogs and stories, loaded on a thread of their own (requests wait for them).
     private let loaded = BackgroundLoad<LotusDirectory>()
-    /// Each scope's writes and cache.
+    /// Each scope's writes.
     private let scopes: ScopeKey<LotusScope>
+    /// Rendered answers of every scope, under one cap.
+    private let cache: ScopedResponseCache
     private let logger: Logger
     /// Mount prefixes with their trailing slash, longest first.
     private let prefixes: [String]
-
-    /// Lookups in the scopes' caches, all scopes together, for the metrics.
-    private let cacheHits = Atomic(0)
-    private let cacheMisses = Atomic(0)
 
     public var isReady: Bool { loaded.isLoaded }
 
@@ -39,9 +37,7 @@ public final class LotusBackend: Backend {
                 ("entries", fixtures.blogs.reduce(0) { $0 + $1.entries.count }), ("stories", fixtures.stories.count),
             ]
         }
-        return BackendReport(
-            fixtures: counts,
-            cache: ResponseCache.Statistics(hits: cacheHits.load(ordering: .relaxed), misses: cacheMisses.load(ordering: .relaxed)))
+        return BackendReport(fixtures: counts, cache: cache.statistics)
     }
 
     /// The components, and the pages of the features known only by their stories (where the
@@ -62,8 +58,9 @@ public final class LotusBackend: Backend {
         }
         self.settings = settings
         self.logger = logger
-        let (cacheCapacity, cacheBytes) = (settings.responseCache, settings.responseCacheBytes)
-        scopes = ScopeKey { _ in LotusScope(cacheCapacity: cacheCapacity, cacheBytes: cacheBytes) }
+        let cache = ScopedResponseCache(maxEntries: settings.responseCache, maxBytes: settings.responseCacheBytes)
+        self.cache = cache
+        scopes = ScopeKey { scope in LotusScope(name: scope.name, cache: cache) }
         prefixes = settings.prefixes.sorted { $0.count > $1.count }.map { $0 + "/" }
         mounts = ([""] + settings.prefixes).flatMap { prefix in Self.components.map { prefix + $0 } }
         loaded.start {
@@ -98,11 +95,9 @@ public final class LotusBackend: Backend {
             key =
                 (request.isSecure ? "https\u{0}" : "") + context.basePath + request.target + "\u{0}" + (headers.host ?? "") + "\u{0}"
                 + (headers.authorization ?? "") + "\u{0}" + (headers.acceptLanguage ?? "")
-            if let cached = scope.cache.response(for: key, generation: scope.generation) {
-                cacheHits.add(1, ordering: .relaxed)
+            if let cached = cache.response(scope: scope.name, key: key, generation: scope.generation) {
                 return .response(ConditionalGET.answer(headers, cached))
             }
-            cacheMisses.add(1, ordering: .relaxed)
         }
         var path = request.path
         var prefix = ""
@@ -178,7 +173,9 @@ public final class LotusBackend: Backend {
             if error.status == 401 { return challenge(view.request, basePath: view.basePath) }
             return self.error(error, lotus.labels)
         }
-        if response.status == 200 { scope.cache.store(response, for: key, generation: snapshot.generation) }
+        if response.status == 200 {
+            cache.store(response, bodyBytes: response.body.count, scope: scope.name, key: key, generation: snapshot.generation)
+        }
         return ConditionalGET.answer(view.headers, response)
     }
 

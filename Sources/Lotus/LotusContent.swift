@@ -193,15 +193,18 @@ final class LotusDirectory: Sendable {
     }
 }
 
-/// One scope's writes, their generation and its cache of answers. Reads that hit the cache take
-/// no lock on the data; a miss copies the data (its arrays are shared, not duplicated).
+/// One scope's writes and their generation; its answers are in the backend's cache of all
+/// scopes under that generation. Reads that hit the cache take no lock on the data; a miss copies
+/// the data (its arrays are shared, not duplicated).
 final class LotusScope: ScopeState {
     private let data = Locked((state: LotusState(), generation: 0))
     private let counter = Atomic<Int>(0)
-    let cache: ResponseCache
+    let name: String
+    private let cache: ScopedResponseCache
 
-    init(cacheCapacity: Int, cacheBytes: Int) {
-        cache = ResponseCache(capacity: cacheCapacity, maxBytes: cacheBytes)
+    init(name: String, cache: ScopedResponseCache) {
+        self.name = name
+        self.cache = cache
     }
 
     /// Goes up with every write and reset, never down: answers cached for one generation never
@@ -227,6 +230,12 @@ final class LotusScope: ScopeState {
             data.state = LotusState()
             advance(&data)
         }
+        cache.forget(scope: name)
+    }
+
+    /// The scope is gone: its cached answers go with it.
+    func discard() {
+        cache.forget(scope: name)
     }
 
     private func advance(_ data: inout (state: LotusState, generation: Int)) {
@@ -236,7 +245,7 @@ final class LotusScope: ScopeState {
 
     var estimatedBytes: Int {
         let state = data.withLock { $0.state }
-        return cache.bytes + (state.stories.count + state.boardMessages.count + state.comments.count + state.blogEntries.count) * 512
+        return cache.bytes(of: name) + (state.stories.count + state.boardMessages.count + state.comments.count + state.blogEntries.count) * 512
     }
 }
 

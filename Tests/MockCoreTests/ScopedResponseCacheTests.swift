@@ -31,6 +31,9 @@ import Testing
         // A changed database, or a scope opened again, is never answered from old entries.
         #expect(cache.response(scope: "s", key: "k19", generation: 1) == nil)
         cache.store(response(10), bodyBytes: 10, scope: "t", key: "k", generation: 0)
+        // What each scope holds (the key counts too), for the scope list.
+        #expect(cache.bytes(of: "t") == 10 + "t\u{0}k".utf8.count)
+        #expect(cache.bytes(of: "s") + cache.bytes(of: "t") == cache.bytes)
         cache.forget(scope: "s")
         #expect(cache.count == 1)
         #expect(cache.response(scope: "t", key: "k", generation: 0) != nil)

@@ -48,6 +48,11 @@ public final class ScopedResponseCache: Sendable {
         entries.withLock { ResponseCache.Statistics(hits: $0.hits, misses: $0.misses) }
     }
 
+    /// Bytes held for `scope`'s answers (a scan: for the scope list, not requests).
+    public func bytes(of scope: String) -> Int {
+        entries.withLock { entries in entries.byKey.values.reduce(0) { $0 + ($1.scope == scope ? $1.bytes : 0) } }
+    }
+
     /// The answer to `key` in `scope`, if it was made at `generation`.
     public func response(scope: String, key: String, generation: Int) -> Response? {
         guard maxEntries > 0, maxBytes > 0 else { return nil }
