@@ -20,9 +20,14 @@ import FoundationNetworking
 
     func names() throws -> [String] { try registered().compactMap { $0["name"] as? String } }
 
-    @Test func listsTheFourEmulatorsWithTheBenchScenariosTheFiguresAreKeptFor() throws {
+    /// The emulators that ship; a new one is added to the registry, not to this list.
+    static let shipped = ["geocoder", "informix", "lotus", "commerce"]
+
+    @Test func listsTheShippedEmulatorsWithTheBenchScenariosTheFiguresAreKeptFor() throws {
         let emulators = try registered()
-        #expect(emulators.compactMap { $0["name"] as? String } == ["geocoder", "informix", "lotus", "commerce"])
+        let names = emulators.compactMap { $0["name"] as? String }
+        #expect(Set(Self.shipped).isSubset(of: names), "every shipped emulator is registered: \(names)")
+        #expect(Set(names).count == names.count, "no emulator registered twice")
         // docs/performance.md's history compares these scenarios run by run: their names, requests
         // and variants stay as they were.
         var scenarios: [String: [String: Any]] = [:]
@@ -35,19 +40,20 @@ import FoundationNetworking
             }
         }
         #expect(
-            scenarios.keys.sorted() == ["commerce-product", "commerce-search", "geocode-reverse", "geocode-zip", "informix-customers", "lotus-blogs"])
+            Set(["commerce-product", "commerce-search", "geocode-reverse", "geocode-zip", "informix-customers", "lotus-blogs"]).isSubset(
+                of: scenarios.keys))
         #expect(scenarios["geocode-zip"]?["path"] as? String == "/maps/api/geocode/xml?address=94086&sensor=true")
         #expect(scenarios["geocode-zip"]?["method"] as? String == "GET")
         #expect(scenarios["geocode-zip"]?["formBody"] is NSNull)
         #expect(scenarios["informix-customers"]?["method"] as? String == "POST")
         #expect(scenarios["informix-customers"]?["formBody"] as? String == "sql_stmt=SELECT+*+FROM+customer&tableName=customer")
         #expect(scenarios.values.allSatisfy { $0["uncachedVariant"] as? Bool == true }, "each has its -uncached scenario")
-        #expect(scenarios.filter { $0.value["sameBytesVariant"] as? Bool == true }.keys.sorted() == ["lotus-blogs"])
+        #expect(scenarios["lotus-blogs"]?["sameBytesVariant"] as? Bool == true)
 
         let text = try UnderstudyProcess(["emulators"])
         let lines = text.allOutput().split(separator: "\n")
         #expect(text.finish().status == 0)
-        #expect(lines.map { $0.split(separator: " ").first.map(String.init) } == ["geocoder", "informix", "lotus", "commerce"])
+        #expect(lines.compactMap { $0.split(separator: " ").first.map(String.init) } == names, "the text lists what the JSON lists, in order")
     }
 
     @Test func serveStartsEveryRegisteredEmulatorWhoseFolderIsThereAndNoneWhenReplayingOnly() async throws {
