@@ -26,16 +26,19 @@ import urllib.request
 
 from harness import UNDERSTUDY, ROOT, free_port, stop, wait_until_healthy, wait_until_listening, wrk_post_script
 
-ROUTES = [
-    ("geocoder", "/maps/api/geocode/json?address=94086&sensor=false", None),
-    ("geocoder-reverse", "/maps/api/geocode/xml?latlng=37.3764,-122.0238&sensor=false", None),
-    ("informix", "/informix/generic.php", "sql_stmt=SELECT+*+FROM+customer&tableName=customer"),
-    ("lotus", "/news/atom/stories/public?source=blogs&ps=30", None),
-    ("commerce-product", "/webapp/wcs/stores/servlet/mProductDisplayView?storeId=10152&catalogId=10051&langId=-1&productId=12001", None),
-    ("commerce-search", "/search/resources/store/10152/productview/bySearchTerm/dress?catalogId=10051", None),
+# Besides each registered emulator's benchmark requests (`understudy emulators --json`): a stub
+# the shipped stubs folder answers, and a request nothing answers.
+OTHER_ROUTES = [
     ("stub", "/bus", None),
     ("not-found", "/nothing/here", None),
 ]
+
+
+def routes():
+    """(name, path, form body or None) of every route the soak loads, the emulators' first."""
+    listed = json.loads(subprocess.run([UNDERSTUDY, "emulators", "--json"], capture_output=True, text=True, check=True).stdout)
+    return [(benchmark["name"], benchmark["path"], benchmark["formBody"])
+            for emulator in listed["emulators"] for benchmark in emulator["benchmarks"]] + OTHER_ROUTES
 
 
 def resident_kib(pid):
@@ -150,7 +153,7 @@ def main():
         print(f"soak: {args.seconds} s x {args.connections} connections per route, {args.threads} server threads")
         print(f"{'route':<18} {'requests':>10} {'errors':>7} {'RSS before':>11} {'RSS after':>10}")
         with tempfile.TemporaryDirectory() as scratch:
-            for name, path, body in ROUTES:
+            for name, path, body in routes():
                 before = resident_kib(server.pid)
                 script = wrk_post_script(scratch, body) if body else None
                 requests, socket_errors, bad = load(f"http://127.0.0.1:{port}{path}", args.seconds, args.connections, script)
