@@ -95,8 +95,9 @@ extension StubDirectory {
 
 /// Where WireMock 2.35 and 3.13 behave differently, which one Understudy follows (`serve
 /// --wiremock-version`, or `wiremockVersion` in the stubs folder's `understudy.json`; a stub
-/// pack's own `understudy.json` chooses for that pack). So far one
-/// difference: 3.x prints `{{x}}` in templates as it is, 2.x HTML-escapes it (docs/stubs.md).
+/// pack's own `understudy.json` chooses for that pack). Two differences (docs/stubs.md): 3.x
+/// prints `{{x}}` in templates as it is, 2.x HTML-escapes it; an `equalToXml` naming no
+/// `namespaceAwareness` compares as 3.x's STRICT or as 2.x's LEGACY.
 public enum WireMockVersion: Int, Sendable, CaseIterable {
     case v2 = 2
     case v3 = 3

@@ -43,6 +43,22 @@ public struct StubMapping: Sendable {
         }
     }
 
+    /// WireMock 2.35 compared `equalToXml` as 3.12 names `namespaceAwareness: LEGACY` (element
+    /// prefixes dropped): under `--wiremock-version 2` an `equalToXml` that names no awareness gets
+    /// that one. Only the parsed pattern changes; the mapping's JSON stays as it was sent.
+    static func legacyNamespaces(_ json: JSONValue) -> JSONValue {
+        switch json {
+        case .array(let items): return .array(items.map(legacyNamespaces))
+        case .object(let members):
+            var rewritten = members.map { ($0.0, legacyNamespaces($0.1)) }
+            if members.contains(where: { $0.0 == "equalToXml" }), !members.contains(where: { $0.0 == "namespaceAwareness" }) {
+                rewritten.append(("namespaceAwareness", .string(EqualToXmlOptions.NamespaceAwareness.legacy.rawValue)))
+            }
+            return .object(rewritten)
+        default: return json
+        }
+    }
+
     private static func parseMapping(_ json: JSONValue, in directory: StubDirectory, file: String?) throws(StubError) -> StubMapping {
         guard var members = json.objectValue else { throw StubError(field: "", message: "a mapping must be a JSON object") }
         var warnings: [StubError] = []
@@ -62,7 +78,8 @@ public struct StubMapping: Sendable {
         }
         let priority = json["priority"]?.intValue ?? defaultPriority
         guard priority >= 1 else { throw StubError(field: "priority", message: "must be 1 or more") }
-        let request = try RequestPattern.parse(requestJSON, warnings: &warnings)
+        let request = try RequestPattern.parse(
+            directory.wireMockVersion == .v2 ? Self.legacyNamespaces(requestJSON) : requestJSON, warnings: &warnings)
         let response = try ResponseDefinition.parse(responseJSON, in: directory, warnings: &warnings)
         let webhooks = try Webhook.parseAll(json, helpers: directory.helpers, warnings: &warnings)
         return StubMapping(

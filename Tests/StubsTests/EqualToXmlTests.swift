@@ -1,3 +1,5 @@
+import Foundation
+import HTTPServer
 import JSON
 import Testing
 
@@ -92,5 +94,27 @@ import Testing
                 #expect((error as? StubError)?.field == field, "\(json): \(error)")
             }
         }
+    }
+
+    /// `--wiremock-version 2`: an `equalToXml` naming no awareness compares as 2.35 did (LEGACY:
+    /// element prefixes dropped, so namespace URIs of prefixed elements do not count); 3 as STRICT.
+    /// The mapping's JSON is left as it was sent.
+    @Test func wireMock2ComparesAsLegacyWhenNoAwarenessIsNamed() throws {
+        let mappingJSON: JSONValue = .object([
+            (
+                "request",
+                .object([("bodyPatterns", .array([.object([("equalToXml", #"<ns1:companyID xmlns:ns1="https://thing.com">100</ns1:companyID>"#)])]))])
+            ),
+            ("response", .object([("status", 200)])),
+        ])
+        let other = Request(method: .post, target: "/", body: Array(#"<ns1:companyID xmlns:ns1="https://stuff.com">100</ns1:companyID>"#.utf8))
+        func matches(_ version: WireMockVersion) throws -> (Bool, JSONValue) {
+            let mapping = try StubMapping.parse(mappingJSON, in: StubDirectory(root: URL(fileURLWithPath: "/nonexistent"), wireMockVersion: version))
+            return (mapping.request.evaluate(other).matched, mapping.json)
+        }
+        let (v2, v2JSON) = try matches(.v2)
+        let (v3, _) = try matches(.v3)
+        #expect(v2 && !v3)
+        #expect(v2JSON["request"]?["bodyPatterns"]?.arrayValue?.first?["namespaceAwareness"] == nil)
     }
 }

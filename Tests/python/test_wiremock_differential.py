@@ -111,6 +111,10 @@ MATCHERS = {
     "equalToXml": [post("/m/xml", "<order><id>7</id>\n <item sku=\"a\"></item></order>"),
                    status_only(post("/m/xml", "<order><id>8</id><item sku=\"a\"/></order>")),
                    status_only(post("/m/xml", "")), status_only(post("/m/xml", "not xml"))],
+    # 2.35 compares as LEGACY: another namespace URI or prefix on the element, or none, still matches.
+    "equalToXml namespaces": [post("/m/xml-ns", '<ns1:companyID xmlns:ns1="https://stuff.com">100</ns1:companyID>'),
+                              post("/m/xml-ns", '<ns2:companyID xmlns:ns2="https://thing.com">100</ns2:companyID>'),
+                              post("/m/xml-ns", "<companyID>100</companyID>"), status_only(post("/m/xml-ns", "<companyID>101</companyID>"))],
     "matchesXPath": [post("/m/xpath", "<a><b/></a>"), status_only(post("/m/xpath", "<b/>")),
                      status_only(post("/m/xpath", "")), status_only(post("/m/xpath", "{\"a\": 1}")),
                      status_only(get("/other"))],
