@@ -26,7 +26,7 @@ func answering(_ text: String) -> @Sendable (Request) -> Reply {
     }
 
     @Test func tiersThenLongestPrefixDecideAndDeclinesFallThrough() async throws {
-        let server = try TestServer.start(backends: [
+        let router = try BackendTester(backends: [
             ClosureBackend(name: "emulator-short", mounts: ["/shop"], answering("short")),
             ClosureBackend(name: "emulator-long", mounts: ["/shop/en"]) { request in
                 request.query("decline") == nil ? .response(.text("long")) : .decline
@@ -36,15 +36,12 @@ func answering(_ text: String) -> @Sendable (Request) -> Reply {
             },
             ClosureBackend(name: "files", mounts: ["/"], tier: .fallback, answering("file")),
         ])
-        defer { server.stop() }
-        func body(_ path: String) async throws -> String {
-            String(decoding: try await server.send("GET", path).body, as: UTF8.self)
-        }
-        #expect(try await body("/shop/en/x") == "long")
-        #expect(try await body("/shop/en/x?decline=1") == "short")
-        #expect(try await body("/shop/fr") == "short")
-        #expect(try await body("/shop/en/stubbed") == "stub", "user stubs override emulators")
-        #expect(try await body("/elsewhere") == "file")
+        func body(_ path: String) async -> String { String(decoding: await router.send(path).body.bytes, as: UTF8.self) }
+        #expect(await body("/shop/en/x") == "long")
+        #expect(await body("/shop/en/x?decline=1") == "short")
+        #expect(await body("/shop/fr") == "short")
+        #expect(await body("/shop/en/stubbed") == "stub", "user stubs override emulators")
+        #expect(await body("/elsewhere") == "file")
     }
 
     @Test func unmatchedRequestsListWhatIsMountedAsTextOrJSON() async throws {
@@ -71,27 +68,39 @@ func answering(_ text: String) -> @Sendable (Request) -> Reply {
     }
 
     @Test func deferredRepliesAreSentLaterAndJournaled() async throws {
-        let server = try TestServer.start(backends: [
+        let router = try BackendTester(backends: [
             ClosureBackend(name: "slow", mounts: ["/slow"]) { _ in
                 .deferred { reply in reply.send(.text("later", status: 202), after: .milliseconds(200)) }
             }
         ])
-        defer { server.stop() }
-        let (body, response) = try await server.send("GET", "/slow")
-        #expect(response.statusCode == 202)
-        #expect(body == Data("later".utf8))
-        let entry = try #require(server.router?.journal.entries.last)
+        let response = await router.send("/slow")
+        #expect(response.status == 202)
+        #expect(response.body.bytes == Array("later".utf8))
+        let entry = try #require(router.router.journal.entries.last)
         #expect(entry.backend == "slow")
         #expect(entry.status == 202)
         #expect(entry.durationNanos >= 150_000_000)
     }
 
+    /// The in-memory tester runs what a socket would: replies computed on another queue, faults
+    /// (status 0), the scope a request names.
+    @Test func inMemoryExchangesCoverComputedRepliesFaultsAndScopes() async throws {
+        let queue = DispatchQueue(label: "work")
+        let router = try BackendTester(backends: [
+            ClosureBackend(name: "computed", mounts: ["/computed"]) { _ in .computed(on: queue) { .text("from the queue") } },
+            ClosureBackend(name: "broken", mounts: ["/broken"]) { _ in .deferred { reply in reply.fail(with: .connectionResetByPeer) } },
+        ])
+        #expect(await router.send("/computed").body.bytes == Array("from the queue".utf8))
+        #expect(await router.send("/broken").status == 0)
+        _ = await router.send("/computed", headers: [("X-Understudy-Scope", "ci-7")])
+        #expect(router.router.journal.entries.last?.scope.name == "ci-7")
+    }
+
     @Test func everyExchangeIsJournaled() async throws {
-        let server = try TestServer.start(backends: [ClosureBackend(name: "one", mounts: ["/one"], answering("1"))])
-        defer { server.stop() }
-        _ = try await server.send("POST", "/one?x=1", headers: ["X-Id": "7"], body: Data("payload".utf8))
-        _ = try await server.send("GET", "/missing")
-        let entries = try #require(server.router?.journal.entries)
+        let router = try BackendTester(backends: [ClosureBackend(name: "one", mounts: ["/one"], answering("1"))])
+        _ = await router.send("/one?x=1", method: .post, headers: [("X-Id", "7")], body: "payload")
+        #expect(await router.send("/missing").status == 404)
+        let entries = router.router.journal.entries
         #expect(entries.count == 2)
         #expect(entries[0].request.method == .post)
         #expect(entries[0].request.target == "/one?x=1")

@@ -15,14 +15,34 @@ public final class Responder {
     private var request: OpaquePointer?
     private let isHead: Bool
 
+    /// For an in-memory exchange (tests): no connection; the answer goes to this instead.
+    private var received: ((Response) -> Void)?
+
     init(loop: EventLoop, request: OpaquePointer, isHead: Bool) {
         self.loop = loop
         self.request = request
         self.isHead = isHead
     }
 
+    /// A responder with no connection behind it, for running a handler in memory (tests): the
+    /// first answer (or a fault, as status 0) goes to `received`, on `loop`, as the handler gave
+    /// it. The server's framing (`Content-Length`, `Date`, no body for HEAD) is not applied.
+    public init(inMemoryOn loop: EventLoop, received: @escaping (Response) -> Void) {
+        self.loop = loop
+        self.request = nil
+        self.isHead = false
+        self.received = received
+    }
+
     /// Whether `send` has not been called yet.
-    public var isPending: Bool { request != nil }
+    public var isPending: Bool { request != nil || received != nil }
+
+    /// Hands `response` to an in-memory responder's receiver, once (a real one has none).
+    private func deliverInMemory(_ response: Response) {
+        guard let received else { return }
+        self.received = nil
+        received(response)
+    }
 
     /// The simulated network the answer goes through (`Pacing`); nil for most. Only touched on
     /// the loop's thread (the class is not Sendable): unchecked, so the test every reply makes
@@ -47,6 +67,7 @@ public final class Responder {
     /// the socket without taking anything from it: bytes waiting (a next request) mean it is there.
     public var clientHasGone: Bool {
         loop.assertOnLoopThread()
+        if request == nil, received != nil { return false }
         guard let request, let connection = evhttp_request_get_connection(request),
             let events = evhttp_connection_get_bufferevent(connection)
         else { return true }
@@ -64,7 +85,7 @@ public final class Responder {
     public func send(_ response: Response) {
         loop.assertOnLoopThread()
         if pacing != nil, paced({ self.send(response) }) { return }
-        guard let request else { return }
+        guard let request else { return deliverInMemory(response) }
         self.request = nil
         var response = response
         var tracked = response.body.count >= UnsentBytes.trackedSize && !isHead && Response.statusAllowsBody(response.status)
@@ -104,7 +125,7 @@ public final class Responder {
     public func sendDribbled(_ response: Response, chunks: Int, over duration: Duration) {
         loop.assertOnLoopThread()
         if pacing != nil, paced({ self.sendDribbled(response, chunks: chunks, over: duration) }) { return }
-        guard let request else { return }
+        guard let request else { return deliverInMemory(response) }
         guard Response.statusAllowsBody(response.status), !isHead, chunks >= 1 else { return send(response) }
         self.request = nil
         writeHeaders(of: response, to: request, contentLength: nil)
@@ -137,7 +158,7 @@ public final class Responder {
     /// tested against a network that fails.
     public func fail(with fault: ConnectionFault) {
         loop.assertOnLoopThread()
-        guard let request else { return }
+        guard let request else { return deliverInMemory(Response(status: 0)) }
         self.request = nil
         // On its own turn of the loop: freeing a connection inside evhttp's request callback
         // would pull it out from under evhttp. Until then evhttp does not read from it.
