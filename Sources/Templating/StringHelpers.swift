@@ -85,11 +85,16 @@ extension TemplateHelpers {
                 let text = call.block ?? call.param(0).text
                 if call.hash["decode"]?.isTruthy == true {
                     // Padding may be left off (WireMock decodes `aGVsbG8` too).
-                    let digits = text.unicodeScalars.filter {
-                        $0.properties.isASCIIHexDigit || ("g"..."z").contains($0) || ("G"..."Z").contains($0) || $0 == "+" || $0 == "/"
+                    let digits = text.utf8.filter { byte in
+                        switch byte {
+                        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                            UInt8(ascii: "+"), UInt8(ascii: "/"):
+                            true
+                        default: false
+                        }
                     }
-                    let padded = String(String.UnicodeScalarView(digits)) + String(repeating: "=", count: (4 - digits.count % 4) % 4)
-                    guard let data = Data(base64Encoded: padded) else {
+                    let padding = [UInt8](repeating: UInt8(ascii: "="), count: (4 - digits.count % 4) % 4)
+                    guard let data = Data(base64Encoded: Data(digits + padding)) else {
                         throw HelperError("base64: not base64 text")
                     }
                     return .string(String(decoding: data, as: UTF8.self))
