@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "JSON", targets: ["JSON"]),
         .library(name: "XML", targets: ["XML"]),
         .library(name: "MockCore", targets: ["MockCore"]),
+        .library(name: "DeviceProxy", targets: ["DeviceProxy"]),
         .library(name: "Templating", targets: ["Templating"]),
         .library(name: "Stubs", targets: ["Stubs"]),
         .library(name: "Informix", targets: ["Informix"]),
@@ -55,6 +56,11 @@ let package = Package(
             // The dashboard's pages (/__admin/ui), plain files served from memory.
             resources: [.copy("Resources/Dashboard")]
         ),
+        // Device mode (the server as a device's proxy, hosts.json) and the local CA it ends TLS with.
+        .target(
+            name: "DeviceProxy",
+            dependencies: ["MockCore", "HTTPServer", "JSON", "WireFormat", "CLibevent", .product(name: "Logging", package: "swift-log")]
+        ),
         .target(name: "Templating", dependencies: ["JSON", "WireFormat"]),
         .target(
             name: "Stubs",
@@ -88,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "understudy",
             dependencies: [
-                "MockCore", "HTTPServer", "JSON", "Stubs", "Geocoder", "Informix", "Lotus", "Recording", "Commerce",
+                "MockCore", "DeviceProxy", "HTTPServer", "JSON", "Stubs", "Geocoder", "Informix", "Lotus", "Recording", "Commerce",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -100,22 +106,23 @@ let package = Package(
         ),
         .testTarget(name: "WireFormatTests", dependencies: ["WireFormat"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "UnderstudyTesting"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "DeviceProxy", "UnderstudyTesting"]),
         .testTarget(
             name: "MockCoreTests",
             dependencies: ["MockCore", "UnderstudyTesting", .product(name: "Logging", package: "swift-log")]
         ),
+        .testTarget(name: "DeviceProxyTests", dependencies: ["DeviceProxy", "MockCore", "HTTPServer", "UnderstudyTesting"]),
         .testTarget(name: "TemplatingTests", dependencies: ["Templating", "JSON"]),
         .testTarget(name: "XMLTests", dependencies: ["XML"]),
-        .testTarget(name: "StubsTests", dependencies: ["Stubs", "JSON", "Templating", "UnderstudyTesting"]),
+        .testTarget(name: "StubsTests", dependencies: ["Stubs", "DeviceProxy", "JSON", "Templating", "UnderstudyTesting"]),
         .testTarget(name: "GeocoderTests", dependencies: ["Geocoder", "UnderstudyTesting"], resources: [.copy("Expected")]),
         .testTarget(name: "InformixTests", dependencies: ["Informix", "UnderstudyTesting"]),
         .testTarget(name: "LotusTests", dependencies: ["Lotus", "UnderstudyTesting"]),
-        .testTarget(name: "CommerceTests", dependencies: ["Commerce", "Geocoder", "UnderstudyTesting"]),
+        .testTarget(name: "CommerceTests", dependencies: ["Commerce", "Geocoder", "DeviceProxy", "UnderstudyTesting"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Stubs", "JSON", "UnderstudyTesting"]),
         .testTarget(
             name: "ClientDesignTests",
-            dependencies: ["Stubs", "Geocoder", "Informix", "Lotus", "Commerce", "MockCore", "HTTPServer", "UnderstudyTesting"]),
+            dependencies: ["Stubs", "Geocoder", "Informix", "Lotus", "Commerce", "DeviceProxy", "MockCore", "HTTPServer", "UnderstudyTesting"]),
         .testTarget(name: "UnderstudyCLITests", dependencies: ["understudy", "UnderstudyTesting"]),
         // Against the built `understudy` started by the tests: the client as an app's tests use it.
         .testTarget(name: "UnderstudyClientTests", dependencies: ["UnderstudyClient", "understudy", "UnderstudyTesting"]),

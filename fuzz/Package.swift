@@ -26,6 +26,7 @@ let package = Package(
                     .product(name: "JSON", package: "Understudy"),
                     .product(name: "XML", package: "Understudy"),
                     .product(name: "MockCore", package: "Understudy"),
+                    .product(name: "DeviceProxy", package: "Understudy"),
                     .product(name: "Templating", package: "Understudy"),
                     .product(name: "Stubs", package: "Understudy"),
                     .product(name: "Informix", package: "Understudy"),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DeviceProxy
 import MockCore
 import Recording
 import Stubs

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DeviceProxy
 import Foundation
 import MockCore
 import Stubs

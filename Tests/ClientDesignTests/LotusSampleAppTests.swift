@@ -1,3 +1,4 @@
+import DeviceProxy
 import Foundation
 import HTTPServer
 import Lotus

@@ -17,7 +17,7 @@ public final class TestServer: Sendable {
 
     /// Starts the MockCore router over `backends` (the admin API is always mounted).
     public static func start(
-        backends: [any Backend], journal: RequestJournal = RequestJournal(), scopes: StateScopes? = nil, deviceMode: DeviceMode? = nil,
+        backends: [any Backend], journal: RequestJournal = RequestJournal(), scopes: StateScopes? = nil, deviceMode: (any ForwardProxy)? = nil,
         logger: Logger = Logger(label: "understudy-test"), adminGuard: AdminGuard = AdminGuard(), requestLog: RequestLog? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) throws -> TestServer {

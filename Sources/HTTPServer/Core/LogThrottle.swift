@@ -47,7 +47,7 @@ public final class LogThrottle: Sendable {
 }
 
 /// One write per line, so lines of several threads do not interleave.
-func writeToStandardError(_ line: String) {
+public func writeToStandardError(_ line: String) {
     var text = line + "\n"
     text.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
 }

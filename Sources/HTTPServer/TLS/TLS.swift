@@ -13,12 +13,19 @@ public struct TLSClientSettings: Sendable, Hashable {
     }
 }
 
+/// Issues a server certificate for each host a client names (the local CA does).
+public protocol CertificateIssuer: AnyObject, Sendable {
+    /// A server SSL_CTX presenting a certificate for `host`, the same one for the same host, valid
+    /// while the issuer lives; nil for a host it cannot name.
+    func serverContext(for host: String) -> OpaquePointer?
+}
+
 /// What a listener serves `https://` with: a certificate chain and key (PEM files), or
-/// certificates the local CA issues for whichever host each client asks for.
+/// certificates an issuer (the local CA) makes for whichever host each client asks for.
 public struct TLSServerSettings: Sendable {
     enum Source: Sendable {
         case files(certificate: String, privateKey: String)
-        case authority(LocalCA)
+        case authority(any CertificateIssuer)
     }
 
     let source: Source
@@ -29,14 +36,14 @@ public struct TLSServerSettings: Sendable {
 
     /// A certificate for the host the client names (SNI); without a name, for the host of the
     /// CONNECT tunnel the connection came through, else for `localhost`.
-    public init(authority: LocalCA) {
+    public init(authority: any CertificateIssuer) {
         source = .authority(authority)
     }
 }
 
 /// OpenSSL contexts, made once per setting and kept for the process (an SSL_CTX is safe to share
 /// between threads once set up).
-enum TLSContexts {
+public enum TLSContexts {
     private static let clients = Locked<[TLSClientSettings: UnsafeTransfer<OpaquePointer>]>([:])
 
     static func client(_ settings: TLSClientSettings) -> Result<OpaquePointer, OutboundError> {
@@ -82,10 +89,10 @@ enum TLSContexts {
 
     /// The `localhost` context of `authority`, switching each connection to the context of the
     /// host it names.
-    private static func server(_ authority: LocalCA) throws(ServerError) -> OpaquePointer {
+    private static func server(_ authority: any CertificateIssuer) throws(ServerError) -> OpaquePointer {
         guard let context = authority.serverContext(for: "localhost") else { throw .tls("the local CA cannot issue a certificate for localhost") }
         // The CA lives as long as the process, as the listener's context does.
-        let retained = Unmanaged.passRetained(authority).toOpaque()
+        let retained = Unmanaged.passRetained(IssuerReference(authority)).toOpaque()
         understudy_ssl_ctx_set_servername_callback(context, onServerName, retained)
         return context
     }
@@ -95,7 +102,7 @@ enum TLSContexts {
 /// relays in without one, by the tunnel's CONNECT host. Unknown or invalid names keep `localhost`.
 private func onServerName(_ ssl: OpaquePointer?, _ alert: UnsafeMutablePointer<Int32>?, _ arg: UnsafeMutableRawPointer?) -> Int32 {
     guard let ssl, let arg else { return SSL_TLSEXT_ERR_NOACK }
-    let authority = Unmanaged<LocalCA>.fromOpaque(arg).takeUnretainedValue()
+    let authority = Unmanaged<IssuerReference>.fromOpaque(arg).takeUnretainedValue().issuer
     var host: String?
     if let name = SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name) {
         host = String(cString: name).lowercased()
@@ -106,10 +113,16 @@ private func onServerName(_ ssl: OpaquePointer?, _ alert: UnsafeMutablePointer<I
     return SSL_TLSEXT_ERR_OK
 }
 
+/// An issuer as the one pointer a C callback takes.
+private final class IssuerReference {
+    let issuer: any CertificateIssuer
+    init(_ issuer: any CertificateIssuer) { self.issuer = issuer }
+}
+
 extension TLSContexts {
 
     /// The oldest error on OpenSSL's queue, as text.
-    static func lastError(_ code: UInt = ERR_get_error()) -> String {
+    public static func lastError(_ code: UInt = ERR_get_error()) -> String {
         guard code != 0 else { return "unknown error" }
         var buffer = [CChar](repeating: 0, count: 256)
         ERR_error_string_n(code, &buffer, buffer.count)

@@ -103,11 +103,11 @@ struct ScopesAdmin: Sendable {
     private func proxyPort(_ request: Request, scopeName name: String) -> Reply {
         if let problem = ScopeSelection.problem(with: name) { return .response(message(problem, status: 400)) }
         guard let ports else { return .response(message("This server opens no proxy ports: device mode is off.", status: 501)) }
-        let authority = DeviceModeAPI.proxyAuthority(of: request)
+        let authority = ScopeProxyPorts.proxyAuthority(of: request)
         let describe: @Sendable (Int) -> Response = { port in
             .json(
                 JSONValue.object([
-                    ("scope", .string(name)), ("port", .int(port)), ("proxy", .string(DeviceModeAPI.authority(authority, withPort: port))),
+                    ("scope", .string(name)), ("port", .int(port)), ("proxy", .string(ScopeProxyPorts.authority(authority, withPort: port))),
                     ("pac", .string("http://\(authority)/proxy.pac?scope=\(name)")),
                 ]).serialized)
         }

@@ -24,7 +24,7 @@ public final class Router: HTTPHandler {
     let scopePorts: ScopeProxyPorts?
     public let scopes: StateScopes
     /// Proxy duty for devices (CONNECT, hosts.json); nil: requests are routed by path alone.
-    public let deviceMode: DeviceMode?
+    public let deviceMode: (any ForwardProxy)?
     /// Each backend once (a backend may have several mounts).
     private let backends: [any Backend]
     /// Counters for `/__admin/metrics`, and each route's backend number in them.
@@ -54,7 +54,7 @@ public final class Router: HTTPHandler {
     /// `adminGuard` decides who may reach anything under `/__admin`.
     public init(
         backends: [any Backend], journal: RequestJournal = RequestJournal(), scopes: StateScopes? = nil,
-        deviceMode: DeviceMode? = nil, logger: Logger = Logger(label: "understudy"), adminGuard: AdminGuard = AdminGuard(),
+        deviceMode: (any ForwardProxy)? = nil, logger: Logger = Logger(label: "understudy"), adminGuard: AdminGuard = AdminGuard(),
         requestLog: RequestLog? = nil, scopePorts: ScopeProxyPorts? = nil, fleet: FleetPeers? = nil,
         shutdown: (@Sendable () -> Void)? = nil
     ) {
@@ -217,10 +217,9 @@ public final class Router: HTTPHandler {
     @inline(__always)
     private func passDeviceGate(_ request: Request, _ context: inout RequestContext) -> (EmulatorsAllowed, offlineHost: String?) {
         guard let deviceMode else { return (.all, nil) }
-        deviceMode.describeTLS(of: request, to: &context)
-        switch deviceMode.gate(for: request) {
+        switch deviceMode.gate(request, &context) {
         case .ordinary: return (.all, nil)
-        case .mapped(let target): return (HostMap.backend(for: request.path, in: target).map(EmulatorsAllowed.only) ?? .none, nil)
+        case .mapped(let backend): return (backend.map(EmulatorsAllowed.only) ?? .none, nil)
         case .offline(let host):
             // Stubs and recordings may still answer it (a mapping for that host); no emulator does.
             context.forUnmappedHost = true
@@ -346,14 +345,14 @@ public final class Router: HTTPHandler {
     }
 
     /// Whether `path` is `prefix` itself or lies below it ("/a" holds "/a" and "/a/b", not "/ab").
-    static func path(_ path: String, isUnder prefix: String) -> Bool {
+    public static func path(_ path: String, isUnder prefix: String) -> Bool {
         var path = path
         var prefix = prefix
         return path.withUTF8 { p in prefix.withUTF8 { q in bytes(p, areUnder: q) } }
     }
 
     /// Mount prefixes start with "/" and, but for the root, end without one.
-    static func normalized(_ prefix: String) -> String {
+    public static func normalized(_ prefix: String) -> String {
         var prefix = prefix.hasPrefix("/") ? prefix : "/" + prefix
         while prefix.count > 1 && prefix.hasSuffix("/") { prefix.removeLast() }
         return prefix

@@ -5,14 +5,14 @@ import WireFormat
 /// whose user name is a scope name, as `curl -x http://ci-3:x@host:port`, the Android emulator's
 /// `-http-proxy http://ci-3:x@host:port`, OkHttp's and Java's proxy authenticators and Python
 /// `requests` send them. An unchanged app on a device then lands in its own scope.
-struct ProxyCredentials {
+public struct ProxyCredentials {
     /// The scope the credentials name, nil when the request carries none.
-    let scope: String?
+    public let scope: String?
 
     /// Reads the request's `Proxy-Authorization`. With `password` set, credentials are required
     /// and their password must be it (`407` with a challenge otherwise, which many clients wait
     /// for before they send any); without, the password is ignored.
-    init(of request: Request, password: String?) throws(ProxyRefusal) {
+    public init(of request: Request, password: String?) throws(ProxyRefusal) {
         guard let field = request.headers["Proxy-Authorization"] else {
             if password != nil {
                 throw ProxyRefusal.challenge(
@@ -61,15 +61,20 @@ struct ProxyCredentials {
 }
 
 /// Why a proxied request or `CONNECT` was refused for its credentials.
-struct ProxyRefusal: Error {
-    let status: Int
-    let message: String
+public struct ProxyRefusal: Error {
+    public let status: Int
+    public let message: String
+
+    public init(status: Int, message: String) {
+        self.status = status
+        self.message = message
+    }
 
     /// `407` with `Proxy-Authenticate: Basic realm="Understudy"`: what makes a client that waits
     /// for a challenge send its credentials.
     static func challenge(_ message: String) -> ProxyRefusal { ProxyRefusal(status: 407, message: message) }
 
-    var response: Response {
+    public var response: Response {
         var response = Response.text("Proxy credentials refused: \(message).\n", status: status)
         if status == 407 { response.headers.set("Proxy-Authenticate", #"Basic realm="Understudy""#) }
         return response

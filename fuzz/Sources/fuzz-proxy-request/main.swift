@@ -7,6 +7,7 @@ import Foundation
 import FuzzSupport
 import JSON
 
+@testable import DeviceProxy
 @testable import HTTPServer
 @testable import MockCore
 

@@ -1,4 +1,5 @@
 import CLibevent
+import HTTPServer
 
 /// An OpenSSL certificate (X509) this object owns. Read-only once made: OpenSSL guards the
 /// caches it fills on first read, so threads may read and issue under it at once.

@@ -31,7 +31,7 @@ public final class ScopeProxyPorts: Sendable {
     }
 
     /// The port of `scope`, nil when it has none.
-    func port(of scope: String) -> Int? {
+    public func port(of scope: String) -> Int? {
         open.withLock { ports in ports.first { $0.value.scope.name == scope && !$0.value.scope.isDiscarded }?.key }
     }
 
@@ -79,5 +79,21 @@ public final class ScopeProxyPorts: Sendable {
     private static func close(_ server: HTTPServer) {
         server.shutdown(gracePeriod: .seconds(1))
         DispatchQueue.global(qos: .utility).async { server.wait() }
+    }
+
+    /// This server as the device reached it, so that what it is told points back the same way:
+    /// `Host` when it is a host[:port], else this listener on loopback (`Host` is the client's to
+    /// write, and a PAC file is a script).
+    public static func proxyAuthority(of request: Request) -> String {
+        if let host = request.headers["Host"], HostName.of(authority: Substring(host)) != nil { return host }
+        return "127.0.0.1:\(request.localPort)"
+    }
+
+    /// `authority` (host[:port]) with `port` instead: a scope's own proxy port.
+    public static func authority(_ authority: String, withPort port: Int) -> String {
+        var host = Substring(authority)
+        // The port after the last colon, unless that colon is inside an IPv6 literal's brackets.
+        if let colon = authority.lastIndex(of: ":"), !authority[colon...].contains("]") { host = authority[..<colon] }
+        return "\(host):\(port)"
     }
 }

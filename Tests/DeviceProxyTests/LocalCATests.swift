@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import UnderstudyTesting
 
+@testable import DeviceProxy
 @testable import HTTPServer
 
 @Suite struct LocalCATests {

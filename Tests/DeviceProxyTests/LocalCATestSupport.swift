@@ -1,6 +1,7 @@
 import CLibevent
 import Foundation
 
+@testable import DeviceProxy
 @testable import HTTPServer
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import CLibevent
+import HTTPServer
 
 /// An OpenSSL private key (EVP_PKEY) this object owns. Read-only once made, so threads may sign
 /// with it at once (each signature makes its own EVP_PKEY_CTX).

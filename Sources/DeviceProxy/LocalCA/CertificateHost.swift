@@ -1,3 +1,5 @@
+import HTTPServer
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,5 @@
 import CLibevent
+import HTTPServer
 
 /// Why the local certificate authority could not be loaded, made, or issue a certificate.
 public struct LocalCAError: Error, CustomStringConvertible, Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import MockCore
 import WireFormat
 
 /// The local CA as an iOS configuration profile (`GET /__admin/ca.mobileconfig`): one

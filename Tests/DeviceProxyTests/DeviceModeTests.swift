@@ -3,6 +3,7 @@ import HTTPServer
 import Testing
 import UnderstudyTesting
 
+@testable import DeviceProxy
 @testable import MockCore
 
 /// Device mode without TLS: which real hosts are answered and by what (hosts.json), what happens
@@ -114,7 +115,7 @@ import UnderstudyTesting
             server.stop()
             try? FileManager.default.removeItem(at: root)
         }
-        let backends: [any Backend] = [DeviceModeAPI(deviceMode: try #require(server.router?.deviceMode))]
+        let backends: [any Backend] = [DeviceModeAPI(deviceMode: try #require(server.router?.deviceMode as? DeviceMode))]
         let pacServer = try TestServer.start(backends: backends)
         defer { pacServer.stop() }
         let pac = try pacServer.connect().request("GET /proxy.pac HTTP/1.1\r\nHost: 192.168.1.20:8080\r\n\r\n")

@@ -1,4 +1,5 @@
 import CLibevent
+import HTTPServer
 
 /// OpenSSL memory BIOs, the way PEM text goes in and out of OpenSSL.
 enum MemoryBIO {

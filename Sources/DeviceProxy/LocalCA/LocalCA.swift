@@ -1,4 +1,5 @@
 import CLibevent
+import HTTPServer
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -17,7 +18,7 @@ import Darwin
 ///
 /// The CA key stays in its file and in this object: nothing here logs, returns or re-encodes it
 /// except to write the file once when the CA is made.
-public final class LocalCA: Sendable {
+public final class LocalCA: CertificateIssuer {
     public let directory: URL
     /// The CA certificate, to install on devices.
     public let certificatePEM: String
@@ -202,7 +203,7 @@ public final class LocalCA: Sendable {
     /// A server SSL_CTX presenting a leaf certificate for `host` (a DNS name or an IP literal),
     /// issued on first use and kept. The same pointer for the same host, from any thread; valid
     /// while this CA lives. nil for a host no certificate can name, or past `maximumHosts`.
-    func serverContext(for host: String) -> OpaquePointer? {
+    public func serverContext(for host: String) -> OpaquePointer? {
         guard let target = CertificateHost(host) else { return nil }
         let known = contexts.withLock { contexts in
             (context: contexts[target]?.wrappedValue, full: contexts.count >= Self.maximumHosts)

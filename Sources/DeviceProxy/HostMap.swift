@@ -1,5 +1,7 @@
 import Foundation
+import HTTPServer
 import JSON
+import MockCore
 
 /// `stubs/hosts.json`: the real hosts Understudy answers for when it is a device's proxy, and
 /// with what. A value names a backend (an emulator: `geocoder`, `informix`, `lotus`, `commerce`;
@@ -122,88 +124,5 @@ public enum HostPattern: Equatable {
             guard HostName.isValid(key) || HostName.isIPAddress(key) else { return nil }
             self = .exact
         }
-    }
-}
-
-public enum HostName {
-    /// A DNS name as RFC 1123 allows it: at most 253 bytes, labels of 1 to 63 letters, digits
-    /// and hyphens, not starting or ending with a hyphen.
-    public static func isValid(_ name: String) -> Bool { isValidName(name.utf8) }
-
-    private static func isValidName(_ bytes: some Collection<UInt8>) -> Bool {
-        guard !bytes.isEmpty, bytes.count <= 253 else { return false }
-        var labelLength = 0
-        var previous: UInt8 = UInt8(ascii: ".")
-        for byte in bytes {
-            if byte == UInt8(ascii: ".") {
-                guard labelLength > 0, previous != UInt8(ascii: "-") else { return false }
-                labelLength = 0
-            } else {
-                let letterOrDigit = (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
-                guard letterOrDigit || byte == UInt8(ascii: "-") else { return false }
-                guard byte != UInt8(ascii: "-") || labelLength > 0 else { return false }
-                labelLength += 1
-                guard labelLength <= 63 else { return false }
-            }
-            previous = byte
-        }
-        return labelLength > 0 && previous != UInt8(ascii: "-")
-    }
-
-    /// `localhost` (and names under it, RFC 6761), `::1` or 127.0.0.0/8: this machine.
-    public static func isLoopback(_ host: String) -> Bool {
-        let name = host.lowercased()
-        return name == "localhost" || name.hasSuffix(".localhost") || name == "::1" || name.hasPrefix("127.")
-    }
-
-    /// An IPv4 or IPv6 address (without brackets).
-    public static func isIPAddress(_ text: String) -> Bool {
-        var v4 = in_addr()
-        var v6 = in6_addr()
-        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
-    }
-
-    /// `host` of `host[:port]` or `[v6]:port`, lower case, brackets off; nil when it is neither a
-    /// DNS name nor an IP address. Bytes only: device mode reads it for every proxied request.
-    public static func of(authority: Substring) -> (host: String, port: Int?)? {
-        let utf8 = authority.utf8
-        guard utf8.allSatisfy({ $0 < 0x80 }) else { return nil }  // neither a name nor an address
-        var hostEnd = utf8.endIndex
-        var port: Int?
-        if utf8.first == UInt8(ascii: "[") {
-            guard let close = utf8.firstIndex(of: UInt8(ascii: "]")) else { return nil }
-            let after = utf8[utf8.index(after: close)...]
-            if let first = after.first {
-                guard first == UInt8(ascii: ":"), let number = portNumber(after.dropFirst()) else { return nil }
-                port = number
-            }
-            let address = lowercased(utf8[utf8.index(after: utf8.startIndex)..<close])
-            return isIPAddress(address) ? (address, port) : nil
-        }
-        if let colon = utf8.lastIndex(of: UInt8(ascii: ":")) {
-            guard let number = portNumber(utf8[utf8.index(after: colon)...]) else { return nil }
-            port = number
-            hostEnd = colon
-        }
-        let hostBytes = utf8[..<hostEnd]
-        let name = lowercased(hostBytes)
-        guard isValidName(hostBytes) || isIPAddress(name) else { return nil }
-        return (name, port)
-    }
-
-    /// 1 to 65535 in decimal digits, nothing else.
-    private static func portNumber(_ digits: Substring.UTF8View.SubSequence) -> Int? {
-        guard (1...5).contains(digits.count) else { return nil }
-        var number = 0
-        for byte in digits {
-            guard byte >= 0x30 && byte <= 0x39 else { return nil }
-            number = number * 10 + Int(byte - 0x30)
-        }
-        return (1...65535).contains(number) ? number : nil
-    }
-
-    /// ASCII letters lowered (the caller has checked every byte is ASCII).
-    private static func lowercased(_ bytes: Substring.UTF8View.SubSequence) -> String {
-        String(decoding: bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 }

@@ -1,4 +1,5 @@
 import CLibevent
+import HTTPServer
 
 /// What a new X.509 v3 certificate says, and the signing that turns it into one. Extensions are
 /// written in OpenSSL's configuration syntax ("critical,CA:TRUE") so OpenSSL does the DER.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Logging
+import MockCore
 import Synchronization
 import WireFormat
 
@@ -10,7 +11,7 @@ import WireFormat
 /// (`HostMap`) says which hosts those are and what answers each. A host it does not name is
 /// offline: a 502 page that says how to map it, and nothing leaves the machine — unless
 /// `passThrough`, which lets such hosts reach the real server untouched.
-public final class DeviceMode: Sendable {
+public final class DeviceMode: ForwardProxy {
     public let hostsFile: URL
     public let passThrough: Bool
     private let backendNames: Set<String>
@@ -109,12 +110,18 @@ public final class DeviceMode: Sendable {
     private let httpsPortValue = Atomic<Int>(0)
     public func servesHTTPS(onPort port: Int) { httpsPortValue.store(port, ordering: .releasing) }
 
-    /// What requests learn of the ways to TLS (`RequestContext.secureOrigin`). Only a device's
-    /// request through this server as its proxy asks whether tunnels are intercepted.
-    func describeTLS(of request: Request, to context: inout RequestContext) {
+    /// What may answer an app's request, and what it learns of the ways to TLS
+    /// (`RequestContext.secureOrigin`). Only a device's request through this server as its proxy
+    /// asks whether tunnels are intercepted.
+    public func gate(_ request: Request, _ context: inout RequestContext) -> ProxyGate {
         let port = httpsPortValue.load(ordering: .relaxed)
         context.httpsPort = port > 0 ? port : nil
         if request.isProxied { context.interceptsTLS = tunnelPort() != nil }
+        switch gate(for: request) {
+        case .ordinary: return .ordinary
+        case .mapped(let target): return .mapped(backend: HostMap.backend(for: request.path, in: target))
+        case .offline(let host): return .offline(host: host)
+        }
     }
 
     // MARK: What a request may reach
@@ -150,7 +157,7 @@ public final class DeviceMode: Sendable {
 
     /// The scope a request sent through the proxy in absolute form names with its credentials
     /// (nil for none, or for a request that did not come through the proxy that way).
-    func scopeOfCredentials(_ request: Request) throws(ProxyRefusal) -> String? {
+    public func scopeOfCredentials(_ request: Request) throws(ProxyRefusal) -> String? {
         guard request.proxiedAuthority != nil else { return nil }
         return try ProxyCredentials(of: request, password: proxyPassword).scope
     }
@@ -163,7 +170,7 @@ public final class DeviceMode: Sendable {
     /// `portScope` is the scope of the port the CONNECT came in on (a scope's own proxy port);
     /// `isOffline` says whether the scope (nil: `default`) is offline: its device then gets no
     /// tunnel, the connection closes without an answer.
-    func answerConnect(_ request: Request, _ responder: Responder, portScope: String? = nil, isOffline: (String?) -> Bool = { _ in false }) {
+    public func answerConnect(_ request: Request, _ responder: Responder, portScope: String? = nil, isOffline: (String?) -> Bool = { _ in false }) {
         let scope: String?
         do throws(ProxyRefusal) {
             let named = try ProxyCredentials(of: request, password: portScope == nil ? proxyPassword : nil).scope
@@ -215,7 +222,7 @@ public final class DeviceMode: Sendable {
 
     /// A proxied request for a host `hosts.json` does not name: forwarded with `passThrough`
     /// (plain HTTP; HTTPS ones were tunnelled untouched), else the page that says how to map it.
-    func offlineReply(_ request: Request, host: String) -> Reply {
+    public func offlineReply(_ request: Request, host: String) -> Reply {
         guard passThrough, !request.isSecure else { return .response(offlinePage(host: host)) }
         let url = "http://\(request.proxiedAuthority ?? host)\(request.target)"
         let outbound = OutboundRequest(method: request.method, url: url, headers: Self.forwarded(request.headers), body: request.body)
@@ -278,26 +285,5 @@ public final class DeviceMode: Sendable {
         var response = Response(status: 200, body: ResponseBody(lines.joined(separator: "\n")))
         response.headers.set("Content-Type", "application/x-ns-proxy-autoconfig")
         return response
-    }
-}
-
-extension Request {
-    /// The host (lower case, no port) and port a request is for: the tunnel's, an absolute-form
-    /// target's, or `Host`'s; the port is the scheme's default when none is given.
-    public var requestedHost: (host: String, port: Int)? {
-        let defaultPort = isSecure ? 443 : 80
-        if let tunnelHost {
-            let port = headers["Host"].flatMap { HostName.of(authority: Substring($0))?.port }
-            return (tunnelHost, port ?? defaultPort)
-        }
-        let authority: Substring
-        if let proxiedAuthority {
-            authority = Substring(proxiedAuthority)
-        } else if let host = headers["Host"] {
-            authority = Substring(host)
-        } else {
-            return nil
-        }
-        return HostName.of(authority: authority).map { ($0.host, $0.port ?? defaultPort) }
     }
 }

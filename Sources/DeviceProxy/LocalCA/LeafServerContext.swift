@@ -1,4 +1,5 @@
 import CLibevent
+import HTTPServer
 
 /// The server-side TLS context for one intercepted host: its leaf certificate, the shared leaf key,
 /// the CA certificate sent after it, TLS 1.2 or newer, and ALPN that only ever agrees to HTTP/1.1

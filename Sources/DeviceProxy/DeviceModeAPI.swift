@@ -1,4 +1,5 @@
 import HTTPServer
+import MockCore
 import WireFormat
 
 /// What a device needs to use Understudy as its proxy: the local CA's certificate to trust
@@ -38,12 +39,12 @@ public final class DeviceModeAPI: Backend, AdminRoutesProvider {
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
         guard request.method == .get || request.method == .head else { return .decline }
         if request.path == "/proxy.pac" {
-            guard let scope = request.query("scope") else { return .response(deviceMode.pacFile(proxy: Self.proxyAuthority(of: request))) }
+            guard let scope = request.query("scope") else { return .response(deviceMode.pacFile(proxy: ScopeProxyPorts.proxyAuthority(of: request))) }
             // A scope's PAC file: the mapped hosts go to that scope's own proxy port.
             guard let port = scopePorts?.port(of: scope) else {
                 return .response(.text("Scope \(scope) has no proxy port: open one with POST /__admin/scopes/\(scope)/proxy.\n", status: 404))
             }
-            return .response(deviceMode.pacFile(proxy: Self.authority(Self.proxyAuthority(of: request), withPort: port)))
+            return .response(deviceMode.pacFile(proxy: ScopeProxyPorts.authority(ScopeProxyPorts.proxyAuthority(of: request), withPort: port)))
         }
         guard Self.caPaths.contains(request.path) else { return .decline }
         // The CA is made at its first use (DeviceMode.endTLS).
@@ -63,26 +64,10 @@ public final class DeviceModeAPI: Backend, AdminRoutesProvider {
         case "/__admin/ca.mobileconfig":
             return .response(CAProfile.response(for: authority))
         case "/__admin/ca":
-            return .response(page(authority, proxy: Self.proxyAuthority(of: request)))
+            return .response(page(authority, proxy: ScopeProxyPorts.proxyAuthority(of: request)))
         default:
             return .decline
         }
-    }
-
-    /// This server as the device reached it, so that what it is told points back the same way:
-    /// `Host` when it is a host[:port], else this listener on loopback (`Host` is the client's to
-    /// write, and a PAC file is a script).
-    static func proxyAuthority(of request: Request) -> String {
-        if let host = request.headers["Host"], HostName.of(authority: Substring(host)) != nil { return host }
-        return "127.0.0.1:\(request.localPort)"
-    }
-
-    /// `authority` (host[:port]) with `port` instead: a scope's own proxy port.
-    static func authority(_ authority: String, withPort port: Int) -> String {
-        var host = Substring(authority)
-        // The port after the last colon, unless that colon is inside an IPv6 literal's brackets.
-        if let colon = authority.lastIndex(of: ":"), !authority[colon...].contains("]") { host = authority[..<colon] }
-        return "\(host):\(port)"
     }
 
     private static func certificate(_ pem: String, type: String, file: String) -> Response {
