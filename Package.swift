@@ -109,7 +109,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "DeviceProxy", "UnderstudyTesting"]),
         .testTarget(
             name: "MockCoreTests",
-            dependencies: ["MockCore", "UnderstudyTesting", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["MockCore", "JSON", "UnderstudyTesting", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "DeviceProxyTests", dependencies: ["DeviceProxy", "MockCore", "HTTPServer", "UnderstudyTesting"]),
         .testTarget(name: "TemplatingTests", dependencies: ["Templating", "JSON"]),

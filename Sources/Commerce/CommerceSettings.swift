@@ -11,15 +11,14 @@ import MockCore
 /// `geocoder`: the Google-compatible geocoding service the store locator places a ZIP code or
 /// city with (`…/json` or `…/xml`, as the app's "Geocoder URL" setting); by default this
 /// server's own geocoder emulator.
-struct CommerceSettings: Sendable {
+struct CommerceSettings: EmulatorSettings {
     var responseCache = 4096
     var responseCacheBytes = ResponseCache.defaultMaxBytes
     var geocoder: String?
 
     init() {}
 
-    init(file: URL) throws(FixtureError) {
-        guard let json = try FixtureError.configuration(at: file) else { return }
+    mutating func read(_ json: JSONValue, in file: URL) throws(FixtureError) {
         responseCache = try FixtureError.wholeNumber(json, "responseCache", in: file) ?? responseCache
         responseCacheBytes = try FixtureError.wholeNumber(json, "responseCacheBytes", in: file) ?? responseCacheBytes
         if let geocoder = json["geocoder"] {

@@ -67,8 +67,8 @@ final class Storefront: Sendable {
         -> ((catalog: CommerceCatalog, stores: PhysicalStores, shoppers: [Shopper], pages: StorePages, settings: CommerceSettings), [FixtureError])
     {
         var problems: [FixtureError] = []
-        var settings = CommerceSettings()
-        do { settings = try CommerceSettings(file: directory.appendingPathComponent("config.json")) } catch { problems.append(error) }
+        let (settings, problem) = CommerceSettings.read(from: directory)
+        problems += problem.map { [$0] } ?? []
         var catalog = CommerceCatalog.empty
         var stores = PhysicalStores(stores: [])
         var shoppers: [Shopper] = []

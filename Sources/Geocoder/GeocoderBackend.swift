@@ -35,12 +35,7 @@ public final class GeocoderBackend: Backend {
     public init(directory: URL, gazetteer: Gazetteer? = nil, cache: GazetteerCache? = .user, logger: Logger = Logger(label: "understudy")) {
         self.directory = directory
         self.logger = logger
-        var settings = GeocoderSettings()
-        do {
-            settings = try GeocoderSettings(file: directory.appendingPathComponent("config.json"))
-        } catch {
-            logger.warning("geocoder: \(error)")
-        }
+        let settings = GeocoderSettings.load(from: directory, emulator: "geocoder", logger: logger)
         editable = Locked(Editable(settings: settings, places: UserPlaces()))
         mounts = settings.mounts
         formats = Dictionary(
@@ -89,12 +84,7 @@ public final class GeocoderBackend: Backend {
     /// gazetteer's index in `cache` for the next start.
     public static func check(directory: URL, cache: GazetteerCache? = .user) -> [GazetteerError] {
         let (gazetteer, _) = Gazetteer.load(directory: directory, cache: cache)
-        var problems = gazetteer.problems
-        do {
-            _ = try GeocoderSettings(file: directory.appendingPathComponent("config.json"))
-        } catch {
-            problems.append(error)
-        }
+        var problems = gazetteer.problems + GeocoderSettings.problems(in: directory)
         do {
             _ = try UserPlaces(file: directory.appendingPathComponent("places.json"), gazetteer: gazetteer)
         } catch {
@@ -106,11 +96,8 @@ public final class GeocoderBackend: Backend {
     /// Reads config.json and places.json again; a file with a problem keeps its last good version.
     private func reloadEditable(_ gazetteer: Gazetteer) {
         var copy = editable.withLock { $0 }
-        do {
-            copy.settings = try GeocoderSettings(file: directory.appendingPathComponent("config.json"))
-        } catch {
-            logger.warning("geocoder: \(error)")
-        }
+        let (settings, problem) = GeocoderSettings.read(from: directory)
+        if let problem { logger.warning("geocoder: \(problem)") } else { copy.settings = settings }
         do {
             copy.places = try UserPlaces(file: directory.appendingPathComponent("places.json"), gazetteer: gazetteer)
         } catch {

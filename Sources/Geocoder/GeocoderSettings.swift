@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import MockCore
 
 /// `stubs/geocoder/config.json`: who may call, how often, and where the service is mounted.
@@ -12,7 +13,7 @@ import MockCore
 ///   "responseCacheBytes": 33554432,
 ///   "requireSensor": false }
 /// ```
-public struct GeocoderSettings: Sendable, Equatable {
+public struct GeocoderSettings: EmulatorSettings, Equatable {
     public enum KeyPolicy: Sendable, Equatable {
         /// The 2010-era service: no key needed, any key ignored.
         case none
@@ -40,10 +41,7 @@ public struct GeocoderSettings: Sendable, Equatable {
 
     public init() {}
 
-    /// Reads `config.json`; defaults when the file is absent.
-    public init(file: URL) throws(GazetteerError) {
-        self.init()
-        guard let json = try FixtureError.configuration(at: file) else { return }
+    public mutating func read(_ json: JSONValue, in file: URL) throws(FixtureError) {
         func problem(_ field: String, _ message: String) -> FixtureError { .field(file, field, message) }
         if let mounts = json["mounts"] {
             guard let list = mounts.arrayValue?.compactMap(\.stringValue), list.count == mounts.arrayValue?.count, !list.isEmpty,

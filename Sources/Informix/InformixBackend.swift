@@ -41,12 +41,7 @@ public final class InformixBackend: Backend {
     /// The fixture database is copied from `fixtureCache` when it holds one made from the same
     /// file (and put there when not).
     public init(directory: URL, dataDirectory: URL? = nil, fixtureCache: FixtureCache? = .user, logger: Logger = Logger(label: "understudy")) {
-        var settings = InformixSettings()
-        do {
-            settings = try InformixSettings(file: directory.appendingPathComponent("config.json"))
-        } catch {
-            logger.warning("informix: \(error)")
-        }
+        let settings = InformixSettings.load(from: directory, emulator: "informix", logger: logger)
         self.settings = settings
         let cache = ScopedResponseCache(maxEntries: settings.responseCache, maxBytes: settings.responseCacheBytes)
         self.cache = cache
@@ -117,14 +112,8 @@ public final class InformixBackend: Backend {
     /// Every problem with the folder's files, for `understudy check`, which also leaves the
     /// fixture database in `cache` for the next start.
     public static func check(directory: URL, cache: FixtureCache? = .user) -> [InformixFixtureError] {
-        var settings = DatabaseSettings()
-        var problems: [InformixFixtureError] = []
-        do {
-            settings = try InformixSettings(file: directory.appendingPathComponent("config.json")).database
-        } catch {
-            problems.append(error)
-        }
-        return problems + load(directory.appendingPathComponent("stores_demo.sql"), settings, cache: cache).1
+        let (settings, problem) = InformixSettings.read(from: directory)
+        return (problem.map { [$0] } ?? []) + load(directory.appendingPathComponent("stores_demo.sql"), settings.database, cache: cache).1
     }
 
     // MARK: Requests

@@ -1,14 +1,15 @@
 import Foundation
+import JSON
 import MockCore
 
 /// A problem with a file of `stubs/informix/`, with where it is.
 public typealias InformixFixtureError = FixtureError
 
 /// `stubs/informix/config.json`: where the services are, the PHP they ran on, and the server's
-/// settings. Every key is optional.
+/// settings. Every key is optional (`mounts` was called `services` before).
 ///
 /// ```json
-/// { "services": { "generic": "/informix/generic.php", "query": "/informix/generic2.php",
+/// { "mounts": { "generic": "/informix/generic.php", "query": "/informix/generic2.php",
 ///                 "customers": "/custdemoapp/service.php" },
 ///   "php": "5.3", "displayErrors": false, "magicQuotesGpc": false, "documentRoot": "/var/www/html",
 ///   "columnCase": "upper", "rootElement": "root",
@@ -17,7 +18,7 @@ public typealias InformixFixtureError = FixtureError
 ///   "limits": { "statementBytes": 65535, "milliseconds": 2000, "rows": 100000, "resultBytes": 67108864,
 ///               "databaseBytes": 268435456, "responseCacheBytes": 67108864 } }
 /// ```
-public struct InformixSettings: Sendable {
+public struct InformixSettings: EmulatorSettings {
     var services: [PHPScripts.Service: String] = [
         .generic: "/informix/generic.php",
         .query: "/informix/generic2.php",
@@ -37,10 +38,7 @@ public struct InformixSettings: Sendable {
 
     public init() {}
 
-    /// Reads `file`; the defaults when it is absent.
-    public init(file: URL) throws(InformixFixtureError) {
-        self.init()
-        guard let json = try FixtureError.configuration(at: file) else { return }
+    public mutating func read(_ json: JSONValue, in file: URL) throws(FixtureError) {
         func problem(_ field: String, _ message: String) -> FixtureError { .field(file, field, message) }
         func text(_ field: String) throws(InformixFixtureError) -> String? {
             guard let value = json[field] else { return nil }
@@ -52,13 +50,13 @@ public struct InformixSettings: Sendable {
             guard case .bool(let flag) = value else { throw problem(field, "must be true or false") }
             return flag
         }
-        if let services = json["services"] {
-            guard let members = services.objectValue else { throw problem("services", "must be an object of service → path") }
+        if let services = try Self.mounts(in: json, formerly: "services", file: file) {
+            guard let members = services.objectValue else { throw problem("mounts", "must be an object of service → path") }
             for (name, value) in members {
                 guard let service = PHPScripts.Service(rawValue: name) else {
-                    throw problem("services.\(name)", "unknown service (generic, query, customers)")
+                    throw problem("mounts.\(name)", "unknown service (generic, query, customers)")
                 }
-                guard let path = value.stringValue, path.hasPrefix("/") else { throw problem("services.\(name)", "must be a path starting with /") }
+                guard let path = value.stringValue, path.hasPrefix("/") else { throw problem("mounts.\(name)", "must be a path starting with /") }
                 self.services[service] = path
             }
         }

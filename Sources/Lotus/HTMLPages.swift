@@ -11,7 +11,7 @@ enum HTMLPages {
     /// The page at the request's path, or nil when the path is not a page's.
     static func render(_ request: LotusRequest) -> Rendered? {
         let path = request.path
-        if LotusBackend.services.contains(path) { return frontPage(request) }
+        if LotusConnections.services.contains(path) { return frontPage(request) }
         switch path {
         case "/profiles/html/profileView.do": return profile(request)
         case "/profiles/vcard/profile.do":

@@ -1,7 +1,3 @@
-// Module Lotus: the Lotus Connections 2.5 Atom APIs of seed 004 — News (the public updates
-// feed and its filters), Profiles, Blogs and Search — from editable fixtures in stubs/lotus/,
-// with Basic authentication, conditional GET and writes undone by POST /__admin/reset.
-
 import Foundation
 import HTTPServer
 import Logging
@@ -9,36 +5,18 @@ import MockCore
 import Synchronization
 import WireFormat
 
-/// The Connections components at `/news`, `/profiles`, `/blogs`, `/search` (and under each
-/// configured prefix). Reads are answered from the fixtures and the scope's writes; answers of
-/// reads are cached per scope until the next write.
-public final class LotusBackend: Backend {
-    public let name = "lotus"
-    public let mounts: [String]
-
-    private let settings: LotusSettings
-    /// The people, blogs and stories, loaded on a thread of their own (requests wait for them).
-    private let loaded = BackgroundLoad<LotusDirectory>()
+/// The Connections components over the loaded directory (what `LotusBackend` loads): reads are
+/// answered from the fixtures and the scope's writes; answers of reads are cached per scope until
+/// the next write.
+final class LotusConnections: Sendable {
+    let settings: LotusSettings
+    let directory: LotusDirectory
     /// Each scope's writes.
     private let scopes: ScopeKey<LotusScope>
     /// Rendered answers of every scope, under one cap.
     private let cache: ScopedResponseCache
-    private let logger: Logger
     /// Mount prefixes with their trailing slash, longest first.
     private let prefixes: [String]
-
-    public var isReady: Bool { loaded.isLoaded }
-
-    public var report: BackendReport {
-        var counts: [(kind: String, count: Int)] = []
-        if let fixtures = loaded.value?.fixtures {
-            counts = [
-                ("people", fixtures.people.count), ("blogs", fixtures.blogs.count),
-                ("entries", fixtures.blogs.reduce(0) { $0 + $1.entries.count }), ("stories", fixtures.stories.count),
-            ]
-        }
-        return BackendReport(fixtures: counts, cache: cache.statistics)
-    }
 
     /// The components, and the pages of the features known only by their stories (where the
     /// stories link).
@@ -46,44 +24,36 @@ public final class LotusBackend: Backend {
     static let components = services + StoryKind.otherSources.sorted().map { "/\($0)/html" }
     private static let componentPrefixes = components.map { $0 + "/" }
 
-    /// Loads `directory` (normally `stubs/lotus`) in the background; problems are logged with
-    /// their file and place, and the rest is served. The settings (which say the mounts) are read
-    /// at once.
-    public init(directory: URL, logger: Logger = Logger(label: "understudy")) {
-        var settings = LotusSettings()
-        do {
-            settings = try LotusSettings(file: directory.appendingPathComponent("config.json"))
-        } catch {
-            logger.warning("lotus: \(error)")
-        }
+    init(settings: LotusSettings, directory: LotusDirectory, scopes: ScopeKey<LotusScope>, cache: ScopedResponseCache) {
         self.settings = settings
-        self.logger = logger
-        let cache = ScopedResponseCache(maxEntries: settings.responseCache, maxBytes: settings.responseCacheBytes)
+        self.directory = directory
+        self.scopes = scopes
         self.cache = cache
-        scopes = ScopeKey { scope in LotusScope(name: scope.name, cache: cache) }
-        prefixes = settings.prefixes.sorted { $0.count > $1.count }.map { $0 + "/" }
-        mounts = ([""] + settings.prefixes).flatMap { prefix in Self.components.map { prefix + $0 } }
-        loaded.start {
-            let (fixtures, problems) = LotusFixtures.load(directory)
-            for problem in problems { logger.warning("lotus: \(problem)") }
-            return LotusDirectory(fixtures)
-        }
+        prefixes = Self.prefixes(settings)
     }
 
-    /// Every problem with the folder's files, for `understudy check`.
-    public static func check(directory: URL) -> [LotusFixtureError] {
-        var problems: [LotusFixtureError] = []
-        do {
-            _ = try LotusSettings(file: directory.appendingPathComponent("config.json"))
-        } catch {
-            problems.append(error)
+    /// The configured prefixes with their trailing slash, longest first.
+    static func prefixes(_ settings: LotusSettings) -> [String] {
+        settings.prefixes.sorted { $0.count > $1.count }.map { $0 + "/" }
+    }
+
+    /// `path` without the longest of `prefixes` that holds it, and that prefix (without its
+    /// slash); nil when what is left is no component's.
+    static func component(of path: String, prefixes: [String]) -> (path: String, prefix: String)? {
+        var path = path
+        var prefix = ""
+        for candidate in prefixes where path.hasPrefix(candidate) {
+            prefix = String(candidate.dropLast())
+            path.removeFirst(prefix.count)
+            break
         }
-        return problems + LotusFixtures.load(directory).1
+        guard components.contains(path) || componentPrefixes.contains(where: { path.hasPrefix($0) }) else { return nil }
+        return (path, prefix)
     }
 
     // MARK: Requests
 
-    public func handle(_ request: Request, _ context: RequestContext) -> Reply {
+    func handle(_ request: Request, _ context: RequestContext) -> Reply {
         let scope = context.scope[scopes]
         let headers = LotusHeaders(request.headers)
         // A repeated read is answered before anything else is worked out: its key is what the
@@ -99,17 +69,7 @@ public final class LotusBackend: Backend {
                 return .response(ConditionalGET.answer(headers, cached))
             }
         }
-        var path = request.path
-        var prefix = ""
-        for candidate in prefixes where path.hasPrefix(candidate) {
-            prefix = String(candidate.dropLast())
-            path.removeFirst(prefix.count)
-            break
-        }
-        guard Self.components.contains(path) || Self.componentPrefixes.contains(where: { path.hasPrefix($0) }) else { return .decline }
-        guard let directory = loaded.value else {
-            return loaded.deferredReply { .response(self.answer(request, context, scope, headers, key: key, path: path, prefix: prefix, $0)) }
-        }
+        guard let (path, prefix) = Self.component(of: request.path, prefixes: prefixes) else { return .decline }
         return .response(answer(request, context, scope, headers, key: key, path: path, prefix: prefix, directory))
     }
 

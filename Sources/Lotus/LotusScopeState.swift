@@ -1,6 +1,7 @@
 import HTTPServer
 import MockCore
 import Synchronization
+import WireFormat
 
 /// One scope's writes and their generation; its answers are in the backend's cache of all
 /// scopes under that generation. Reads that hit the cache take no lock on the data; a miss copies

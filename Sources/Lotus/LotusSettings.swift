@@ -1,14 +1,15 @@
 import Foundation
+import JSON
 import MockCore
 
-/// `stubs/lotus/config.json`; every key optional.
+/// `stubs/lotus/config.json`; every key optional (`mounts` was called `prefixes` before).
 ///
 /// ```json
-/// { "prefixes": ["/developerworks/mydeveloperworks"], "realm": "Lotus Connections",
+/// { "mounts": ["/developerworks/mydeveloperworks"], "realm": "Lotus Connections",
 ///   "httpsRedirect": false, "now": "2010-10-08T12:00:00Z", "responseCache": 512,
 ///   "responseCacheBytes": 33554432 }
 /// ```
-struct LotusSettings: Sendable {
+struct LotusSettings: EmulatorSettings {
     /// Paths the components are also mounted under (besides the root): the seed's app calls
     /// `…/developerworks/mydeveloperworks/news/atom/stories/public`.
     var prefixes = ["/developerworks/mydeveloperworks"]
@@ -24,15 +25,13 @@ struct LotusSettings: Sendable {
 
     init() {}
 
-    init(file: URL) throws(LotusFixtureError) {
-        self.init()
-        guard let json = try FixtureError.configuration(at: file) else { return }
+    mutating func read(_ json: JSONValue, in file: URL) throws(FixtureError) {
         func problem(_ field: String, _ message: String) -> FixtureError { .field(file, field, message) }
-        if let prefixes = json["prefixes"] {
+        if let prefixes = try Self.mounts(in: json, formerly: "prefixes", file: file) {
             guard let list = prefixes.arrayValue?.compactMap(\.stringValue), list.count == prefixes.arrayValue?.count,
                 list.allSatisfy({ $0.hasPrefix("/") && !$0.hasSuffix("/") })
             else {
-                throw problem("prefixes", "must be a list of paths starting with / and not ending with /")
+                throw problem("mounts", "must be a list of paths starting with / and not ending with /")
             }
             self.prefixes = list
         }

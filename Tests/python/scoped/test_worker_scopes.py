@@ -100,7 +100,7 @@ class Cart:
 # --- Informix: a table of the same name created in every scope (a shared database would refuse all
 # but the first CREATE), rows tagged with the scope, and a tagged row in the fixture's customer table.
 
-SERVICES = fixture("informix/config.json")["services"]
+SERVICES = fixture("informix/config.json")["mounts"]
 
 
 def sql(session, statement, table, service="generic"):
