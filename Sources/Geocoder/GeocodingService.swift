@@ -3,14 +3,10 @@ import HTTPServer
 import Logging
 import MockCore
 
-/// The geocoding web service: `GET <mount>/json` and `<mount>/xml` (mount `/maps/api/geocode` by
-/// default), answered from the gazetteer and the user's places in `stubs/geocoder/`. Every status
-/// comes back with HTTP 200, as Google sends it.
-public final class GeocoderBackend: Backend {
-    public let name = "geocoder"
-    public let mounts: [String]
-    /// `<mount>/json` and `<mount>/xml` of every mount.
-    private let formats: [String: Format]
+/// The geocoding service over the loaded gazetteer (what `GeocoderBackend` loads) and the user's
+/// places, with the key policy, rate limits and answer cache of `config.json`.
+final class GeocodingService: Sendable {
+    let gazetteer: Gazetteer
 
     /// The settings and user places, read again on `POST /__admin/reset` so edits apply without a
     /// restart; a file that turned bad keeps its last good version.
@@ -23,78 +19,34 @@ public final class GeocoderBackend: Backend {
     }
 
     private let directory: URL
-    /// The gazetteer, loaded on a thread of its own (geocoding requests wait for it).
-    private let loaded = BackgroundLoad<Gazetteer>()
     private let editable: Locked<Editable>
     private let rateLimiter = RateLimiter()
     private let logger: Logger
 
-    /// Loads `directory` (normally `stubs/geocoder`) in the background; problems are logged and
-    /// the rest served. `gazetteer`, when given, is used at once instead of the folder's CSV files;
-    /// else their index is taken from `cache` when it has it (and put there when not).
-    public init(directory: URL, gazetteer: Gazetteer? = nil, cache: GazetteerCache? = .user, logger: Logger = Logger(label: "understudy")) {
+    /// The service over `gazetteer`, with the editable files of `directory` (`settings` until
+    /// they are read).
+    init(gazetteer: Gazetteer, directory: URL, settings: GeocoderSettings, logger: Logger) {
+        self.gazetteer = gazetteer
         self.directory = directory
         self.logger = logger
-        let settings = GeocoderSettings.load(from: directory, emulator: "geocoder", logger: logger)
         editable = Locked(Editable(settings: settings, places: UserPlaces()))
-        mounts = settings.mounts
-        formats = Dictionary(
-            settings.mounts.flatMap { [($0 + "/json", Format.json), ($0 + "/xml", Format.xml)] },
-            uniquingKeysWith: { first, _ in first })
-        if let gazetteer {
-            reloadEditable(gazetteer)
-            loaded.finish(gazetteer)
-        } else {
-            loaded.start { [self] in
-                let started = ContinuousClock.now
-                let (gazetteer, source) = Gazetteer.load(directory: directory, cache: cache)
-                for problem in gazetteer.problems { logger.warning("geocoder: \(problem)") }
-                let counts = gazetteer.counts
-                let how =
-                    switch source {
-                    case .mapped(let path): "mapped from \(path)"
-                    case .indexedAndCached(let path): "indexed and cached in \(path)"
-                    case .indexed: "indexed"
-                    }
-                logger.info(
-                    "geocoder: \(counts.postalCodes) postal codes, \(counts.localities) towns, \(counts.states) regions, \(counts.countries) countries \(how) in \(ContinuousClock.now - started)"
-                )
-                reloadEditable(gazetteer)
-                return gazetteer
-            }
-        }
+        reloadEditable()
     }
 
-    public var isReady: Bool { loaded.isLoaded }
-
-    public var report: BackendReport {
+    /// The fixtures' counts and the answer cache's, for the backend's report.
+    var report: BackendReport {
         let (places, cache) = editable.withLock { ($0.places, $0.cache) }
-        var fixtures: [(kind: String, count: Int)] = []
-        if let counts = loaded.value?.counts {
-            fixtures = [("ZIP codes", counts.postalCodes), ("towns", counts.localities), ("states", counts.states), ("countries", counts.countries)]
-        }
-        fixtures.append(("user places", places.byAddress.count))
-        return BackendReport(fixtures: fixtures, cache: cache.statistics)
-    }
-
-    /// The gazetteer, once loaded.
-    public var gazetteer: Gazetteer? { loaded.value }
-
-    /// Every problem with the folder's files, for `understudy check`, which also leaves the
-    /// gazetteer's index in `cache` for the next start.
-    public static func check(directory: URL, cache: GazetteerCache? = .user) -> [GazetteerError] {
-        let (gazetteer, _) = Gazetteer.load(directory: directory, cache: cache)
-        var problems = gazetteer.problems + GeocoderSettings.problems(in: directory)
-        do {
-            _ = try UserPlaces(file: directory.appendingPathComponent("places.json"), gazetteer: gazetteer)
-        } catch {
-            problems.append(error)
-        }
-        return problems
+        let counts = gazetteer.counts
+        return BackendReport(
+            fixtures: [
+                ("ZIP codes", counts.postalCodes), ("towns", counts.localities), ("states", counts.states), ("countries", counts.countries),
+                ("user places", places.byAddress.count),
+            ],
+            cache: cache.statistics)
     }
 
     /// Reads config.json and places.json again; a file with a problem keeps its last good version.
-    private func reloadEditable(_ gazetteer: Gazetteer) {
+    func reloadEditable() {
         var copy = editable.withLock { $0 }
         let (settings, problem) = GeocoderSettings.read(from: directory)
         if let problem { logger.warning("geocoder: \(problem)") } else { copy.settings = settings }
@@ -107,19 +59,8 @@ public final class GeocoderBackend: Backend {
         editable.withLock { $0 = copy }
     }
 
-    /// Resetting `default` reads the editable files again (they are shared by every scope); each
-    /// scope's rate-limit counters are reset with the scope's state.
-    public func reset(scope: StateScope) {
-        if scope.isDefault, let gazetteer = loaded.value { reloadEditable(gazetteer) }
-    }
-
-    public func handle(_ request: Request, _ context: RequestContext) -> Reply {
-        guard request.method == .get || request.method == .head, let format = format(of: request.path) else { return .decline }
-        guard let gazetteer = loaded.value else { return loaded.deferredReply { .response(self.answer(request, context, format, $0)) } }
-        return .response(answer(request, context, format, gazetteer))
-    }
-
-    private func answer(_ request: Request, _ context: RequestContext, _ format: Format, _ gazetteer: Gazetteer) -> Response {
+    func answer(_ request: Request, _ context: RequestContext, _ format: Format) -> Response {
+        let gazetteer = self.gazetteer
         let (settings, places, cache) = editable.withLock { ($0.settings, $0.places, $0.cache) }
         if let denial = signatureDenial(request, settings) { return denial }
         if let refusal = accessAnswer(request, settings, context) {
@@ -156,10 +97,6 @@ public final class GeocoderBackend: Backend {
         // Made once: every answer carries one of them.
         private static let jsonHeaders: HTTPHeaders = ["Content-Type": "application/json; charset=UTF-8", "Access-Control-Allow-Origin": "*"]
         private static let xmlHeaders: HTTPHeaders = ["Content-Type": "application/xml; charset=UTF-8", "Access-Control-Allow-Origin": "*"]
-    }
-
-    private func format(of path: String) -> Format? {
-        formats[path]
     }
 
     /// The answer to what the request asks, once it may ask.
