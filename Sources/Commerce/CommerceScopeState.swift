@@ -1,4 +1,5 @@
 import Foundation
+import MockCore
 
 /// One line of a cart or an order: a SKU, how many, at what price.
 struct OrderLine: Sendable, Equatable {
@@ -132,4 +133,31 @@ struct ShoppingState: Sendable {
 extension Array {
     /// The element at `index`, nil when out of range (indexes come from the request).
     subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}
+
+/// Where a scope keeps its shoppers, sessions, carts, wish lists and orders: a key into MockCore's
+/// per-scope store, so each scope's shopping is made from the fixtures on first use and is undone
+/// with the rest of the scope by `POST /__admin/reset`. The features reach state only through it.
+struct ShoppingStateKey: Sendable {
+    private let key: ScopeKey<ScopedValue<ShoppingState>>
+
+    init(shoppers: [Shopper]) {
+        key = ScopeKey { _ in
+            ScopedValue {
+                ShoppingState(shoppers: shoppers)
+            } measure: {
+                $0.estimatedBytes
+            }
+        }
+    }
+
+    /// Runs `body` on the scope's state, made from the fixtures on first use.
+    func withState<T>(_ scope: StateScope, _ body: (inout ShoppingState) -> T) -> T {
+        scope[key].withValue(body)
+    }
+
+    /// The registered shopper the request's session belongs to.
+    func shopper(_ store: StoreRequest, _ scope: StateScope) -> Shopper? {
+        store.session.flatMap { session in withState(scope) { $0.shopper(userId: session.userId) } }
+    }
 }
