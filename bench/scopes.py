@@ -35,8 +35,9 @@ def sql(connection, scope, statement):
     return call(connection, "POST", "/informix/generic.php", scope, body, FORM)
 
 
-# What a CI test does in each emulator (a write, then a read) and in the stub engine, by name.
-USES = {
+# What a CI test does (a write, then a read) in the stub engine and in the emulators it is written
+# for here; any other registered emulator is used through its benchmark requests (`uses()`).
+WRITTEN_USES = {
     "commerce": lambda connection, scope: [
         call(connection, "POST", "/webapp/wcs/stores/servlet/OrderChangeServiceItemAdd", scope,
              "storeId=10152&catalogId=10051&langId=-1&catEntryId=12601&quantity=1", FORM)],
@@ -54,9 +55,31 @@ USES = {
 }
 
 
-def use(connection, scope, parts=tuple(USES)):
+def benchmark_use(emulator):
+    """A use of `emulator` by the requests the load benchmark measures it with."""
+    def use(connection, scope):
+        return [call(connection, request["method"], request["path"], scope, request["formBody"], FORM if request["formBody"] else None)
+                for request in emulator["benchmarks"]]
+    return use
+
+
+def registered_emulators():
+    listed = subprocess.run([harness.UNDERSTUDY, "emulators", "--json"], capture_output=True, text=True, check=True).stdout
+    return json.loads(listed)["emulators"]
+
+
+def uses():
+    """Every registered emulator's use and the stub engine's, by name: the written one where there
+    is one, else the emulator's benchmark requests."""
+    table = {emulator["name"]: WRITTEN_USES.get(emulator["name"]) or benchmark_use(emulator) for emulator in registered_emulators()}
+    table["stubs"] = WRITTEN_USES["stubs"]
+    return table
+
+
+def use(connection, scope, parts=None):
     """The uses of `parts` (default: every emulator and the stub engine) in `scope`."""
-    statuses = [status for part in parts for status in USES[part](connection, scope)]
+    table = uses()
+    statuses = [status for part in (parts or table) for status in table[part](connection, scope)]
     if any(status >= 400 for status in statuses):
         raise RuntimeError(f"scope {scope}: statuses {statuses}")
 
@@ -100,7 +123,7 @@ def creation_cost(count=50):
         harness.stop(process)
 
 
-def memory_per_scope(count=100, parts=tuple(USES)):
+def memory_per_scope(count=100, parts=None):
     """KiB of resident memory each of `count` scopes adds once `parts` were used in it, and the
     server's own estimate (GET /__admin/scopes)."""
     process, port = started()
@@ -124,11 +147,6 @@ def memory_per_scope(count=100, parts=tuple(USES)):
         harness.stop(process)
 
 
-def emulator_names():
-    listed = subprocess.run([harness.UNDERSTUDY, "emulators", "--json"], capture_output=True, text=True, check=True).stdout
-    return [emulator["name"] for emulator in json.loads(listed)["emulators"]]
-
-
 def report():
     first, again, cheap_first, cheap_again = creation_cost()
     print(f"\nstate scopes (all shipped emulators): an Informix statement in a new scope {first:.2f} ms, "
@@ -137,12 +155,10 @@ def report():
     per_scope, estimate, base = memory_per_scope()
     print(f"  memory: {per_scope:,.0f} KiB resident per scope with every emulator and the stub engine used in it "
           f"(100 scopes over {base / 1024:.0f} MiB); the server's estimate {estimate:,.0f} KiB")
-    unmeasured = [name for name in emulator_names() if name not in USES]
-    for part in USES:
+    for part in uses():
         per_scope, estimate, _ = memory_per_scope(parts=(part,))
-        print(f"    {part:9} alone: {per_scope:,.0f} KiB resident per scope; the server's estimate {estimate:,.0f} KiB")
-    if unmeasured:
-        print(f"  not measured alone (no use written in bench/scopes.py): {', '.join(unmeasured)}")
+        how = "" if part in WRITTEN_USES else " (its benchmark requests: no write written in bench/scopes.py)"
+        print(f"    {part:9} alone: {per_scope:,.0f} KiB resident per scope; the server's estimate {estimate:,.0f} KiB{how}")
 
 
 if __name__ == "__main__":

@@ -2,12 +2,11 @@ import ArgumentParser
 import JSON
 import MockCore
 
-/// `understudy emulators`: the registered emulators, as text, or with `--json` as the load
-/// benchmark reads them (its emulator scenarios come from here). Hidden: a tool's view, not a user's.
+/// `understudy emulators`: the registered emulators, as text, or with `--json` as tools read them
+/// (the load benchmark's emulator scenarios come from here).
 struct ListEmulators: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "emulators", abstract: "List the emulators this build serves (--json: with their bench scenarios).",
-        shouldDisplay: false)
+        commandName: "emulators", abstract: "List the emulators this build serves (--json: with their bench scenarios).")
 
     @Flag(help: "Print JSON: each emulator's name, summary, checked files and bench scenarios.")
     var json = false
