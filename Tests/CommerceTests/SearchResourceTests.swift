@@ -5,23 +5,25 @@ import UnderstudyTesting
 
 @testable import Commerce
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
-/// The JSON search services a native search bar calls, read with JSONSerialization as an app would.
+/// The JSON search services a native search bar calls, read with JSONSerialization as an app
+/// would, from the backend in memory (what a socket adds is the storefront pages' tests').
 @Suite struct SearchResourceTests {
     static let root = "/search/resources/store/10152/"
 
-    func json(_ server: TestServer, _ path: String) async throws -> (status: Int, object: [String: Any], text: String) {
-        let (body, response) = try await server.send("GET", path)
-        let object = try JSONSerialization.jsonObject(with: body) as? [String: Any] ?? [:]
-        return (response.statusCode, object, String(decoding: body, as: UTF8.self))
+    /// The storefront in memory.
+    static func start() throws -> (BackendTester, CommerceBackend) {
+        let commerce = CommerceBackend(directory: CommerceTests.stubs.appendingPathComponent("commerce"))
+        return (try BackendTester(backends: [commerce]), commerce)
+    }
+
+    func json(_ server: BackendTester, _ path: String) async throws -> (status: Int, object: [String: Any], text: String) {
+        let response = await server.send(path)
+        let object = try JSONSerialization.jsonObject(with: Data(response.body.bytes)) as? [String: Any] ?? [:]
+        return (response.status, object, String(decoding: response.body.bytes, as: UTF8.self))
     }
 
     @Test func productsBySearchTermWithPaging() async throws {
-        let (server, _) = try CommerceTests.start()
-        defer { server.stop() }
+        let (server, _) = try Self.start()
         let (status, result, text) = try await json(server, Self.root + "productview/bySearchTerm/dress?pageSize=4&pageNumber=2&catalogId=10001")
         #expect(status == 200)
         #expect(result["recordSetTotal"] as? Int == 10 && result["recordSetCount"] as? Int == 4 && result["recordSetStartNumber"] as? Int == 4)
@@ -38,8 +40,7 @@ import FoundationNetworking
     /// Before feature pack 7 the same resources were served by the Commerce server under
     /// /wcs/resources; links in the answer stay under the path the client used.
     @Test func theOlderWcsResourcesPathServesTheSameResources() async throws {
-        let (server, _) = try CommerceTests.start()
-        defer { server.stop() }
+        let (server, _) = try Self.start()
         let newer = try await json(server, Self.root + "productview/byId/12601")
         let older = try await json(server, "/wcs/resources/store/10152/productview/byId/12601")
         #expect(older.status == 200)
@@ -48,8 +49,7 @@ import FoundationNetworking
     }
 
     @Test func productsByIdAndCategory() async throws {
-        let (server, commerce) = try CommerceTests.start()
-        defer { server.stop() }
+        let (server, commerce) = try Self.start()
         let byId = try await json(server, Self.root + "productview/byId/12601")
         #expect((byId.object["catalogEntryView"] as? [[String: Any]])?.first?["name"] as? String == "Cast Iron Skillet")
         let byPart = try await json(server, Self.root + "productview/MAD-KIT-COOK-01")
@@ -61,8 +61,7 @@ import FoundationNetworking
     }
 
     @Test func categoriesFromTheTop() async throws {
-        let (server, _) = try CommerceTests.start()
-        defer { server.stop() }
+        let (server, _) = try Self.start()
         let top = try await json(server, Self.root + "categoryview/@top")
         let groups = try #require(top.object["catalogGroupView"] as? [[String: Any]])
         #expect(groups.map { $0["identifier"] as? String } == ["Apparel", "Furniture", "Electronics", "Kitchen", "Grocery"])
@@ -75,8 +74,7 @@ import FoundationNetworking
     }
 
     @Test func errorsSayWhatWasWrong() async throws {
-        let (server, _) = try CommerceTests.start()
-        defer { server.stop() }
+        let (server, _) = try Self.start()
         let wrongStore = try await json(server, "/search/resources/store/99/productview/bySearchTerm/dress")
         #expect(wrongStore.status == 404)
         #expect((wrongStore.object["errors"] as? [[String: Any]])?.first?["errorKey"] as? String == "_ERR_INVALID_STOREID")

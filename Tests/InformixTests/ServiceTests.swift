@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import MockCore
 import Testing
 import UnderstudyTesting
@@ -14,29 +15,48 @@ import FoundationXML
 
 /// The three PHP services over a real socket, read with URLSession and XMLParser.
 @Suite struct ServiceTests {
+    /// The shipped stubs/informix, or a copy with `config` as its config.json.
+    static func directory(config: String?) throws -> URL {
+        guard let config else { return InformixFixture.directory }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("informix-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: directory.appendingPathComponent("stores_demo.sql"),
+            withDestinationURL: InformixFixture.directory.appendingPathComponent("stores_demo.sql"))
+        try Data(config.utf8).write(to: directory.appendingPathComponent("config.json"))
+        return directory
+    }
+
     /// A server on the shipped stubs/informix, or on a copy with `config` as its config.json.
     static func server(config: String? = nil, dataDirectory: URL? = nil, journal: RequestJournal = RequestJournal()) throws -> (TestServer, URL) {
-        var directory = InformixFixture.directory
-        if let config {
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent("informix-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try FileManager.default.createSymbolicLink(
-                at: directory.appendingPathComponent("stores_demo.sql"),
-                withDestinationURL: InformixFixture.directory.appendingPathComponent("stores_demo.sql"))
-            try Data(config.utf8).write(to: directory.appendingPathComponent("config.json"))
-        }
+        let directory = try directory(config: config)
         let backend = InformixBackend(directory: directory, dataDirectory: dataDirectory)
         return (try TestServer.start(backends: [backend], journal: journal), directory)
     }
 
-    static func post(_ server: TestServer, _ path: String, _ fields: [(String, String)]) async throws -> (String, HTTPURLResponse) {
+    /// The backend in memory (no socket), for what needs no real client.
+    static func tester(config: String? = nil, journal: RequestJournal = RequestJournal()) throws -> BackendTester {
+        try BackendTester(backends: [InformixBackend(directory: try directory(config: config))], journal: journal)
+    }
+
+    /// The form body the apps post.
+    static func form(_ fields: [(String, String)]) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
-        let body = fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed)!)" }.joined(separator: "&")
+        return fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&")
+    }
+
+    static func post(_ server: TestServer, _ path: String, _ fields: [(String, String)]) async throws -> (String, HTTPURLResponse) {
         let (data, response) = try await server.send(
             "POST", path, headers: ["Content-Type": "application/x-www-form-urlencoded"],
-            body: Data(body.utf8))
+            body: Data(form(fields).utf8))
         return (String(decoding: data, as: UTF8.self), response)
+    }
+
+    static func post(_ tester: BackendTester, _ path: String, _ fields: [(String, String)]) async -> (String, Response) {
+        let response = await tester.send(
+            path, method: .post, headers: [("Content-Type", "application/x-www-form-urlencoded")], body: form(fields))
+        return (String(decoding: response.body.bytes, as: UTF8.self), response)
     }
 
     @Test func genericServiceAnswersTheWholeTableAfterTheStatement() async throws {
