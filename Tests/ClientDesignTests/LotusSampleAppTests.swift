@@ -136,7 +136,7 @@ import FoundationXML
         let caFile = root.appendingPathComponent("ca.pem")
         try Data(authority.certificatePEM.utf8).write(to: caFile)
 
-        let curl = Process()
+        let curl = ChildProcess()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         curl.arguments = [
             "curl", "--silent", "--show-error", "--fail", "--proxy", "http://127.0.0.1:\(server.port)", "--cacert", caFile.path,

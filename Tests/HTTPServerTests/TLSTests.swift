@@ -59,7 +59,7 @@ import UnderstudyTesting
         #expect(closed, "still open after dribbling the whole hello (10 s), with an idle timeout of 60 s")
 
         // A finished handshake, then a pause past the deadline: the connection is still served.
-        let client = Process()
+        let client = ChildProcess()
         client.executableURL = URL(fileURLWithPath: "/bin/sh")
         client.arguments = [
             "-c",

@@ -103,7 +103,7 @@ import FoundationNetworking
             let input = FileManager.default.temporaryDirectory.appendingPathComponent("gzip-input-\(UUID().uuidString)")
             try Data(bytes).write(to: input)
             defer { try? FileManager.default.removeItem(at: input) }
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: "/bin/gzip")
             process.arguments = ["-c", "-n", input.path]
             let output = childPipe()
@@ -415,7 +415,7 @@ enum SelfSignedCertificate {
     static func make(in directory: URL) throws -> (certificate: URL, key: URL) {
         let certificate = directory.appendingPathComponent("cert.pem")
         let key = directory.appendingPathComponent("key.pem")
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key.path, "-out", certificate.path,

@@ -14,7 +14,7 @@ import FoundationNetworking
         let stubs = try makeTemporaryDirectory(["mappings/a.json": #"{"request": {"url": "/a"}, "response": {"body": "alive"}}"#])
         defer { try? FileManager.default.removeItem(at: stubs) }
         let started = ContinuousClock.now
-        let process = Process()
+        let process = ChildProcess()
         let stdout = childPipe()
         let stderr = childPipe()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")

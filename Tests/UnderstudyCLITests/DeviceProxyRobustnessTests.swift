@@ -57,7 +57,7 @@ import UnderstudyTesting
         let port = try #require(Int(server.firstLine().split(separator: ":").last ?? ""))
 
         // A handshake the client fails (it refuses the certificate) with an SNI holding CR LF.
-        let client = Process()
+        let client = ChildProcess()
         client.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         client.arguments = [
             "openssl", "s_client", "-verify_return_error", "-proxy", "127.0.0.1:\(port)", "-connect", "www.ibm.com:443",

@@ -94,7 +94,7 @@ import FoundationNetworking
         ])
         defer { try? FileManager.default.removeItem(at: folder) }
         func run(_ executable: String, _ arguments: [String]) throws -> String {
-            let process = Process()
+            let process = ChildProcess()
             let output = childPipe()
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments

@@ -22,7 +22,7 @@ import UnderstudyTesting
                 to: script)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
         }
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = understudyBinary
         process.arguments = ["trust"] + arguments
         process.environment = ["PATH": bin.path + ":/usr/bin:/bin", "UNDERSTUDY_CA_DIR": caDirectory.path, "HOME": caDirectory.path]
@@ -109,7 +109,7 @@ import UnderstudyTesting
     }
 
     private func openSSLSubjectHashOld(_ pem: URL) throws -> String {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["openssl", "x509", "-subject_hash_old", "-noout", "-in", pem.path]
         let output = childPipe()

@@ -14,7 +14,7 @@ public enum ProcessEnvironment {
     }
 
     /// Starts `process`, never while a variable is being set.
-    public static func run(_ process: Process) throws {
+    public static func run(_ process: ChildProcess) throws {
         try lock.withLock { _ in try process.run() }
     }
 }

@@ -20,7 +20,7 @@ public let understudyBinary: URL = {
 /// A running `understudy` process with its output captured. Standard error is read as it comes
 /// (a server whose log filled an unread pipe would block on its next line).
 public final class UnderstudyProcess {
-    public let process = Process()
+    public let process = ChildProcess()
     private let stdout = childPipe()
     private let stderr = childPipe()
     private let errors = OutputCollector()
