@@ -36,6 +36,8 @@ MAP_LINE = re.compile(r"^\s*([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)\s+\d+ (.*)$")
 
 
 def bench_module():
+    # bench/run.py imports its neighbour harness.py.
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
     spec = importlib.util.spec_from_file_location("bench_run", os.path.join(ROOT, "bench", "run.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
