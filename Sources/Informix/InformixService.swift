@@ -3,7 +3,6 @@ import Foundation
 import HTTPServer
 import Logging
 import MockCore
-import Synchronization
 
 /// The PHP services over the fixture database (what `InformixBackend` loads). Every scope gets its
 /// own copy of the database and its own queue: statements run off the event loops, one at a time

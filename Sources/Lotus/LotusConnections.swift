@@ -1,8 +1,6 @@
 import Foundation
 import HTTPServer
-import Logging
 import MockCore
-import Synchronization
 import WireFormat
 
 /// The Connections components over the loaded directory (what `LotusBackend` loads): reads are
