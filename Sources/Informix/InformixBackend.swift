@@ -37,7 +37,8 @@ public final class InformixBackend: Backend {
         let databases = ScopeKey { scope in
             ScopeDatabase(scope: scope.name, cache: cache, file: dataDirectory?.appendingPathComponent("informix-\(scope.name).sqlite"))
         }
-        services = InformixService.services(settings)
+        let services = Dictionary(settings.services.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+        self.services = services
         mounts = Array(Set(settings.services.values)).sorted()
         let fixture = directory.appendingPathComponent("stores_demo.sql")
         loaded.start {
@@ -52,7 +53,8 @@ public final class InformixBackend: Backend {
                 case .loaded: "loaded"
                 }
             logger.info("informix: \(tables) tables and views \(how) in \(ContinuousClock.now - started)")
-            return InformixService(settings: settings, template: TemplateDatabase(database), databases: databases, cache: cache, logger: logger)
+            return InformixService(
+                settings: settings, services: services, template: TemplateDatabase(database), databases: databases, cache: cache, logger: logger)
         }
     }
 

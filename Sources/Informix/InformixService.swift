@@ -23,11 +23,13 @@ final class InformixService: Sendable {
     /// Answers of read-only requests, of every scope, under one byte cap.
     private let cache: ScopedResponseCache
 
+    /// `services`: the service at each path the settings mount (the backend's).
     init(
-        settings: InformixSettings, template: TemplateDatabase, databases: ScopeKey<ScopeDatabase>, cache: ScopedResponseCache,
-        logger: Logger
+        settings: InformixSettings, services: [String: PHPScripts.Service], template: TemplateDatabase, databases: ScopeKey<ScopeDatabase>,
+        cache: ScopedResponseCache, logger: Logger
     ) {
         self.settings = settings
+        self.services = services
         self.template = template
         self.databases = databases
         self.cache = cache
@@ -35,12 +37,6 @@ final class InformixService: Sendable {
         scripts = PHPScripts(
             runtime: settings.runtime, columnCase: settings.columnCase, dateOutput: settings.dateOutput,
             rootElement: settings.rootElement)
-        services = Self.services(settings)
-    }
-
-    /// The service at each path `settings` mounts.
-    static func services(_ settings: InformixSettings) -> [String: PHPScripts.Service] {
-        Dictionary(settings.services.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
     }
 
     // MARK: Requests

@@ -41,13 +41,14 @@ public final class LotusBackend: Backend {
         let settings = LotusSettings.load(from: directory, emulator: "lotus", logger: logger)
         let cache = ScopedResponseCache(maxEntries: settings.responseCache, maxBytes: settings.responseCacheBytes)
         self.cache = cache
-        prefixes = LotusConnections.prefixes(settings)
+        let prefixes = settings.prefixes.sorted { $0.count > $1.count }.map { $0 + "/" }
+        self.prefixes = prefixes
         mounts = ([""] + settings.prefixes).flatMap { prefix in LotusConnections.components.map { prefix + $0 } }
         let scopes = ScopeKey { scope in LotusScope(name: scope.name, cache: cache) }
         loaded.start {
             let (fixtures, problems) = LotusFixtures.load(directory)
             for problem in problems { logger.warning("lotus: \(problem)") }
-            return LotusConnections(settings: settings, directory: LotusDirectory(fixtures), scopes: scopes, cache: cache)
+            return LotusConnections(settings: settings, prefixes: prefixes, directory: LotusDirectory(fixtures), scopes: scopes, cache: cache)
         }
     }
 

@@ -22,17 +22,15 @@ final class LotusConnections: Sendable {
     static let components = services + StoryKind.otherSources.sorted().map { "/\($0)/html" }
     private static let componentPrefixes = components.map { $0 + "/" }
 
-    init(settings: LotusSettings, directory: LotusDirectory, scopes: ScopeKey<LotusScope>, cache: ScopedResponseCache) {
+    /// `prefixes`: the settings' prefixes with their trailing slash, longest first (the backend's).
+    init(
+        settings: LotusSettings, prefixes: [String], directory: LotusDirectory, scopes: ScopeKey<LotusScope>, cache: ScopedResponseCache
+    ) {
         self.settings = settings
+        self.prefixes = prefixes
         self.directory = directory
         self.scopes = scopes
         self.cache = cache
-        prefixes = Self.prefixes(settings)
-    }
-
-    /// The configured prefixes with their trailing slash, longest first.
-    static func prefixes(_ settings: LotusSettings) -> [String] {
-        settings.prefixes.sorted { $0.count > $1.count }.map { $0 + "/" }
     }
 
     /// `path` without the longest of `prefixes` that holds it, and that prefix (without its

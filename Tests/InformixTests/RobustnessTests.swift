@@ -206,6 +206,19 @@ import FoundationNetworking
         #expect(journal.entries.allSatisfy { $0.truncatedFrom != nil && $0.response.body.count == RequestJournal.keptBodyLimit })
     }
 
+    /// `mounts` names where each service is; config.json files written before it say `services`.
+    @Test func theServicesAreMountedByTheirNewOrOlderSettingName() throws {
+        for key in ["mounts", "services"] {
+            let root = try makeTemporaryDirectory(["config.json": #"{"\#(key)": {"generic": "/legacy/generic.php"}}"#])
+            defer { try? FileManager.default.removeItem(at: root) }
+            #expect(InformixBackend(directory: root).mounts.contains("/legacy/generic.php"), "\(key)")
+            #expect(!InformixBackend(directory: root).mounts.contains("/informix/generic.php"), "\(key)")
+        }
+        let both = try makeTemporaryDirectory(["config.json": #"{"mounts": {}, "services": {}}"#])
+        defer { try? FileManager.default.removeItem(at: both) }
+        #expect(InformixSettings.problems(in: both).first?.description.contains("older name of mounts") == true)
+    }
+
     @Test func cacheAndDatabaseCapsAreConfigured() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("informix-limits-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UnderstudyTesting
 
 @testable import Lotus
 
@@ -15,6 +16,17 @@ import Testing
         #expect(AtomDate("1969-12-31T23:59:59.000Z")?.text == "1969-12-31T23:59:59.000Z")
         for bad in ["2010-10-08", "2010-13-08T09:05:07Z", "2010-10-08T09:05:07", "2010-10-08T09:05:07.Z", "yesterday"] {
             #expect(AtomDate(bad) == nil, "\(bad)")
+        }
+    }
+
+    /// `mounts` names the prefixes the components are also under; older config.json files say `prefixes`.
+    @Test func theComponentsAreMountedUnderPrefixesByTheirNewOrOlderSettingName() throws {
+        for key in ["mounts", "prefixes"] {
+            let root = try makeTemporaryDirectory(["config.json": #"{"\#(key)": ["/legacy/connections"]}"#])
+            defer { try? FileManager.default.removeItem(at: root) }
+            let mounts = LotusBackend(directory: root).mounts
+            #expect(mounts.contains("/legacy/connections/news") && mounts.contains("/news"), "\(key): \(mounts)")
+            #expect(!mounts.contains("/developerworks/mydeveloperworks/news"), "\(key)")
         }
     }
 
