@@ -23,6 +23,12 @@ public struct ResponseDefinition: Sendable {
     /// templating): rendered per request over `response`.
     var template: ResponseTemplate?
 
+    /// `response` when it goes out as it is: no delay, fault, proxy, dribble or template.
+    var plain: Response? {
+        fixedDelay == nil && delayDistribution == nil && proxyBaseURL == nil && fault == nil && dribble == nil && template == nil
+            ? response : nil
+    }
+
     /// A random delay: `uniform` between `lower` and `upper` ms, or `lognormal` around a `median`.
     enum DelayDistribution: Sendable {
         case uniform(lower: Double, upper: Double)

@@ -346,10 +346,10 @@ public final class StubEngine: Backend {
     }
 
     /// A matched mapping's answer, followed by its webhooks once it has gone out.
-    private func reply(_ mapping: StubMapping, to request: Request, _ scope: StateScope) -> Reply {
-        let answer = StubReply.reply(mapping, to: request, globalDelay: settings.delay)
-        guard !mapping.webhooks.isEmpty else { return answer }
-        let (webhooks, hooks, stub) = (self.webhooks, mapping.webhooks, mapping.name ?? mapping.id)
+    private func reply(_ candidate: Candidate, to request: Request, _ scope: StateScope) -> Reply {
+        let answer = StubReply.reply(candidate, to: request, globalDelay: settings.delay)
+        guard !candidate.mapping.webhooks.isEmpty else { return answer }
+        let (webhooks, hooks, stub) = (self.webhooks, candidate.mapping.webhooks, candidate.mapping.name ?? candidate.mapping.id)
         let fire: (DeferredReply) -> Void = { reply in
             let loop = reply.loop
             reply.afterSending { entry in webhooks.fire(hooks, for: request, scope: scope, entry: entry, stub: stub, on: loop) }
@@ -372,16 +372,17 @@ public final class StubEngine: Backend {
     /// The reply of the first mapping of `set` that matches and may enter its scenario, leaving
     /// out the ids `hiding` names (shared mappings a scope has its own version of); nil when none.
     /// `hostOnly`: only mappings with a `host` condition (for a host hosts.json does not map).
-    /// Inlined, and the reply made where the mapping is visited: a mapping is a large value, and
-    /// returned from a call or kept in a variable it is copied (this runs for every request).
+    /// Inlined, and the reply made where the mapping is visited, from its `Candidate`: a mapping
+    /// is a large value, and returned from a call, passed or kept in a variable it is copied
+    /// (this runs for every request).
     @inline(__always)
     private func answer(from set: StubSet, _ request: Request, _ scope: StateScope, hiding: Set<String>? = nil, hostOnly: Bool) -> Reply? {
         var answer: Reply?
-        set.forEachCandidate(for: request) { mapping in
-            if let hiding, hiding.contains(mapping.id) { return true }
-            if hostOnly && mapping.request.host == nil { return true }
-            guard mapping.request.evaluate(request).matched, enterScenario(mapping, scope: scope) else { return true }
-            answer = reply(mapping, to: request, scope)
+        set.forEachCandidate(for: request) { candidate in
+            if let hiding, hiding.contains(candidate.mapping.id) { return true }
+            if hostOnly && candidate.mapping.request.host == nil { return true }
+            guard candidate.matches(request), enterScenario(candidate.mapping, scope: scope) else { return true }
+            answer = reply(candidate, to: request, scope)
             return false
         }
         return answer

@@ -3,7 +3,9 @@ import MockCore
 
 /// A matched mapping's answer: rendered if it is a template, then proxied, delayed or sent.
 enum StubReply {
-    static func reply(_ mapping: StubMapping, to request: Request, globalDelay: GlobalSettings.Delay?) -> Reply {
+    static func reply(_ candidate: Candidate, to request: Request, globalDelay: GlobalSettings.Delay?) -> Reply {
+        if globalDelay == nil, let plain = candidate.plainResponse { return .response(plain) }
+        let mapping = candidate.mapping
         let definition = mapping.response
         let delay = definition.delay(globally: globalDelay)
         if let fault = definition.fault {

@@ -7,6 +7,10 @@ import MockCore
 /// request takes the current set by one reference.
 final class StubSet: Sendable {
     let ordered: [StubMapping]
+    /// `ordered`, each behind a reference: what requests visit. A candidate read from an array of
+    /// structs is loaded and retained whole across the calls that match and answer it (~800
+    /// instructions a request); from a class's `let`, it is borrowed in place.
+    private let candidates: [Candidate]
     /// Positions in `ordered`, in runs that each index below names; each run ascending.
     private let positions: [Int]
     private let byPath: [String: Range<Int>]
@@ -29,6 +33,7 @@ final class StubSet: Sendable {
         ordered = mappings.enumerated()
             .sorted { a, b in a.element.priority != b.element.priority ? a.element.priority < b.element.priority : a.offset > b.offset }
             .map(\.element)
+        candidates = ordered.map(Candidate.init)
         var exact: [String: [Int]] = [:]
         var unindexed: [Int] = []
         var pathPatterns: [(prefix: String, value: Int)] = []
@@ -62,7 +67,7 @@ final class StubSet: Sendable {
     /// false. Inlined, as before the index: called with a closure, the mapping and the request
     /// are copied (3,000 instructions a request).
     @inline(__always)
-    func forEachCandidate(for request: Request, _ visit: (StubMapping) -> Bool) {
+    func forEachCandidate(for request: Request, _ visit: (Candidate) -> Bool) {
         let path = request.rawPath
         let exact =
             if let asciiPaths, path.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 < 0x80 } }) == true {
@@ -101,13 +106,13 @@ final class StubSet: Sendable {
             }
             guard nearest >= 0 else { return }
             runs[nearest] = runs[nearest].dropFirst()
-            if !visit(ordered[nearestPosition]) { return }
+            if !visit(candidates[nearestPosition]) { return }
         }
     }
 
     /// Two runs merged, without the allocation the general case makes: sets without patterns.
     @inline(__always)
-    private func visitInOrder(_ exact: Range<Int>, _ unindexed: Range<Int>, _ visit: (StubMapping) -> Bool) {
+    private func visitInOrder(_ exact: Range<Int>, _ unindexed: Range<Int>, _ visit: (Candidate) -> Bool) {
         var i = exact.lowerBound
         var j = unindexed.lowerBound
         while i < exact.upperBound || j < unindexed.upperBound {
@@ -119,7 +124,22 @@ final class StubSet: Sendable {
                 next = positions[j]
                 j += 1
             }
-            if !visit(ordered[next]) { return }
+            if !visit(candidates[next]) { return }
         }
     }
+}
+
+/// One mapping of a `StubSet`, as requests meet it. Passed by its reference: a `StubMapping`
+/// passed or held in a local is copied (a memcpy of a few hundred bytes and a retain per field).
+final class Candidate: Sendable {
+    let mapping: StubMapping
+    /// The response, when it goes out as it is (most do): see `ResponseDefinition.plain`.
+    let plainResponse: Response?
+
+    init(_ mapping: StubMapping) {
+        self.mapping = mapping
+        plainResponse = mapping.response.plain
+    }
+
+    func matches(_ request: Request) -> Bool { mapping.request.evaluate(request).matched }
 }

@@ -32,6 +32,20 @@ import Testing
         #expect(Request(method: .get, target: "?x=1").path == "/")
     }
 
+    @Test func rawPathIsTheTargetUpToItsFirstQuestionMark() {
+        #expect(Request(method: .get, target: "/a%20b/c?x=1?y").rawPath == "/a%20b/c")
+        #expect(Request(method: .get, target: "/plain").rawPath == "/plain")
+        #expect(Request(method: .get, target: "/page#top?x").rawPath == "/page#top", "even after a fragment")
+        #expect(Request(method: .get, target: "/é/ü?x").rawPath == "/é/ü")
+        // Worked out when the request is made: a target set later (a scope's path prefix taken
+        // off) is worked out again.
+        var request = Request(method: .get, target: "/__scope/ci-1/items?view=full")
+        request.target = "/items?view=full"
+        #expect(request.rawPath == "/items")
+        request.target = "/all"
+        #expect(request.rawPath == "/all")
+    }
+
     @Test func absoluteFormTargetRoutesByItsPath() {
         let request = Request(method: .get, target: "http://example.com:8080/shop/en?x=1")
         #expect(request.path == "/shop/en")

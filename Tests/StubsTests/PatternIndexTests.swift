@@ -140,8 +140,8 @@ import FoundationNetworking
                     let request = Request(method: method, target: target)
                     let everyMatch = set.ordered.filter { $0.request.evaluate(request).matched }.map(\.id)
                     var candidates: [String] = []
-                    set.forEachCandidate(for: request) { mapping in
-                        if mapping.request.evaluate(request).matched { candidates.append(mapping.id) }
+                    set.forEachCandidate(for: request) { candidate in
+                        if candidate.matches(request) { candidates.append(candidate.mapping.id) }
                         return true
                     }
                     #expect(candidates == everyMatch, "\(method.rawValue) \(target)")

@@ -29,14 +29,16 @@ public final class EventLoop: @unchecked Sendable {
 
     // Loop-thread state.
     /// Set once shutdown begins: long waits (a long-poll) answer now instead of holding the loop open.
-    public private(set) var isDraining = false
+    /// Unchecked, as `unfinishedRequests`: only the loop thread touches them, and every request
+    /// reads them (a dynamic exclusivity check costs ~40 instructions each time).
+    @exclusivity(unchecked) public private(set) var isDraining = false
     /// Per-loop caches, used on every request. Behind pointers rather than stored `var`s: the
     /// loop thread is their only user, and class properties would pay a dynamic exclusivity
     /// check on each access.
     let date = UnsafeMutablePointer<HTTPDate>.allocate(capacity: 1)
     private let decoder = UnsafeMutablePointer<RequestDecoder>.allocate(capacity: 1)
     /// Requests handed to the handler whose reply has not been fully written yet.
-    private var unfinishedRequests = 0
+    @exclusivity(unchecked) private var unfinishedRequests = 0
     private var timers: [ObjectIdentifier: LoopTimer] = [:]
     private var mailboxEvent: OpaquePointer?
     private var dnsBase: OpaquePointer?

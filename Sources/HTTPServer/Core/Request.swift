@@ -16,11 +16,18 @@ public struct QueryItem: Sendable, Hashable {
 public struct Request: Sendable {
     public var method: HTTPMethod
     /// The request target exactly as sent, e.g. `/maps/api/geocode/xml?address=94086`.
-    public var target: String
+    public var target: String { didSet { rawPathEnd = Self.rawPathEnd(of: target) } }
+    /// Where `rawPath` ends in `target`'s UTF-8, -1 when the target has no `?`: found when the
+    /// target is set, as a stub request reads the path several times.
+    private var rawPathEnd = -1
     /// The percent-decoded path of the target.
     public var path: String
     /// The raw query string after `?`, without it; nil when the target has no `?`.
-    public var rawQuery: String?
+    public var rawQuery: String? {
+        get { query.value }
+        set { query.value = newValue }
+    }
+    private var query: Wrapped<String>
     /// Query parameters, percent- and `+`-decoded, in the order they were sent.
     public var queryItems: [QueryItem]
     /// Header fields in the order they were sent; repeated names stay separate fields.
@@ -37,7 +44,7 @@ public struct Request: Sendable {
     public var isSecure = false
     /// How a request meant for another server came through this one; nil for most. One reference:
     /// requests are moved and copied several times each, and most have none of it.
-    private var proxied: ProxiedRequest?
+    private var proxied: Wrapped<ProxiedRequest>
     /// Numbers the requests of this process in the order they were made, from 1.
     public let serial: UInt64 = Request.serials.add(1, ordering: .relaxed).oldValue
 
@@ -61,36 +68,36 @@ public struct Request: Sendable {
     /// For a request that came through a CONNECT tunnel: the host the client asked to reach
     /// (lower case, no port).
     public var tunnelHost: String? {
-        get { proxied?.tunnelHost }
-        set { proxied = ProxiedRequest.made(authority: proxiedAuthority, tunnelHost: newValue, tunnelScope: tunnelScope) }
+        get { proxied.value?.tunnelHost }
+        set { proxied.value = ProxiedRequest.made(authority: proxiedAuthority, tunnelHost: newValue, tunnelScope: tunnelScope) }
     }
 
     /// For a request that came through a CONNECT tunnel: the state scope the CONNECT's proxy
     /// credentials named (`Proxy-Authorization` user name), nil when they named none.
     public var tunnelScope: String? {
-        get { proxied?.tunnelScope }
-        set { proxied = ProxiedRequest.made(authority: proxiedAuthority, tunnelHost: tunnelHost, tunnelScope: newValue) }
+        get { proxied.value?.tunnelScope }
+        set { proxied.value = ProxiedRequest.made(authority: proxiedAuthority, tunnelHost: tunnelHost, tunnelScope: newValue) }
     }
 
     /// For a request sent to this server as a proxy in absolute form (`GET http://host:port/path`):
     /// `host:port` as sent. `target` is then the origin form (`/path`), as for any other request.
-    public var proxiedAuthority: String? { proxied?.authority }
+    public var proxiedAuthority: String? { proxied.value?.authority }
 
     public init(
         method: HTTPMethod, target: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
         remoteAddress: String = "127.0.0.1", remotePort: Int = 0, localPort: Int = 0,
         receivedAtNanos: UInt64 = MonotonicClock.nanoseconds()
     ) {
-        self.method = method
+        // Worked out first, then stored without branches: stored in branches, the request was
+        // copied once more on its way out (as with an optional property, see `Wrapped`).
         let parts = RequestTarget(target)
-        if let originForm = parts.originForm {
-            self.target = originForm
-            proxied = ProxiedRequest(authority: parts.authority, tunnelHost: nil, tunnelScope: nil)
-        } else {
-            self.target = target
-        }
+        let isAbsolute = parts.originForm != nil
+        self.method = method
+        self.target = parts.originForm ?? target
+        proxied = Wrapped(value: isAbsolute ? ProxiedRequest(authority: parts.authority, tunnelHost: nil, tunnelScope: nil) : nil)
+        rawPathEnd = isAbsolute ? Self.rawPathEnd(of: parts.originForm ?? target) : parts.queryMark ?? -1
         self.path = parts.path
-        self.rawQuery = parts.rawQuery
+        query = Wrapped(value: parts.rawQuery)
         self.queryItems = parts.rawQuery.map(FormURLEncoding.decode) ?? []
         self.headers = headers
         self.body = body
@@ -102,7 +109,7 @@ public struct Request: Sendable {
 
     /// The request was meant for another server, through this one as its proxy: an absolute-form
     /// target (`GET http://host/path`) or a tunnelled request.
-    public var isProxied: Bool { proxied != nil }
+    public var isProxied: Bool { proxied.value != nil }
 
     /// `http` or `https`.
     public var scheme: String { isSecure ? "https" : "http" }
@@ -110,12 +117,12 @@ public struct Request: Sendable {
     /// The path as sent (not decoded): the target up to `?`; the target itself (no copy) when
     /// it has no query, as most requests.
     public var rawPath: String {
-        let utf8 = target.utf8
-        // A native string's bytes are contiguous: scanning the buffer costs a tenth of scanning the view.
-        let end =
-            utf8.withContiguousStorageIfAvailable { $0.firstIndex(of: UInt8(ascii: "?")) ?? $0.count }
-            ?? utf8.distance(from: utf8.startIndex, to: utf8.firstIndex(of: UInt8(ascii: "?")) ?? utf8.endIndex)
-        return end == utf8.count ? target : String(Substring(utf8.prefix(end)))
+        rawPathEnd < 0 ? target : String(Substring(target.utf8.prefix(rawPathEnd)))
+    }
+
+    private static func rawPathEnd(of target: String) -> Int {
+        var target = target
+        return target.withUTF8 { $0.firstIndex(of: UInt8(ascii: "?")) ?? -1 }
     }
 
     /// The first value of query parameter `name`.
@@ -146,6 +153,13 @@ public struct Request: Sendable {
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
 }
 
+/// An optional stored property of `Request`, in a struct of its own. With an optional of its own
+/// among its stored properties, a `Request` came out of its initialiser copied once more (Swift
+/// 6.3's optimiser left a retain and a release of every field there: ~380 instructions a request).
+struct Wrapped<Value: Sendable>: Sendable {
+    var value: Value?
+}
+
 /// The part of a request that only proxied requests have.
 final class ProxiedRequest: Sendable {
     let authority: String?
@@ -174,6 +188,8 @@ struct RequestTarget {
     /// For an absolute-form target: its `host:port`, and the target in origin form.
     var authority: String?
     var originForm: String?
+    /// Where the first `?` is in the target's UTF-8 (even after a `#`), if it has one.
+    var queryMark: Int?
 
     init(_ target: String) {
         var target = target
@@ -182,6 +198,7 @@ struct RequestTarget {
         var end = 0
         var needsDecoding = false
         var authorityStart = 0
+        var queryMark: Int?
         target.withUTF8 { bytes in
             end = bytes.count
             pathEnd = -1
@@ -196,6 +213,7 @@ struct RequestTarget {
                 if end == index { break }
             }
             if pathEnd < 0 { pathEnd = end }
+            queryMark = pathEnd < end ? pathEnd : bytes[end...].firstIndex(of: UInt8(ascii: "?"))
             // An absolute-form target (`GET http://host/path`, as sent to proxies) routes by its path.
             if end > 0 && bytes[0] != UInt8(ascii: "/"),
                 let colon = bytes[..<pathEnd].firstIndex(of: UInt8(ascii: ":")),
@@ -219,6 +237,7 @@ struct RequestTarget {
             path = needsDecoding ? PercentDecoding.decode(raw, plusAsSpace: false) : raw
         }
         rawQuery = pathEnd < end ? Self.slice(&target, pathEnd + 1, end) : nil
+        self.queryMark = queryMark
     }
 
     private static func slice(_ text: inout String, _ start: Int, _ end: Int) -> String {
