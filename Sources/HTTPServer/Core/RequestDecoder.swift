@@ -19,23 +19,29 @@ struct RequestDecoder {
     private var recentValues: [(cValue: [CChar], value: String)?]
     private var recentAddress: (cValue: [CChar], value: String)?
 
+    /// The tables below, held by each decoder: a static read on every request pays a
+    /// `swift_once` check each time.
+    private let commonNames = Self.commonNameTable
+    private let lengthStarts = Self.lengthStartTable
+    private let unremembered = Self.unrememberedIndex
+
     /// Names requests carry most often, as static strings, shortest first; `lengthStarts[n]` is
     /// where names of n bytes start (a name is compared with those of its length only).
-    private static let commonNames: [(cName: [CChar], name: String)] = [
+    private static let commonNameTable: [(cName: [CChar], name: String)] = [
         "Host", "User-Agent", "Accept", "Accept-Encoding", "Accept-Language", "Connection", "Content-Type",
         "Content-Length", "Cookie", "Authorization", "Cache-Control", "Origin", "Referer", "X-Requested-With",
         HTTPHeaders.scopeHeader,
     ].sorted { $0.utf8.count < $1.utf8.count }.map { (Array($0.utf8CString), $0) }
-    private static let lengthStarts: [Int] = (0...(commonNames.last?.name.utf8.count ?? 0) + 1).map { length in
-        commonNames.firstIndex { $0.name.utf8.count >= length } ?? commonNames.count
+    private static let lengthStartTable: [Int] = (0...(commonNameTable.last?.name.utf8.count ?? 0) + 1).map { length in
+        commonNameTable.firstIndex { $0.name.utf8.count >= length } ?? commonNameTable.count
     }
     /// Values that differ from request to request (a scope per CI worker): not worth remembering.
-    private static let unremembered = commonNames.firstIndex { $0.name == HTTPHeaders.scopeHeader }
+    private static let unrememberedIndex = commonNameTable.firstIndex { $0.name == HTTPHeaders.scopeHeader }
 
     init(localPort: Int, isSecure: Bool = false) {
         self.localPort = localPort
         self.isSecure = isSecure
-        recentValues = Array(repeating: nil, count: Self.commonNames.count)
+        recentValues = Array(repeating: nil, count: Self.commonNameTable.count)
     }
 
     mutating func decode(_ request: OpaquePointer) -> Request {
@@ -137,10 +143,10 @@ struct RequestDecoder {
         while let current = field {
             field = understudy_headers_next(current)
             guard let key = current.pointee.key, let value = current.pointee.value else { continue }
-            if let common = Self.commonName(key) {
-                let name = Self.commonNames[common].name
+            if let common = commonName(key) {
+                let name = commonNames[common].name
                 fields.append(
-                    HTTPHeader(name: name, value: common == Self.unremembered ? String(cString: value) : Self.reuse(&recentValues[common], value)))
+                    HTTPHeader(name: name, value: common == unremembered ? String(cString: value) : Self.reuse(&recentValues[common], value)))
             } else {
                 fields.append(HTTPHeader(name: String(cString: key), value: String(cString: value)))
             }
@@ -149,7 +155,7 @@ struct RequestDecoder {
     }
 
     /// The index of `key` among `commonNames`.
-    private static func commonName(_ key: UnsafePointer<CChar>) -> Int? {
+    private func commonName(_ key: UnsafePointer<CChar>) -> Int? {
         let length = strlen(key)
         guard length + 1 < lengthStarts.count else { return nil }
         for index in lengthStarts[length]..<lengthStarts[length + 1] where memcmp(key, commonNames[index].cName, length) == 0 {

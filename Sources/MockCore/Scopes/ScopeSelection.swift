@@ -12,19 +12,20 @@ enum ScopeSelection {
     /// Why `name` cannot name a scope, or nil when it can: 1 to 64 letters, digits, `.`, `_`
     /// and `-`, starting with a letter or digit (so it is safe in a path and a file name).
     static func problem(with name: String) -> String? {
-        let bytes = Array(name.utf8)
-        guard !bytes.isEmpty else { return "the scope name is empty" }
-        let shown = bytes.count > maxNameLength ? String(decoding: bytes.prefix(maxNameLength), as: UTF8.self) + "…" : name
-        guard bytes.count <= maxNameLength else {
-            return "the scope name \"\(shown)\" has \(bytes.count) bytes; at most \(maxNameLength) are allowed"
+        let count = name.utf8.count
+        guard count > 0 else { return "the scope name is empty" }
+        guard count <= maxNameLength else {
+            let shown = String(decoding: name.utf8.prefix(maxNameLength), as: UTF8.self) + "…"
+            return "the scope name \"\(shown)\" has \(count) bytes; at most \(maxNameLength) are allowed"
         }
-        for (index, byte) in bytes.enumerated() {
+        // Every request that names a scope is checked: its bytes are read in place, not copied.
+        for (index, byte) in name.utf8.enumerated() {
             let isAlphanumeric = (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
             if index == 0 && !isAlphanumeric {
-                return "the scope name \"\(shown)\" must start with a letter or a digit"
+                return "the scope name \"\(name)\" must start with a letter or a digit"
             }
             guard isAlphanumeric || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") else {
-                return "the scope name \"\(shown)\" has a character other than letters, digits, '.', '_' and '-' at position \(index + 1)"
+                return "the scope name \"\(name)\" has a character other than letters, digits, '.', '_' and '-' at position \(index + 1)"
             }
         }
         return nil
