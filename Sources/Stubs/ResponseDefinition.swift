@@ -24,6 +24,8 @@ public struct ResponseDefinition: Sendable {
     var template: ResponseTemplate?
 
     /// `response` when it goes out as it is: no delay, fault, proxy, dribble or template.
+    /// `StubReply` sends it without looking further, so a field added for what happens per request
+    /// must make this nil too.
     var plain: Response? {
         fixedDelay == nil && delayDistribution == nil && proxyBaseURL == nil && fault == nil && dribble == nil && template == nil
             ? response : nil

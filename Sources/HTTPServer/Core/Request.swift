@@ -91,11 +91,12 @@ public struct Request: Sendable {
         // Worked out first, then stored without branches: stored in branches, the request was
         // copied once more on its way out (as with an optional property, see `Wrapped`).
         let parts = RequestTarget(target)
-        let isAbsolute = parts.originForm != nil
+        let originForm = parts.originForm
         self.method = method
-        self.target = parts.originForm ?? target
-        proxied = Wrapped(value: isAbsolute ? ProxiedRequest(authority: parts.authority, tunnelHost: nil, tunnelScope: nil) : nil)
-        rawPathEnd = isAbsolute ? Self.rawPathEnd(of: parts.originForm ?? target) : parts.queryMark ?? -1
+        self.target = originForm ?? target
+        proxied = Wrapped(value: originForm == nil ? nil : ProxiedRequest(authority: parts.authority, tunnelHost: nil, tunnelScope: nil))
+        // `queryMark` is where `?` is in the target as sent; an origin form is a new string.
+        rawPathEnd = originForm.map(Self.rawPathEnd) ?? parts.queryMark ?? -1
         self.path = parts.path
         query = Wrapped(value: parts.rawQuery)
         self.queryItems = parts.rawQuery.map(FormURLEncoding.decode) ?? []
