@@ -14,7 +14,7 @@
 
 struct evbuffer;
 
-/// How many status and header lines were written without vsnprintf so far (all threads).
+/// How many status and header lines the calling thread has written without vsnprintf so far.
 unsigned long understudy_fast_printf_lines(void);
 
 /// What evhttp does for one header line, through the interposed function (for tests).

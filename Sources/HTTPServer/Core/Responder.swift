@@ -108,7 +108,11 @@ public final class Responder {
         } else {
             evhttp_send_reply(request, Int32(response.status), nil, nil)
         }
+        repliedInFull = true
     }
+
+    /// Whether `send` has handed evhttp the whole reply (not paced, dribbled, failed or tunnelled).
+    @exclusivity(unchecked) private(set) var repliedInFull = false
 
     /// Counts a body about to be queued against `--max-unsent-bytes`; false when it does not fit.
     private func reserveUnsent(_ body: ResponseBody) -> Bool {
