@@ -166,13 +166,14 @@ def load_rounds(scenario, setup, args, script=None):
     path = setup[0]
     kinds = ("understudy", "c") + ((args.peer,) if args.peer and scenario in PEER_SCENARIOS else ())
     results = {kind: [] for kind in kinds}
+    clients = min(2, args.connections)  # wrk threads: it needs a connection each
     for round_number in range(1, args.rounds + 1):
         for kind in kinds:
             process, port = start(kind, args.threads, setup)
             try:
                 url = f"http://127.0.0.1:{port}{path}"
-                wrk(url, WARM_UP[kind], args.connections, 2, script)
-                figures = wrk(url, args.duration, args.connections, 2, script)
+                wrk(url, WARM_UP[kind], args.connections, clients, script)
+                figures = wrk(url, args.duration, args.connections, clients, script)
             finally:
                 stop(process)
             results[kind].append(figures)
@@ -486,7 +487,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--duration", type=int, default=10, help="seconds per wrk run")
-    parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument("--connections", type=int, default=64, help="wrk's connections (1: one client waiting for each answer)")
     parser.add_argument("--threads", type=int, default=os.cpu_count(), help="server worker threads")
     parser.add_argument("--callgrind-requests", type=int, default=12000)
     parser.add_argument("--no-callgrind", action="store_true")
@@ -513,7 +514,7 @@ def main():
     if unknown:
         parser.error(f"unknown scenario(s) {', '.join(unknown)}; choose from {', '.join(sorted(SCENARIOS))}")
 
-    print(f"Understudy vs C evhttp baseline: {args.threads} server threads, wrk -t2 -c{args.connections} "
+    print(f"Understudy vs C evhttp baseline: {args.threads} server threads, wrk -t{min(2, args.connections)} -c{args.connections} "
           f"-d{args.duration}s, {args.rounds} interleaved rounds, {os.cpu_count()} cores")
     summary = []
     generated = tempfile.TemporaryDirectory()
