@@ -3,8 +3,9 @@ import HTTPServer
 import Testing
 import UnderstudyTesting
 
-/// A reply given during its request's callback is written to the socket at once, not on the
-/// loop's next turn (`EventLoop.writeReplyNow`); what does not fit is written as before.
+/// A reply given during its request's callback is written by the loop in the same turn, without
+/// asking the poller for writability (`EventLoop.writeQueuedReplies`); what does not fit is written
+/// by evhttp's writer as before.
 @Suite struct ImmediateWriteTests {
     /// `/count` answers how many replies its loop has written at once so far; `/big` answers
     /// `bigSize` bytes; anything else a short text. One loop, so the count is the connection's.

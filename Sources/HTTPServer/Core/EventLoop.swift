@@ -277,7 +277,7 @@ public final class EventLoop: @unchecked Sendable {
     fileprivate func writeQueuedReplies() {
         var index = 0
         while index < repliesToWrite.count {
-            writeReplyNow(on: repliesToWrite[index])
+            writeReply(on: repliesToWrite[index])
             index += 1
         }
         repliesToWrite.removeAll(keepingCapacity: true)
@@ -285,7 +285,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Writes one reply to the socket; what does not fit is left for evhttp's writer. Not for TLS
     /// (the output is plaintext for OpenSSL) nor a connection with a rate limit (`Pacing`).
-    private func writeReplyNow(on connection: OpaquePointer) {
+    private func writeReply(on connection: OpaquePointer) {
         guard tlsContext == nil, let events = evhttp_connection_get_bufferevent(connection),
             bufferevent_get_write_limit(events) == Int.max
         else { return }
@@ -301,7 +301,7 @@ public final class EventLoop: @unchecked Sendable {
         bufferevent_trigger(events, Int16(EV_WRITE), 0)
     }
 
-    /// Replies `writeReplyNow` wrote whole, over the loop's life (read it on the loop's thread).
+    /// Replies `writeQueuedReplies` wrote whole, over the loop's life (read it on the loop's thread).
     @exclusivity(unchecked) public private(set) var repliesWrittenAtOnce = 0
 
     func requestCompleted() {
