@@ -263,7 +263,8 @@ public final class EventLoop: @unchecked Sendable {
         let connection = evhttp_request_get_connection(evRequest)
         let responder = Responder(loop: self, request: evRequest, isHead: request.method == .head)
         handler.handle(request, responder: responder)
-        if responder.repliedInFull, let connection {
+        // Not on a TLS listener: the output is plaintext for OpenSSL, which writes the socket.
+        if responder.repliedInFull, tlsContext == nil, let connection {
             if repliesToWrite.isEmpty { event_active(writeEvent, 0, 0) }
             repliesToWrite.append(connection)
         }
@@ -275,6 +276,7 @@ public final class EventLoop: @unchecked Sendable {
     /// that almost always have room. Written together, as evhttp's writer would, so a client gets
     /// a turn's answers in one burst rather than one wake-up each.
     fileprivate func writeQueuedReplies() {
+        // By index: iterating the array itself would retain a copy of it each turn.
         var index = 0
         while index < repliesToWrite.count {
             writeReply(on: repliesToWrite[index])
@@ -283,10 +285,10 @@ public final class EventLoop: @unchecked Sendable {
         repliesToWrite.removeAll(keepingCapacity: true)
     }
 
-    /// Writes one reply to the socket; what does not fit is left for evhttp's writer. Not for TLS
-    /// (the output is plaintext for OpenSSL) nor a connection with a rate limit (`Pacing`).
+    /// Writes one reply to the socket; what does not fit is left for evhttp's writer, and so is a
+    /// connection with a rate limit (`Pacing`).
     private func writeReply(on connection: OpaquePointer) {
-        guard tlsContext == nil, let events = evhttp_connection_get_bufferevent(connection),
+        guard let events = evhttp_connection_get_bufferevent(connection),
             bufferevent_get_write_limit(events) == Int.max
         else { return }
         let output = bufferevent_get_output(events)
