@@ -26,7 +26,7 @@ RELEASE_FLAGS := $(shell SWIFT=$(SWIFT) tools/release-flags.sh)
 
 release: deps
 	@# SwiftPM does not know the files the flags name: a newer one relinks.
-	@if [ -e .build/release/understudy ] && [ -n "$$(find tools/link -newer .build/release/understudy)" ]; then \
+	@if [ -e .build/release/understudy ] && [ -n "$$(find tools/link .build/jemalloc -newer .build/release/understudy 2>/dev/null)" ]; then \
 		rm -f "$$(readlink -f .build/release/understudy)"; fi
 	$(SWIFT) build -c release --product understudy $(RELEASE_FLAGS)
 

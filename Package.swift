@@ -48,6 +48,8 @@ let package = Package(
         .target(name: "JSON", dependencies: ["WireFormat"]),
         // evhttp's header lines written without vsnprintf (see its header).
         .target(name: "CEvhttpHeaders"),
+        // jemalloc's settings, for the release build that links it (tools/release-flags.sh).
+        .target(name: "CAllocatorSettings"),
         .target(name: "HTTPServer", dependencies: ["CLibevent", "CEvhttpHeaders", "WireFormat"]),
         .target(name: "XML", dependencies: ["CLibxml2"]),
         .target(
@@ -95,7 +97,7 @@ let package = Package(
             name: "understudy",
             dependencies: [
                 "MockCore", "DeviceProxy", "HTTPServer", "JSON", "Stubs", "Geocoder", "Informix", "Lotus", "Recording", "Commerce",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CAllocatorSettings", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system packages Understudy needs, when they are missing.
-#   tools/install-deps.sh build   libevent, SQLite, OpenSSL, zlib and libxml2 (headers + pkg-config) to build and test
+#   tools/install-deps.sh build   libevent, SQLite, OpenSSL, zlib, libxml2 and on Linux jemalloc (headers +
+#                                 pkg-config) to build and test
 #   tools/install-deps.sh python  python3 with venv, Chromium with its WebDriver, NSS's certutil and a
 #                                 JDK, for the Python clients, the browser tests, the differential
 #                                 test against WireMock and the WireMock Java client test of `make test`
@@ -26,6 +27,8 @@ else
   pkg-config --exists openssl 2>/dev/null || need+=(libssl-dev)
   pkg-config --exists zlib 2>/dev/null || need+=(zlib1g-dev)
   pkg-config --exists libxml-2.0 2>/dev/null || need+=(libxml2-dev)
+  # The release build links jemalloc on Linux (tools/release-flags.sh).
+  if [ "$(uname)" = Linux ]; then pkg-config --exists jemalloc 2>/dev/null || need+=(libjemalloc-dev); fi
   # Tests make self-signed certificates with the openssl command, and fetch through the device
   # proxy with curl.
   command -v openssl >/dev/null || need+=(openssl)

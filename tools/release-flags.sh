@@ -5,6 +5,10 @@
 # placed together in the order of tools/link/functions.txt, the compiler's unnamed helpers together
 # (tools/link/unnamed.ld), and relative relocations packed (RELR; glibc loads them from 2.36).
 # Fewer pages of the binary are then mapped: docs/performance.md, "Idle memory".
+# And jemalloc linked in, when its static library is installed (libjemalloc-dev): it answers every
+# malloc of the process, libevent's and the Swift runtime's included. glibc's allocator spends a
+# tenth of a stub request's CPU under load in consolidating its free lists: docs/performance.md,
+# "The allocator".
 set -euo pipefail
 [ "$(uname)" = Linux ] || exit 0
 link="$(cd "$(dirname "$0")" && pwd)/link"
@@ -18,6 +22,19 @@ if [ -n "$resources" ] && [ -x "$resources/../../bin/ld.lld" ]; then
   flags+=(-Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld
           -Xlinker "--symbol-ordering-file=$link/functions.txt" -Xlinker --no-warn-symbol-ordering
           -Xlinker -T -Xlinker "$link/unnamed.ld")
+  jemalloc="$(pkg-config --variable=libdir jemalloc 2>/dev/null || true)/libjemalloc_pic.a"
+  if [ -f "$jemalloc" ]; then
+    # As one object, not an archive: the static runtime's flags keep an archive's symbols to the
+    # executable, and libevent and libc must allocate and free through the same malloc as Swift.
+    object="$(dirname "$link")/../.build/jemalloc/jemalloc.o"
+    if [ ! "$object" -nt "$jemalloc" ]; then
+      mkdir -p "$(dirname "$object")"
+      "$resources/../../bin/ld.lld" -r --whole-archive "$jemalloc" -o "$object"
+    fi
+    flags+=(-Xlinker "$(cd "$(dirname "$object")" && pwd)/jemalloc.o")
+  else
+    echo "release-flags: no libjemalloc_pic.a (apt-get install libjemalloc-dev): glibc's malloc, slower under load" >&2
+  fi
   glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')
   if [ -n "$glibc" ] && [ "$(printf '%s\n2.36\n' "$glibc" | sort -V | head -n 1)" = 2.36 ]; then
     flags+=(-Xlinker -z -Xlinker pack-relative-relocs)
