@@ -262,7 +262,9 @@ public final class EventLoop: @unchecked Sendable {
         let request = decoder.pointee.decode(evRequest)
         let connection = evhttp_request_get_connection(evRequest)
         let responder = Responder(loop: self, request: evRequest, isHead: request.method == .head)
-        handler.handle(request, responder: responder)
+        // Moved, not copied: without `consume` Swift 6.3 copies the request (a retain of each of
+        // its fields) into the handler's argument and then destroys this one.
+        handler.handle(consume request, responder: responder)
         // Not on a TLS listener: the output is plaintext for OpenSSL, which writes the socket.
         if responder.repliedInFull, tlsContext == nil, let connection {
             if repliesToWrite.isEmpty { event_active(writeEvent, 0, 0) }
