@@ -146,3 +146,55 @@ int understudy_libevent_strcasecmp_found(void) {
     void *original = dlsym(RTLD_NEXT, "evutil_ascii_strcasecmp");
     return original != NULL && original != (void *)evutil_ascii_strcasecmp;
 }
+
+// evhttp reads each request's HTTP version with sscanf(version, "HTTP/%d.%d%c", ...): about 940
+// instructions a request, most of them vfscanf's set-up. A version spelt the usual way ("HTTP/",
+// one to nine digits, ".", one to nine digits, the end) is read here with the same results, 2
+// and both numbers (%c finds the end of the input); anything else, and every other format, goes
+// to glibc's. libevent calls the C99 name, as does any library built with glibc's headers.
+#if defined(__linux__) && defined(__GLIBC__)
+static const char version_format[] = "HTTP/%d.%d%c";
+
+extern int __isoc99_vsscanf(const char *input, const char *format, va_list arguments);
+
+static _Thread_local unsigned long fast_versions;
+
+unsigned long understudy_fast_versions(void) { return fast_versions; }
+
+// Reads one to nine decimal digits at `*text` into `*value`, moving past them.
+static int read_digits(const char **text, int *value) {
+    int result = 0;
+    const char *start = *text;
+    while (**text >= '0' && **text <= '9' && *text - start < 9) result = result * 10 + (*(*text)++ - '0');
+    *value = result;
+    return *text > start && !(**text >= '0' && **text <= '9');
+}
+
+int __isoc99_sscanf(const char *input, const char *format, ...) {
+    va_list arguments;
+    va_start(arguments, format);
+    int assigned;
+    const char *text = input;
+    int major, minor;
+    if (strcmp(format, version_format) == 0 && strncmp(text, "HTTP/", 5) == 0 && (text += 5, read_digits(&text, &major))
+        && *text++ == '.' && read_digits(&text, &minor) && *text == '\0') {
+        *va_arg(arguments, int *) = major;
+        *va_arg(arguments, int *) = minor;
+        fast_versions++;
+        assigned = 2;
+    } else {
+        assigned = __isoc99_vsscanf(input, format, arguments);
+    }
+    va_end(arguments);
+    return assigned;
+}
+
+int understudy_scan_version(const char *version, int *major, int *minor, char *next) {
+    return __isoc99_sscanf(version, version_format, major, minor, next);
+}
+
+int understudy_glibc_scan_version(const char *version, int *major, int *minor, char *next) {
+    int (*original)(const char *, const char *, ...) = (int (*)(const char *, const char *, ...))dlsym(RTLD_NEXT, "__isoc99_sscanf");
+    return original(version, version_format, major, minor, next);
+}
+#endif

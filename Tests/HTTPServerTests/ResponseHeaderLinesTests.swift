@@ -89,3 +89,37 @@ import UnderstudyTesting
         }
     }
 }
+
+#if os(Linux)
+/// evhttp's HTTP-version parse through the executable's `sscanf`: glibc's results, and really what
+/// evhttp calls for a request.
+@Suite struct HTTPVersionScanTests {
+    @Test func sameResultsAsGlibc() {
+        let versions = [
+            "HTTP/1.1", "HTTP/1.0", "HTTP/0.9", "HTTP/2.0", "HTTP/01.001", "HTTP/999999999.1", "HTTP/1234567890.1", "HTTP/1.1234567890",
+            "HTTP/1.1x", "HTTP/1.1 ", "HTTP/ 1.1", "HTTP/+1.1", "HTTP/-1.1", "HTTP/1. 1", "HTTP/1", "HTTP/1.", "HTTP/.1", "HTTP/",
+            "HTTP", "http/1.1", "", "HTTP/1.1\r", "HTTP/4294967297.0", "HTTP/1.1.1", "xHTTP/1.1",
+        ]
+        for version in versions {
+            var ours: (Int32, Int32, Int32, CChar) = (0, -7, -7, 0x55)
+            var glibc: (Int32, Int32, Int32, CChar) = (0, -7, -7, 0x55)
+            ours.0 = understudy_scan_version(version, &ours.1, &ours.2, &ours.3)
+            glibc.0 = understudy_glibc_scan_version(version, &glibc.1, &glibc.2, &glibc.3)
+            #expect(ours == glibc, "\(version.debugDescription)")
+        }
+    }
+
+    /// A request's version is read by the executable's function, on the loop's thread.
+    @Test func evhttpReadsARequestsVersionThroughIt() async throws {
+        let counted = Locked<UInt?>(nil)
+        let server = try TestServer.start(
+            handler: ClosureHandler { _, responder in
+                counted.withLock { $0 = understudy_fast_versions() }
+                responder.send(.text("hi\n"))
+            })
+        defer { server.stop() }
+        _ = try await server.send("GET", "/")
+        #expect(try #require(counted.withLock { $0 }) >= 1)
+    }
+}
+#endif
