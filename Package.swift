@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "MockCore", targets: ["MockCore"]),
         .library(name: "DeviceProxy", targets: ["DeviceProxy"]),
         .library(name: "Templating", targets: ["Templating"]),
+        .library(name: "WorkLimits", targets: ["WorkLimits"]),
         .library(name: "Stubs", targets: ["Stubs"]),
         .library(name: "Informix", targets: ["Informix"]),
         .library(name: "Recording", targets: ["Recording"]),
@@ -46,6 +47,8 @@ let package = Package(
         .target(name: "WireFormat"),
         .target(name: "UnderstudyClient"),
         .target(name: "JSON", dependencies: ["WireFormat"]),
+        // The work one request may do on a loop, shared by matchers, templates and webhooks.
+        .target(name: "WorkLimits"),
         // evhttp's header lines written without vsnprintf (see its header).
         .target(name: "CEvhttpHeaders"),
         // jemalloc's settings, for the release build that links it (tools/release-flags.sh).
@@ -54,7 +57,7 @@ let package = Package(
         .target(name: "XML", dependencies: ["CLibxml2"]),
         .target(
             name: "MockCore",
-            dependencies: ["HTTPServer", "JSON", "WireFormat", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["HTTPServer", "JSON", "WireFormat", "WorkLimits", .product(name: "Logging", package: "swift-log")],
             // The dashboard's pages (/__admin/ui), plain files served from memory.
             resources: [.copy("Resources/Dashboard")]
         ),
@@ -63,10 +66,12 @@ let package = Package(
             name: "DeviceProxy",
             dependencies: ["MockCore", "HTTPServer", "JSON", "WireFormat", "CLibevent", .product(name: "Logging", package: "swift-log")]
         ),
-        .target(name: "Templating", dependencies: ["JSON", "WireFormat"]),
+        .target(name: "Templating", dependencies: ["JSON", "WireFormat", "WorkLimits"]),
         .target(
             name: "Stubs",
-            dependencies: ["MockCore", "HTTPServer", "JSON", "Templating", "XML", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "MockCore", "HTTPServer", "JSON", "Templating", "WorkLimits", "XML", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .target(
             name: "Geocoder",
@@ -96,7 +101,7 @@ let package = Package(
         .executableTarget(
             name: "understudy",
             dependencies: [
-                "MockCore", "DeviceProxy", "HTTPServer", "JSON", "Stubs", "Geocoder", "Informix", "Lotus", "Recording", "Commerce",
+                "MockCore", "DeviceProxy", "HTTPServer", "JSON", "Stubs", "Geocoder", "Informix", "Lotus", "Recording", "Commerce", "WorkLimits",
                 "CAllocatorSettings", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -108,15 +113,16 @@ let package = Package(
         ),
         .testTarget(name: "WireFormatTests", dependencies: ["WireFormat"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "WorkLimitsTests", dependencies: ["WorkLimits"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "DeviceProxy", "UnderstudyTesting"]),
         .testTarget(
             name: "MockCoreTests",
             dependencies: ["MockCore", "JSON", "UnderstudyTesting", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "DeviceProxyTests", dependencies: ["DeviceProxy", "MockCore", "HTTPServer", "UnderstudyTesting"]),
-        .testTarget(name: "TemplatingTests", dependencies: ["Templating", "JSON"]),
+        .testTarget(name: "TemplatingTests", dependencies: ["Templating", "JSON", "WorkLimits"]),
         .testTarget(name: "XMLTests", dependencies: ["XML"]),
-        .testTarget(name: "StubsTests", dependencies: ["Stubs", "DeviceProxy", "JSON", "Templating", "UnderstudyTesting"]),
+        .testTarget(name: "StubsTests", dependencies: ["Stubs", "DeviceProxy", "JSON", "Templating", "UnderstudyTesting", "WorkLimits"]),
         .testTarget(name: "GeocoderTests", dependencies: ["Geocoder", "UnderstudyTesting"], resources: [.copy("Expected")]),
         .testTarget(name: "InformixTests", dependencies: ["Informix", "UnderstudyTesting"]),
         .testTarget(name: "LotusTests", dependencies: ["Lotus", "UnderstudyTesting"]),
