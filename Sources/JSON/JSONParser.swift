@@ -126,11 +126,17 @@ private struct JSONParser {
         guard depth <= 512 else { throw error("nested deeper than 512 levels") }
     }
 
+    /// Up to this many members, a duplicate key is looked for in order (cheaper than hashing).
+    static let keysSearchedInOrder = 16
+
     mutating func parseObject() throws(JSONParseError) -> JSONValue {
         try nest()
         defer { depth -= 1 }
         index += 1
         var members: [(String, JSONValue)] = []
+        // Where each key stands, once the object is past a few members: a duplicate is then found by
+        // hashing, so that reading any object is linear in its size.
+        var positions: [String: Int] = [:]
         try skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -145,10 +151,22 @@ private struct JSONParser {
             index += 1
             try skipWhitespace()
             let value = try parseValue()
-            if let existing = members.firstIndex(where: { $0.0 == key }) {
-                members[existing].1 = value
+            if members.count < Self.keysSearchedInOrder {
+                if let existing = members.firstIndex(where: { $0.0 == key }) {
+                    members[existing].1 = value
+                } else {
+                    members.append((key, value))
+                }
             } else {
-                members.append((key, value))
+                if positions.isEmpty {
+                    for (position, member) in members.enumerated() { positions[member.0] = position }
+                }
+                if let existing = positions[key] {
+                    members[existing].1 = value
+                } else {
+                    positions[key] = members.count
+                    members.append((key, value))
+                }
             }
             try skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in an object") }

@@ -34,9 +34,10 @@ public indirect enum ContentPattern: Sendable {
             expression = try NSRegularExpression(pattern: "^(?:" + source + ")$", options: [.dotMatchesLineSeparators])
         }
 
-        /// nil when the match was given up (too slow to say): neither `matches` nor `doesNotMatch` holds.
-        func matches(_ text: String) -> Bool? {
-            switch expression.firstMatch(in: text) {
+        /// nil when the match was given up (too slow to say): neither `matches` nor `doesNotMatch`
+        /// holds. `place` names the matcher, should the request's budget run out in it.
+        func matches(_ text: String, in place: @autoclosure () -> String = "matches") -> Bool? {
+            switch expression.firstMatch(in: text, for: place()) {
             case .matched: true
             case .noMatch: false
             case .gaveUp: nil
@@ -63,6 +64,7 @@ public indirect enum ContentPattern: Sendable {
         case .matches(let regex): return regex.matches(value) == true
         case .binaryEqualTo(let bytes): return Array(value.utf8) == bytes
         case .equalToJson(let expected, let ignoreOrder, let ignoreExtra):
+            // Parsing is linear in the body; the comparison draws on the request's budget.
             guard let actual = try? JSONValue.parse(value) else { return false }
             return JSONComparison.equal(expected, actual, ignoreArrayOrder: ignoreOrder, ignoreExtraElements: ignoreExtra)
         case .matchesJsonPath(let path, let nested):

@@ -1,11 +1,14 @@
 import JSON
 import MockCore
+import WorkLimits
 
 /// `equalToJson`: structural equality, with WireMock's options and JsonUnit's placeholders
 /// (`${json-unit.any-string}`, `${json-unit.any-number}`, `${json-unit.any-boolean}`,
 /// `${json-unit.ignore}`) in the expected document.
 enum JSONComparison {
+    /// False too when the request's budget runs out (every value compared is a step).
     static func equal(_ expected: JSONValue, _ actual: JSONValue, ignoreArrayOrder: Bool, ignoreExtraElements: Bool) -> Bool {
+        guard RequestBudget.spend(in: "equalToJson") else { return false }
         if case .string(let text) = expected, text.hasPrefix("${json-unit."), text.hasSuffix("}") {
             switch text {
             case "${json-unit.ignore}", "${json-unit.any-value}": return true
@@ -21,7 +24,9 @@ enum JSONComparison {
         switch (expected, actual) {
         case (.object(let want), .object(let have)):
             if !ignoreExtraElements && want.count != have.count { return false }
-            return want.allSatisfy { key, value in have.last { $0.0 == key }.map { same(value, $0.1) } ?? false }
+            // Keys are unique in a parsed object (the last of duplicates won), so a dictionary finds them.
+            let members = Dictionary(have, uniquingKeysWith: { _, last in last })
+            return want.allSatisfy { key, value in members[key].map { same(value, $0) } ?? false }
         case (.array(let want), .array(let have)):
             if !ignoreExtraElements && want.count != have.count { return false }
             if !ignoreArrayOrder {
@@ -31,6 +36,7 @@ enum JSONComparison {
             // Each expected element takes a distinct actual element.
             var remaining = have
             for item in want {
+                // Pairwise, so quadratic: each comparison is a step of the request's budget.
                 guard let match = remaining.firstIndex(where: { same(item, $0) }) else { return false }
                 remaining.remove(at: match)
             }

@@ -1,5 +1,6 @@
 import JSON
 import MockCore
+import WorkLimits
 
 /// The JSONPath that stubs use, read as Jayway JSONPath (WireMock's) reads it: `$`, `.name`,
 /// `['name']`, `['a','b']`, `[n]` (negative from the end), `[n,m]`, `[start:end]`, `[*]`, `.*`,
@@ -203,6 +204,9 @@ public struct JSONPath: Sendable {
     /// past the budget it selects nothing.
     static let selectionBudget = 100_000
 
+    /// Where a request's budget is said to have run out.
+    static let place = "a JSONPath"
+
     static func select(_ steps: [Step], in value: JSONValue, root: JSONValue, budget: inout Int) -> [JSONValue] {
         apply(steps[...], to: [value], root: root, budget: &budget)
     }
@@ -211,7 +215,7 @@ public struct JSONPath: Sendable {
         guard let step = steps.first else { return values }
         var next: [JSONValue] = []
         for value in values {
-            guard next.count < budget else { return [] }
+            guard next.count < budget, RequestBudget.spend(in: place) else { return [] }
             switch step {
             case .key(let name):
                 if let found = value[name] { next.append(found) }
@@ -245,19 +249,29 @@ public struct JSONPath: Sendable {
     /// `document` with every value the path selects given to `change`: its answer replaces the
     /// value, nil removes it from its object or array (Jayway's `delete`, `set`). nil when the
     /// path cannot change values: it selects the root, ends in a function, or descends (`..`).
-    func modifying(_ document: JSONValue, _ change: (JSONValue) -> JSONValue?) -> JSONValue? {
+    func modifying(_ document: JSONValue, _ change: (JSONValue) -> JSONValue?) throws(SelectionBudgetExceeded) -> JSONValue? {
         guard function == nil, !steps.isEmpty,
             !steps.contains(where: { if case .descendant = $0 { true } else { false } })
         else { return nil }
         var budget = Self.selectionBudget
-        return Self.modify(steps[...], document, root: document, budget: &budget, change)
+        let changed = Self.modify(steps[...], document, root: document, budget: &budget, change)
+        // A change made to only part of what the path selects would be wrong data, said nowhere.
+        guard budget >= 0 else { throw SelectionBudgetExceeded() }
+        return changed
     }
+
+    /// The path selects more than `selectionBudget` values, or the request's budget ran out first.
+    struct SelectionBudgetExceeded: Error {}
 
     private static func modify(
         _ steps: ArraySlice<Step>, _ value: JSONValue, root: JSONValue, budget: inout Int,
         _ change: (JSONValue) -> JSONValue?
     ) -> JSONValue {
-        guard let step = steps.first, budget > 0 else { return value }
+        guard let step = steps.first else { return value }
+        guard budget > 0, RequestBudget.spend(in: Self.place) else {
+            budget = -1
+            return value
+        }
         budget -= 1
         let last = steps.count == 1
         func visit(_ child: JSONValue, _ budget: inout Int) -> JSONValue? {

@@ -35,7 +35,7 @@ indirect enum JSONPathFilter: Sendable {
         case .compare(let left, let op, let right):
             if case .regex(let regex) = right {
                 guard let text = left.value(item, root: root, budget: &budget)?.stringValue else { return false }
-                return regex.matches(text) == true
+                return regex.matches(text, in: "a JSONPath =~ filter") == true
             }
             guard let b = right.value(item, root: root, budget: &budget) else { return false }
             // A missing value is unequal to anything and in no list, as in Jayway.

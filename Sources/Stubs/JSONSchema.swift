@@ -1,6 +1,7 @@
 import Foundation
 import JSON
 import Templating
+import WorkLimits
 
 /// WireMock 3's `matchesJsonSchema`: a JSON Schema of draft 4, 6, 7, 2019-09 or 2020-12
 /// (`schemaVersion` `V4` … `V202012`, the last by default), checked when the mapping loads and
@@ -79,7 +80,8 @@ public struct JSONSchema: Sendable {
     /// The schema `$ref` names (resolved when the schema loaded).
     fileprivate func target(of ref: String) -> JSONValue? { targets[ref] }
 
-    /// Whether `instance` is valid; false too when the check would take more than `stepBudget` steps.
+    /// Whether `instance` is valid; false too when the check would take more than `stepBudget`
+    /// steps or the request's budget runs out.
     func validates(_ instance: JSONValue) -> Bool {
         var run = Run(schema: self)
         return run.evaluate(root, instance, depth: 0).valid && run.steps <= Self.stepBudget
@@ -149,6 +151,9 @@ private struct Run {
 
     init(schema: JSONSchema) { self.schema = schema }
 
+    /// Where a request's budget is said to have run out.
+    static let place = "matchesJsonSchema"
+
     struct Result {
         var valid: Bool
         var properties: Set<String> = []
@@ -165,7 +170,7 @@ private struct Run {
 
     mutating func evaluate(_ node: JSONValue, _ instance: JSONValue, depth: Int) -> Result {
         steps += 1
-        guard steps <= JSONSchema.stepBudget, depth < 128 else { return .fail }
+        guard steps <= JSONSchema.stepBudget, depth < 128, RequestBudget.spend(in: Self.place) else { return .fail }
         if let flag = node.boolValue { return flag ? .pass : .fail }
         guard node.objectValue != nil else { return .pass }
         let draft = schema.draft
@@ -251,7 +256,8 @@ private struct Run {
             }
         }
         if draft.isModern, let dependents = node["dependentSchemas"]?.objectValue, case .object(let members) = instance {
-            for (name, dependent) in dependents where members.contains(where: { $0.0 == name }) {
+            let names = Set(members.map(\.0))
+            for (name, dependent) in dependents where names.contains(name) {
                 let outcome = evaluate(dependent, instance, depth: depth + 1)
                 if outcome.valid { result.absorb(outcome) } else { fail() }
             }
@@ -301,10 +307,12 @@ private struct Run {
         if let maximum = node["maxItems"]?.doubleValue, Double(items.count) > maximum { result.valid = false }
         if let minimum = node["minItems"]?.doubleValue, Double(items.count) < minimum { result.valid = false }
         if node["uniqueItems"]?.boolValue == true {
-            outer: for i in items.indices {
-                for j in items.indices where j > i && Self.equal(items[i], items[j]) {
+            // By each item's canonical text, hashed: linear in the array's size, not quadratic.
+            var seen = Set<String>(minimumCapacity: items.count)
+            for item in items {
+                guard let key = Self.canonicalText(item), seen.insert(key).inserted else {
                     result.valid = false
-                    break outer
+                    break
                 }
             }
         }
@@ -338,17 +346,17 @@ private struct Run {
 
     private mutating func evaluateObject(_ node: JSONValue, _ members: [(String, JSONValue)], depth: Int, into result: inout Result) {
         let draft = schema.draft
-        let names = members.map(\.0)
+        let names = Set(members.map(\.0))
         if let maximum = node["maxProperties"]?.doubleValue, Double(members.count) > maximum { result.valid = false }
         if let minimum = node["minProperties"]?.doubleValue, Double(members.count) < minimum { result.valid = false }
         if let required = node["required"]?.arrayValue?.compactMap(\.stringValue), !required.allSatisfy(names.contains) {
             result.valid = false
         }
-        let properties = node["properties"]?.objectValue ?? []
+        let properties = Dictionary(node["properties"]?.objectValue ?? [], uniquingKeysWith: { _, last in last })
         let patterns = node["patternProperties"]?.objectValue ?? []
         for (name, value) in members {
             var covered = false
-            if let property = properties.first(where: { $0.0 == name })?.1 {
+            if let property = properties[name] {
                 covered = true
                 if !evaluate(property, value, depth: depth + 1).valid { result.valid = false }
             }
@@ -402,22 +410,63 @@ private struct Run {
         }
     }
 
-    /// JSON equality as the drafts define it: numbers by value (1 == 1.0), objects by members in any order.
+    /// JSON equality as the drafts define it: numbers by value (1 == 1.0), objects by members in
+    /// any order (found by hashing, so that comparing large objects stays linear). False when the
+    /// request's budget runs out.
     static func equal(_ left: JSONValue, _ right: JSONValue) -> Bool {
+        guard RequestBudget.spend(in: place) else { return false }
         if let a = number(left), let b = number(right) { return a == b }
         switch (left, right) {
         case (.array(let a), .array(let b)): return a.count == b.count && zip(a, b).allSatisfy { equal($0, $1) }
         case (.object(let a), .object(let b)):
-            return a.count == b.count && a.allSatisfy { member in b.contains { $0.0 == member.0 && equal($0.1, member.1) } }
+            guard a.count == b.count else { return false }
+            // Keys are unique in a parsed object (the last of duplicates wins).
+            let others = Dictionary(b, uniquingKeysWith: { _, last in last })
+            return a.allSatisfy { key, value in others[key].map { equal(value, $0) } ?? false }
         default: return left == right
         }
+    }
+
+    /// Text that two values share exactly when `equal` holds for them: numbers as doubles, object
+    /// members sorted by key. nil when the request's budget runs out.
+    static func canonicalText(_ value: JSONValue) -> String? {
+        var text = ""
+        return appendCanonical(value, to: &text) ? text : nil
+    }
+
+    private static func appendCanonical(_ value: JSONValue, to text: inout String) -> Bool {
+        guard RequestBudget.spend(in: place) else { return false }
+        switch value {
+        case .int, .double:
+            // -0 equals 0.
+            let number = number(value) ?? 0
+            text += number == 0 ? "0.0" : String(number)
+        case .array(let items):
+            text += "["
+            for item in items {
+                guard appendCanonical(item, to: &text) else { return false }
+                text += ","
+            }
+            text += "]"
+        case .object(let members):
+            text += "{"
+            for (key, member) in members.sorted(by: { $0.0 < $1.0 }) {
+                text += JSONValue.string(key).serialized + ":"
+                guard appendCanonical(member, to: &text) else { return false }
+                text += ","
+            }
+            text += "}"
+        default:
+            text += value.serialized
+        }
+        return true
     }
 
     /// A pattern matches anywhere in the text (JSON Schema patterns are not anchored); one that
     /// gives up (too slow to say) does not match.
     static func search(_ expression: NSRegularExpression?, _ text: String) -> Bool {
         guard let expression else { return false }
-        if case .matched = expression.firstMatch(in: text) { return true }
+        if case .matched = expression.firstMatch(in: text, for: place) { return true }
         return false
     }
 }

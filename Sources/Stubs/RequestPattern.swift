@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import JSON
 import MockCore
+import WorkLimits
 
 /// What a mapping's `request` block asks of a request.
 public struct RequestPattern: Sendable {
@@ -198,6 +199,10 @@ public struct RequestPattern: Sendable {
             for (index, pattern) in multipartPatterns.enumerated() {
                 result.check(pattern.matches(parts), pattern.miss(parts, index: index))
             }
+        }
+        // A miss the request's budget may have caused says so: the stub might have matched.
+        if !result.matched, let place = RequestBudget.current?.exhaustedIn {
+            result.misses.append("budget exceeded in \(place): the request's work budget (\(RequestBudget.limitDescription)) ran out")
         }
         return result
     }

@@ -3,6 +3,7 @@ import HTTPServer
 import JSON
 import MockCore
 import Templating
+import WorkLimits
 
 /// The templated parts of a response, compiled when the mapping loads (so template errors are
 /// load errors with line and column) and rendered per request. Parts without a tag are rendered
@@ -90,6 +91,11 @@ struct ResponseTemplate: Sendable {
             } catch {
                 return .text("The body file '\(name)' is not a valid template: \(error)\n", status: 500)
             }
+        }
+        if let place = RequestBudget.current?.exhaustedIn {
+            return .text(
+                "This stub's response template was stopped: the request's work budget (\(RequestBudget.limitDescription)) ran out in \(place).\n",
+                status: 500)
         }
         return response
     }

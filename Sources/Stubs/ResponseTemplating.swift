@@ -4,6 +4,7 @@ import JSON
 import Logging
 import MockCore
 import Templating
+import WorkLimits
 import XML
 
 #if canImport(Glibc)
@@ -113,10 +114,25 @@ enum ResponseTemplating {
         guard !expression.isEmpty, let path = try? JSONPath.parse(expression, field: "jsonRemove") else {
             throw HelperError("JSONPath parameter is not a valid JSONPath expression ('\(expression)')")
         }
-        guard let changed = path.modifying(document, { _ in nil }) else {
+        let modified: JSONValue?
+        do throws(JSONPath.SelectionBudgetExceeded) {
+            modified = try path.modifying(document, { _ in nil })
+        } catch {
+            throw selectionBudgetExceeded("jsonRemove", expression)
+        }
+        guard let changed = modified else {
             throw HelperError("Delete operation cannot be applied to JSONPath expression ('\(expression)')")
         }
         return .string(changed == document ? input : changed.serialized)
+    }
+
+    /// A helper that changes what a path selects stops with an error rather than change part of it.
+    private static func selectionBudgetExceeded(_ helper: String, _ expression: String) -> HelperError {
+        if RequestBudget.isExhausted {
+            RequestBudget.current?.attribute(to: helper)
+            return HelperError.budgetExceeded(in: helper)
+        }
+        return HelperError("\(helper): '\(expression)' selects more than \(JSONPath.selectionBudget) values; nothing was changed")
     }
 
     /// WireMock 3's `{{jsonArrayAdd json item}}` (or the item as the block): the JSON with `item`
@@ -160,10 +176,15 @@ enum ResponseTemplating {
             return .string(changed.serialized)
         }
         var isArray = false
-        let changed = path.modifying(document) { target in
-            guard let grown = added(target) else { return target }
-            isArray = true
-            return grown
+        let changed: JSONValue?
+        do throws(JSONPath.SelectionBudgetExceeded) {
+            changed = try path.modifying(document) { target in
+                guard let grown = added(target) else { return target }
+                isArray = true
+                return grown
+            }
+        } catch {
+            throw selectionBudgetExceeded("jsonArrayAdd", path.source)
         }
         guard isArray, let changed else { throw HelperError("Target JSON is not a JSON array (\(detail))") }
         return .string(changed.serialized)

@@ -1,6 +1,7 @@
 import HTTPServer
 import JSON
 import MockCore
+import WorkLimits
 
 /// The stub engine's part of the admin API, in WireMock's paths and shapes: mappings (list, create,
 /// read, replace, delete, reset to files, save, import, find or remove by metadata, and the
@@ -392,6 +393,13 @@ public final class StubAdminAPI: Backend, AdminRoutesProvider {
             query == .remove
             ? journal.remove { inScope($0) && pattern.evaluate($0.request).matched }
             : journal.entriesOf(scope).filter { pattern.evaluate($0.request).matched }
+        // A count or a list cut short by the request's budget would be a wrong answer, said nowhere.
+        if let place = RequestBudget.current?.exhaustedIn {
+            return .text(
+                "The request's work budget (\(RequestBudget.limitDescription)) ran out in \(place) after \(matching.count) matching "
+                    + "requests\(query == .remove ? " were removed" : ""): raise it with --request-cpu-budget, or match with a cheaper pattern.\n",
+                status: 500)
+        }
         if query == .count {
             return .json(JSONValue.object([("count", .int(matching.count)), ("requestJournalDisabled", false)]).serialized)
         }

@@ -20,6 +20,14 @@ enum StubReply {
             for field in definition.additionalProxyRequestHeaders { headers.set(field.name, field.value) }
             var target = Substring(request.target)
             if let prefix = definition.proxyURLPrefixToRemove, !prefix.isEmpty, target.hasPrefix(prefix) { target = target.dropFirst(prefix.count) }
+            // What follows the base must be a path or a query: `/api@other:9999/x` less `/api`, or
+            // `/svc.evil.test/x` less `/svc`, would otherwise name another host.
+            guard target.isEmpty || target.first == "/" || target.first == "?", URLOrigin(base + target) == URLOrigin(base) else {
+                return .response(
+                    .text(
+                        "This proxy stub forwards paths under \(base) only: '\(request.target)' would leave it"
+                            + (definition.proxyURLPrefixToRemove.map { " once '\($0)' is taken off" } ?? "") + ".\n", status: 400))
+            }
             let outbound = OutboundRequest(method: request.method, url: base + target, headers: headers, body: request.body)
             return .deferred { reply in
                 reply.loop.send(outbound) { result in

@@ -1,4 +1,5 @@
 import WireFormat
+import WorkLimits
 
 /// A compiled Handlebars template. Parsed once (when a stub or page loads, where syntax errors and
 /// unknown helpers are reported with line and column), rendered per request.
@@ -233,11 +234,12 @@ struct Renderer: ~Copyable {
             guard !join.items.isEmpty else { return }
             output.write(join.prefix)
             frames.append(Frame(this: .null))
+            defer { frames.removeLast() }
             for index in join.items.indices {
+                guard RequestBudget.spend(in: "#arrayJoin") else { throw HelperError.budgetExceeded(in: "#arrayJoin") }
                 if index > 0 { output.write(join.separator) }
                 renderItem(join.items[index], key: nil, index: index, count: join.items.count, body: body, blockParams: expression.blockParams)
             }
-            frames.removeLast()
             output.write(join.suffix)
         case nil where expression.takesBlock:
             var enclosing = ByteWriter(capacity: 256)
@@ -277,19 +279,21 @@ struct Renderer: ~Copyable {
         if case .array(let items) = value {
             guard !items.isEmpty else { return render(inverse) }
             frames.append(Frame(this: .null))
+            defer { frames.removeLast() }
             for index in items.indices {
+                guard RequestBudget.spend(in: "#each") else { throw HelperError.budgetExceeded(in: "#each") }
                 renderItem(items[index], key: nil, index: index, count: items.count, body: body, blockParams: blockParams)
             }
-            frames.removeLast()
             return
         }
         let items = value.eachItems
         guard !items.isEmpty else { return render(inverse) }
         frames.append(Frame(this: .null))
+        defer { frames.removeLast() }
         for (index, item) in items.enumerated() {
+            guard RequestBudget.spend(in: "#each") else { throw HelperError.budgetExceeded(in: "#each") }
             renderItem(item.value, key: item.key, index: index, count: items.count, body: body, blockParams: blockParams)
         }
-        frames.removeLast()
     }
 
     /// Renders `body` for one item, in the frame `renderEach` pushed for the list.
@@ -327,10 +331,19 @@ struct Renderer: ~Copyable {
             for operand in expression.params { params.append(try value(of: operand)) }
             var hash: [String: TemplateValue] = [:]
             for (key, operand) in expression.hash { hash[key] = try value(of: operand) }
-            return try helper(
+            // Each call is a step of the request's budget; a helper that loops over its input
+            // spends more as it goes, and one that ran out is named as where it did.
+            let budget = RequestBudget.current
+            guard budget?.spend(in: name) ?? true else { throw HelperError.budgetExceeded(in: name) }
+            let result = try helper(
                 HelperCall(
                     name: name, params: params, hash: hash, context: frames[frames.count - 1].this,
                     block: block, variables: variables))
+            if let budget, budget.exhaustedIn != nil {
+                budget.attribute(to: name)
+                throw HelperError.budgetExceeded(in: name)
+            }
+            return result
         }
         return try value(of: expression.head)
     }

@@ -1,3 +1,5 @@
+import WorkLimits
+
 /// A parsed template: text and tags, blocks holding their bodies.
 ///
 /// Expressions and paths are immutable class instances: the renderer binds one with a single
@@ -129,4 +131,10 @@ public struct TemplateError: Error, CustomStringConvertible, Equatable {
 public struct HelperError: Error {
     public var message: String
     public init(_ message: String) { self.message = message }
+
+    /// The request's work budget ran out in `place` (a helper's name): what the template prints
+    /// there, and the stub engine answers 500 with.
+    public static func budgetExceeded(in place: String) -> HelperError {
+        HelperError("\(place): the request's work budget ran out (\(RequestBudget.limitDescription))")
+    }
 }

@@ -1,4 +1,5 @@
 import JSON
+import WorkLimits
 
 /// Helpers WireMock 3 added to 2.35's, under its names and with its error texts: `arrayAdd`,
 /// `arrayRemove` and `arrayJoin` (lists; `#arrayJoin` as a block is the renderer's), `jsonMerge`
@@ -48,7 +49,7 @@ extension TemplateHelpers {
                 guard let parsed = try? JSONValue.parse(otherText) else { throw HelperError("JSON to merge is not valid JSON ('\(otherText)')") }
                 guard case .object(let otherMembers) = parsed else { throw HelperError("JSON to merge is not a JSON object ('\(otherText)')") }
                 let removeNulls = call.hash["removeNulls"]?.isTruthy ?? false
-                return .string(JSONValue.object(merge(otherMembers, into: baseMembers, removeNulls: removeNulls)).serialized)
+                return .string(JSONValue.object(try merge(otherMembers, into: baseMembers, removeNulls: removeNulls)).serialized)
             },
         ], takingBlocks: ["jsonMerge"])
 
@@ -74,24 +75,38 @@ extension TemplateHelpers {
     }
 
     /// Members of `other` over those of `base`, in `base`'s order with new ones after (as
-    /// Jackson's object node keeps them); objects in both are merged in turn.
-    private static func merge(_ other: [(String, JSONValue)], into base: [(String, JSONValue)], removeNulls: Bool) -> [(String, JSONValue)] {
-        var merged = base
+    /// Jackson's object node keeps them); objects in both are merged in turn. Keys are found by
+    /// hashing, so that merging large objects stays linear.
+    private static func merge(
+        _ other: [(String, JSONValue)], into base: [(String, JSONValue)], removeNulls: Bool
+    ) throws(HelperError) -> [(String, JSONValue)] {
+        // A removed member leaves a hole, so that the positions of the others stay as indexed.
+        var merged: [(String, JSONValue)?] = base
+        var positions = Dictionary(base.enumerated().map { ($0.element.0, $0.offset) }, uniquingKeysWith: { first, _ in first })
         for (key, value) in other {
-            let index = merged.firstIndex { $0.0 == key }
+            guard RequestBudget.spend(in: "jsonMerge") else { throw HelperError.budgetExceeded(in: "jsonMerge") }
+            let index = positions[key]
             if removeNulls, case .null = value {
-                if let index { merged.remove(at: index) }
+                if let index {
+                    merged[index] = nil
+                    positions[key] = nil
+                }
                 continue
             }
             var replacement = value
-            if case .object(let inner) = value, let index, case .object(let existing) = merged[index].1 {
-                replacement = .object(merge(inner, into: existing, removeNulls: removeNulls))
+            if case .object(let inner) = value, let index, case .object(let existing)? = merged[index]?.1 {
+                replacement = .object(try merge(inner, into: existing, removeNulls: removeNulls))
             } else if removeNulls, case .object(let inner) = value {
-                replacement = .object(merge(inner, into: [], removeNulls: true))
+                replacement = .object(try merge(inner, into: [], removeNulls: true))
             }
-            if let index { merged[index].1 = replacement } else { merged.append((key, replacement)) }
+            if let index {
+                merged[index] = (merged[index]?.0 ?? key, replacement)
+            } else {
+                positions[key] = merged.count
+                merged.append((key, replacement))
+            }
         }
-        return merged
+        return merged.compactMap { $0 }
     }
 }
 

@@ -39,6 +39,7 @@ public final class RequestBudget: @unchecked Sendable {
     private var deadline: UInt64 = 0
     /// Where the budget ran out (a matcher's or a helper's name); nil while there is some left.
     public private(set) var exhaustedIn: String?
+    private var attributed = false
 
     private init() {}
 
@@ -51,6 +52,7 @@ public final class RequestBudget: @unchecked Sendable {
         budget.nextClockRead = 0
         budget.deadline = 0
         budget.exhaustedIn = nil
+        budget.attributed = false
         return budget
     }
 
@@ -89,10 +91,26 @@ public final class RequestBudget: @unchecked Sendable {
         return budget.spend(0, in: place())
     }
 
+    /// Names what called the code that ran out (a template helper around a JSONPath, say), once:
+    /// the place then reads "jsonRemove (a JSONPath)".
+    public func attribute(to caller: String) {
+        guard let place = exhaustedIn, !attributed else { return }
+        attributed = true
+        if place != caller { exhaustedIn = "\(caller) (\(place))" }
+    }
+
+    /// The limit as people read it ("100 ms"), for the messages that say it ran out.
+    public static var limitDescription: String {
+        let nanoseconds = limitNanoseconds.load(ordering: .relaxed)
+        return nanoseconds % 1_000_000 == 0 ? "\(nanoseconds / 1_000_000) ms" : "\(Double(nanoseconds) / 1_000_000) ms"
+    }
+
     /// Whether the request's budget is spent (false outside a request).
     public static var isExhausted: Bool { current?.exhaustedIn != nil }
 
-    private func spend(_ count: Int, in place: @autoclosure () -> String) -> Bool {
+    /// `spend(_:in:)` on a budget already at hand (saves looking up the thread's).
+    @inline(__always)
+    public func spend(_ count: Int = 1, in place: @autoclosure () -> String) -> Bool {
         if exhaustedIn != nil { return false }
         steps &+= count
         guard steps >= nextClockRead else { return true }

@@ -6,6 +6,7 @@ import Logging
 import MockCore
 import Recording
 import Stubs
+import WorkLimits
 
 /// The listener's options, shared by `serve` and `record`, and the server's life: start, print
 /// where it listens, run until SIGINT or SIGTERM, let requests in flight finish.
@@ -27,6 +28,13 @@ struct ServerOptions: ParsableArguments {
 
     @Option(help: "Bytes of answers that may wait for clients that do not read them (larger answers past it get 503).")
     var maxUnsentBytes: Int = 256 * 1024 * 1024
+
+    @Option(
+        help: ArgumentHelp(
+            "Milliseconds of work one request may make its event loop do (matching, templates, helpers, webhook rendering); "
+                + "past it the stub does not match or its template answers 500, saying where (docs/security.md).",
+            valueName: "ms"))
+    var requestCpuBudget: Int = 100
 
     @Option(help: "Close connections idle this many seconds.")
     var idleTimeout: Int = 60
@@ -100,6 +108,9 @@ struct ServerOptions: ParsableArguments {
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1, not \(threads)") }
         guard maxBody >= 0 else { throw ValidationError("--max-body must not be negative") }
         guard maxUnsentBytes >= 0 else { throw ValidationError("--max-unsent-bytes must not be negative") }
+        guard (1...60_000).contains(requestCpuBudget) else {
+            throw ValidationError("--request-cpu-budget must be 1...60000 milliseconds, not \(requestCpuBudget)")
+        }
         guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be at least 1 second") }
         guard journalSize >= 1 else { throw ValidationError("--journal-size must be at least 1") }
         guard journalBytes >= 0 else { throw ValidationError("--journal-bytes must not be negative") }
@@ -140,6 +151,7 @@ struct ServerOptions: ParsableArguments {
     ) throws {
         let signals = ShutdownSignals()
         MallocSettings.keepThresholdsFixed()
+        RequestBudget.limitNanoseconds.store(UInt64(requestCpuBudget) * 1_000_000, ordering: .relaxed)
         // Fixtures load once the sockets listen, so that the loads do not slow the start-up.
         LoadStart.shared.hold()
         defer { LoadStart.shared.release() }

@@ -1,5 +1,6 @@
 import HTTPServer
 import Logging
+import WorkLimits
 
 #if canImport(Glibc)
 import Glibc
@@ -110,6 +111,10 @@ public final class Router: HTTPHandler {
     /// order; the 404 page when none answers.
     public func handle(_ request: consuming Request, responder: Responder) {
         if request.method == .connect { return openTunnel(request, responder) }
+        // Everything the request makes this loop do, from matching to the 404 page's near misses,
+        // draws on one budget.
+        let budget = RequestBudget.begin()
+        defer { budget.end() }
         let admission: Admission
         do throws(Refusal) {
             admission = try admit(&request)
