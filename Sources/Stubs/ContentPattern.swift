@@ -2,6 +2,7 @@ import Foundation
 import JSON
 import MockCore
 import Templating
+import WorkLimits
 
 /// One of WireMock's content patterns (`equalTo`, `contains`, `matches`, `equalToJson`, …): a
 /// test on one string value (a header, a query parameter, a body), nil when the value is absent.
@@ -49,7 +50,8 @@ public indirect enum ContentPattern: Sendable {
     public func matches(_ value: String?) -> Bool {
         switch self {
         case .absent: return value == nil
-        case .not(let inner): return !inner.matches(value)
+        // A pattern the request's budget stopped says no; its negation must not then say yes.
+        case .not(let inner): return !inner.matches(value) && !RequestBudget.isExhausted
         case .and(let all): return all.allSatisfy { $0.matches(value) }
         case .or(let any): return any.contains { $0.matches(value) }
         case .doesNotContain(let part): return value.map { !$0.contains(part) } ?? true

@@ -84,7 +84,8 @@ public struct JSONSchema: Sendable {
     /// steps or the request's budget runs out.
     func validates(_ instance: JSONValue) -> Bool {
         var run = Run(schema: self)
-        return run.evaluate(root, instance, depth: 0).valid && run.steps <= Self.stepBudget
+        // A run the budget cut short may have skipped a failing check: it proves nothing.
+        return run.evaluate(root, instance, depth: 0).valid && run.steps <= Self.stepBudget && !RequestBudget.isExhausted
     }
 
     /// The schema a `$ref` names, nil when none.

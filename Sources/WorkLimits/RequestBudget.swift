@@ -25,14 +25,16 @@ import Darwin
 public final class RequestBudget: @unchecked Sendable {
     // @unchecked: an instance is only ever touched by the thread it belongs to.
 
-    /// The work a request may do, in nanoseconds of its loop's time (`--request-cpu-budget`).
-    public static let limitNanoseconds = Atomic<UInt64>(100_000_000)
+    /// The work a request may do, in nanoseconds of its loop's time, where whoever begins the
+    /// budget names none (`--request-cpu-budget` sets it; a router may be given its own).
+    public static let defaultLimitNanoseconds = Atomic<UInt64>(100_000_000)
 
     /// How many steps pass between two reads of the clock: a step is at most a few microseconds
     /// (one comparison, one key looked up), so the deadline is overrun by at most a few ms.
     static let stepsPerClockRead = 256
 
     private var active = false
+    private var limitNanoseconds: UInt64 = 0
     private var steps = 0
     private var nextClockRead = 0
     /// When the budget runs out; 0 until the first metered step reads the clock.
@@ -45,9 +47,10 @@ public final class RequestBudget: @unchecked Sendable {
 
     /// Starts a fresh budget for the request this thread is about to handle.
     @discardableResult
-    public static func begin() -> RequestBudget {
+    public static func begin(limitNanoseconds: UInt64? = nil) -> RequestBudget {
         let budget = forThisThread()
         budget.active = true
+        budget.limitNanoseconds = limitNanoseconds ?? defaultLimitNanoseconds.load(ordering: .relaxed)
         budget.steps = 0
         budget.nextClockRead = 0
         budget.deadline = 0
@@ -99,9 +102,10 @@ public final class RequestBudget: @unchecked Sendable {
         if place != caller { exhaustedIn = "\(caller) (\(place))" }
     }
 
-    /// The limit as people read it ("100 ms"), for the messages that say it ran out.
+    /// The running request's limit (else the default) as people read it ("100 ms"), for the
+    /// messages that say it ran out.
     public static var limitDescription: String {
-        let nanoseconds = limitNanoseconds.load(ordering: .relaxed)
+        let nanoseconds = current?.limitNanoseconds ?? defaultLimitNanoseconds.load(ordering: .relaxed)
         return nanoseconds % 1_000_000 == 0 ? "\(nanoseconds / 1_000_000) ms" : "\(Double(nanoseconds) / 1_000_000) ms"
     }
 
@@ -117,7 +121,7 @@ public final class RequestBudget: @unchecked Sendable {
         nextClockRead = steps &+ Self.stepsPerClockRead
         let now = Self.now()
         if deadline == 0 {
-            deadline = now &+ Self.limitNanoseconds.load(ordering: .relaxed)
+            deadline = now &+ limitNanoseconds
             return true
         }
         guard now > deadline else { return true }

@@ -151,7 +151,7 @@ struct ServerOptions: ParsableArguments {
     ) throws {
         let signals = ShutdownSignals()
         MallocSettings.keepThresholdsFixed()
-        RequestBudget.limitNanoseconds.store(UInt64(requestCpuBudget) * 1_000_000, ordering: .relaxed)
+        RequestBudget.defaultLimitNanoseconds.store(UInt64(requestCpuBudget) * 1_000_000, ordering: .relaxed)
         // Fixtures load once the sockets listen, so that the loads do not slow the start-up.
         LoadStart.shared.hold()
         defer { LoadStart.shared.release() }

@@ -10,26 +10,21 @@ import WorkLimits
     }
 
     @Test func aRequestsBudgetRunsOutAndStaysOut() {
-        let saved = RequestBudget.limitNanoseconds.load(ordering: .relaxed)
-        RequestBudget.limitNanoseconds.store(2_000_000, ordering: .relaxed)
-        defer { RequestBudget.limitNanoseconds.store(saved, ordering: .relaxed) }
-        let budget = RequestBudget.begin()
+        let budget = RequestBudget.begin(limitNanoseconds: 2_000_000)
         defer { budget.end() }
         let start = ContinuousClock.now
         var spent = 0
         while RequestBudget.spend(in: "the loop under test") { spent += 1 }
         #expect(ContinuousClock.now - start >= .milliseconds(2))
         #expect(budget.exhaustedIn == "the loop under test")
+        #expect(RequestBudget.limitDescription == "2 ms")
         #expect(!RequestBudget.spend(in: "later"))
         #expect(budget.exhaustedIn == "the loop under test")
         #expect(spent > 0)
     }
 
     @Test func aNewRequestStartsAfresh() {
-        let saved = RequestBudget.limitNanoseconds.load(ordering: .relaxed)
-        RequestBudget.limitNanoseconds.store(0, ordering: .relaxed)
-        defer { RequestBudget.limitNanoseconds.store(saved, ordering: .relaxed) }
-        var budget = RequestBudget.begin()
+        var budget = RequestBudget.begin(limitNanoseconds: 0)
         while RequestBudget.spend(in: "first") {}
         budget.end()
         #expect(RequestBudget.current == nil)
@@ -54,10 +49,7 @@ import WorkLimits
     }
 
     @Test func checkClockStopsWorkPastTheDeadline() {
-        let saved = RequestBudget.limitNanoseconds.load(ordering: .relaxed)
-        RequestBudget.limitNanoseconds.store(1_000_000, ordering: .relaxed)
-        defer { RequestBudget.limitNanoseconds.store(saved, ordering: .relaxed) }
-        let budget = RequestBudget.begin()
+        let budget = RequestBudget.begin(limitNanoseconds: 1_000_000)
         defer { budget.end() }
         #expect(RequestBudget.checkClock(in: "regex"))
         Thread.sleep(forTimeInterval: 0.005)

@@ -49,6 +49,8 @@ public final class Router: HTTPHandler {
     public let adminRoutes: AdminRouteTable
     /// The bit of the built-in admin API's route in `mountsHolding`.
     private let adminMountBit: UInt64
+    /// The work one request may make its loop do; nil: `RequestBudget`'s default.
+    private let requestBudgetNanoseconds: UInt64?
 
     /// `backends` are mounted beside the built-in admin API (`/__admin/health`, `/__admin/reset`,
     /// `/__admin/requests`, `/__admin/scopes`); `shutdown` is what `POST /__admin/shutdown` calls;
@@ -57,8 +59,9 @@ public final class Router: HTTPHandler {
         backends: [any Backend], journal: RequestJournal = RequestJournal(), scopes: StateScopes? = nil,
         deviceMode: (any ForwardProxy)? = nil, logger: Logger = Logger(label: "understudy"), adminGuard: AdminGuard = AdminGuard(),
         requestLog: RequestLog? = nil, scopePorts: ScopeProxyPorts? = nil, fleet: FleetPeers? = nil,
-        shutdown: (@Sendable () -> Void)? = nil
+        requestBudgetNanoseconds: UInt64? = nil, shutdown: (@Sendable () -> Void)? = nil
     ) {
+        self.requestBudgetNanoseconds = requestBudgetNanoseconds
         let scopes = scopes ?? StateScopes(logger: logger)
         let metrics = ServerMetrics(backends: backends.map(\.name) + ["proxy"])
         let admin = AdminAPI(backends: backends, journal: journal, scopes: scopes, metrics: metrics, scopePorts: scopePorts, shutdown: shutdown)
@@ -113,7 +116,7 @@ public final class Router: HTTPHandler {
         if request.method == .connect { return openTunnel(request, responder) }
         // Everything the request makes this loop do, from matching to the 404 page's near misses,
         // draws on one budget.
-        let budget = RequestBudget.begin()
+        let budget = RequestBudget.begin(limitNanoseconds: requestBudgetNanoseconds)
         defer { budget.end() }
         let admission: Admission
         do throws(Refusal) {
