@@ -203,7 +203,14 @@ public final class StubEngine: Backend {
     @discardableResult
     public func restoreFromFiles() -> [StubError] {
         state.withLock { $0.fromAPI = [] }
+        defer { cancelWebhooksOfRemovedMappings() }
         return reloadFiles()
+    }
+
+    /// Webhooks fired by mappings no longer served in their scope are cancelled: they neither go
+    /// out nor hold their bytes, their delay or a connection any longer.
+    private func cancelWebhooksOfRemovedMappings() {
+        webhooks.cancel(because: "its mapping was removed") { scope in Set(mappings(in: scope).map(\.id)) }
     }
 
     /// `POST /__admin/reset` in `default`: the shared mappings back to the files (a named scope's
@@ -237,6 +244,7 @@ public final class StubEngine: Backend {
     @discardableResult
     public func remove(id: String, in scope: StateScope) -> Bool {
         defer { forgetScenariosWithoutMappings(in: scope) }
+        defer { cancelWebhooksOfRemovedMappings() }
         guard !scope.isDefault else { return remove(id: id) }
         let id = id.lowercased()
         var removed = false
@@ -250,6 +258,7 @@ public final class StubEngine: Backend {
     /// Removes every mapping `scope` may change.
     public func removeAll(in scope: StateScope) {
         defer { forgetScenariosWithoutMappings(in: scope) }
+        defer { cancelWebhooksOfRemovedMappings() }
         guard !scope.isDefault else { return removeAll() }
         scope[scopeKey].changeOwn { $0 = [] }
     }
@@ -262,6 +271,7 @@ public final class StubEngine: Backend {
             restoreFromFiles()
         } else {
             scope[scopeKey].changeOwn { $0 = [] }
+            cancelWebhooksOfRemovedMappings()
         }
         resetScenarios(in: scope)
     }
@@ -350,9 +360,10 @@ public final class StubEngine: Backend {
         let answer = StubReply.reply(candidate, to: request, globalDelay: settings.delay)
         guard !candidate.mapping.webhooks.isEmpty else { return answer }
         let (webhooks, hooks, stub) = (self.webhooks, candidate.mapping.webhooks, candidate.mapping.name ?? candidate.mapping.id)
+        let mapping = candidate.mapping.id
         let fire: (DeferredReply) -> Void = { reply in
             let loop = reply.loop
-            reply.afterSending { entry in webhooks.fire(hooks, for: request, scope: scope, entry: entry, stub: stub, on: loop) }
+            reply.afterSending { entry in webhooks.fire(hooks, for: request, scope: scope, entry: entry, stub: stub, mapping: mapping, on: loop) }
         }
         switch answer {
         case .response(let response):

@@ -3,6 +3,7 @@ import HTTPServer
 import JSON
 import MockCore
 import Templating
+import WorkLimits
 
 /// WireMock 3's webhooks: after a stub's answer has gone out, a request to another server, made
 /// from the stub's `serveEventListeners` entries named `webhook` (or 2.x's `postServeActions`).
@@ -17,6 +18,10 @@ struct Webhook: Sendable {
     var body: Body
     var delay: ResponseDefinition.DelayDistribution?
     var parameters: TemplateValue
+
+    /// The longest `delay` a webhook may wait: a mapping asking for more is refused, so that no
+    /// webhook outlives by long the mapping and the scope it came from (a lognormal draw is cut here).
+    static let maxDelay: Duration = .seconds(60)
 
     enum Body: Sendable {
         case none
@@ -116,14 +121,39 @@ struct Webhook: Sendable {
         let delay = try parameters["delay"].map { delay throws(StubError) in
             try ResponseDefinition.parseDistribution(delay, field: "\(field).delay")
         }
+        let limit = Double(maxDelay.components.seconds * 1000)
+        switch delay {
+        case .uniform(_, let upper)? where upper > limit, .lognormal(let upper, _, _)? where upper > limit:
+            throw StubError(field: "\(field).delay", message: "a webhook waits at most \(Int(limit)) ms, not \(upper)")
+        case .lognormal(_, _, let maxValue?)? where maxValue > limit:
+            throw StubError(field: "\(field).delay", message: "a webhook waits at most \(Int(limit)) ms: maxValue \(maxValue) is more")
+        default: break
+        }
         return Webhook(
             method: try compile(methodText, "\(field).method"), url: url, headers: headers, body: body, delay: delay,
             parameters: TemplateValue(parameters))
     }
 
-    /// The request to send for `request`, its templates rendered; nil with the reason when the
-    /// rendered URL or method cannot be sent.
+    /// How long this webhook waits before it is sent: a draw of its `delay`, at most `maxDelay`.
+    func sampledDelay() -> Duration {
+        guard let drawn = delay?.sample() else { return .zero }
+        return min(drawn, Self.maxDelay)
+    }
+
+    /// The request to send for `request`, its templates rendered within the request's CPU budget
+    /// (one of its own when the answer went out later than the request, on a timer); nil with the
+    /// reason when the rendered URL or method cannot be sent or the budget ran out.
     func rendered(for request: Request) -> Result<OutboundRequest, WebhookProblem> {
+        RequestBudget.run {
+            let rendered = renderedWithoutBudget(for: request)
+            guard !RequestBudget.isExhausted else {
+                return .failure(WebhookProblem("not sent: rendering it ran out of the request's CPU budget"))
+            }
+            return rendered
+        }
+    }
+
+    private func renderedWithoutBudget(for request: Request) -> Result<OutboundRequest, WebhookProblem> {
         let context = TemplateValue.object(
             TemplateObject([("originalRequest", ResponseTemplating.requestModel(request)), ("parameters", parameters)]))
         let urlText = url.render(context).trimmingCharacters(in: .whitespaces)
@@ -178,6 +208,4 @@ struct WebhookTarget {
         host = parsed.host.lowercased()
         port = parsed.port ?? (secure ? 443 : 80)
     }
-
-    var isLoopback: Bool { HostName.isLoopback(host) }
 }

@@ -169,10 +169,14 @@ import UnderstudyTesting
         ] {
             #expect(HostName.of(authority: Substring(bad)) == nil, "\(bad)")
         }
-        for loopback in ["localhost", "LocalHost", "app.localhost", "127.0.0.1", "127.1.2.3", "::1"] {
+        for loopback in ["localhost", "LocalHost", "127.0.0.1", "127.1.2.3", "::1", "::ffff:127.0.0.1"] {
             #expect(HostName.isLoopback(loopback), "\(loopback)")
         }
-        for other in ["0.0.0.0", "10.0.0.1", "localhost.example", "::", "example.com"] { #expect(!HostName.isLoopback(other), "\(other)") }
+        // Names are not judged by their spelling: DNS may point any of them anywhere.
+        let spelt = ["app.localhost", "127.evil.test", "127.0.0.1.nip.io", "127.example"]
+        for other in ["0.0.0.0", "10.0.0.1", "localhost.example", "::", "::ffff:10.0.0.1", "example.com"] + spelt {
+            #expect(!HostName.isLoopback(other), "\(other)")
+        }
         #expect(HostName.isValid(String(repeating: "a", count: 63) + ".com"))
         #expect(!HostName.isValid(String(repeating: "a", count: 64) + ".com"))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import JSON
 import MockCore
 import Stubs
@@ -20,7 +21,7 @@ import FoundationNetworking
         let dispatch: WebhookDispatch
         let folders: [URL]
 
-        init(policy: (inout WebhookDispatch.Policy) -> Void = { _ in }) throws {
+        init(policy: (inout WebhookDispatch.Policy) -> Void = { _ in }, configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
             let receiverStubs = try makeTemporaryDirectory([
                 "mappings/any.json": #"{"request": {"method": "ANY", "urlPattern": "/.*"}, "response": {"status": 202, "body": "received"}}"#
             ])
@@ -31,7 +32,8 @@ import FoundationNetworking
             dispatch.configure(policy)
             let engine = StubEngine(stubsDirectory: triggerStubs, webhooks: dispatch)
             let journal = RequestJournal()
-            trigger = try TestServer.start(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal)
+            trigger = try TestServer.start(
+                backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal, configure: configure)
             dispatch.listening(onPort: trigger.port)
         }
 
@@ -213,10 +215,14 @@ import FoundationNetworking
         #expect(messages.contains { $0.contains("not sent to payments.example.com") && $0.contains("--allow-webhook-host payments.example.com") })
         #expect(messages.contains { $0.contains("127.0.0.1:1/closed") })
 
-        // Allowed, a host name then goes out (here a name only this test resolves: it fails to connect, and says so).
-        let allowed = try Pair { $0.allowedHosts = ["payments.invalid"] }
+        // Allowed, a host name then goes out (here a name only this test resolves, to a closed port:
+        // it fails to connect, and says so).
+        let allowed = try Pair {
+            $0.allowedHosts = ["payments.invalid"]
+            $0.resolve = { _, _, completion in completion(["127.0.0.1"]) }
+        }
         _ = try await allowed.stub(
-            #"{"request": {"urlPath": "/out"}, "response": {}, "serveEventListeners": [{"name": "webhook", "parameters": {"url": "http://payments.invalid/notify"}}]}"#
+            #"{"request": {"urlPath": "/out"}, "response": {}, "serveEventListeners": [{"name": "webhook", "parameters": {"url": "http://payments.invalid:1/notify"}}]}"#
         )
         _ = try await allowed.trigger.send("GET", "/out")
         let tried = try await allowed.subEvents(2)

@@ -30,10 +30,24 @@ public enum HostName {
         return labelLength > 0 && previous != UInt8(ascii: "-")
     }
 
-    /// `localhost` (and names under it, RFC 6761), `::1` or 127.0.0.0/8: this machine.
+    /// `localhost`, or an address of 127.0.0.0/8 or `::1` (an IPv4-mapped one too): this machine.
+    /// Judged by the address, never by how a name is spelt: `127.evil.test` and `evil.localhost`
+    /// are names like any other, which DNS may point anywhere.
     public static func isLoopback(_ host: String) -> Bool {
-        let name = host.lowercased()
-        return name == "localhost" || name.hasSuffix(".localhost") || name == "::1" || name.hasPrefix("127.")
+        host.lowercased() == "localhost" || isLoopbackAddress(host)
+    }
+
+    /// Whether `text` is a numeric IPv4 or IPv6 address of loopback (127.0.0.0/8, `::1`,
+    /// `::ffff:127.x.y.z`); false for any name and for the unspecified addresses.
+    public static func isLoopbackAddress(_ text: String) -> Bool {
+        var v4 = in_addr()
+        if inet_pton(AF_INET, text, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
+        var v6 = in6_addr()
+        guard inet_pton(AF_INET6, text, &v6) == 1 else { return false }
+        let bytes = withUnsafeBytes(of: &v6) { Array($0) }
+        if bytes[0..<15].allSatisfy({ $0 == 0 }) { return bytes[15] == 1 }  // ::1
+        let mapped = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF
+        return mapped && bytes[12] == 127
     }
 
     /// An IPv4 or IPv6 address (without brackets).

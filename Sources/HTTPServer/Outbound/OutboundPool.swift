@@ -6,6 +6,8 @@ final class OutboundConnection {
     struct Server: Hashable {
         var secure: Bool
         var host: String
+        /// The numeric address connected to, when the caller chose it (`OutboundRequest.connectAddress`).
+        var address: String?
         var port: Int32
         var tls: TLSClientSettings
     }

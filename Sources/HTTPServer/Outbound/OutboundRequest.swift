@@ -28,6 +28,11 @@ public struct OutboundRequest: Sendable {
     var spillCapacity: Int?
     /// An answer whose body is larger fails as a broken connection (nil: no limit).
     public var maxResponseBytes: Int?
+    /// The numeric address to connect to instead of resolving the URL's host, which still names
+    /// the `Host` header and TLS (SNI, the certificate's name): a caller that judged where a
+    /// request may go by the address its host resolves to connects to that very address, with no
+    /// second resolution in between that could answer otherwise.
+    public var connectAddress: String?
 
     /// `$TMPDIR`, else `/tmp`.
     public static let temporaryDirectory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
@@ -69,13 +74,20 @@ public enum OutboundError: Error, Equatable, CustomStringConvertible {
 
 extension EventLoop {
     /// Sends `request` from this loop, on a kept-alive connection to its server when one is idle;
-    /// `completion` runs on this loop with the answer. Call on the loop thread.
-    public func send(_ request: OutboundRequest, completion: @escaping (Result<Response, OutboundError>) -> Void) {
+    /// `completion` runs on this loop with the answer. Call on the loop thread. The call returned
+    /// can stop the request before its answer.
+    @discardableResult
+    public func send(_ request: OutboundRequest, completion: @escaping (Result<Response, OutboundError>) -> Void) -> OutboundCall {
         assertOnLoopThread()
-        send(request, reusing: true, completion: completion)
+        let call = OutboundCall()
+        send(request, reusing: true, call: call, completion: completion)
+        return call
     }
 
-    fileprivate func send(_ request: OutboundRequest, reusing: Bool, completion: @escaping (Result<Response, OutboundError>) -> Void) {
+    fileprivate func send(
+        _ request: OutboundRequest, reusing: Bool, call: OutboundCall, completion: @escaping (Result<Response, OutboundError>) -> Void
+    ) {
+        guard !call.isCancelled else { return completion(.failure(.timedOut(request.url))) }
         guard let uri = evhttp_uri_parse(request.url) else {
             return completion(.failure(.invalidURL(request.url)))
         }
@@ -90,7 +102,7 @@ extension EventLoop {
         let host = String(cString: hostPointer)
         let explicitPort = evhttp_uri_get_port(uri)
         let server = OutboundConnection.Server(
-            secure: secure, host: host, port: explicitPort > 0 ? explicitPort : (secure ? 443 : 80),
+            secure: secure, host: host, address: request.connectAddress, port: explicitPort > 0 ? explicitPort : (secure ? 443 : 80),
             tls: secure ? request.tls : TLSClientSettings())
         var target = evhttp_uri_get_path(uri).map { String(cString: $0) } ?? ""
         if target.isEmpty { target = "/" }
@@ -112,7 +124,8 @@ extension EventLoop {
         // Set on every request: a kept connection carries the last one's limit.
         evhttp_connection_set_max_body_size(connection.evcon, request.maxResponseBytes ?? -1)
 
-        let exchange = OutboundExchange(request: request, connection: connection, reused: reused != nil, loop: self, completion: completion)
+        let exchange = OutboundExchange(
+            request: request, connection: connection, reused: reused != nil, loop: self, call: call, completion: completion)
         let context = Unmanaged.passRetained(exchange).toOpaque()
         guard let evRequest = evhttp_request_new(onOutboundResponse, context) else {
             Unmanaged<OutboundExchange>.fromOpaque(context).release()
@@ -139,8 +152,10 @@ extension EventLoop {
             // libevent has freed the request; the completion callback will not run.
             Unmanaged<OutboundExchange>.fromOpaque(context).release()
             outboundPool.finished(connection, reusable: false, loop: self)
-            completion(.failure(.connectionFailed(request.url)))
+            return completion(.failure(.connectionFailed(request.url)))
         }
+        exchange.pending = evRequest
+        call.exchange = exchange
     }
 
     /// A new client connection to `server` (not yet connected: the first request connects it).
@@ -152,10 +167,10 @@ extension EventLoop {
             case .failure(let error): return .failure(error)
             case .success(let events):
                 tlsEvents = events
-                evcon = evhttp_connection_base_bufferevent_new(base, dns, events, server.host, UInt16(server.port))
+                evcon = evhttp_connection_base_bufferevent_new(base, dns, events, server.address ?? server.host, UInt16(server.port))
             }
         } else {
-            evcon = evhttp_connection_base_new(base, dns, server.host, UInt16(server.port))
+            evcon = evhttp_connection_base_new(base, dns, server.address ?? server.host, UInt16(server.port))
         }
         guard let evcon else { return .failure(.connectionFailed("")) }
         evhttp_connection_set_retries(evcon, 0)
@@ -191,6 +206,26 @@ extension EventLoop {
     }
 }
 
+/// An outbound request on its way, which its sender may stop: a deadline of the sender's own (the
+/// request's `timeout` is one of inactivity) or the sender's reason gone. Loop thread only.
+public final class OutboundCall {
+    fileprivate weak var exchange: OutboundExchange?
+    fileprivate private(set) var isCancelled = false
+
+    fileprivate init() {}
+
+    /// Closes the request's connection unless its answer has come; its completion then runs (now)
+    /// with `timedOut`. Call on the loop thread that sent it.
+    public func cancel() {
+        guard !isCancelled else { return }
+        isCancelled = true
+        exchange?.cancel()
+    }
+}
+
+@available(*, unavailable)
+extension OutboundCall: Sendable {}
+
 /// The state of one outbound request between libevent's error and completion callbacks.
 private final class OutboundExchange {
     var request: OutboundRequest
@@ -199,7 +234,10 @@ private final class OutboundExchange {
     /// as this one was sent.
     let reused: Bool
     let loop: EventLoop
+    let call: OutboundCall
     let completion: (Result<Response, OutboundError>) -> Void
+    /// libevent's request while it is on the connection (nil once it has finished or was cancelled).
+    var pending: OpaquePointer?
     var error: evhttp_request_error?
     /// With a large-body threshold, the body so far (libevent empties its own buffer after each
     /// piece), then the file it goes to once it passes the threshold.
@@ -207,14 +245,26 @@ private final class OutboundExchange {
     private var spilled: SpilledBody?
 
     init(
-        request: OutboundRequest, connection: OutboundConnection, reused: Bool, loop: EventLoop,
+        request: OutboundRequest, connection: OutboundConnection, reused: Bool, loop: EventLoop, call: OutboundCall,
         completion: @escaping (Result<Response, OutboundError>) -> Void
     ) {
         self.request = request
         self.connection = connection
         self.reused = reused
         self.loop = loop
+        self.call = call
         self.completion = completion
+    }
+
+    /// Stops the request: libevent resets its connection and runs only the error callback, so the
+    /// retain its callbacks held is given back here. A body being spilled finishes on its own.
+    func cancel() {
+        guard let evRequest = pending else { return }
+        pending = nil
+        evhttp_cancel_request(evRequest)
+        loop.outboundPool.finished(connection, reusable: false, loop: loop)
+        completion(.failure(.timedOut(request.url)))
+        Unmanaged.passUnretained(self).release()
     }
 
     deinit { if let held { evbuffer_free(held) } }
@@ -257,6 +307,7 @@ private final class OutboundExchange {
     }
 
     func finish(_ evRequest: OpaquePointer?) {
+        pending = nil
         guard let evRequest, evhttp_request_get_response_code(evRequest) != 0 else {
             let failure: OutboundError =
                 if let reason = tlsFailure { .tlsFailed(request.url, reason) } else if error == EVREQ_HTTP_TIMEOUT { .timedOut(request.url) } else {
@@ -266,7 +317,7 @@ private final class OutboundExchange {
             // A kept-alive connection the server closed as the request went: once more on a new
             // one, as browsers do, when sending it twice cannot do harm.
             if case .connectionFailed = failure, reused, [.get, .head, .put, .delete, .options, .trace].contains(request.method) {
-                return loop.send(request, reusing: false, completion: completion)
+                return loop.send(request, reusing: false, call: call, completion: completion)
             }
             return completion(.failure(failure))
         }

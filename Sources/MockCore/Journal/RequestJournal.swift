@@ -54,18 +54,24 @@ public final class JournalEntry: Sendable {
     /// response's, a shared buffer only when no other entry holds it already. Called under the
     /// journal's lock, paired with `release()`.
     fileprivate func admit() -> Int {
+        isHeld.store(true, ordering: .relaxed)
         guard let shared = response.body.sharedBytes else { return request.body.count + response.body.count }
         return request.body.count + (shared.budgetedHolds.add(1, ordering: .relaxed).oldValue == 0 ? shared.count : 0)
     }
 
     /// Bytes the budget no longer counts when this entry goes.
     fileprivate func release() -> Int {
+        isHeld.store(false, ordering: .relaxed)
         guard let shared = response.body.sharedBytes else { return request.body.count + response.body.count }
         return request.body.count + (shared.budgetedHolds.subtract(1, ordering: .relaxed).newValue == 0 ? shared.count : 0)
     }
 
     /// A UUID-shaped id, unique per process: the request's (what `{{request.id}}` printed).
     public var id: String { request.id }
+
+    /// Whether the journal holds the entry (between `admit()` and `release()`): what comes after
+    /// its answer is kept only then.
+    fileprivate let isHeld = Atomic<Bool>(false)
 }
 
 /// One thing that happened after an answer: WireMock 3's serve event `subEvents` entry.
@@ -96,13 +102,15 @@ public final class RequestJournal: Sendable {
         var bodyBytes = 0
         /// Entries dropped to make room, over the server's life.
         var evictions = 0
+        /// What happened after some answers (a webhook's request and its answer), by the entry's
+        /// sequence, with the bytes it counts in `bodyBytes`: only webhooks add any, so an entry
+        /// itself carries nothing for them. Dropped with its entry.
+        var subEvents: [UInt64: (events: [JournalSubEvent], bytes: Int)] = [:]
     }
 
     private let nextSequence = Atomic<UInt64>(1)
 
-    /// What happened after some answers (a webhook's request and its answer), by the entry's
-    /// sequence: only webhooks add any, so an entry itself carries nothing for them.
-    private let subEventTable = Locked<[UInt64: [JournalSubEvent]]>([:])
+    /// Whether any sub-event was ever added: until then reading them takes no lock.
     private let hasSubEvents = Atomic<Bool>(false)
 
     private let ring: Locked<Ring>
@@ -139,23 +147,43 @@ public final class RequestJournal: Sendable {
         return entry
     }
 
+    /// What a sub-event costs beyond its JSON text.
+    static let subEventOverheadBytes = 128
+
     /// Adds what happened after `entry`'s answer, timed from its request's arrival (at most
-    /// `JournalSubEvent.limit` per entry). The table forgets entries the journal no longer holds.
+    /// `JournalSubEvent.limit` per entry, and only while the journal holds the entry). Its bytes
+    /// (all of its data: URL, headers, body) count in `maxBodyBytes` with the entries', so older
+    /// entries make room for it as for a new entry.
     public func append(subEvent type: String, _ data: JSONValue, to entry: JournalEntry) {
         let offset = MonotonicClock.nanoseconds() &- entry.request.receivedAtNanos
-        let oldest = ring.withLock { ring in ring.count > 0 ? ring.slots[ring.start]?.sequence ?? 0 : 0 }
-        subEventTable.withLock { table in
-            if table.count > 1024 { table = table.filter { $0.key >= oldest } }
-            guard table[entry.sequence, default: []].count < JournalSubEvent.limit else { return }
-            table[entry.sequence, default: []].append(JournalSubEvent(type: type, timeOffsetNanos: offset, data: data))
-        }
+        let event = JournalSubEvent(type: type, timeOffsetNanos: offset, data: data)
+        let bytes = Self.subEventOverheadBytes + type.utf8.count + data.serialized.utf8.count
         hasSubEvents.store(true, ordering: .releasing)
+        let evicted = ring.withLock { ring -> [JournalEntry] in
+            guard entry.isHeld.load(ordering: .relaxed) else { return [] }
+            var held = ring.subEvents[entry.sequence] ?? ([], 0)
+            guard held.events.count < JournalSubEvent.limit else { return [] }
+            held.events.append(event)
+            held.bytes += bytes
+            ring.subEvents[entry.sequence] = held
+            ring.bodyBytes += bytes
+            var evicted: [JournalEntry] = []
+            while ring.bodyBytes > maxBodyBytes && ring.count > 0, let oldest = Self.dropOldest(&ring) { evicted.append(oldest) }
+            return evicted
+        }
+        _ = consume evicted  // freed here, outside the lock
     }
 
     /// What happened after `entry`'s answer; empty (one atomic load) until a webhook has fired.
     public func subEvents(of entry: JournalEntry) -> [JournalSubEvent] {
         guard hasSubEvents.load(ordering: .acquiring) else { return [] }
-        return subEventTable.withLock { $0[entry.sequence] ?? [] }
+        return ring.withLock { $0.subEvents[entry.sequence]?.events ?? [] }
+    }
+
+    /// Forgets what happened after `entry`'s answer, giving back its bytes (the entry is leaving).
+    private static func dropSubEvents(of entry: JournalEntry?, _ ring: inout Ring) {
+        guard let entry, !ring.subEvents.isEmpty, let held = ring.subEvents.removeValue(forKey: entry.sequence) else { return }
+        ring.bodyBytes -= held.bytes
     }
 
     /// Unlinks the oldest entry and returns it, so the caller can free it after the lock.
@@ -164,6 +192,7 @@ public final class RequestJournal: Sendable {
         let capacity = ring.slots.count
         let oldest = ring.slots[ring.start]
         ring.bodyBytes -= oldest?.release() ?? 0
+        dropSubEvents(of: oldest, &ring)
         ring.evictions += 1
         ring.slots[ring.start] = nil
         ring.start = (ring.start + 1) % capacity
@@ -241,7 +270,10 @@ public final class RequestJournal: Sendable {
             for (index, entry) in kept.enumerated() { ring.slots[index] = entry }
             ring.start = 0
             ring.count = kept.count
-            for entry in removed { ring.bodyBytes -= entry.release() }
+            for entry in removed {
+                ring.bodyBytes -= entry.release()
+                Self.dropSubEvents(of: entry, &ring)
+            }
             return removed
         }
     }
@@ -255,6 +287,7 @@ public final class RequestJournal: Sendable {
             ring.start = 0
             ring.count = 0
             ring.bodyBytes = 0
+            ring.subEvents = [:]
         }
     }
 }
