@@ -7,6 +7,7 @@ import PackageDescription
 let targets = [
     "fuzz-xml", "fuzz-json", "fuzz-form", "fuzz-template", "fuzz-jsonpath", "fuzz-stub-mapping",
     "fuzz-informix-sql", "fuzz-har", "fuzz-content-decoding", "fuzz-proxy-request", "fuzz-multipart", "fuzz-http-version",
+    "fuzz-json-schema",
 ]
 
 let package = Package(
@@ -28,6 +29,7 @@ let package = Package(
                     .product(name: "MockCore", package: "Understudy"),
                     .product(name: "DeviceProxy", package: "Understudy"),
                     .product(name: "Templating", package: "Understudy"),
+                    .product(name: "WorkLimits", package: "Understudy"),
                     .product(name: "Stubs", package: "Understudy"),
                     .product(name: "Informix", package: "Understudy"),
                     .product(name: "Recording", package: "Understudy"),
