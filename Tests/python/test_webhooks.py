@@ -4,13 +4,17 @@ back to the server itself; the trigger's serve event lists both as sub-events.""
 import http.server
 import json
 import os
+import shutil
+import signal
+import subprocess
 import tempfile
 import threading
 import time
 
+import pytest
 import requests
 
-from understudy_server import serve
+from understudy_server import BINARY, serve
 
 TIMEOUT = 10
 
@@ -84,3 +88,71 @@ def test_a_stub_files_webhooks_reach_a_receiver_and_the_servers_own_hosts():
                 assert "/orders/A-17" in urls, urls
     finally:
         receiver.shutdown()
+
+
+def namespace_with_hosts(hosts_file):
+    """A command prefix that runs its command with `hosts_file` as /etc/hosts (a mount namespace of
+    its own), or None where that cannot be made."""
+    if not shutil.which("unshare"):
+        return None
+    for unshare in (["unshare", "--mount"], ["unshare", "--user", "--map-root-user", "--mount"]):
+        probe = subprocess.run(unshare + ["sh", "-c", "mount --bind %s /etc/hosts && getent hosts dev.test" % hosts_file],
+                               capture_output=True, text=True)
+        if probe.returncode == 0 and "127.0.0.1" in probe.stdout:
+            return unshare + ["sh", "-c", 'mount --bind %s /etc/hosts && exec "$@"' % hosts_file, "sh"]
+    return None
+
+
+def test_webhook_hosts_are_judged_by_the_addresses_they_resolve_to_not_by_their_spelling(tmp_path):
+    """Issue 47: `127.evil.test`, `127.0.0.1.nip.io` and `evil.localhost` passed for loopback by
+    their text. Here /etc/hosts (in a mount namespace) points them at 0.0.0.0, an address that is
+    not loopback (Linux would still connect it to this machine, so even a wrong answer sends
+    nothing out), and a name of no special spelling at 127.0.0.1: only that one is sent."""
+    hosts = tmp_path / "hosts"
+    hosts.write_text("127.0.0.1 localhost dev.test\n0.0.0.0 127.evil.test 127.0.0.1.nip.io evil.localhost\n")
+    wrap = namespace_with_hosts(hosts)
+    if wrap is None:
+        pytest.skip("no mount namespace for a test /etc/hosts here (Linux's unshare)")
+    receiver = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    Receiver.received = []
+    port = receiver.server_address[1]
+    names = ["127.evil.test", "127.0.0.1.nip.io", "evil.localhost", "dev.test"]
+    stubs = tmp_path / "stubs"
+    (stubs / "mappings").mkdir(parents=True)
+    mapping = {"request": {"urlPath": "/names"}, "response": {"status": 200},
+               "serveEventListeners": [{"name": "webhook", "parameters": {"method": "POST", "url": "http://%s:%d/%s" % (name, port, name)}}
+                                       for name in names]}
+    (stubs / "mappings" / "names.json").write_text(json.dumps(mapping))
+    port_file = tmp_path / "port"
+    process = subprocess.Popen(wrap + [BINARY, "serve", "--port", "0", "--port-file", str(port_file), "--stubs", str(stubs), "--no-watch"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               env=dict(os.environ, UNDERSTUDY_CA_DIR=str(tmp_path / "ca")))
+    try:
+        assert wait_for(lambda: port_file.exists() and port_file.read_text().strip()), "understudy did not start"
+        base = "http://127.0.0.1:%s" % port_file.read_text().strip()
+        assert wait_for(lambda: _healthy(base))
+        assert requests.get(base + "/names", timeout=TIMEOUT).status_code == 200
+
+        def events():
+            served = requests.get(base + "/__admin/requests", timeout=TIMEOUT).json()["requests"]
+            return next(e for e in served if e["request"]["url"] == "/names").get("subEvents", [])
+        assert wait_for(lambda: len(events()) >= 5), events()
+        time.sleep(0.3)
+        sent = [e["data"]["url"] for e in events() if e["type"] == "WEBHOOK_REQUEST"]
+        assert sent == ["http://dev.test:%d/dev.test" % port], events()
+        refused = [e["data"]["message"] for e in events() if e["type"] == "ERROR"]
+        for name in names[:3]:
+            assert any(("not sent to %s (it resolves to 0.0.0.0)" % name) in message for message in refused), refused
+        assert [path for path, _, _ in Receiver.received] == ["/dev.test"]
+    finally:
+        receiver.shutdown()
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=30)
+
+
+def _healthy(base):
+    try:
+        return requests.get(base + "/__admin/health", timeout=TIMEOUT).status_code == 200
+    except requests.RequestException:
+        return False
