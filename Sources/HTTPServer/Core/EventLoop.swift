@@ -269,6 +269,10 @@ public final class EventLoop: @unchecked Sendable {
         if responder.repliedInFull, tlsContext == nil, let connection {
             if repliesToWrite.isEmpty { event_active(writeEvent, 0, 0) }
             repliesToWrite.append(connection)
+        } else if responder.isPending {
+            // Answered later (a delay, a long-poll, an upstream, work off the loop): a client
+            // that leaves meanwhile must not hold its socket until then.
+            responder.watchForDeparture()
         }
     }
 

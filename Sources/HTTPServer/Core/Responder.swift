@@ -37,6 +37,14 @@ public final class Responder {
     /// Whether `send` has not been called yet.
     public var isPending: Bool { request != nil || received != nil }
 
+    /// Set when the client closed its connection while its answer was held (a delay, a
+    /// long-poll, an upstream fetch): its socket is freed then, and the answer is dropped when it
+    /// comes (the caller may still journal it, as it would have been sent).
+    public private(set) var clientLeft = false
+
+    /// The read event that notices the client closing while its answer is held (`watchForDeparture`).
+    private var departureWatch: OpaquePointer?
+
     /// Hands `response` to an in-memory responder's receiver, once (a real one has none).
     private func deliverInMemory(_ response: Response) {
         guard let received else { return }
@@ -68,14 +76,59 @@ public final class Responder {
     public var clientHasGone: Bool {
         loop.assertOnLoopThread()
         if request == nil, received != nil { return false }
+        guard let socket = clientSocket else { return true }
+        return Self.peerHasClosed(socket)
+    }
+
+    /// The client's socket while the request is unanswered, nil once it is not (or has none).
+    private var clientSocket: Int32? {
         guard let request, let connection = evhttp_request_get_connection(request),
             let events = evhttp_connection_get_bufferevent(connection)
-        else { return true }
+        else { return nil }
         let socket = bufferevent_getfd(events)
-        guard socket >= 0 else { return true }
+        return socket >= 0 ? socket : nil
+    }
+
+    private static func peerHasClosed(_ socket: Int32) -> Bool {
         var byte: UInt8 = 0
         let count = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
         return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+    }
+
+    /// Watches the client's socket while the answer is held: evhttp reads nothing from a
+    /// connection whose request awaits its reply, so a client that gave up (a timeout, a closed
+    /// long-poll) would hold its descriptor in CLOSE-WAIT until the answer's delay ran out — a
+    /// thousand clients under a minute's latency, a thousand descriptors. One read event, armed
+    /// once: the first thing the socket shows decides (see `clientSocketIsReadable`).
+    func watchForDeparture() {
+        loop.assertOnLoopThread()
+        guard departureWatch == nil, let socket = clientSocket else { return }
+        departureWatch = event_new(loop.base, socket, Int16(EV_READ), onClientSocketReadable, Unmanaged.passUnretained(self).toOpaque())
+        event_add(departureWatch, nil)
+    }
+
+    private func stopWatchingForDeparture() {
+        guard let departureWatch else { return }
+        event_free(departureWatch)
+        self.departureWatch = nil
+    }
+
+    /// The watched socket has something to read. An end of stream (or an error) is a client
+    /// that left: its connection is freed now, the request with it. Bytes are a next request
+    /// sent ahead (or a TLS record): the client is there, and evhttp reads them after this answer.
+    fileprivate func clientSocketIsReadable() {
+        stopWatchingForDeparture()
+        guard let request, let socket = clientSocket, Self.peerHasClosed(socket) else { return }
+        self.request = nil
+        clientLeft = true
+        pacing = nil
+        // evhttp calls no completion for a request freed with its connection: counted here, as a fault's is.
+        loop.requestCompleted()
+        if let connection = evhttp_request_get_connection(request) {
+            evhttp_connection_free(connection)
+        } else {
+            evhttp_request_free(request)
+        }
     }
 
     /// Writes `response`. The server owns message framing: it sets `Content-Length` (and `Date`
@@ -87,6 +140,7 @@ public final class Responder {
         if pacing != nil, paced({ self.send(response) }) { return }
         guard let request else { return deliverInMemory(response) }
         self.request = nil
+        stopWatchingForDeparture()
         var response = response
         var tracked = response.body.count >= UnsentBytes.trackedSize && !isHead && Response.statusAllowsBody(response.status)
         if tracked, !reserveUnsent(response.body) {
@@ -132,6 +186,7 @@ public final class Responder {
         guard let request else { return deliverInMemory(response) }
         guard Response.statusAllowsBody(response.status), !isHead, chunks >= 1 else { return send(response) }
         self.request = nil
+        stopWatchingForDeparture()
         writeHeaders(of: response, to: request, contentLength: nil)
         if let reason = response.reason {
             reason.withCString { evhttp_send_reply_start(request, Int32(response.status), $0) }
@@ -164,6 +219,7 @@ public final class Responder {
         loop.assertOnLoopThread()
         guard let request else { return deliverInMemory(Response(status: 0)) }
         self.request = nil
+        stopWatchingForDeparture()
         // On its own turn of the loop: freeing a connection inside evhttp's request callback
         // would pull it out from under evhttp. Until then evhttp does not read from it.
         let loop = self.loop
@@ -178,6 +234,7 @@ public final class Responder {
         loop.assertOnLoopThread()
         guard let request else { return }
         self.request = nil
+        stopWatchingForDeparture()
         let loop = self.loop
         guard let connection = evhttp_request_get_connection(request), let events = evhttp_connection_get_bufferevent(connection) else {
             loop.requestCompleted()
@@ -241,6 +298,7 @@ public final class Responder {
     /// A handler that dropped its responder without replying would leave the client hanging.
     /// (A responder that has replied may be released on any thread: it holds nothing of libevent's.)
     deinit {
+        stopWatchingForDeparture()
         if request != nil {
             loop.assertOnLoopThread()
             send(.text("The handler for this request finished without replying.\n", status: 500))
@@ -309,6 +367,11 @@ public final class Responder {
 
 @available(*, unavailable)
 extension Responder: Sendable {}
+
+private func onClientSocketReadable(_ fd: Int32, _ what: Int16, _ arg: UnsafeMutableRawPointer?) {
+    guard let arg else { return }
+    Unmanaged<Responder>.fromOpaque(arg).takeUnretainedValue().clientSocketIsReadable()
+}
 
 /// Ways to answer with a broken connection instead of a response (WireMock's `fault` values).
 public enum ConnectionFault: String, Sendable, CaseIterable {

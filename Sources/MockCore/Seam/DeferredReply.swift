@@ -32,9 +32,19 @@ public final class DeferredReply {
     /// Whether the client closed its connection while the reply waits (a long-poll's client gone).
     public var clientHasGone: Bool { responder.clientHasGone }
 
+    /// Whether the exchange is still to be finished: the responder waits for its answer, or its
+    /// client left meanwhile and the answer, when it comes, is journaled without being sent (as
+    /// a write to the closed socket would have gone nowhere), so that verifying what the app sent
+    /// still finds a request it gave up waiting for.
+    private var isOpen: Bool {
+        !finished && (responder.isPending || responder.clientLeft)
+    }
+    private var finished = false
+
     /// Sends the reply; later calls are ignored.
     public func send(_ response: Response) {
-        guard responder.isPending else { return }
+        guard isOpen else { return }
+        finished = true
         let entry = completion(response)
         responder.send(response)
         sent(entry)
@@ -42,7 +52,8 @@ public final class DeferredReply {
 
     /// Sends `response` in `chunks` pieces spread over `duration` (chunked encoding).
     public func sendDribbled(_ response: Response, chunks: Int, over duration: Duration) {
-        guard responder.isPending else { return }
+        guard isOpen else { return }
+        finished = true
         let entry = completion(response)
         responder.sendDribbled(response, chunks: chunks, over: duration)
         sent(entry)
@@ -50,7 +61,8 @@ public final class DeferredReply {
 
     /// Breaks the connection instead of answering; journaled with status 0 (no response).
     public func fail(with fault: ConnectionFault) {
-        guard responder.isPending else { return }
+        guard isOpen else { return }
+        finished = true
         let entry = completion(Response(status: 0))
         responder.fail(with: fault)
         sent(entry)
