@@ -5,7 +5,9 @@ import HTTPServer
 
 /// `understudy trust ios-simulator|android-emulator`: the local CA into a simulator's or an
 /// emulator's trust store in one command, with the tools of their SDKs (`xcrun simctl`, `adb`).
-/// `--print` shows the commands instead of running them; what runs is exactly what it shows.
+/// `--print` shows the commands instead of running them; what runs is exactly what it shows. It
+/// writes nothing: a CA that does not exist yet is named (where it would be made), not made, and
+/// every argument is quoted for POSIX shells, so pasting a line runs that command and nothing else.
 struct Trust: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trust",
@@ -19,14 +21,30 @@ struct Trust: ParsableCommand {
         @Flag(help: "Print the commands instead of running them.")
         var print = false
 
-        func authority() throws -> LocalCA {
+        var directory: URL {
             var options = DeviceOptions()
             options.caDir = caDir
+            return options.caDirectory
+        }
+
+        /// The CA's certificate file, which the commands hand to the SDKs' tools.
+        var certificateFile: String { directory.appendingPathComponent("ca.pem").path }
+
+        /// The CA, made when missing; with `--print`, nil when it does not exist yet (printing
+        /// makes nothing: the lines then name the file where it will be).
+        func authority() throws -> LocalCA? {
+            if print, !FileManager.default.fileExists(atPath: certificateFile) { return nil }
             do {
-                return try LocalCA.loadOrCreate(directory: options.caDirectory)
+                return try LocalCA.loadOrCreate(directory: directory)
             } catch {
                 throw ValidationError("\(error)")
             }
+        }
+
+        /// The comment `--print` starts with for a CA not made yet.
+        var notMadeYet: String {
+            Shell.comment(
+                "\(certificateFile) does not exist yet: `understudy ca` (or this command without --print) makes it")
         }
     }
 
@@ -41,7 +59,8 @@ struct Trust: ParsableCommand {
 
         func run() throws {
             let authority = try common.authority()
-            let file = authority.directory.appendingPathComponent("ca.pem").path
+            let file = common.certificateFile
+            if authority == nil { Swift.print(common.notMadeYet) }
             var devices = [device]
             if device == "all" {
                 let list = ["xcrun", "simctl", "list", "devices", "booted", "--json"]
@@ -57,7 +76,7 @@ struct Trust: ParsableCommand {
                 let command = ["xcrun", "simctl", "keychain", udid, "add-root-cert", file]
                 if common.print { Swift.print(Shell.line(command)) } else { _ = try Shell.output(command, missing: Self.noXcrun) }
             }
-            if !common.print { Swift.print("\(authority.commonName) is trusted by \(devices.joined(separator: ", "))") }
+            if !common.print, let authority { Swift.print("\(authority.commonName) is trusted by \(devices.joined(separator: ", "))") }
         }
 
         static let noXcrun = "xcrun was not found: the iOS Simulator needs Xcode on macOS (xcode-select --install, then open Xcode once)"
@@ -83,20 +102,25 @@ struct Trust: ParsableCommand {
 
         func run() throws {
             let authority = try common.authority()
-            let name = authority.subjectHashOld + ".0"
+            // A CA not made yet has no hash: the lines name it HASH and say how to get it.
+            let name = (authority?.subjectHashOld ?? "HASH") + ".0"
             let staged = "/data/local/tmp/\(name)"
-            // Beside the CA (a certificate, public): the printed commands can be run as they are.
-            let local = authority.directory.appendingPathComponent(name)
-            try Data(authority.certificatePEM.utf8).write(to: local)
+            // ca.pem itself is pushed under the name the store wants: nothing is written here.
             let adb = ["adb"] + (serial.map { ["-s", $0] } ?? [])
             let steps: [[String]] = [
-                adb + ["root"], adb + ["wait-for-device"], adb + ["push", local.path, staged], adb + ["shell", Self.install(name)],
+                adb + ["root"], adb + ["wait-for-device"], adb + ["push", common.certificateFile, staged], adb + ["shell", Self.install(name)],
             ]
             if common.print {
-                Swift.print("# \(authority.commonName) → the system store as \(name)")
+                if let authority {
+                    Swift.print(Shell.comment("\(authority.commonName) → the system store as \(name)"))
+                } else {
+                    Swift.print(common.notMadeYet)
+                    Swift.print(Shell.comment("then HASH is what `openssl x509 -subject_hash_old -noout -in ca.pem` prints"))
+                }
                 steps.forEach { Swift.print(Shell.line($0)) }
                 return
             }
+            guard let authority else { return }
             let root = try Shell.output(steps[0], missing: Self.noAdb, allowFailure: true)
             if root.contains("cannot run as root") {
                 Swift.print(Self.googlePlayAdvice(name))
@@ -154,9 +178,31 @@ struct Trust: ParsableCommand {
 /// Runs the SDKs' tools for `trust`: found on PATH, their output read, a missing one or a failure
 /// an error that says what to do.
 enum Shell {
+    /// `command` as one line a POSIX shell runs as exactly these arguments: see `quoted`.
     static func line(_ command: [String]) -> String {
-        command.map { $0.contains(where: { " ;$'\"()|&<>*".contains($0) }) ? "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" : $0 }
-            .joined(separator: " ")
+        command.map(quoted).joined(separator: " ")
+    }
+
+    /// `argument` for a POSIX shell: as it is when it holds only characters no shell treats
+    /// specially (letters, digits, `@%+=:,./_-`), else in single quotes, inside which a shell reads every byte as itself
+    /// (backticks, `$(…)`, `\`, newlines), a `'` written as `'\''`. A device name or a path
+    /// with anything else in it is then one word and runs nothing when the line is pasted.
+    static func quoted(_ argument: String) -> String {
+        let isPlain =
+            !argument.isEmpty
+            && argument.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+                default: "@%+=:,./_-".utf8.contains(byte)
+                }
+            }
+        return isPlain ? argument : "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// `text` as a shell comment on one line: a line break or other control character in it
+    /// (a CA's name read from its file) cannot end the comment and start a command.
+    static func comment(_ text: String) -> String {
+        "# " + String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
     }
 
     static func output(_ command: [String], missing: String, allowFailure: Bool = false) throws -> String {

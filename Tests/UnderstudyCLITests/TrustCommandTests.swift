@@ -13,6 +13,30 @@ import UnderstudyTesting
 
     /// Runs `understudy ARGS` with `tools` (name → shell script body after the recording) on PATH.
     func trust(_ arguments: [String], tools: [String: String], caDirectory: URL) throws -> Run {
+        try withTools(tools) { bin in
+            let process = ChildProcess()
+            process.executableURL = understudyBinary
+            process.arguments = ["trust"] + arguments
+            process.environment = ["PATH": bin.path + ":/usr/bin:/bin", "UNDERSTUDY_CA_DIR": caDirectory.path, "HOME": caDirectory.path]
+            return process
+        }
+    }
+
+    /// Runs `script` with /bin/sh in `directory`, as a user pasting it would, with `tools` on PATH.
+    func shell(_ script: String, tools: [String: String], in directory: URL) throws -> Run {
+        try withTools(tools) { bin in
+            let process = ChildProcess()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            // A line that runs more than it shows touches files in `directory`, where the test looks.
+            process.arguments = ["-c", "cd '\(directory.path)' || exit 1\n" + script]
+            process.environment = ["PATH": bin.path + ":/usr/bin:/bin"]
+            return process
+        }
+    }
+
+    /// Runs the process `make` gives, with stand-ins for `tools` in the folder it is handed, which
+    /// record every call's arguments.
+    private func withTools(_ tools: [String: String], _ make: (URL) -> ChildProcess) throws -> Run {
         let bin = try makeTemporaryDirectory([:])
         defer { try? FileManager.default.removeItem(at: bin) }
         let log = bin.appendingPathComponent("calls.log")
@@ -22,10 +46,7 @@ import UnderstudyTesting
                 to: script)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
         }
-        let process = ChildProcess()
-        process.executableURL = understudyBinary
-        process.arguments = ["trust"] + arguments
-        process.environment = ["PATH": bin.path + ":/usr/bin:/bin", "UNDERSTUDY_CA_DIR": caDirectory.path, "HOME": caDirectory.path]
+        let process = make(bin)
         let output = childPipe()
         process.standardOutput = output
         process.standardError = output
@@ -46,7 +67,9 @@ import UnderstudyTesting
         let done = try trust(["android-emulator", "--serial", "emulator-5556"], tools: ["adb": adb], caDirectory: ca)
         #expect(done.status == 0, "\(done.output)")
         let hash = try openSSLSubjectHashOld(ca.appendingPathComponent("ca.pem"))
-        let file = ca.appendingPathComponent("\(hash).0")
+        // ca.pem itself is pushed under the store's name for it: nothing is written beside the CA.
+        let file = ca.appendingPathComponent("ca.pem")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: ca.path).sorted() == ["ca-key.pem", "ca.pem"])
         #expect(done.calls.count == 4)
         #expect(
             done.calls.prefix(3).map { $0 } == [
@@ -57,7 +80,6 @@ import UnderstudyTesting
         #expect(done.calls.last?.prefix(3).map { $0 } == ["-s", "emulator-5556", "shell"])
         #expect(script.contains("mount -t tmpfs tmpfs /system/etc/security/cacerts") && script.contains("/apex/com.android.conscrypt/cacerts"))
         #expect(script.contains("/data/local/tmp/\(hash).0 /system/etc/security/cacerts/\(hash).0"))
-        #expect(try Data(contentsOf: file) == Data(contentsOf: ca.appendingPathComponent("ca.pem")), "the pushed file is the CA")
 
         // --print shows what runs, and runs nothing.
         let printed = try trust(["android-emulator", "--serial", "emulator-5556", "--print"], tools: ["adb": adb], caDirectory: ca)
@@ -67,6 +89,68 @@ import UnderstudyTesting
                 "adb -s emulator-5556 root\nadb -s emulator-5556 wait-for-device\nadb -s emulator-5556 push \(file.path) /data/local/tmp/\(hash).0\n")
         )
         #expect(printed.output.contains("adb -s emulator-5556 shell 'set -e; "))
+    }
+
+    /// Arguments a shell would otherwise read as commands, expansions or several words.
+    private func hostileArguments(marking folder: URL) -> [String] {
+        [
+            // A tab separates words as a space does.
+            "`touch\t\(folder.path)/backtick`", "x\ntouch\t\(folder.path)/newline", "$(touch \(folder.path)/dollar)", "a'b", "it's \"quoted\"",
+            "two words", "line\nbreak; touch x",
+            "$HOME", "back\\slash", "; touch \(folder.path)/semicolon", "~", "#not-a-comment", "*", "",
+        ]
+    }
+
+    @Test func printedLinesRunExactlyTheirArgumentsWhenPasted() throws {
+        let folder = try makeTemporaryDirectory([:])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ca = folder.appendingPathComponent("ca")
+        let pem = ca.appendingPathComponent("ca.pem").path
+        for hostile in hostileArguments(marking: folder) {
+            let printed = try trust(["ios-simulator", "--device", hostile, "--print"], tools: [:], caDirectory: ca)
+            #expect(printed.status == 0, "\(printed.output)")
+            // The stand-ins record an argument per line: calls are compared as their lines joined.
+            let pasted = try shell(printed.output, tools: ["xcrun": ""], in: folder)
+            #expect(
+                pasted.calls.map { $0.joined(separator: "\n") } == [["simctl", "keychain", hostile, "add-root-cert", pem].joined(separator: "\n")],
+                "\(hostile) printed as \(printed.output)")
+
+            let android = try trust(["android-emulator", "--serial", hostile, "--print"], tools: [:], caDirectory: ca)
+            #expect(android.status == 0, "\(android.output)")
+            let adb = try shell(android.output, tools: ["adb": ""], in: folder).calls.map { $0.joined(separator: "\n") }
+            #expect(
+                adb.count == 4 && adb.allSatisfy { $0.hasPrefix("-s\n\(hostile)\n") }
+                    && adb[2] == "-s\n\(hostile)\npush\n\(pem)\n/data/local/tmp/HASH.0",
+                "\(hostile) printed as \(android.output)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [], "printing made no CA and pasting ran no command")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("backtick").path), "a backtick ran a command")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("newline").path), "a line break ran a command")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("dollar").path), "$(…) ran a command")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("semicolon").path), "a ; ran a command")
+    }
+
+    @Test func printingWritesNothingAndNamesACANotMadeYet() throws {
+        let folder = try makeTemporaryDirectory([:])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ca = folder.appendingPathComponent("ca")
+        let pem = ca.appendingPathComponent("ca.pem").path
+        let ios = try trust(["ios-simulator", "--print"], tools: ["xcrun": ""], caDirectory: ca)
+        #expect(ios.status == 0 && ios.calls.isEmpty, "\(ios.output)")
+        #expect(ios.output.contains("# \(pem) does not exist yet") && ios.output.hasSuffix("xcrun simctl keychain booted add-root-cert \(pem)\n"))
+        let android = try trust(["android-emulator", "--print"], tools: ["adb": ""], caDirectory: ca)
+        #expect(android.status == 0 && android.calls.isEmpty, "\(android.output)")
+        #expect(android.output.contains("adb push \(pem) /data/local/tmp/HASH.0\n"))
+        #expect(!FileManager.default.fileExists(atPath: ca.path), "--print made the CA (or its folder)")
+
+        // A CA that exists is read, and nothing is added beside it (no <hash>.0).
+        let made = try trust(["ios-simulator"], tools: ["xcrun": ""], caDirectory: ca)
+        #expect(made.status == 0, "\(made.output)")
+        let before = try FileManager.default.contentsOfDirectory(atPath: ca.path).sorted()
+        let printed = try trust(["android-emulator", "--print"], tools: ["adb": ""], caDirectory: ca)
+        let hash = try openSSLSubjectHashOld(URL(fileURLWithPath: pem))
+        #expect(printed.status == 0 && printed.output.contains("adb push \(pem) /data/local/tmp/\(hash).0\n"), "\(printed.output)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: ca.path).sorted() == before)
     }
 
     @Test func aGooglePlayImageGetsTheAppsConfigurationInstead() throws {
