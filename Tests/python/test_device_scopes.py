@@ -275,3 +275,45 @@ def test_two_chromiums_on_two_scope_ports_fill_two_carts_on_the_same_store_host(
     adds = {scope: [url for url in urls_in(device, scope) if url.endswith("OrderChangeServiceItemAdd")] for scope in ports}
     assert {scope: len(urls) for scope, urls in adds.items()} == {"cart-a": 2, "cart-b": 1}
     assert not [url for url in urls_in(device, "default") if STOREFRONT in url], "nothing of theirs in default"
+
+
+PROXY_PASSWORD = "pw-Kestrel-4471"
+
+
+def test_the_proxy_password_is_not_in_the_journal():
+    """The journal is served to every admin caller and shown in the dashboard: the proxy password
+    stays out of it (the scheme and the user name, which names the scope, stay for debugging),
+    whether the password was right or wrong. `Authorization` is the app's own and is kept."""
+    with device_server("--proxy-password", PROXY_PASSWORD) as server:
+        admin(server, "POST", "/__admin/mappings", {"request": {"urlPath": "/door"}, "response": {"body": "door"}})
+        secrets = [PROXY_PASSWORD, "guess-Osprey-9902"]
+        for password in secrets:
+            field = credentials("ci-7:" + password)
+            answer = raw_proxy(server, "GET http://%s/door?%s HTTP/1.1\r\nHost: %s\r\nProxy-Authorization: %s\r\n"
+                                       "Authorization: Bearer app-token-1\r\nConnection: close\r\n\r\n" % (RALLY, password[:2], RALLY, field))
+            assert answer.startswith("HTTP/1.1 200" if password == PROXY_PASSWORD else "HTTP/1.1 407"), answer
+        status, _, code, error = curl(server, "http://%s/door?curl" % RALLY, "--proxy", via(server, "ci-7", PROXY_PASSWORD))
+        assert code == 0 and status == 200, (code, status, error)
+
+        forbidden = secrets + [credentials("ci-7:" + p)[len("Basic "):] for p in secrets]
+        journal = {}
+        for path in ["/__admin/requests", "/__admin/requests?scope=ci-7", "/__admin/requests/live?after=0&timeout=0",
+                     "/__admin/requests/unmatched"]:
+            with urllib.request.urlopen(server.base + path, timeout=TIMEOUT) as answer:
+                journal[path] = answer.read().decode()
+        for path in ["/__admin/requests/find", "/__admin/requests/find?scope=ci-7"]:
+            request = urllib.request.Request(server.base + path, method="POST", data=b'{"urlPath": "/door"}',
+                                             headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+                journal[path] = answer.read().decode()
+        for path, text in journal.items():
+            for secret in forbidden:
+                assert secret not in text, "%s shows %s" % (path, secret)
+
+        entries = [entry for path in ["/__admin/requests", "/__admin/requests?scope=ci-7"] for entry in json.loads(journal[path])["requests"]]
+        doors = [entry["request"] for entry in entries if "/door?" in entry["request"]["url"]]
+        assert len(doors) >= 2, doors
+        for request in doors:
+            headers = {name.lower(): value for name, value in request["headers"].items()}
+            assert headers["proxy-authorization"] == "Basic ci-7:[redacted]", headers
+        assert [r for r in doors if r["headers"].get("Authorization") == "Bearer app-token-1"], "Authorization is kept as sent"

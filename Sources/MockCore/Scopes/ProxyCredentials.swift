@@ -22,7 +22,7 @@ public struct ProxyCredentials {
             return
         }
         let (user, given) = try Self.basic(field)
-        if let password, given != password {
+        if let password, !Self.sameSecret(given, password) {
             throw ProxyRefusal.challenge("the proxy password is not the one given with --proxy-password")
         }
         if let problem = ScopeSelection.problem(with: user) {
@@ -30,6 +30,54 @@ public struct ProxyCredentials {
         }
         scope = user
     }
+
+    /// Whether `given` is `expected`, in a time that does not depend on where they differ: every
+    /// byte of `expected` is compared whatever came before, so the time a refusal takes does not
+    /// tell a guesser how much of the password was right. (Its length may show; its bytes do not.)
+    static func sameSecret(_ given: String, _ expected: String) -> Bool {
+        let given = Array(given.utf8)
+        var difference: UInt8 = given.count == expected.utf8.count ? 0 : 1
+        var index = 0
+        for byte in expected.utf8 {
+            // Past the end of `given`, a byte that always differs, so the loop still runs its full length.
+            difference |= byte ^ (index < given.count ? given[index] : ~byte)
+            index += 1
+        }
+        return difference == 0
+    }
+
+    /// `field` (a `Proxy-Authorization` value) as the journal keeps it: the scheme and, for Basic
+    /// credentials whose user name is a valid scope name, the user name, with the password (or
+    /// any other scheme's token) replaced by `[redacted]`, e.g. `Basic ci-3:[redacted]`. The
+    /// journal is served to anyone who may call the admin API and shown in the dashboard;
+    /// the proxy password is not theirs to read.
+    public static func redacted(_ field: String) -> String {
+        // A scheme is shown only when credentials follow it: a lone word may be the secret itself.
+        let words = field.split(maxSplits: 1, whereSeparator: { $0 == " " || $0 == "\t" })
+        let isScheme = { (word: Substring) in
+            word.utf8.count <= 32 && word.utf8.allSatisfy { $0 == UInt8(ascii: "-") || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) }
+        }
+        let shownScheme = words.count == 2 && isScheme(words[0]) ? String(words[0]) + " " : ""
+        if let (user, _) = try? basic(field), ScopeSelection.problem(with: user) == nil {
+            return "\(shownScheme)\(user):\(redactionMark)"
+        }
+        return shownScheme + redactionMark
+    }
+
+    /// Replaces the value of every `Proxy-Authorization` field of `headers` with `redacted(_:)`,
+    /// in place and in order; headers without one (nearly all) are only scanned.
+    public static func redact(_ headers: inout HTTPHeaders) {
+        guard headers.contains(fieldName) else { return }
+        headers = HTTPHeaders(
+            headers.fields.map { field in
+                HTTPHeaders.namesEqual(field.name, fieldName) ? HTTPHeader(name: field.name, value: redacted(field.value)) : field
+            })
+    }
+
+    static let fieldName = "Proxy-Authorization"
+
+    /// What stands in for a secret the journal does not keep.
+    public static let redactionMark = "[redacted]"
 
     /// `Basic base64(user:password)` → (user, password). Bytes, not Foundation: this runs for every
     /// request a device sends through the proxy.
