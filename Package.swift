@@ -46,7 +46,7 @@ let package = Package(
         // template engine and JSON included, so neither of those needs the server.
         .target(name: "WireFormat"),
         .target(name: "UnderstudyClient"),
-        .target(name: "JSON", dependencies: ["WireFormat"]),
+        .target(name: "JSON", dependencies: ["WireFormat", "WorkLimits"]),
         // The work one request may do on a loop, shared by matchers, templates and webhooks.
         .target(name: "WorkLimits"),
         // evhttp's header lines written without vsnprintf (see its header).
@@ -54,7 +54,7 @@ let package = Package(
         // jemalloc's settings, for the release build that links it (tools/release-flags.sh).
         .target(name: "CAllocatorSettings"),
         .target(name: "HTTPServer", dependencies: ["CLibevent", "CEvhttpHeaders", "WireFormat"]),
-        .target(name: "XML", dependencies: ["CLibxml2"]),
+        .target(name: "XML", dependencies: ["CLibxml2", "WorkLimits"]),
         .target(
             name: "MockCore",
             dependencies: ["HTTPServer", "JSON", "WireFormat", "WorkLimits", .product(name: "Logging", package: "swift-log")],

@@ -1,3 +1,5 @@
+import WorkLimits
+
 /// Where and why a JSON text could not be parsed; lines and columns count from 1.
 public struct JSONParseError: Error, Equatable, CustomStringConvertible {
     public let line: Int
@@ -45,6 +47,11 @@ private struct JSONParser {
     }
 
     mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+        // Reading is a request's work too: a body read by many matchers, or a template's many
+        // helpers, adds up; a step for each KiB, and none left stops the reading before it starts.
+        guard RequestBudget.spend(1 + bytes.count >> 10, in: "reading JSON") else {
+            throw JSONParseError(line: 1, column: 1, message: "not read: the request's work budget (\(RequestBudget.limitDescription)) ran out")
+        }
         try skipWhitespace()
         let value = try parseValue()
         try skipWhitespace()

@@ -91,6 +91,8 @@ public final class StubEngine: Backend {
     /// one); files that are gone drop out. Returns what could not be loaded.
     @discardableResult
     public func reloadFiles() -> [StubError] {
+        // A mapping whose file went (hot reload, or a reset) takes its waiting webhooks with it.
+        defer { cancelWebhooksOfRemovedMappings() }
         var loaded: [MappingFiles.Loaded] = []
         do throws(StubError) {
             for directory in try directories() { loaded += try MappingFiles.load(directory) }
@@ -203,7 +205,6 @@ public final class StubEngine: Backend {
     @discardableResult
     public func restoreFromFiles() -> [StubError] {
         state.withLock { $0.fromAPI = [] }
-        defer { cancelWebhooksOfRemovedMappings() }
         return reloadFiles()
     }
 

@@ -1,4 +1,5 @@
 internal import CLibxml2
+import WorkLimits
 
 /// A document parsed from untrusted bytes with libxml2: no network, no external DTDs or entities
 /// (documents that declare entities are refused), libxml2's depth and text-size limits, and the
@@ -32,6 +33,10 @@ public final class XMLTree {
     }
 
     public static func parse(_ bytes: [UInt8], limits: XMLLimits = .standard) throws(XMLReadError) -> XMLTree {
+        // A step of the request's budget for each KiB read (see JSON's parser).
+        guard RequestBudget.spend(1 + bytes.count >> 10, in: "reading XML") else {
+            throw XMLReadError("not read: the request's work budget (\(RequestBudget.limitDescription)) ran out")
+        }
         _ = prepared
         understudy_xml_silence_errors()
         let result: Result<XMLTree, XMLReadError> = bytes.withUnsafeBufferPointer { buffer in
@@ -108,6 +113,9 @@ public final class XMLTree {
         XMLElementView(tree: self, node: xmlDocGetRootElement(document))
     }
 
+    /// The steps one XPath evaluation may take (libxml2's count: about 50 ms of work).
+    public static let xPathStepLimit: UInt = 5_000_000
+
     /// The string values of what `expression` selects: each node's text for a node set, the value
     /// of a string or number, `["true"]` or `[]` for a boolean. Prefixes declared on the root
     /// element can be used as written; `namespaces` adds or overrides prefixes.
@@ -116,10 +124,16 @@ public final class XMLTree {
         guard isValidXPath(expression) else { throw XMLReadError("'\(expression)' is not a valid XPath") }
         guard let context = xmlXPathNewContext(document) else { throw XMLReadError("XPath could not be evaluated") }
         defer { xmlXPathFreeContext(context) }
+        // An expression such as `//*[. = //*]` compares every pair of nodes: libxml2 counts its
+        // steps and gives up past the limit, so no XPath holds an event loop.
+        context.pointee.opLimit = Self.xPathStepLimit
         var declared = root.namespaceDeclarations
         for (prefix, uri) in namespaces { declared[prefix] = uri }
         for (prefix, uri) in declared { _ = xmlXPathRegisterNs(context, prefix, uri) }
         guard let result = xmlXPathEvalExpression(expression, context) else {
+            if context.pointee.opCount >= Self.xPathStepLimit {
+                throw XMLReadError("'\(expression)' takes more than \(Self.xPathStepLimit) steps on this document")
+            }
             throw XMLReadError("'\(expression)' is not a valid XPath here")
         }
         defer { xmlXPathFreeObject(result) }
