@@ -188,10 +188,18 @@ public struct JSONPath: Sendable {
         return value
     }
 
-    /// Every value the path selects in `document` (with a function: its one result, if any).
+    /// Every value the path selects in `document` (with a function: its one result, if any);
+    /// nothing when it would select more than `selectionBudget` values along the way, or the
+    /// request's budget runs out (a matcher: no match).
     public func evaluate(_ document: JSONValue) -> [JSONValue] {
+        (try? evaluateWithinBudget(document)) ?? []
+    }
+
+    /// `evaluate`, which says when a budget stopped it (a helper: an error, never part of the answer).
+    func evaluateWithinBudget(_ document: JSONValue) throws(SelectionBudgetExceeded) -> [JSONValue] {
         var budget = Self.selectionBudget
         let found = Self.select(steps, in: document, root: document, budget: &budget)
+        guard budget >= 0 else { throw SelectionBudgetExceeded() }
         guard let function else { return found }
         // As Jayway: the function takes each value the path selects (on an indefinite path,
         // `$.items[*].tags.length()` is each item's count and `$.items[*].qty.sum()` nothing —
@@ -215,7 +223,10 @@ public struct JSONPath: Sendable {
         guard let step = steps.first else { return values }
         var next: [JSONValue] = []
         for value in values {
-            guard next.count < budget, RequestBudget.spend(in: place) else { return [] }
+            guard next.count < budget, RequestBudget.spend(in: place) else {
+                budget = -1
+                return []
+            }
             switch step {
             case .key(let name):
                 if let found = value[name] { next.append(found) }

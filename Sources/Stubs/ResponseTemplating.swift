@@ -30,7 +30,12 @@ enum ResponseTemplating {
                 } catch {
                     throw HelperError(error.message)
                 }
-                let found = path.evaluate(document)
+                let found: [JSONValue]
+                do throws(JSONPath.SelectionBudgetExceeded) {
+                    found = try path.evaluateWithinBudget(document)
+                } catch {
+                    throw selectionBudgetExceeded("jsonPath", expression)
+                }
                 if found.isEmpty { return call.hash["default"] ?? .null }
                 return path.isDefinite && found.count == 1 ? printedAsJSON(found[0]) : printedAsJSON(.array(found))
             }
@@ -126,13 +131,14 @@ enum ResponseTemplating {
         return .string(changed == document ? input : changed.serialized)
     }
 
-    /// A helper that changes what a path selects stops with an error rather than change part of it.
+    /// A helper whose path selects too much stops with an error rather than answer with (or
+    /// change) part of what it selects.
     private static func selectionBudgetExceeded(_ helper: String, _ expression: String) -> HelperError {
         if RequestBudget.isExhausted {
             RequestBudget.current?.attribute(to: helper)
             return HelperError.budgetExceeded(in: helper)
         }
-        return HelperError("\(helper): '\(expression)' selects more than \(JSONPath.selectionBudget) values; nothing was changed")
+        return HelperError("\(helper): '\(expression)' selects more than \(JSONPath.selectionBudget) values along the way; it gave no answer")
     }
 
     /// WireMock 3's `{{jsonArrayAdd json item}}` (or the item as the block): the JSON with `item`

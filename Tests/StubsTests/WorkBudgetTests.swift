@@ -147,6 +147,26 @@ import FoundationNetworking
         #expect(Self.text(few.body) == #"[{"a":2},{}]"#)
     }
 
+    /// Past its selection budget the jsonPath helper printed its default (or nothing), as if the
+    /// path had selected nothing: wrong data, said nowhere.
+    @Test func jsonPathPastItsSelectionBudgetIsAnError() async throws {
+        let (server, root) = try Self.serve(
+            [
+                "mappings/path.json":
+                    #"{"request": {"method": "POST", "url": "/path"}, "response": {"body": "{{jsonPath request.body '$[*].id' default='none'}}", "transformers": ["response-template"]}}"#
+            ], budget: .seconds(30))
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
+        let many = "[" + Array(repeating: #"{"id":1}"#, count: 150_000).joined(separator: ",") + "]"
+        let text = Self.text(try await server.send("POST", "/path", body: Data(many.utf8)).body)
+        #expect(text.contains("jsonPath: '$[*].id' selects more than 100000 values"))
+        #expect(!text.contains("none"))
+        let few = Self.text(try await server.send("POST", "/path", body: Data(#"[{"id":1},{"id":2}]"#.utf8)).body)
+        #expect(few == "[1,2]")
+    }
+
     @Test func aProxyStubsPrefixCannotNameAnotherHost() async throws {
         let upstream = try TestServer.start(handler: EchoTarget(name: "upstream"))
         let other = try TestServer.start(handler: EchoTarget(name: "other"))
