@@ -12,7 +12,7 @@ import urllib.request
 
 import pytest
 
-from understudy_server import BINARY, ROOT
+from understudy_server import BINARY, ROOT, namespace_with_hosts
 
 CONF = os.path.join(ROOT, "deploy", "nginx", "understudy.conf")
 TIMEOUT = 10
@@ -302,25 +302,12 @@ def test_a_replica_started_later_takes_the_shared_stubs_and_the_fleet_is_seen_wh
         stop(processes)
 
 
-def namespace_with_hosts(hosts_file):
-    """A command prefix that runs its command with `hosts_file` as /etc/hosts (a mount namespace of
-    its own), or None where that cannot be made."""
-    if not shutil.which("unshare"):
-        return None
-    for unshare in (["unshare", "--mount"], ["unshare", "--user", "--map-root-user", "--mount"]):
-        probe = subprocess.run(unshare + ["sh", "-c", "mount --bind %s /etc/hosts && getent hosts fleet.test" % hosts_file],
-                               capture_output=True, text=True)
-        if probe.returncode == 0 and "127.0.0.2" in probe.stdout:
-            return unshare + ["sh", "-c", 'mount --bind %s /etc/hosts && exec "$@"' % hosts_file, "sh"]
-    return None
-
-
 def test_replicas_found_by_dns_share_their_writes_and_one_named_alone_serves_alone(tmp_path):
     """--peers-dns as on Kubernetes: a headless Service's name resolving to every replica (here
     /etc/hosts in a mount namespace of the replicas' own, with three loopback addresses on one port)."""
     hosts = tmp_path / "hosts"
     hosts.write_text("127.0.0.1 localhost\n127.0.0.2 fleet.test\n127.0.0.3 fleet.test\n127.0.0.5 alone.test\n")
-    wrap = namespace_with_hosts(hosts)
+    wrap = namespace_with_hosts(hosts, "fleet.test", "127.0.0.2")
     if wrap is None:
         pytest.skip("no mount namespace for a test /etc/hosts here (Linux's unshare)")
     stubs = tmp_path / "stubs"

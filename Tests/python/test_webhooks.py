@@ -4,7 +4,6 @@ back to the server itself; the trigger's serve event lists both as sub-events.""
 import http.server
 import json
 import os
-import shutil
 import signal
 import subprocess
 import tempfile
@@ -14,7 +13,7 @@ import time
 import pytest
 import requests
 
-from understudy_server import BINARY, serve
+from understudy_server import BINARY, namespace_with_hosts, serve
 
 TIMEOUT = 10
 
@@ -90,19 +89,6 @@ def test_a_stub_files_webhooks_reach_a_receiver_and_the_servers_own_hosts():
         receiver.shutdown()
 
 
-def namespace_with_hosts(hosts_file):
-    """A command prefix that runs its command with `hosts_file` as /etc/hosts (a mount namespace of
-    its own), or None where that cannot be made."""
-    if not shutil.which("unshare"):
-        return None
-    for unshare in (["unshare", "--mount"], ["unshare", "--user", "--map-root-user", "--mount"]):
-        probe = subprocess.run(unshare + ["sh", "-c", "mount --bind %s /etc/hosts && getent hosts dev.test" % hosts_file],
-                               capture_output=True, text=True)
-        if probe.returncode == 0 and "127.0.0.1" in probe.stdout:
-            return unshare + ["sh", "-c", 'mount --bind %s /etc/hosts && exec "$@"' % hosts_file, "sh"]
-    return None
-
-
 def test_webhook_hosts_are_judged_by_the_addresses_they_resolve_to_not_by_their_spelling(tmp_path):
     """Issue 47: `127.evil.test`, `127.0.0.1.nip.io` and `evil.localhost` passed for loopback by
     their text. Here /etc/hosts (in a mount namespace) points them at 0.0.0.0, an address that is
@@ -110,7 +96,7 @@ def test_webhook_hosts_are_judged_by_the_addresses_they_resolve_to_not_by_their_
     nothing out), and a name of no special spelling at 127.0.0.1: only that one is sent."""
     hosts = tmp_path / "hosts"
     hosts.write_text("127.0.0.1 localhost dev.test\n0.0.0.0 127.evil.test 127.0.0.1.nip.io evil.localhost\n")
-    wrap = namespace_with_hosts(hosts)
+    wrap = namespace_with_hosts(hosts, "dev.test", "127.0.0.1")
     if wrap is None:
         pytest.skip("no mount namespace for a test /etc/hosts here (Linux's unshare)")
     receiver = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)

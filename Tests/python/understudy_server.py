@@ -1,6 +1,7 @@
 """Starts the built understudy on a free port for the Python client tests."""
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -39,3 +40,16 @@ def serve(stubs, *arguments, timeout=60):
         finally:
             process.send_signal(signal.SIGTERM)
             assert process.wait(timeout=30) == 0
+
+
+def namespace_with_hosts(hosts_file, probe_name, probe_address):
+    """A command prefix that runs its command with `hosts_file` as /etc/hosts (a mount namespace of
+    its own), or None where that cannot be made; `probe_name` must resolve to `probe_address` there."""
+    if not shutil.which("unshare"):
+        return None
+    for unshare in (["unshare", "--mount"], ["unshare", "--user", "--map-root-user", "--mount"]):
+        probe = subprocess.run(unshare + ["sh", "-c", "mount --bind %s /etc/hosts && getent hosts %s" % (hosts_file, probe_name)],
+                               capture_output=True, text=True)
+        if probe.returncode == 0 and probe_address in probe.stdout:
+            return unshare + ["sh", "-c", 'mount --bind %s /etc/hosts && exec "$@"' % hosts_file, "sh"]
+    return None
