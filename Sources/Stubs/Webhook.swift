@@ -164,7 +164,7 @@ struct Webhook: Sendable {
         guard let method = HTTPMethod(rawValue: methodText) else {
             return .failure(WebhookProblem("the webhook's method '\(LogText.escaped(methodText))' is not an HTTP method"))
         }
-        var outbound = OutboundRequest(method: method, url: urlText, timeout: WebhookDispatch.timeout)
+        var outbound = OutboundRequest(method: method, url: urlText, timeout: WebhookDispatch.deadline)
         for (name, values) in headers {
             for value in values {
                 let text = value.render(context)

@@ -27,7 +27,6 @@ public final class WebhookDispatch: Sendable {
     /// The longest a webhook may take from send (its host resolved, connected) to its answer's
     /// last byte; also the inactivity limit of its connection.
     static let deadline: Duration = .seconds(10)
-    static let timeout = deadline
     /// A receiver's answer larger than this is dropped (journaled as an error); it counts in the
     /// unsent-bytes bound while the webhook is in flight, as the request does.
     static let maxAnswerBytes = 256 * 1024

@@ -7,8 +7,9 @@ import UnderstudyTesting
 
 /// The proxy password: checked byte for byte in full, and never kept by the journal.
 @Suite struct ProxyCredentialsTests {
+    /// Through the proxy (absolute form), as a device's requests come.
     func request(proxyAuthorization: String?, authorization: String? = nil) -> Request {
-        var request = Request(method: .get, target: "/door")
+        var request = Request(method: .get, target: "http://shop.example/door")
         if let proxyAuthorization { request.headers.add("Proxy-Authorization", proxyAuthorization) }
         if let authorization { request.headers.add("Authorization", authorization) }
         return request
@@ -40,9 +41,10 @@ import UnderstudyTesting
         #expect(!ProxyCredentials.sameSecret("é", "e\u{301}"), "bytes, not characters")
     }
 
-    @Test func theJournalKeepsTheSchemeAndUserButNotThePassword() {
+    /// Through the router, as every request is journaled (a request through the proxy, answered 404).
+    @Test func theJournalKeepsTheSchemeAndUserButNotThePassword() async throws {
         let journal = RequestJournal()
-        let scope = StateScopes().default
+        let tester = try BackendTester(backends: [], journal: journal)
         for (sent, kept) in [
             (basic("ci-3:pw-Kestrel-4471"), "Basic ci-3:[redacted]"),
             ("basic   " + Data("phone-a:x:y".utf8).base64EncodedString(), "basic phone-a:[redacted]"),
@@ -51,9 +53,11 @@ import UnderstudyTesting
             ("Bearer pw-Kestrel-4471", "Bearer [redacted]"),
             ("pw-Kestrel-4471", "[redacted]"),
         ] {
-            let entry = journal.record(
-                request(proxyAuthorization: sent, authorization: "Bearer app-token"), scope: scope, backend: nil,
-                response: Response(status: 200), atMonotonicNanos: MonotonicClock.nanoseconds(), durationNanos: 1)
+            _ = await tester.send(request(proxyAuthorization: sent, authorization: "Bearer app-token"))
+            guard let entry = journal.entries.last else {
+                Issue.record("nothing journaled")
+                return
+            }
             #expect(entry.request.headers.values(for: "Proxy-Authorization") == [kept], "\(sent)")
             #expect(entry.request.headers["Authorization"] == "Bearer app-token", "the app's own credentials are kept")
             #expect(entry.request.headers.fields.map(\.name) == ["Proxy-Authorization", "Authorization"], "in place")

@@ -29,8 +29,6 @@ public final class JournalEntry: Sendable {
         durationNanos: UInt64
     ) {
         self.sequence = sequence
-        // The journal is read through the admin API and the dashboard: no proxy password in it.
-        ProxyCredentials.redact(&request.headers)
         self.request = request
         self.scope = scope
         self.backend = backend

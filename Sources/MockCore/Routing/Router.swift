@@ -191,6 +191,10 @@ public final class Router: HTTPHandler {
                 throw Refusal(response: error.response)
             }
         }
+        // Read, the proxy password goes: nothing after this (a backend, the journal, which the
+        // admin API and the dashboard serve) sees it. Only a request through the proxy carries one,
+        // so other requests' headers are not scanned.
+        if request.isProxied { ProxyCredentials.redact(&request.headers) }
         // The scope's path prefix comes off before anything looks at the path.
         let named: ScopeSelection.Named
         do throws(ScopeRefusal) {
