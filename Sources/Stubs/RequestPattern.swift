@@ -180,8 +180,11 @@ public struct RequestPattern: Sendable {
                 result.check(pattern.matches(value), "cookie \(name) \(describe(value.map { [$0] } ?? [])), expected \(pattern.expectation)")
             }
         }
+        // Each mapping reads the body anew (as text, a form, parts): a step of the request's
+        // budget for each KiB, so that a large body tried against many mappings adds up.
+        let bodySteps = 1 + request.body.count >> 10
         if !formParameters.isEmpty {
-            let form = FormURLEncoding.decode(request.bodyText)
+            let form = RequestBudget.spend(bodySteps, in: "formParameters") ? FormURLEncoding.decode(request.bodyText) : []
             for (name, pattern) in formParameters {
                 let values = form.filter { $0.name == name }.map { $0.value ?? "" }
                 result.check(pattern.matches(values), "form parameter \(name) \(describe(values)), expected \(pattern.expectation)")
@@ -192,10 +195,11 @@ public struct RequestPattern: Sendable {
             result.check(request.headers["Authorization"] == expected, "basic credentials differ")
         }
         for (index, pattern) in bodyPatterns.enumerated() {
-            result.check(pattern.matches(body: request.body), "body does not match bodyPatterns[\(index)]")
+            let matched = RequestBudget.spend(bodySteps, in: "bodyPatterns") && pattern.matches(body: request.body)
+            result.check(matched, "body does not match bodyPatterns[\(index)]")
         }
         if !multipartPatterns.isEmpty {
-            let parts = MultipartBody.parts(of: request)
+            let parts = RequestBudget.spend(bodySteps, in: "multipartPatterns") ? MultipartBody.parts(of: request) : []
             for (index, pattern) in multipartPatterns.enumerated() {
                 result.check(pattern.matches(parts), pattern.miss(parts, index: index))
             }
@@ -211,7 +215,10 @@ public struct RequestPattern: Sendable {
     static func textDistance(_ a: String, _ b: String) -> Double {
         let longer = max(a.utf8.count, b.utf8.count)
         guard longer > 0 else { return 0 }
-        guard a.utf8.count * b.utf8.count <= 1_000_000 else { return 1 }
+        // Up to a million cells for each missed mapping: past 16,384 (a path's usual length
+        // squared, not worth a look-up of the budget), a step of the request's budget a thousand.
+        let cells = a.utf8.count * b.utf8.count
+        guard cells <= 1_000_000, cells <= 16_384 || RequestBudget.spend(cells >> 10, in: "near misses") else { return 1 }
         return Double(EditDistance.edits(a, b)) / Double(longer)
     }
 

@@ -109,6 +109,26 @@ import FoundationNetworking
         #expect(fine.response.statusCode == 200 && Self.text(fine.body) == "yy")
     }
 
+    /// Each mapping read the body anew: a 4 MiB body against 300 mappings was 300 decodings of it
+    /// (and 300 more for the 404 page's near misses), counted nowhere.
+    @Test func aLargeBodyTriedAgainstManyMappingsDrawsOnTheBudget() async throws {
+        var mappings: [String: String] = [:]
+        for index in 0..<300 {
+            mappings["mappings/m\(index).json"] =
+                #"{"request": {"method": "POST", "url": "/upload", "bodyPatterns": [{"contains": "needle-\#(index)"}]}, "response": {"body": "found"}}"#
+        }
+        let (server, root) = try Self.serve(mappings)
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
+        let body = Data(repeating: UInt8(ascii: "x"), count: 4 << 20)
+        let answer = try await server.send("POST", "/upload", body: body)
+        #expect(answer.response.statusCode == 404)
+        #expect(Self.text(answer.body).contains("budget exceeded in bodyPatterns"))
+        #expect(try await server.send("POST", "/upload", body: Data("needle-299".utf8)).response.statusCode == 200)
+    }
+
     /// The budget is raised here: this is about the work being linear (quadratic, it took
     /// seconds even in a release build), not about where a debug build's 100 ms run out.
     @Test func jsonMergeOfLargeObjectsIsLinear() async throws {
