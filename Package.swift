@@ -70,7 +70,8 @@ let package = Package(
         .target(
             name: "Stubs",
             dependencies: [
-                "MockCore", "HTTPServer", "JSON", "Templating", "WorkLimits", "XML", .product(name: "Logging", package: "swift-log"),
+                "MockCore", "HTTPServer", "JSON", "Templating", "WireFormat", "WorkLimits", "XML",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
@@ -79,7 +80,7 @@ let package = Package(
         ),
         .target(
             name: "Informix",
-            dependencies: ["MockCore", "HTTPServer", "WireFormat", "CSQLite", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["MockCore", "HTTPServer", "JSON", "WireFormat", "CSQLite", .product(name: "Logging", package: "swift-log")]
         ),
         .systemLibrary(
             name: "CZlib",
@@ -92,7 +93,7 @@ let package = Package(
         ),
         .target(
             name: "Lotus",
-            dependencies: ["MockCore", "HTTPServer", "WireFormat", "XML", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["MockCore", "HTTPServer", "JSON", "WireFormat", "XML", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "Commerce",
