@@ -39,7 +39,8 @@ final class GeocodingService: Sendable {
         let counts = gazetteer.counts
         return BackendReport(
             fixtures: [
-                ("ZIP codes", counts.postalCodes), ("towns", counts.localities), ("states", counts.states), ("countries", counts.countries),
+                // US ZIP codes and Canada's postal codes; US states and Canada's provinces and territories.
+                ("postal codes", counts.postalCodes), ("towns", counts.localities), ("regions", counts.states), ("countries", counts.countries),
                 ("user places", places.byAddress.count),
             ],
             cache: cache.statistics)

@@ -6,7 +6,7 @@ import MockCore
 ///
 ///     dashboard   http://127.0.0.1:8080/__admin/ui/
 ///     stubs       16 mappings
-///     geocoder    41036 ZIP codes, 61060 towns, 58 states, 244 countries  (/maps/api/geocode)
+///     geocoder    53263 postal codes, 61060 towns, 71 regions, 244 countries  (/maps/api/geocode)
 enum StartupSummary {
     static func text(baseURL: String, backends: [any Backend]) -> String {
         var rows: [(String, String)] = [("dashboard", baseURL + "/__admin/ui/")]
