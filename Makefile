@@ -8,7 +8,7 @@ STUBS ?= stubs
 BASELINE := .build/bench/c-baseline
 VENV := .build/venv
 
-.PHONY: run test lint test-tsan soak bench build release deps bench-deps clean fuzz fuzz-build fuzz-smoke image test-image
+.PHONY: run test lint test-tsan soak bench build release install deps bench-deps clean fuzz fuzz-build fuzz-smoke image test-image
 
 deps:
 	@tools/install-deps.sh build
@@ -32,6 +32,13 @@ release: deps
 
 run: release
 	.build/release/understudy serve --port $(PORT) --bind $(BIND) --stubs $(STUBS)
+
+# `understudy` on PATH, as the docs write it: the release binary into $(DESTDIR)$(PREFIX)/bin.
+PREFIX ?= /usr/local
+install: release
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 .build/release/understudy $(DESTDIR)$(PREFIX)/bin/understudy
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/understudy"
 
 # Python clients (the official WireMock client, geopy, googlemaps) and the storefront in headless Chromium
 # (Selenium) against the built server, then the Swift suite, then a short pass of every fuzz target

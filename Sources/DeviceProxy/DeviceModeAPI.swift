@@ -98,6 +98,8 @@ public final class DeviceModeAPI: Backend, AdminRoutesProvider {
             <a href="/proxy.pac"><code>\(base)/proxy.pac</code></a>, which sends only these hosts here:</p>
             <ul>\(hosts.isEmpty ? "<li>none yet: map hosts in <code>\(TextEscaper.html.escaped(deviceMode.hostsFile.path))</code></li>" : hosts)</ul>
             <h2>iOS Simulator</h2>
+            <pre>understudy trust ios-simulator</pre>
+            <p>or by hand:</p>
             <pre>curl -o understudy-ca.pem \(base)/__admin/ca.pem
             xcrun simctl keychain booted add-root-cert understudy-ca.pem</pre>
             <p>Then set the Mac's HTTP and HTTPS proxy (System Settings → Network → Details → Proxies) to
@@ -109,6 +111,10 @@ public final class DeviceModeAPI: Backend, AdminRoutesProvider {
             <li>Settings → General → About → Certificate Trust Settings → turn on full trust for the Understudy CA.</li></ol>
             <h2>Android emulator</h2>
             <pre>emulator -avd NAME -http-proxy \(TextEscaper.html.escaped(proxy))
+            understudy trust android-emulator</pre>
+            <p>That puts the CA in the system store, which every app trusts (an image without Google Play, which
+            allows <code>adb root</code>). Otherwise, as a user CA:</p>
+            <pre>curl -o understudy-ca.crt \(base)/__admin/ca.crt
             adb push understudy-ca.crt /sdcard/Download/</pre>
             <p>Settings → Security → Encryption &amp; credentials → Install a certificate → CA certificate. Apps trust user CAs
             only when their <code>network_security_config</code> says so (debug builds: <code>&lt;debug-overrides&gt;</code>).</p>

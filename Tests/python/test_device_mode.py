@@ -6,6 +6,7 @@ hosts stubs/hosts.json does not name get a 502 page and nothing leaves the machi
 directory, never ~/.understudy/ca."""
 import contextlib
 import http.client
+import html
 import json
 import os
 import re
@@ -573,6 +574,11 @@ def test_ca_page_tells_how_to_install_the_ca(device):
         assert link in page
     assert "127.0.0.1:%d" % device.port in page
     assert "certutil -d sql:$HOME/.pki/nssdb" in page
+    # The one-command ways first; every file a step pushes or installs is one a step downloads.
+    assert "understudy trust ios-simulator" in page and "understudy trust android-emulator" in page
+    steps = html.unescape(re.sub(r"<[^>]+>", "", page))
+    for pushed in re.findall(r"(?:adb push|add-root-cert|certutil .* -i|--cacert) (understudy-ca\.\w+)", steps):
+        assert "curl -o %s " % pushed in steps or "--export %s" % pushed in steps, pushed
 
 
 def test_proxy_pac_sends_mapped_hosts_to_the_proxy(device):
