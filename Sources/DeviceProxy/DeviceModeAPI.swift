@@ -6,11 +6,11 @@ import WireFormat
 /// (`GET /__admin/ca.pem`, `.crt` — the same PEM, which phones open as a certificate — and `.der`),
 /// a page that says how to trust it on each kind of device (`GET /__admin/ca`), and a proxy
 /// auto-config file (`GET /proxy.pac`) that sends only the mapped hosts here.
-public final class DeviceModeAPI: Backend, AdminRoutesProvider {
+public final class DeviceModeAPI: AdminRoutesProvider {
     public let name = "device-mode"
-    public let tier = BackendTier.admin
-    /// Two mounts, not five: every request tests every mount's prefix.
-    public let mounts = ["/__admin", "/proxy.pac"]
+    /// The CA's paths are the admin table's; the PAC file is not an admin path (a device fetches
+    /// it by whatever name it reaches this machine, which the admin guard would refuse).
+    public let mounts = ["/proxy.pac"]
 
     private let deviceMode: DeviceMode
 
@@ -22,52 +22,74 @@ public final class DeviceModeAPI: Backend, AdminRoutesProvider {
         self.scopePorts = scopePorts
     }
 
-    /// The CA's paths serve nothing secret (phones download the certificate from Safari): no token.
-    public var adminRoutes: [AdminRoute] { Self.routes }
+    public var adminRoutes: [AdminRoute] { Self.endpoints.routes(servedBy: self) }
 
-    public static let routes = [
-        AdminRoute(.get, path: "/__admin/ca", isPublic: true, "how to trust the local CA on each kind of device"),
-        AdminRoute(.get, path: "/__admin/ca.pem", isPublic: true, "the local CA's certificate (PEM)"),
-        AdminRoute(.get, path: "/__admin/ca.crt", isPublic: true, "the same PEM, as phones open a certificate"),
-        AdminRoute(.get, path: "/__admin/ca.der", isPublic: true, "the certificate (DER)"),
-        AdminRoute(.get, path: "/__admin/ca.mobileconfig", isPublic: true, "an iOS configuration profile holding the CA"),
-        AdminRoute(.get, path: "/proxy.pac", isPublic: true, "a proxy auto-config file for the mapped hosts (`?scope=NAME`: to the scope's port)"),
+    /// The CA's paths serve nothing secret (phones download the certificate from Safari): no token.
+    public static let endpoints: [AdminEndpoint<DeviceModeAPI>] = [
+        AdminEndpoint(
+            "/__admin/ca", isPublic: true, "how to trust the local CA on each kind of device",
+            [.get: { api, call in api.withCA { api.page($0, proxy: ScopeProxyPorts.proxyAuthority(of: call.request)) } }]),
+        AdminEndpoint(
+            "/__admin/ca.pem", isPublic: true, "the local CA's certificate (PEM)",
+            [
+                .get: { api, _ in
+                    api.withCA { DeviceModeAPI.certificate($0.certificatePEM, type: "application/x-pem-file", file: "understudy-ca.pem") }
+                }
+            ]),
+        AdminEndpoint(
+            "/__admin/ca.crt", isPublic: true, "the same PEM, as phones open a certificate",
+            [
+                .get: { api, _ in
+                    api.withCA { DeviceModeAPI.certificate($0.certificatePEM, type: "application/x-x509-ca-cert", file: "understudy-ca.crt") }
+                }
+            ]),
+        AdminEndpoint(
+            "/__admin/ca.der", isPublic: true, "the certificate (DER)",
+            [
+                .get: { api, _ in
+                    api.withCA { authority in
+                        var response = Response(status: 200, body: ResponseBody(authority.certificateDER))
+                        response.headers.set("Content-Type", "application/x-x509-ca-cert")
+                        response.headers.set("Content-Disposition", "attachment; filename=\"understudy-ca.der\"")
+                        return response
+                    }
+                }
+            ]),
+        AdminEndpoint(
+            "/__admin/ca.mobileconfig", isPublic: true, "an iOS configuration profile holding the CA",
+            [.get: { api, _ in api.withCA { CAProfile.response(for: $0) } }]),
+        AdminEndpoint(
+            "/proxy.pac", isPublic: true, "a proxy auto-config file for the mapped hosts (`?scope=NAME`: to the scope's port)",
+            [.get: { api, call in .response(api.pacFile(call.request)) }]),
     ]
 
-    private static let caPaths: Set<String> = ["/__admin/ca", "/__admin/ca.pem", "/__admin/ca.crt", "/__admin/ca.der", "/__admin/ca.mobileconfig"]
-
+    /// `/proxy.pac` (mounted here, outside the admin table's `/__admin`).
     public func handle(_ request: Request, _ context: RequestContext) -> Reply {
-        guard request.method == .get || request.method == .head else { return .decline }
-        if request.path == "/proxy.pac" {
-            guard let scope = request.query("scope") else { return .response(deviceMode.pacFile(proxy: ScopeProxyPorts.proxyAuthority(of: request))) }
-            // A scope's PAC file: the mapped hosts go to that scope's own proxy port.
-            guard let port = scopePorts?.port(of: scope) else {
-                return .response(.text("Scope \(scope) has no proxy port: open one with POST /__admin/scopes/\(scope)/proxy.\n", status: 404))
-            }
-            return .response(deviceMode.pacFile(proxy: ScopeProxyPorts.authority(ScopeProxyPorts.proxyAuthority(of: request), withPort: port)))
+        guard request.path == "/proxy.pac" else { return .decline }
+        guard request.method == .get || request.method == .head else {
+            // As the admin table answers a method a route does not take.
+            var refusal = Response.text("\(request.method.rawValue) is not a method of /proxy.pac: it takes GET, HEAD\n", status: 405)
+            refusal.headers.set("Allow", "GET, HEAD")
+            return .response(refusal)
         }
-        guard Self.caPaths.contains(request.path) else { return .decline }
-        // The CA is made at its first use (DeviceMode.endTLS).
+        return .response(pacFile(request))
+    }
+
+    private func pacFile(_ request: Request) -> Response {
+        guard let scope = request.query("scope") else { return deviceMode.pacFile(proxy: ScopeProxyPorts.proxyAuthority(of: request)) }
+        // A scope's PAC file: the mapped hosts go to that scope's own proxy port.
+        guard let port = scopePorts?.port(of: scope) else {
+            return .text("Scope \(scope) has no proxy port: open one with POST /__admin/scopes/\(scope)/proxy.\n", status: 404)
+        }
+        return deviceMode.pacFile(proxy: ScopeProxyPorts.authority(ScopeProxyPorts.proxyAuthority(of: request), withPort: port))
+    }
+
+    /// `answer` of the local CA, made at its first use (DeviceMode.endTLS); 404 when there is none.
+    private func withCA(_ answer: (LocalCA) -> Response) -> Reply {
         guard let authority = deviceMode.tlsSetup()?.authority else {
             return .response(.text("This server has no local CA (device mode could not make or read one; its log says why).\n", status: 404))
         }
-        switch request.path {
-        case "/__admin/ca.pem":
-            return .response(Self.certificate(authority.certificatePEM, type: "application/x-pem-file", file: "understudy-ca.pem"))
-        case "/__admin/ca.crt":
-            return .response(Self.certificate(authority.certificatePEM, type: "application/x-x509-ca-cert", file: "understudy-ca.crt"))
-        case "/__admin/ca.der":
-            var response = Response(status: 200, body: ResponseBody(authority.certificateDER))
-            response.headers.set("Content-Type", "application/x-x509-ca-cert")
-            response.headers.set("Content-Disposition", "attachment; filename=\"understudy-ca.der\"")
-            return .response(response)
-        case "/__admin/ca.mobileconfig":
-            return .response(CAProfile.response(for: authority))
-        case "/__admin/ca":
-            return .response(page(authority, proxy: ScopeProxyPorts.proxyAuthority(of: request)))
-        default:
-            return .decline
-        }
+        return .response(answer(authority))
     }
 
     private static func certificate(_ pem: String, type: String, file: String) -> Response {

@@ -11,17 +11,21 @@ import Stubs
 /// once.
 public final class RecordingAdminAPI: Backend, AdminRoutesProvider {
     public let name = "recordings-admin"
-    public let mounts = ["/__admin/recordings"]
 
-    public var adminRoutes: [AdminRoute] { Self.routes }
+    public var adminRoutes: [AdminRoute] { Self.endpoints.routes(servedBy: self) }
 
-    public static let routes = [
-        AdminRoute(.post, path: "/__admin/recordings/start", "record what no user stub answers from `targetBaseUrl`"),
-        AdminRoute(.post, path: "/__admin/recordings/stop", "the mappings recorded, replayed from then on"),
-        AdminRoute(.post, path: "/__admin/recordings/snapshot", "the mappings recorded so far, recording going on"),
-        AdminRoute(.get, path: "/__admin/recordings/status", "`NeverStarted`, `Recording` or `Stopped`"),
+    public static let endpoints: [AdminEndpoint<RecordingAdminAPI>] = [
+        AdminEndpoint(
+            "/__admin/recordings/start", "record what no user stub answers from `targetBaseUrl`",
+            [.post: { api, call in .response(api.start(call.request)) }]),
+        AdminEndpoint("/__admin/recordings/stop", "the mappings recorded, replayed from then on", [.post: { api, _ in .response(api.stop()) }]),
+        AdminEndpoint(
+            "/__admin/recordings/snapshot", "the mappings recorded so far, recording going on",
+            [.post: { api, _ in .response(RecordingAdminAPI.mappings(api.proxy.snapshot)) }]),
+        AdminEndpoint(
+            "/__admin/recordings/status", "`NeverStarted`, `Recording` or `Stopped`",
+            [.get: { api, _ in .response(.json(JSONValue.object([("status", .string(api.proxy.status.rawValue))]).serialized)) }]),
     ]
-    public let tier = BackendTier.admin
 
     private let proxy: RecordingProxy
     /// `stubs/recorded`: where persisted recordings go.
@@ -35,18 +39,10 @@ public final class RecordingAdminAPI: Backend, AdminRoutesProvider {
         self.replay = replay
     }
 
-    public func handle(_ request: Request, _ context: RequestContext) -> Reply {
-        switch (request.method, request.path) {
-        case (.post, "/__admin/recordings/start"): return .response(start(request))
-        case (.post, "/__admin/recordings/stop"):
-            guard let mappings = proxy.stop() else { return .response(Self.error(400, "Not recording.")) }
-            replay?.reloadFiles()
-            return .response(Self.mappings(mappings))
-        case (.post, "/__admin/recordings/snapshot"): return .response(Self.mappings(proxy.snapshot))
-        case (.get, "/__admin/recordings/status"):
-            return .response(.json(JSONValue.object([("status", .string(proxy.status.rawValue))]).serialized))
-        default: return .response(Self.error(404, "No such recordings resource: \(request.method.rawValue) \(request.path)"))
-        }
+    private func stop() -> Response {
+        guard let mappings = proxy.stop() else { return Self.error(400, "Not recording.") }
+        replay?.reloadFiles()
+        return Self.mappings(mappings)
     }
 
     private func start(_ request: Request) -> Response {

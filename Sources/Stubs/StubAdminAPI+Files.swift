@@ -7,16 +7,17 @@ import MockCore
 /// (`/__admin/files/users/bob.json`). A name that leads outside `__files/` (`..`, a symbolic
 /// link) is refused. Writing and deleting change files every scope shares: without a scope only.
 extension StubAdminAPI {
-    func files(_ request: Request, _ scope: StateScope, name parts: ArraySlice<String>) -> Response {
+    func fileNames() -> Response {
+        .json(JSONValue.array(Self.names(under: engine.directory.files.root).map(JSONValue.string)).serialized)
+    }
+
+    /// `rawName`: the path after `/__admin/files/`, still percent-encoded.
+    func file(_ request: Request, _ scope: StateScope, name rawName: String) -> Response {
         let files = engine.directory.files
-        guard !parts.isEmpty else {
-            guard request.method == .get else { return Response(status: 405) }
-            return .json(JSONValue.array(Self.names(under: files.root).map(JSONValue.string)).serialized)
+        guard let name = rawName.removingPercentEncoding, !name.contains("\0"), !name.hasPrefix("/") else {
+            return wireMockError(code: 10, "'\(rawName)' is not a file name", status: 400)
         }
-        guard let name = parts.joined(separator: "/").removingPercentEncoding, !name.contains("\0"), !name.hasPrefix("/") else {
-            return wireMockError(code: 10, "'\(parts.joined(separator: "/"))' is not a file name", status: 400)
-        }
-        if request.method != .get && !scope.isDefault {
+        if request.method != .get && request.method != .head && !scope.isDefault {
             return sharedOnly("\(request.method.rawValue) /__admin/files", "changes files every scope shares")
         }
         let file: URL
@@ -26,7 +27,7 @@ extension StubAdminAPI {
             return wireMockError(code: 10, error.message, status: 400)
         }
         switch request.method {
-        case .get:
+        case .get, .head:
             guard let data = FileManager.default.contents(atPath: file.path), !Self.isFolder(file) else { return noFile(name, in: files) }
             var response = Response(status: 200)
             response.headers.set("Content-Type", "application/octet-stream")

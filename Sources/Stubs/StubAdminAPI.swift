@@ -10,13 +10,8 @@ import WorkLimits
 /// the built-in admin API. Every call acts in the request's scope: in a named scope, mappings
 /// made, changed or removed are the scope's own (shared ones are changed without a scope), and
 /// scenarios and the journal are the scope's.
-public final class StubAdminAPI: Backend, AdminRoutesProvider {
+public final class StubAdminAPI: AdminRoutesProvider {
     public let name = "stubs-admin"
-    public let mounts = [
-        "/__admin/mappings", "/__admin/scenarios", "/__admin/requests", "/__admin/near-misses",
-        "/__admin/settings", "/__admin/files",
-    ]
-    public let tier = BackendTier.admin
 
     let engine: StubEngine
     /// Every engine whose scenarios `/__admin/scenarios` shows and moves: the user's stubs and
@@ -29,32 +24,110 @@ public final class StubAdminAPI: Backend, AdminRoutesProvider {
 
     public static let defaultMaxScopeMappingBytes = 4 * 1024 * 1024
 
-    public var adminRoutes: [AdminRoute] { Self.routes }
+    public var adminRoutes: [AdminRoute] { Self.endpoints.routes(servedBy: self) }
 
-    public static let routes = [
-        AdminRoute(
-            .get, .post, .delete, path: "/__admin/mappings", "the mappings (`?offset`, `?limit`); `POST` adds one; `DELETE` removes every one"),
-        AdminRoute(.get, .put, .delete, path: "/__admin/mappings/{id}", "one mapping; `PUT` replaces it; `DELETE` removes it"),
-        AdminRoute(.post, path: "/__admin/mappings/reset", "back to the mapping files (the calling scope's own mappings gone)"),
-        AdminRoute(.post, path: "/__admin/mappings/save", "the mappings added through the API written as files"),
-        AdminRoute(.post, path: "/__admin/mappings/import", "`{\"mappings\": […], \"importOptions\"}` added or replaced"),
-        AdminRoute(.post, path: "/__admin/mappings/find-by-metadata", "the mappings whose metadata matches a pattern"),
-        AdminRoute(.post, path: "/__admin/mappings/remove-by-metadata", "those mappings removed"),
-        AdminRoute(.get, .delete, path: "/__admin/mappings/unmatched", "WireMock 3.13: the mappings no request matched; `DELETE` removes them"),
-        AdminRoute(.post, path: "/__admin/mappings/edit", "WireMock 2's Java client: a mapping replaced by the id in its body"),
-        AdminRoute(.post, path: "/__admin/mappings/remove", "WireMock 2's Java client: the mapping like the body removed"),
-        AdminRoute(.get, path: "/__admin/scenarios", "the scenarios: state, possible states, mappings"),
-        AdminRoute(.post, path: "/__admin/scenarios/reset", "every scenario back to `Started`"),
-        AdminRoute(.put, path: "/__admin/scenarios/{name}/state", "a scenario moved to a state"),
-        AdminRoute(.post, path: "/__admin/requests/count", "how many journaled requests match a request pattern"),
-        AdminRoute(.post, path: "/__admin/requests/find", "the journaled requests that match a request pattern"),
-        AdminRoute(.post, path: "/__admin/requests/remove", "those requests removed from the journal"),
-        AdminRoute(.post, path: "/__admin/requests/remove-by-metadata", "the requests answered by mappings whose metadata matches, removed"),
-        AdminRoute(.post, path: "/__admin/near-misses/request", "the stubs closest to a request"),
-        AdminRoute(.post, path: "/__admin/near-misses/request-pattern", "the journaled requests closest to a request pattern"),
-        AdminRoute(.get, .post, .patch, path: "/__admin/settings", "global settings (delays); `POST` replaces, `PATCH` merges"),
-        AdminRoute(.get, path: "/__admin/files", "the names of the body files under `__files/`"),
-        AdminRoute(.get, .put, .delete, path: "/__admin/files/{name...}", "one body file: read, written or deleted"),
+    public static let endpoints: [AdminEndpoint<StubAdminAPI>] = [
+        AdminEndpoint(
+            "/__admin/mappings", "the mappings (`?offset`, `?limit`); `POST` adds one; `DELETE` removes every one",
+            [
+                .get: { api, call in .response(api.listMappings(call.request, call.scope)) },
+                .post: { api, call in .response(api.createMapping(call.request, call.scope)) },
+                .delete: { api, call in
+                    api.engine.removeAll(in: call.scope)
+                    return .response(.emptyJSONObject)
+                },
+            ]),
+        AdminEndpoint(
+            "/__admin/mappings/{id}", "one mapping; `PUT` replaces it; `DELETE` removes it",
+            [
+                .get: { api, call in .response(api.showMapping(id: call.parameters[0], call.scope)) },
+                .put: { api, call in .response(api.replaceMapping(id: call.parameters[0], call.request, call.scope)) },
+                .delete: { api, call in
+                    let id = call.parameters[0]
+                    return .response(api.engine.remove(id: id, in: call.scope) ? .emptyJSONObject : api.notFound(id, ownOf: call.scope))
+                },
+            ]),
+        AdminEndpoint(
+            "/__admin/mappings/reset", "back to the mapping files (the calling scope's own mappings gone)",
+            [
+                .post: { api, call in
+                    api.engine.resetMappings(in: call.scope)
+                    api.journal.clear(call.scope)
+                    return .response(Response(status: 200))
+                }
+            ]),
+        AdminEndpoint(
+            "/__admin/mappings/save", "the mappings added through the API written as files",
+            [.post: { api, call in .response(call.scope.isDefault ? api.saveMappings() : api.sharedOnly("mappings/save")) }]),
+        AdminEndpoint(
+            "/__admin/mappings/import", "`{\"mappings\": […], \"importOptions\"}` added or replaced",
+            [.post: { api, call in .response(api.importMappings(call.request, call.scope)) }]),
+        AdminEndpoint(
+            "/__admin/mappings/find-by-metadata", "the mappings whose metadata matches a pattern",
+            [.post: { api, call in .response(api.byMetadata(call.request, call.scope, remove: false)) }]),
+        AdminEndpoint(
+            "/__admin/mappings/remove-by-metadata", "those mappings removed",
+            [.post: { api, call in .response(api.byMetadata(call.request, call.scope, remove: true)) }]),
+        AdminEndpoint(
+            "/__admin/mappings/unmatched", "WireMock 3.13: the mappings no request matched; `DELETE` removes them",
+            [
+                .get: { api, call in .response(api.unmatchedMappings(call.context, remove: false)) },
+                .delete: { api, call in .response(api.unmatchedMappings(call.context, remove: true)) },
+            ]),
+        AdminEndpoint(
+            "/__admin/mappings/edit", "WireMock 2's Java client: a mapping replaced by the id in its body",
+            [.post: { api, call in .response(api.editMapping(call.request, call.scope)) }]),
+        AdminEndpoint(
+            "/__admin/mappings/remove", "WireMock 2's Java client: the mapping like the body removed",
+            [.post: { api, call in .response(api.removeMapping(call.request, call.scope)) }]),
+        AdminEndpoint(
+            "/__admin/scenarios", "the scenarios: state, possible states, mappings", [.get: { api, call in .response(api.listScenarios(call.scope)) }]
+        ),
+        AdminEndpoint(
+            "/__admin/scenarios/reset", "every scenario back to `Started`",
+            [
+                .post: { api, call in
+                    for engine in api.scenarioEngines { engine.resetScenarios(in: call.scope) }
+                    return .response(.emptyJSONObject)
+                }
+            ]),
+        AdminEndpoint(
+            "/__admin/scenarios/{name}/state", "a scenario moved to a state",
+            [.put: { api, call in .response(api.moveScenario(call.parameters[0], call.request, call.scope)) }]),
+        AdminEndpoint(
+            "/__admin/requests/count", "how many journaled requests match a request pattern",
+            [.post: { api, call in .response(api.findRequests(call.request, call.context, .count)) }]),
+        AdminEndpoint(
+            "/__admin/requests/find", "the journaled requests that match a request pattern",
+            [.post: { api, call in .response(api.findRequests(call.request, call.context, .find)) }]),
+        AdminEndpoint(
+            "/__admin/requests/remove", "those requests removed from the journal",
+            [.post: { api, call in .response(api.findRequests(call.request, call.context, .remove)) }]),
+        AdminEndpoint(
+            "/__admin/requests/remove-by-metadata", "the requests answered by mappings whose metadata matches, removed",
+            [.post: { api, call in .response(api.removeRequestsByStubMetadata(call.request, call.context)) }]),
+        AdminEndpoint(
+            "/__admin/near-misses/request", "the stubs closest to a request",
+            [.post: { api, call in .response(api.nearMissesForRequest(call.request, call.scope)) }]),
+        AdminEndpoint(
+            "/__admin/near-misses/request-pattern", "the journaled requests closest to a request pattern",
+            [.post: { api, call in .response(api.nearMissesForPattern(call.request, call.context)) }]),
+        AdminEndpoint(
+            "/__admin/settings", "global settings (delays); `POST` replaces, `PATCH` merges",
+            [
+                .get: { api, _ in .response(.json(api.engine.settings.json.serialized)) },
+                .post: { api, call in .response(api.updateSettings(call.request, call.scope)) },
+                .patch: { api, call in .response(api.updateSettings(call.request, call.scope)) },
+            ]),
+        AdminEndpoint(
+            "/__admin/files", "the names of the body files under `__files/`", [.get: { api, _ in .response(api.fileNames()) }]),
+        AdminEndpoint(
+            "/__admin/files/{name...}", "one body file: read, written or deleted",
+            [
+                .get: { api, call in .response(api.file(call.request, call.scope, name: call.parameters[0])) },
+                .put: { api, call in .response(api.file(call.request, call.scope, name: call.parameters[0])) },
+                .delete: { api, call in .response(api.file(call.request, call.scope, name: call.parameters[0])) },
+            ]),
     ]
 
     public init(
@@ -67,67 +140,29 @@ public final class StubAdminAPI: Backend, AdminRoutesProvider {
         self.maxScopeMappingBytes = maxScopeMappingBytes
     }
 
-    public func handle(_ request: Request, _ context: RequestContext) -> Reply {
-        let parts = request.path.dropFirst("/__admin/".count).split(separator: "/").map(String.init)
-        let scope = context.scope
-        switch (request.method, parts.count, parts.first) {
-        case (.get, 1, "mappings"): return .response(listMappings(request, scope))
-        case (.post, 1, "mappings"): return .response(createMapping(request, scope))
-        case (.delete, 1, "mappings"):
-            engine.removeAll(in: scope)
-            return .response(.emptyJSONObject)
-        case (.post, 2, "mappings") where parts[1] == "reset":
-            engine.resetMappings(in: scope)
-            journal.clear(scope)
-            return .response(Response(status: 200))
-        case (.post, 2, "mappings") where parts[1] == "import": return .response(importMappings(request, scope))
-        case (.post, 2, "mappings") where parts[1] == "save": return .response(scope.isDefault ? saveMappings() : sharedOnly("mappings/save"))
-        case (.post, 2, "mappings") where parts[1] == "find-by-metadata": return .response(byMetadata(request, scope, remove: false))
-        case (.post, 2, "mappings") where parts[1] == "remove-by-metadata": return .response(byMetadata(request, scope, remove: true))
-        case (.get, 2, "mappings") where parts[1] == "unmatched": return .response(unmatchedMappings(context, remove: false))
-        case (.delete, 2, "mappings") where parts[1] == "unmatched": return .response(unmatchedMappings(context, remove: true))
-        case (.post, 2, "mappings") where parts[1] == "edit": return .response(editMapping(request, scope))
-        case (.post, 2, "mappings") where parts[1] == "remove": return .response(removeMapping(request, scope))
-        case (.get, 2, "mappings"):
-            guard let mapping = engine.mapping(id: parts[1], in: scope) else { return .response(notFound(parts[1], ownOf: nil)) }
-            return .response(.json(mapping.json.serialized))
-        case (.put, 2, "mappings"): return .response(replaceMapping(id: parts[1], request, scope))
-        case (.delete, 2, "mappings"):
-            return .response(engine.remove(id: parts[1], in: scope) ? .emptyJSONObject : notFound(parts[1], ownOf: scope))
-        case (.get, 1, "scenarios"): return .response(listScenarios(scope))
-        case (.post, 2, "scenarios") where parts[1] == "reset":
-            for engine in scenarioEngines { engine.resetScenarios(in: scope) }
-            return .response(.emptyJSONObject)
-        case (.put, 3, "scenarios") where parts[2] == "state":
-            let state = (try? JSONValue.parse(request.body))?["state"]?.stringValue
-            // Not short-circuited: a scenario of the same name in both engines moves in both.
-            let changes = scenarioEngines.map { $0.setScenario(parts[1], to: state, in: scope) }
-            if changes.contains(.moved) { return .response(.emptyJSONObject) }
-            if changes.contains(.noSuchState) {
-                return .response(wireMockError(code: 11, "Scenario \(parts[1]) does not support state \(state ?? "")", status: 422))
-            }
-            return .response(wireMockError(code: 404, "Scenario \(parts[1]) does not exist", status: 404))
-        case (.post, 2, "requests") where parts[1] == "count": return .response(findRequests(request, context, .count))
-        case (.post, 2, "requests") where parts[1] == "find": return .response(findRequests(request, context, .find))
-        case (.post, 2, "requests") where parts[1] == "remove": return .response(findRequests(request, context, .remove))
-        case (.post, 2, "requests") where parts[1] == "remove-by-metadata": return .response(removeRequestsByStubMetadata(request, context))
-        case (.get, 1, "settings"): return .response(.json(engine.settings.json.serialized))
-        case (.post, 1, "settings"), (.patch, 1, "settings"):
-            guard scope.isDefault else {
-                return .response(sharedOnly("\(request.method.rawValue) /__admin/settings", "changes settings every scope shares"))
-            }
-            do throws(StubError) {
-                try engine.settings.update(try parseBody(request), merging: request.method == .patch)
-            } catch {
-                return .response(invalid(error))
-            }
-            // WireMock 2.35 sends no body here, but WireMock's Python client parses one.
-            return .response(.emptyJSONObject)
-        case (_, _, "files"): return .response(files(request, scope, name: parts.dropFirst()))
-        case (.post, 2, "near-misses") where parts[1] == "request": return .response(nearMissesForRequest(request, scope))
-        case (.post, 2, "near-misses") where parts[1] == "request-pattern": return .response(nearMissesForPattern(request, context))
-        default: return .decline
+    private func showMapping(id: String, _ scope: StateScope) -> Response {
+        guard let mapping = engine.mapping(id: id, in: scope) else { return notFound(id, ownOf: nil) }
+        return .json(mapping.json.serialized)
+    }
+
+    private func moveScenario(_ name: String, _ request: Request, _ scope: StateScope) -> Response {
+        let state = (try? JSONValue.parse(request.body))?["state"]?.stringValue
+        // Not short-circuited: a scenario of the same name in both engines moves in both.
+        let changes = scenarioEngines.map { $0.setScenario(name, to: state, in: scope) }
+        if changes.contains(.moved) { return .emptyJSONObject }
+        if changes.contains(.noSuchState) { return wireMockError(code: 11, "Scenario \(name) does not support state \(state ?? "")", status: 422) }
+        return wireMockError(code: 404, "Scenario \(name) does not exist", status: 404)
+    }
+
+    private func updateSettings(_ request: Request, _ scope: StateScope) -> Response {
+        guard scope.isDefault else { return sharedOnly("\(request.method.rawValue) /__admin/settings", "changes settings every scope shares") }
+        do throws(StubError) {
+            try engine.settings.update(try parseBody(request), merging: request.method == .patch)
+        } catch {
+            return invalid(error)
         }
+        // WireMock 2.35 sends no body here, but WireMock's Python client parses one.
+        return .emptyJSONObject
     }
 
     private func listMappings(_ request: Request, _ scope: StateScope) -> Response {

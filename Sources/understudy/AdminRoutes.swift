@@ -15,7 +15,9 @@ struct ListAdminRoutes: ParsableCommand {
     var markdown = false
 
     /// What `serve` mounts: the stub engine's, the recorder's, device mode's and the fleet's routes beside the built-in ones.
-    static let table = AdminRouteTable(builtInAnd: StubAdminAPI.routes + RecordingAdminAPI.routes + DeviceModeAPI.routes + FleetAdmin.routes)
+    static let table = AdminRouteTable(
+        listingBuiltInAnd: StubAdminAPI.endpoints.listing() + RecordingAdminAPI.endpoints.listing() + DeviceModeAPI.endpoints.listing()
+            + FleetAdmin.endpoints.listing())
 
     func run() {
         guard !markdown else { return print(Self.table.markdown, terminator: "") }

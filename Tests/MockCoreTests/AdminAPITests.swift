@@ -99,11 +99,12 @@ func json(_ data: Data) throws -> [String: Any] {
         #expect(server.router?.journal.count == 0, "admin calls are not journaled")
     }
 
-    @Test func unknownAdminPathsAre404() async throws {
+    @Test func unknownAdminPathsAre404AndUnknownMethods405() async throws {
         let server = try TestServer.start(backends: [])
         defer { server.stop() }
         #expect(try await server.send("GET", "/__admin/nope").response.statusCode == 404)
-        #expect(try await server.send("DELETE", "/__admin/health").response.statusCode == 404)
+        let wrongMethod = try await server.send("DELETE", "/__admin/health").response
+        #expect(wrongMethod.statusCode == 405 && wrongMethod.value(forHTTPHeaderField: "Allow") == "GET, HEAD")
         #expect(server.router?.journal.count == 0, "nor are unknown admin paths journaled")
     }
 }

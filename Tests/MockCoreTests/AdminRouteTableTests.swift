@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Logging
 import MockCore
 import Testing
 import UnderstudyTesting
@@ -33,6 +34,42 @@ import FoundationNetworking
         #expect(table.isPublic(request(.get, "/__admin/health")) && table.isPublic(request(.head, "/__admin/health")))
         #expect(!table.isPublic(request(.post, "/__admin/health")), "not a method the route has")
         #expect(!table.isPublic(request(.get, "/__admin/requests/live")) && !table.isPublic(request(.get, "/__admin/nothing")))
+    }
+
+    @Test func theTableDispatchesWithThePathsParametersAndAnswers405WithAllow() throws {
+        let served = AdminRouteTable([
+            AdminRoute(
+                path: "/__admin/things/{id}", "one thing",
+                [(.get, { .response(.text("got " + $0.parameters.joined(separator: "|"))) }), (.delete, { _ in .response(.text("gone")) })]),
+            AdminRoute(path: "/__admin/things/special", "a literal sibling", [(.post, { _ in .response(.text("special")) })]),
+            AdminRoute(path: "/__admin/files/{dir}/{name...}", "a file", [(.put, { .response(.text($0.parameters.joined(separator: "|"))) })]),
+        ])
+        let context = RequestContext(scope: StateScopes().default)
+        func answer(_ method: HTTPMethod, _ path: String) -> Response? {
+            guard case .response(let response) = served.dispatch(Request(method: method, target: path), context) else { return nil }
+            return response
+        }
+        #expect(answer(.get, "/__admin/things/7")?.body.bytes == Array("got 7".utf8))
+        #expect(answer(.head, "/__admin/things/7")?.body.bytes == Array("got 7".utf8), "HEAD is GET's handler")
+        #expect(answer(.post, "/__admin/things/special")?.body.bytes == Array("special".utf8))
+        #expect(answer(.get, "/__admin/things/special")?.body.bytes == Array("got special".utf8), "a method the literal lacks goes on")
+        #expect(answer(.put, "/__admin/files/a/b/c.json")?.body.bytes == Array("a|b/c.json".utf8), "the rest keeps its slashes")
+
+        let refused = try #require(answer(.put, "/__admin/things/7"))
+        #expect(refused.status == 405 && refused.headers["Allow"] == "GET, HEAD, DELETE")
+        #expect(String(decoding: refused.body.bytes, as: UTF8.self).contains("PUT is not a method of /__admin/things/7"))
+        #expect(answer(.patch, "/__admin/things/special")?.headers["Allow"] == "POST, GET, HEAD, DELETE", "every route holding the path")
+        #expect(served.dispatch(Request(method: .get, target: "/__admin/nothing"), context) == nil, "no route holds it: the 404 page")
+    }
+
+    @Test func nothingButTheAdminAPIIsMountedUnderAdmin() throws {
+        let fleet = FleetAdmin(peers: nil, selfURL: "http://127.0.0.1", backends: [], scopes: StateScopes(), logger: Logger(label: "test"))
+        let server = try TestServer.start(backends: [fleet])
+        defer { server.stop() }
+        let router = try #require(server.router)
+        #expect(router.adminRoutes.route(.get, "/__admin/fleet/node") != nil, "its routes are in the table")
+        let underAdmin = router.routes.filter { Router.path($0.prefix, isUnder: "/__admin") }
+        #expect(underAdmin.map(\.backend.name) == ["admin"], "every admin path is the table's")
     }
 
     @Test func theServersTableHasEachPathOnceAndTheGuardReadsIt() async throws {

@@ -107,11 +107,10 @@ import FoundationNetworking
     @Test func theDashboardIsServedWithoutTheTokenAndItsCallsNeedIt() async throws {
         let pages = try makeTemporaryDirectory(["index.html": "<!doctype html><title>Understudy</title>", "dashboard.js": "'use strict';"])
         defer { try? FileManager.default.removeItem(at: pages) }
+        let table = AdminRouteTable(DashboardPages.endpoints.routes(servedBy: DashboardPages(directory: pages)))
         #expect(
-            DashboardPages(directory: pages).handle(
-                Request(method: .get, target: "/__admin/ui/dashboard.js"), RequestContext(scope: StateScopes().default)
-            )
-            .isResponse(status: 200, type: "text/javascript; charset=utf-8"))
+            table.dispatch(Request(method: .get, target: "/__admin/ui/dashboard.js"), RequestContext(scope: StateScopes().default))?
+                .isResponse(status: 200, type: "text/javascript; charset=utf-8") == true)
         let server = try TestServer.start(backends: [], adminGuard: AdminGuard(token: "secret"))
         defer { server.stop() }
         let (page, response) = try await server.send("GET", "/__admin/ui/")

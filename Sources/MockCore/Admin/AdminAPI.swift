@@ -10,7 +10,7 @@ import WireFormat
 /// `POST /shutdown`, the state scopes (`ScopesAdmin`), and Understudy's own `GET /requests/live`
 /// (`JournalFeed`), `GET /backends` and `GET /metrics`. Calls act in the request's scope; the
 /// journal's `?scope=*` shows every scope. The stub engine adds its own admin backends beside it.
-final class AdminAPI: Backend, AdminRoutesProvider {
+final class AdminAPI: Backend {
     let name = "admin"
     let mounts = ["/__admin"]
     let tier = BackendTier.admin
@@ -23,91 +23,128 @@ final class AdminAPI: Backend, AdminRoutesProvider {
     /// Stops the server (`POST /__admin/shutdown`); nil where there is nothing to stop.
     let shutdown: (@Sendable () -> Void)?
 
-    /// Every admin route of the server: these, the dashboard's and the backends'.
-    let routeTable: AdminRouteTable
+    /// Every admin route of the server: these, the scopes', the dashboard's and the backends'.
+    /// It dispatches every request under `/__admin`.
+    /// Set once, at the end of `init` (its routes take `self`).
+    nonisolated(unsafe) private(set) var routeTable = AdminRouteTable([])
 
     init(
         backends: [any Backend], journal: RequestJournal, scopes: StateScopes, metrics: ServerMetrics, scopePorts: ScopeProxyPorts?,
-        shutdown: (@Sendable () -> Void)?
+        dashboard: DashboardPages = DashboardPages(), shutdown: (@Sendable () -> Void)?
     ) {
         self.backends = backends
         self.journal = journal
         self.metrics = metrics
         self.scopes = ScopesAdmin(scopes: scopes, backends: backends, journal: journal, ports: scopePorts)
         self.shutdown = shutdown
-        routeTable = AdminRouteTable(builtInAnd: backends.flatMap { ($0 as? any AdminRoutesProvider)?.adminRoutes ?? [] })
+        routeTable = AdminRouteTable(
+            Self.endpoints.map { $0.route(servedByHolder: self) } + ScopesAdmin.endpoints.routes(servedBy: self.scopes)
+                + DashboardPages.endpoints.routes(servedBy: dashboard)
+                + backends.flatMap { ($0 as? any AdminRoutesProvider)?.adminRoutes ?? [] })
     }
 
-    var adminRoutes: [AdminRoute] { Self.routes + ScopesAdmin.routes }
+    /// The built-in routes, the scopes' and the dashboard's, listed.
+    static var builtInRoutes: [AdminRoute] { endpoints.listing() + ScopesAdmin.endpoints.listing() + DashboardPages.endpoints.listing() }
 
-    static let routes = [
-        AdminRoute(.get, .head, path: "/__admin/health", isPublic: true, "`200` once every backend has loaded, `503` before"),
-        AdminRoute(.get, path: "/__admin/version", "the server's version"),
-        AdminRoute(.get, path: "/__admin/metrics", "Prometheus text: requests, the journal, caches, recorders, connections, scopes"),
-        AdminRoute(.get, path: "/__admin/routes", "this table, as JSON"),
-        AdminRoute(.post, path: "/__admin/reset", "the calling scope's state back to the fixtures, its journal entries gone"),
-        AdminRoute(.get, .delete, path: "/__admin/requests", "the calling scope's journal (`?limit=N`), newest first; `DELETE` empties it"),
-        AdminRoute(.post, path: "/__admin/requests/reset", "as `DELETE /__admin/requests` (deprecated in WireMock; its Python client sends it)"),
-        AdminRoute(
-            .get, .delete, path: "/__admin/requests/{id}", "one serve event, with the stub that answered or the near misses; `DELETE` removes it"),
-        AdminRoute(.get, path: "/__admin/requests/unmatched", "the requests nothing answered"),
-        AdminRoute(.get, path: "/__admin/requests/unmatched/near-misses", "the stubs closest to each unmatched request"),
-        AdminRoute(.get, path: "/__admin/requests/live", "Understudy's own: the journal followed by long-poll (`after`, `timeout`, `limit`)"),
-        AdminRoute(.get, path: "/__admin/backends", "the backends: kind, mounts, readiness, fixture counts, cache and recorder figures"),
-        AdminRoute(.post, path: "/__admin/shutdown", "`200`, then the server stops as on SIGTERM"),
+    static let endpoints: [AdminEndpoint<AdminAPI>] = [
+        AdminEndpoint(
+            "/__admin/health", isPublic: true, "`200` once every backend has loaded, `503` before", [.get: { api, _ in .response(api.health()) }]),
+        AdminEndpoint("/__admin/version", "the server's version", [.get: { _, _ in .response(versionResponse()) }]),
+        AdminEndpoint(
+            "/__admin/metrics", "Prometheus text: requests, the journal, caches, recorders, connections, scopes",
+            [.get: { api, _ in api.metricsText() }]),
+        AdminEndpoint("/__admin/routes", "this table, as JSON", [.get: { api, _ in .response(.json(api.routeTable.json.serialized)) }]),
+        AdminEndpoint(
+            "/__admin/reset", "the calling scope's state back to the fixtures, its journal entries gone",
+            [
+                .post: { api, call in
+                    api.scopes.reset(call.scope)
+                    return .response(Response(status: 200))
+                }
+            ]),
+        AdminEndpoint(
+            "/__admin/requests", "the calling scope's journal (`?limit=N`), newest first; `DELETE` empties it",
+            [.get: { api, call in .response(api.requests(call)) }, .delete: { api, call in .response(api.clearRequests(call)) }]),
+        AdminEndpoint(
+            "/__admin/requests/reset", "as `DELETE /__admin/requests` (deprecated in WireMock; its Python client sends it)",
+            [.post: { api, call in .response(api.clearRequests(call)) }]),
+        AdminEndpoint(
+            "/__admin/requests/{id}", "one serve event, with the stub that answered or the near misses; `DELETE` removes it",
+            [
+                .get: { api, call in .response(api.request(id: call.parameters[0])) },
+                .delete: { api, call in .response(api.removeRequest(id: call.parameters[0])) },
+            ]),
+        AdminEndpoint(
+            "/__admin/requests/unmatched", "the requests nothing answered", [.get: { api, call in .response(api.unmatchedRequests(call)) }]),
+        AdminEndpoint(
+            "/__admin/requests/unmatched/near-misses", "the stubs closest to each unmatched request",
+            [
+                .get: { api, call in
+                    .response(
+                        api.unmatchedNearMisses(
+                            in: call.context.journalScope(for: call.request), understudyFields: call.request.asksForUnderstudyFields))
+                }
+            ]),
+        AdminEndpoint(
+            "/__admin/requests/live", "Understudy's own: the journal followed by long-poll (`after`, `timeout`, `limit`)",
+            [.get: { api, call in JournalFeed(journal: api.journal).reply(to: call.request, in: call.context.journalScope(for: call.request)) }]),
+        AdminEndpoint(
+            "/__admin/backends", "the backends: kind, mounts, readiness, fixture counts, cache and recorder figures",
+            [.get: { api, _ in .response(.json(JSONValue.object([("backends", .array(api.backends.map(api.describe)))]).serialized)) }]),
+        AdminEndpoint("/__admin/shutdown", "`200`, then the server stops as on SIGTERM", [.post: { api, _ in api.shutDown() }]),
     ]
 
+    /// Every request under `/__admin` goes through the table; a path it does not hold is declined (the 404 page).
     func handle(_ request: Request, _ context: RequestContext) -> Reply {
-        let path = request.path.dropFirst("/__admin".count)
-        switch (request.method, path) {
-        case (.get, "/health"), (.head, "/health"): return .response(health())
-        case (.get, "/metrics"):
-            // Off the loop: counting open connections walks the descriptor table.
-            let (metrics, journal, scopes, backends) = (metrics, journal, scopes.scopes, backends)
-            return .computed(on: .global()) {
-                var response = Response(status: 200, body: ResponseBody(metrics.text(journal: journal, scopes: scopes, backends: backends)))
-                response.headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-                return response
-            }
-        case (.get, "/version"): return .response(.json(JSONValue.object([("version", .string(UnderstudyVersion.current))]).serialized))
-        case (.post, "/reset"):
-            scopes.reset(context.scope)
-            return .response(Response(status: 200))
-        case (_, _) where path == "/scopes" || path.hasPrefix("/scopes/"):
-            return scopes.handle(request, path.dropFirst("/scopes".count))
-        case (.get, "/requests"):
-            return .response(
-                requests(
-                    in: context.journalScope(for: request), limit: request.query("limit").flatMap(Int.init),
-                    understudyFields: request.asksForUnderstudyFields))
-        case (.delete, "/requests"), (.post, "/requests/reset"):
-            journal.clear(context.journalScope(for: request))
-            return .response(request.method == .delete ? .emptyJSONObject : Response(status: 200))
-        case (.get, "/requests/unmatched"):
-            let requests = journal.entriesOf(context.journalScope(for: request)).filter { $0.backend == nil }
-                .map { $0.serveEventJSON(in: journal)["request"] ?? .null }
-            return .response(.json(JSONValue.object([("requests", .array(requests))]).serialized))
-        case (.get, "/requests/unmatched/near-misses"):
-            return .response(unmatchedNearMisses(in: context.journalScope(for: request), understudyFields: request.asksForUnderstudyFields))
-        case (.get, "/requests/live"): return JournalFeed(journal: journal).reply(to: request, in: context.journalScope(for: request))
-        case (.get, _) where path.hasPrefix("/requests/"):
-            let id = String(path.dropFirst("/requests/".count))
-            guard let entry = journal.entries.first(where: { $0.id == id }) else { return .response(noRequest(id)) }
-            return .response(.json(explained(entry).serialized))
-        case (.get, "/backends"): return .response(.json(JSONValue.object([("backends", .array(backends.map(describe)))]).serialized))
-        case (.get, "/routes"): return .response(.json(routeTable.json.serialized))
-        case (.delete, _) where path.hasPrefix("/requests/"):
-            let id = String(path.dropFirst("/requests/".count))
-            let removed = journal.remove { $0.id == id }
-            return .response(removed.isEmpty ? noRequest(id) : .emptyJSONObject)
-        case (.post, "/shutdown"):
-            guard let shutdown else { return .response(.text("This server cannot be shut down from here.\n", status: 501)) }
-            return .deferred { reply in
-                // Answered first; the server then drains, which lets this reply go out.
-                reply.send(Response(status: 200))
-                shutdown()
-            }
-        default: return .decline
+        routeTable.dispatch(request, context) ?? .decline
+    }
+
+    private func metricsText() -> Reply {
+        // Off the loop: counting open connections walks the descriptor table.
+        let (metrics, journal, scopes, backends) = (metrics, journal, scopes.scopes, backends)
+        return .computed(on: .global()) {
+            var response = Response(status: 200, body: ResponseBody(metrics.text(journal: journal, scopes: scopes, backends: backends)))
+            response.headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+            return response
+        }
+    }
+
+    private static func versionResponse() -> Response {
+        .json(JSONValue.object([("version", .string(UnderstudyVersion.current))]).serialized)
+    }
+
+    private func requests(_ call: AdminCall) -> Response {
+        requests(
+            in: call.context.journalScope(for: call.request), limit: call.request.query("limit").flatMap(Int.init),
+            understudyFields: call.request.asksForUnderstudyFields)
+    }
+
+    private func clearRequests(_ call: AdminCall) -> Response {
+        journal.clear(call.context.journalScope(for: call.request))
+        return call.request.method == .delete ? .emptyJSONObject : Response(status: 200)
+    }
+
+    private func unmatchedRequests(_ call: AdminCall) -> Response {
+        let requests = journal.entriesOf(call.context.journalScope(for: call.request)).filter { $0.backend == nil }
+            .map { $0.serveEventJSON(in: journal)["request"] ?? .null }
+        return .json(JSONValue.object([("requests", .array(requests))]).serialized)
+    }
+
+    private func request(id: String) -> Response {
+        guard let entry = journal.entries.first(where: { $0.id == id }) else { return noRequest(id) }
+        return .json(explained(entry).serialized)
+    }
+
+    private func removeRequest(id: String) -> Response {
+        journal.remove { $0.id == id }.isEmpty ? noRequest(id) : .emptyJSONObject
+    }
+
+    private func shutDown() -> Reply {
+        guard let shutdown else { return .response(.text("This server cannot be shut down from here.\n", status: 501)) }
+        return .deferred { reply in
+            // Answered first; the server then drains, which lets this reply go out.
+            reply.send(Response(status: 200))
+            shutdown()
         }
     }
 

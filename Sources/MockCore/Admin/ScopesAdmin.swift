@@ -8,12 +8,38 @@ import JSON
 /// scope resets every backend's state in it and forgets its journal entries, as
 /// `POST /__admin/reset` does for the scope a request names.
 struct ScopesAdmin: Sendable {
-    static let routes = [
-        AdminRoute(.get, .delete, path: "/__admin/scopes", "the live scopes; `DELETE`: every named scope gone"),
-        AdminRoute(.get, .delete, path: "/__admin/scopes/{name}", "one live scope; `DELETE`: it and its journal entries gone"),
-        AdminRoute(.post, path: "/__admin/scopes/{name}/reset", "as `POST /__admin/reset` in that scope"),
-        AdminRoute(.get, .put, .delete, path: "/__admin/scopes/{name}/network", "the scope's simulated network (device mode)"),
-        AdminRoute(.get, .post, path: "/__admin/scopes/{name}/proxy", "the scope's own proxy port, opened by `POST` (device mode)"),
+    static let endpoints: [AdminEndpoint<ScopesAdmin>] = [
+        AdminEndpoint(
+            "/__admin/scopes", "the live scopes; `DELETE`: every named scope gone",
+            [.get: { admin, _ in .response(admin.list()) }, .delete: { admin, _ in .response(admin.deleteNamed()) }]),
+        AdminEndpoint(
+            "/__admin/scopes/{name}", "one live scope; `DELETE`: it and its journal entries gone",
+            [
+                .get: { admin, call in .response(admin.show(call.parameters[0])) },
+                .delete: { admin, call in .response(admin.deleteScope(named: call.parameters[0])) },
+            ]),
+        AdminEndpoint(
+            "/__admin/scopes/{name}/reset", "as `POST /__admin/reset` in that scope",
+            [
+                .post: { admin, call in
+                    // A scope not made yet has nothing to reset: it starts fresh anyway.
+                    if let scope = admin.scopes.existing(call.parameters[0]) { admin.reset(scope) }
+                    return .response(Response(status: 200))
+                }
+            ]),
+        AdminEndpoint(
+            "/__admin/scopes/{name}/network", "the scope's simulated network (device mode)",
+            [
+                .get: { admin, call in .response(admin.network(call.request, scopeName: call.parameters[0])) },
+                .put: { admin, call in .response(admin.network(call.request, scopeName: call.parameters[0])) },
+                .delete: { admin, call in .response(admin.network(call.request, scopeName: call.parameters[0])) },
+            ]),
+        AdminEndpoint(
+            "/__admin/scopes/{name}/proxy", "the scope's own proxy port, opened by `POST` (device mode)",
+            [
+                .get: { admin, call in admin.proxyPort(call.request, scopeName: call.parameters[0]) },
+                .post: { admin, call in admin.proxyPort(call.request, scopeName: call.parameters[0]) },
+            ]),
     ]
 
     let scopes: StateScopes
@@ -22,51 +48,38 @@ struct ScopesAdmin: Sendable {
     /// Scopes' own proxy ports (device mode); nil when the server opens none.
     let ports: ScopeProxyPorts?
 
-    /// `rest` is the path after `/__admin/scopes`.
-    func handle(_ request: Request, _ rest: Substring) -> Reply {
-        let parts = rest.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        switch (request.method, parts.count) {
-        case (_, 2) where parts[1] == "network":
-            return .response(network(request, scopeName: parts[0]))
-        case (_, 2) where parts[1] == "proxy":
-            return proxyPort(request, scopeName: parts[0])
-        case (.get, 0):
-            let all = scopes.all
-            return .response(
-                .json(
-                    JSONValue.object([
-                        ("scopes", .array(all.map(describe))),
-                        (
-                            "meta",
-                            .object([
-                                ("total", .int(all.count)), ("maxScopes", .int(scopes.limits.maxScopes)),
-                                ("idleSeconds", .int(scopes.limits.idleSeconds)),
-                            ])
-                        ),
-                    ]).serialized))
-        case (.delete, 0):
-            for scope in scopes.all where !scope.isDefault { delete(scope) }
-            return .response(Response(status: 200))
-        case (.get, 1):
-            guard let scope = scopes.existing(parts[0]) else { return .response(noScope(parts[0])) }
-            return .response(.json(describe(scope).serialized))
-        case (.post, 2) where parts[1] == "reset":
-            // A scope not made yet has nothing to reset: it starts fresh anyway.
-            if let scope = scopes.existing(parts[0]) { reset(scope) }
-            return .response(Response(status: 200))
-        case (.delete, 1):
-            guard parts[0] != StateScope.defaultName else {
-                return .response(
-                    .json(
-                        JSONValue.object([("message", .string("The default scope cannot be deleted; POST /__admin/scopes/default/reset resets it"))])
-                            .serialized, status: 400))
-            }
-            guard let scope = scopes.existing(parts[0]) else { return .response(noScope(parts[0])) }
-            delete(scope)
-            return .response(Response(status: 200))
-        default:
-            return .decline
+    private func list() -> Response {
+        let all = scopes.all
+        return .json(
+            JSONValue.object([
+                ("scopes", .array(all.map(describe))),
+                (
+                    "meta",
+                    .object([
+                        ("total", .int(all.count)), ("maxScopes", .int(scopes.limits.maxScopes)),
+                        ("idleSeconds", .int(scopes.limits.idleSeconds)),
+                    ])
+                ),
+            ]).serialized)
+    }
+
+    private func deleteNamed() -> Response {
+        for scope in scopes.all where !scope.isDefault { delete(scope) }
+        return Response(status: 200)
+    }
+
+    private func show(_ name: String) -> Response {
+        guard let scope = scopes.existing(name) else { return noScope(name) }
+        return .json(describe(scope).serialized)
+    }
+
+    private func deleteScope(named name: String) -> Response {
+        guard name != StateScope.defaultName else {
+            return message("The default scope cannot be deleted; POST /__admin/scopes/default/reset resets it", status: 400)
         }
+        guard let scope = scopes.existing(name) else { return noScope(name) }
+        delete(scope)
+        return Response(status: 200)
     }
 
     /// `PUT` sets the scope's network (the scope is made when there is none yet: a test sets the
@@ -89,11 +102,9 @@ struct ScopesAdmin: Sendable {
             let scope = scopes.scope(named: name)
             scope.networkConditions = conditions
             return .json(JSONValue.object([("scope", .string(name)), ("network", conditions.json)]).serialized)
-        case .delete:
+        default:
             scopes.existing(name)?.networkConditions = nil
             return .emptyJSONObject
-        default:
-            return message("GET, PUT or DELETE /__admin/scopes/NAME/network", status: 405)
         }
     }
 
@@ -117,7 +128,7 @@ struct ScopesAdmin: Sendable {
                 return .response(message("Scope \(name) has no proxy port: POST to open one.", status: 404))
             }
             return .response(describe(port))
-        case .post:
+        default:
             let (scopes, limit) = (scopes, scopes.limits.maxScopes)
             // Off the loop: starting a listener makes a thread and binds a socket.
             return .computed(on: .global()) {
@@ -136,8 +147,6 @@ struct ScopesAdmin: Sendable {
                     }
                 }
             }
-        default:
-            return .response(message("GET or POST /__admin/scopes/NAME/proxy", status: 405))
         }
     }
 

@@ -22,8 +22,6 @@ public protocol FleetSharedState {
 /// `/__admin/health` answers `503` and Kubernetes sends it no traffic.
 public final class FleetAdmin: Backend, AdminRoutesProvider {
     public let name = "fleet"
-    public let mounts = ["/__admin/fleet"]
-    public let tier = BackendTier.admin
 
     let peers: FleetPeers?
     /// This replica's base URL as its peers reach it.
@@ -36,12 +34,18 @@ public final class FleetAdmin: Backend, AdminRoutesProvider {
     /// How joining went, for the fleet view.
     private let joinedFrom = Mutex<String?>(nil)
 
-    public var adminRoutes: [AdminRoute] { Self.routes }
+    public var adminRoutes: [AdminRoute] { Self.endpoints.routes(servedBy: self) }
 
-    public static let routes = [
-        AdminRoute(.get, path: "/__admin/fleet", "a team server's replicas: each one's health, version, scopes and memory; how peers are found"),
-        AdminRoute(.get, path: "/__admin/fleet/node", "this replica alone, as the fleet view asks each peer"),
-        AdminRoute(.get, path: "/__admin/fleet/shared", "the default scope's admin-made mappings and settings, which a replica starting later takes"),
+    public static let endpoints: [AdminEndpoint<FleetAdmin>] = [
+        AdminEndpoint(
+            "/__admin/fleet", "a team server's replicas: each one's health, version, scopes and memory; how peers are found",
+            [.get: { fleet, _ in fleet.fleet() }]),
+        AdminEndpoint(
+            "/__admin/fleet/node", "this replica alone, as the fleet view asks each peer",
+            [.get: { fleet, _ in .response(.json(fleet.node().serialized)) }]),
+        AdminEndpoint(
+            "/__admin/fleet/shared", "the default scope's admin-made mappings and settings, which a replica starting later takes",
+            [.get: { fleet, _ in .response(.json(fleet.shared().serialized)) }]),
     ]
 
     /// `backends`: those whose shared state peers take and give, and whose readiness this
@@ -95,16 +99,6 @@ public final class FleetAdmin: Backend, AdminRoutesProvider {
         logger.info("joined the fleet: \(how)")
         joinedFrom.withLock { $0 = how }
         joined.store(true, ordering: .releasing)
-    }
-
-    public func handle(_ request: Request, _ context: RequestContext) -> Reply {
-        guard request.method == .get || request.method == .head else { return .decline }
-        switch request.path {
-        case "/__admin/fleet/node": return .response(.json(node().serialized))
-        case "/__admin/fleet/shared": return .response(.json(shared().serialized))
-        case "/__admin/fleet": return fleet()
-        default: return .decline
-        }
     }
 
     /// This replica: health, version, uptime, its named scopes and its resident memory.

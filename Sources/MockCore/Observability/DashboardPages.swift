@@ -5,16 +5,15 @@ import HTTPServer
 /// module's resource folder (`Resources/Dashboard`, copied beside the executable by SwiftPM) and
 /// served from memory. The pages hold no data: their script reads everything through the admin
 /// API, so the pages need no token (the calls they make do) and the guard's other checks apply.
-final class DashboardPages: Backend {
-    let name = "dashboard"
-    let mounts = [DashboardPages.mount]
-    let tier = BackendTier.admin
-
+final class DashboardPages: Sendable {
     static let mount = "/__admin/ui"
 
-    static let routes = [
-        AdminRoute(.get, path: "/__admin/ui", isPublic: true, "the dashboard (redirects to `/__admin/ui/`)"),
-        AdminRoute(.get, path: "/__admin/ui/{file...}", isPublic: true, "the dashboard's files; their calls need the token"),
+    static let endpoints: [AdminEndpoint<DashboardPages>] = [
+        AdminEndpoint(
+            "/__admin/ui", isPublic: true, "the dashboard (redirects to `/__admin/ui/`)", [.get: { pages, call in .response(pages.root(call)) }]),
+        AdminEndpoint(
+            "/__admin/ui/{file...}", isPublic: true, "the dashboard's files; their calls need the token",
+            [.get: { pages, call in .response(pages.file(call.parameters[0])) }]),
     ]
 
     /// By file name ("index.html"); empty when the files were not installed with the executable.
@@ -24,23 +23,22 @@ final class DashboardPages: Backend {
         files = directory.map(Self.load) ?? [:]
     }
 
-    func handle(_ request: Request, _ context: RequestContext) -> Reply {
-        guard request.method == .get || request.method == .head else { return .decline }
-        let name = request.path.dropFirst(Self.mount.count)
-        if name.isEmpty {
-            var redirect = Response(status: 302)
-            redirect.headers.set("Location", context.basePath + Self.mount + "/")
-            return .response(redirect)
-        }
-        let file = name == "/" ? "index.html" : String(name.dropFirst())
-        if let response = files[file] { return .response(response) }
+    /// `/__admin/ui/` is the page; `/__admin/ui` redirects there, so the page's relative links resolve.
+    private func root(_ call: AdminCall) -> Response {
+        if call.request.path.hasSuffix("/") { return file("index.html") }
+        var redirect = Response(status: 302)
+        redirect.headers.set("Location", call.context.basePath + Self.mount + "/")
+        return redirect
+    }
+
+    private func file(_ name: String) -> Response {
+        if let response = files[name] { return response }
         if files.isEmpty {
-            return .response(
-                .text(
-                    "The dashboard's files were not installed with this executable: copy the folder "
-                        + "\(Self.bundleNames[0]) (from the build folder) beside it.\n", status: 404))
+            return .text(
+                "The dashboard's files were not installed with this executable: copy the folder "
+                    + "\(Self.bundleNames[0]) (from the build folder) beside it.\n", status: 404)
         }
-        return .response(.text("The dashboard has no file \(file).\n", status: 404))
+        return .text("The dashboard has no file \(name).\n", status: 404)
     }
 
     private static func load(_ directory: URL) -> [String: Response] {

@@ -65,7 +65,7 @@ public final class Router: HTTPHandler {
         let scopes = scopes ?? StateScopes(logger: logger)
         let metrics = ServerMetrics(backends: backends.map(\.name) + ["proxy"])
         let admin = AdminAPI(backends: backends, journal: journal, scopes: scopes, metrics: metrics, scopePorts: scopePorts, shutdown: shutdown)
-        let all: [any Backend] = [admin, DashboardPages()] + backends
+        let all: [any Backend] = [admin] + backends
         adminRoutes = admin.routeTable
         routes = all.flatMap { backend in backend.mounts.map { Route(prefix: Self.normalized($0), backend: backend) } }
             .enumerated()
