@@ -231,6 +231,17 @@ public final class Responder {
     /// `502`). `clientAddress`/`clientPort` are the client's, for the requests served inside, and
     /// `scope` the state scope its proxy credentials named.
     public func openTunnel(to destination: TunnelDestination, clientAddress: String, clientPort: Int, scope: String? = nil) {
+        let host: String
+        switch destination {
+        case .intercept(let name, _, _), .passThrough(let name, _): host = name
+        }
+        let origin = TunnelRegistry.Origin(clientAddress: clientAddress, clientPort: clientPort, host: host, scope: scope)
+        takeSocket { loop, socket in Tunnel.start(loop: loop, socket: socket, origin: origin, destination: destination) }
+    }
+
+    /// Takes the client's socket from evhttp (which answers nothing more on it) and hands it to
+    /// `owner` on the loop's next turn; nothing when the client has gone.
+    private func takeSocket(_ owner: @escaping (EventLoop, Int32) -> Void) {
         loop.assertOnLoopThread()
         guard let request else { return }
         self.request = nil
@@ -241,15 +252,9 @@ public final class Responder {
             evhttp_request_free(request)
             return
         }
-        // evhttp must not read what the client sends once it has its 200. Its events leave the
-        // loop's poller on the next turn, while the socket is still the client's; only then is
-        // the socket taken.
+        // evhttp must not read what the client sends next. Its events leave the loop's poller on
+        // the next turn, while the socket is still the client's; only then is the socket taken.
         bufferevent_disable(events, Int16(EV_READ | EV_WRITE))
-        let host: String
-        switch destination {
-        case .intercept(let name, _, _), .passThrough(let name, _): host = name
-        }
-        let origin = TunnelRegistry.Origin(clientAddress: clientAddress, clientPort: clientPort, host: host, scope: scope)
         loop.schedule(after: .zero) {
             defer { loop.requestCompleted() }
             let socket = bufferevent_getfd(events)
@@ -262,7 +267,7 @@ public final class Responder {
             }
             if standIn >= 0 { close(standIn) }
             evhttp_connection_free(connection)
-            if owned >= 0 { Tunnel.start(loop: loop, socket: owned, origin: origin, destination: destination) }
+            if owned >= 0 { owner(loop, owned) }
         }
     }
 
