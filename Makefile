@@ -8,7 +8,7 @@ STUBS ?= stubs
 BASELINE := .build/bench/c-baseline
 VENV := .build/venv
 
-.PHONY: run test lint test-tsan soak bench build release install deps bench-deps clean fuzz fuzz-build fuzz-smoke image test-image
+.PHONY: run test test-fast lint test-tsan soak bench build release install deps bench-deps clean fuzz fuzz-build fuzz-smoke image test-image
 
 deps:
 	@tools/install-deps.sh build
@@ -53,6 +53,14 @@ test: deps $(VENV)/ok lint
 # The tree as .swift-format wants it (`swift format format -i -r Sources Tests fuzz Package.swift` fixes most).
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel Sources Tests fuzz Package.swift
+	python3 tools/check-imports.py
+
+# The quick lane, for the edit-build-test loop: lint and the Swift suites that need no socket, child
+# process or server (tools/in-memory-tests.py picks them by what their files use). `make test`,
+# which CI runs, runs everything.
+test-fast: deps lint
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter "$$(python3 tools/in-memory-tests.py)"
 
 # The Swift suite under ThreadSanitizer, in a build folder of its own (it rebuilds everything).
 test-tsan: deps

@@ -115,24 +115,34 @@ let package = Package(
         .testTarget(name: "WireFormatTests", dependencies: ["WireFormat"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "WorkLimitsTests", dependencies: ["WorkLimits"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "DeviceProxy", "UnderstudyTesting"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "DeviceProxy", "CEvhttpHeaders", "CLibevent", "UnderstudyTesting"]),
         .testTarget(
             name: "MockCoreTests",
-            dependencies: ["MockCore", "JSON", "UnderstudyTesting", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["MockCore", "HTTPServer", "JSON", "UnderstudyTesting", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "DeviceProxyTests", dependencies: ["DeviceProxy", "MockCore", "HTTPServer", "UnderstudyTesting"]),
+        .testTarget(name: "DeviceProxyTests", dependencies: ["DeviceProxy", "MockCore", "HTTPServer", "CLibevent", "UnderstudyTesting"]),
         .testTarget(name: "TemplatingTests", dependencies: ["Templating", "JSON", "WorkLimits"]),
         .testTarget(name: "XMLTests", dependencies: ["XML"]),
-        .testTarget(name: "StubsTests", dependencies: ["Stubs", "DeviceProxy", "JSON", "Templating", "UnderstudyTesting", "WorkLimits"]),
-        .testTarget(name: "GeocoderTests", dependencies: ["Geocoder", "UnderstudyTesting"], resources: [.copy("Expected")]),
-        .testTarget(name: "InformixTests", dependencies: ["Informix", "UnderstudyTesting"]),
-        .testTarget(name: "LotusTests", dependencies: ["Lotus", "UnderstudyTesting"]),
-        .testTarget(name: "CommerceTests", dependencies: ["Commerce", "Geocoder", "DeviceProxy", "UnderstudyTesting"]),
-        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Stubs", "JSON", "UnderstudyTesting"]),
+        .testTarget(
+            name: "StubsTests",
+            dependencies: ["Stubs", "DeviceProxy", "HTTPServer", "JSON", "MockCore", "Templating", "UnderstudyTesting", "WorkLimits"]
+        ),
+        .testTarget(
+            name: "GeocoderTests",
+            dependencies: ["Geocoder", "HTTPServer", "MockCore", "WireFormat", "UnderstudyTesting"],
+            resources: [.copy("Expected")]
+        ),
+        .testTarget(name: "InformixTests", dependencies: ["Informix", "HTTPServer", "MockCore", "UnderstudyTesting"]),
+        .testTarget(name: "LotusTests", dependencies: ["Lotus", "MockCore", "UnderstudyTesting"]),
+        .testTarget(
+            name: "CommerceTests",
+            dependencies: ["Commerce", "Geocoder", "DeviceProxy", "HTTPServer", "MockCore", "Templating", "UnderstudyTesting"]
+        ),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Stubs", "JSON", "HTTPServer", "MockCore", "UnderstudyTesting"]),
         .testTarget(
             name: "ClientDesignTests",
             dependencies: ["Stubs", "Geocoder", "Informix", "Lotus", "Commerce", "DeviceProxy", "MockCore", "HTTPServer", "UnderstudyTesting"]),
-        .testTarget(name: "UnderstudyCLITests", dependencies: ["understudy", "UnderstudyTesting"]),
+        .testTarget(name: "UnderstudyCLITests", dependencies: ["understudy", "HTTPServer", "MockCore", "UnderstudyTesting"]),
         // Against the built `understudy` started by the tests: the client as an app's tests use it.
         .testTarget(name: "UnderstudyClientTests", dependencies: ["UnderstudyClient", "understudy", "UnderstudyTesting"]),
     ]

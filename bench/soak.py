@@ -114,8 +114,8 @@ def churn(args, scratch):
             print(f"{number:<6} {rate:>10.0f} {socket_errors + bad:>7} {evicted:>10} {rss / 1024:>7.1f} MB", flush=True)
             failed |= socket_errors + bad > 0 or server.poll() is not None
         admin(port, "DELETE", "/__admin/scopes")
-        # The allocator hands freed pages back over about a second (docs/performance.md, "The
-        # allocator"): read the memory every half second, for at most RETURN_SECONDS.
+        # The allocator hands freed pages back over about a second (docs/performance-machinery.md,
+        # "jemalloc linked as one object"): read the memory every half second, for at most RETURN_SECONDS.
         deleted_at = time.monotonic()
         while True:
             time.sleep(0.5)

@@ -4,11 +4,11 @@
 # lld, the code laid out by use: each function in a section of its own, the ones a server runs
 # placed together in the order of tools/link/functions.txt, the compiler's unnamed helpers together
 # (tools/link/unnamed.ld), and relative relocations packed (RELR; glibc loads them from 2.36).
-# Fewer pages of the binary are then mapped: docs/performance.md, "Idle memory".
+# Fewer pages of the binary are then mapped: docs/performance-machinery.md, "Code laid out by use".
 # And jemalloc linked in, when its static library is installed (libjemalloc-dev): it answers every
 # malloc of the process, libevent's and the Swift runtime's included: a stub request costs ~15%
-# less CPU under load (glibc's allocator kept consolidating its free lists): docs/performance.md,
-# "The allocator".
+# less CPU under load (glibc's allocator kept consolidating its free lists): docs/performance-machinery.md,
+# "jemalloc linked as one object".
 set -euo pipefail
 [ "$(uname)" = Linux ] || exit 0
 link="$(cd "$(dirname "$0")" && pwd)/link"

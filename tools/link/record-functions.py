@@ -2,7 +2,7 @@
 """Writes tools/link/functions.txt: the functions a server runs, from its start with every shipped
 stub to idle and through a CI test session, one symbol per line, for lld's --symbol-ordering-file
 (tools/release-flags.sh). Placed together, the code that runs spans fewer pages of the binary, so
-fewer are mapped (docs/performance.md, "Idle memory").
+fewer are mapped (docs/performance-machinery.md, "Code laid out by use").
 
 Run it after changes that add or move much code (it needs valgrind: `make bench-deps`). A stale
 list still builds and works; the server only maps a little more of its binary.
