@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "CEvhttpHeaders"),
         // jemalloc's settings, for the release build that links it (tools/release-flags.sh).
         .target(name: "CAllocatorSettings"),
-        .target(name: "HTTPServer", dependencies: ["CLibevent", "CEvhttpHeaders", "WireFormat"]),
+        .target(name: "HTTPServer", dependencies: ["CLibevent", "CEvhttpHeaders", "CZlib", "WireFormat"]),
         .target(name: "XML", dependencies: ["CLibxml2", "WorkLimits"]),
         .target(
             name: "MockCore",

@@ -33,6 +33,24 @@ public enum Base64 {
         return out
     }
 
+    /// `bytes` as padded base64.
+    public static func encode(_ bytes: some Collection<UInt8>) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        let bytes = Array(bytes)
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        for start in stride(from: 0, to: bytes.count, by: 3) {
+            let count = min(3, bytes.count - start)
+            var quantum = UInt32(bytes[start]) << 16
+            if count > 1 { quantum |= UInt32(bytes[start + 1]) << 8 }
+            if count > 2 { quantum |= UInt32(bytes[start + 2]) }
+            for index in 0..<4 {
+                out.append(index <= count ? alphabet[Int(quantum >> UInt32(18 - 6 * index) & 0x3F)] : UInt8(ascii: "="))
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     @usableFromInline
     static func sextet(_ byte: UInt8) -> UInt8? {
         switch byte {

@@ -17,6 +17,7 @@ struct ListAdminRoutes: ParsableCommand {
     /// What `serve` mounts: the stub engine's, the recorder's, device mode's and the fleet's routes beside the built-in ones.
     static let table = AdminRouteTable(
         listingBuiltInAnd: StubAdminAPI.endpoints.listing() + RecordingAdminAPI.endpoints.listing() + DeviceModeAPI.endpoints.listing()
+            + MessageStubs.listedRoutes
             + FleetAdmin.endpoints.listing())
 
     func run() {

@@ -107,6 +107,7 @@ struct Serve: ParsableCommand {
                     engine: stubs, journal: journal, recordings: recordings,
                     maxScopeMappingBytes: server.maxScopeMappingBytes),
                 RecordingAdminAPI(proxy: recorder, recordedDirectory: recordedURL, replay: recordings),
+                MessageStubs(directory: stubs.directory, logger: logger),
                 stubs, recorder, recordings, staticFiles,
             ]
             if let fallbackProxy, let target = RecordingTarget(argument: fallbackProxy) {

@@ -29,6 +29,9 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Bytes of answers that may wait for clients that do not read them (larger answers past it get 503).")
     var maxUnsentBytes: Int = 256 * 1024 * 1024
 
+    @Option(help: "Largest WebSocket message a client may send, in bytes (fragments summed); past it the channel closes with 1009.")
+    var maxMessageBytes: Int = 1024 * 1024
+
     @Option(
         help: ArgumentHelp(
             "Milliseconds of work one request may make its event loop do (matching, templates, helpers, webhook rendering); "
@@ -108,6 +111,7 @@ struct ServerOptions: ParsableArguments {
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1, not \(threads)") }
         guard maxBody >= 0 else { throw ValidationError("--max-body must not be negative") }
         guard maxUnsentBytes >= 0 else { throw ValidationError("--max-unsent-bytes must not be negative") }
+        guard maxMessageBytes >= 1 else { throw ValidationError("--max-message-bytes must be at least 1") }
         guard (1...60_000).contains(requestCpuBudget) else {
             throw ValidationError("--request-cpu-budget must be 1...60000 milliseconds, not \(requestCpuBudget)")
         }
@@ -256,6 +260,7 @@ struct ServerOptions: ParsableArguments {
         configuration.threads = threads
         configuration.maxBodySize = maxBody
         configuration.maxUnsentBytes = maxUnsentBytes
+        configuration.maxMessageBytes = maxMessageBytes
         configuration.idleTimeout = .seconds(idleTimeout)
         return configuration
     }

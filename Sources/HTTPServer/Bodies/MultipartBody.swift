@@ -134,7 +134,7 @@ public enum MultipartBody {
 
 extension String {
     /// Without leading and trailing spaces and tabs.
-    fileprivate var trimmingSpaces: String {
+    var trimmingSpaces: String {
         let scalars = unicodeScalars.drop { $0 == " " || $0 == "\t" }
         let trimmed = scalars.reversed().drop { $0 == " " || $0 == "\t" }
         return String(String.UnicodeScalarView(trimmed.reversed()))

@@ -19,6 +19,8 @@ public final class EventLoop: @unchecked Sendable {
     public let localAuthority: String
     /// `ServerConfiguration.maxUnsentBytes`.
     let maxUnsentBytes: Int
+    /// `ServerConfiguration.maxMessageBytes`.
+    let maxMessageBytes: Int
     /// `ServerConfiguration.idleTimeout`: also how long a CONNECT tunnel may sit idle.
     let idleTimeout: Duration
     private var boundSocket: OpaquePointer?
@@ -50,6 +52,8 @@ public final class EventLoop: @unchecked Sendable {
     let outboundPool = OutboundPool()
     /// CONNECT tunnels in progress, ended when the loop drains.
     var openTunnels: [ObjectIdentifier: Tunnel] = [:]
+    /// WebSocket channels open on this loop, ended when it drains.
+    var openChannels: [ObjectIdentifier: WebSocketChannel] = [:]
     private var thread: pthread_t?
     /// The thread running the loop, set by that thread when it starts: what debug builds check
     /// loop-only calls against.
@@ -74,6 +78,7 @@ public final class EventLoop: @unchecked Sendable {
         self.localPort = localPort
         self.localAuthority = localAuthority
         maxUnsentBytes = configuration.maxUnsentBytes
+        maxMessageBytes = configuration.maxMessageBytes
         tlsHandshakeTimeout = configuration.tlsHandshakeTimeout
         idleTimeout = configuration.idleTimeout
         decoder.initialize(to: RequestDecoder(localPort: localPort, isSecure: configuration.tls != nil))
@@ -173,7 +178,7 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Whether the caller is on this loop's thread (or the loop has not started: setting up).
-    var isOnLoopThread: Bool {
+    public var isOnLoopThread: Bool {
         guard let runningThread else { return true }
         return pthread_equal(runningThread, pthread_self()) != 0
     }
@@ -195,6 +200,7 @@ public final class EventLoop: @unchecked Sendable {
         for timer in timers.values { timer.release() }
         timers.removeAll()
         for tunnel in openTunnels.values { tunnel.end() }
+        for channel in openChannels.values { channel.end() }
         if let mailboxEvent { event_free(mailboxEvent) }
         mailboxEvent = nil
         if let writeEvent { event_free(writeEvent) }
@@ -324,6 +330,7 @@ public final class EventLoop: @unchecked Sendable {
         guard !isDraining else { return }
         isDraining = true
         for tunnel in openTunnels.values { tunnel.end() }
+        for channel in openChannels.values { channel.close(code: 1001, reason: "the server is stopping") }
         if let boundSocket { evhttp_del_accept_socket(http, boundSocket) }
         boundSocket = nil
         if unfinishedRequests == 0 {

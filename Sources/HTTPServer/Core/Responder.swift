@@ -239,6 +239,17 @@ public final class Responder {
         takeSocket { loop, socket in Tunnel.start(loop: loop, socket: socket, origin: origin, destination: destination) }
     }
 
+    /// Answers a WebSocket upgrade with `handshake`'s 101 and turns the connection into a channel;
+    /// `opened` gets it on the loop before its first frame is read. Nothing when the client has gone.
+    public func upgradeToWebSocket(_ handshake: WebSocketHandshake, opened: @escaping (WebSocketChannel) -> Void) {
+        takeSocket { loop, socket in
+            // A slow reader may have a few messages waiting, never without bound.
+            let unsentCap = max(4 << 20, 2 * loop.maxMessageBytes)
+            WebSocketChannel.start(
+                loop: loop, socket: socket, handshake: handshake, maxMessageBytes: loop.maxMessageBytes, maxUnsentBytes: unsentCap, opened: opened)
+        }
+    }
+
     /// Takes the client's socket from evhttp (which answers nothing more on it) and hands it to
     /// `owner` on the loop's next turn; nothing when the client has gone.
     private func takeSocket(_ owner: @escaping (EventLoop, Int32) -> Void) {

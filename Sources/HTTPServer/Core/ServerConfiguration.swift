@@ -18,6 +18,9 @@ public struct ServerConfiguration: Sendable {
     /// Bytes of answers in memory (a shared buffer once) that may wait, across the server, for
     /// clients that do not read them; past it, large answers get 503.
     public var maxUnsentBytes: Int = 256 * 1024 * 1024
+    /// Largest WebSocket message a client may send (its fragments summed); past it the channel
+    /// closes with 1009.
+    public var maxMessageBytes: Int = 1024 * 1024
     /// Serve `https://` with this certificate and key instead of plain HTTP.
     public var tls: TLSServerSettings?
     /// A TLS handshake not finished this long after its connection began is ended, however

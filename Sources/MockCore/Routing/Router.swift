@@ -49,6 +49,8 @@ public final class Router: HTTPHandler {
     public let adminRoutes: AdminRouteTable
     /// The bit of the built-in admin API's route in `mountsHolding`.
     private let adminMountBit: UInt64
+    /// Where WebSocket channels go (the message stubs); nil: upgrades are answered as requests.
+    private let channelHost: (any ChannelHost)?
     /// The work one request may make its loop do; nil: `RequestBudget`'s default.
     private let requestBudgetNanoseconds: UInt64?
 
@@ -83,6 +85,7 @@ public final class Router: HTTPHandler {
             bytes += route.prefix.utf8
         }
         self.backends = backends
+        channelHost = backends.lazy.compactMap { $0 as? any ChannelHost }.first
         self.metrics = metrics
         routeMetricSlots = routes.map { route in backends.firstIndex { $0 === route.backend } ?? backends.count }
         prefixBytes = bytes
@@ -133,6 +136,9 @@ public final class Router: HTTPHandler {
             responder.pacing = conditions.pacing(uploadBytes: request.body.count)
         }
         scopes.sweepIfDue(now: request.receivedAtNanos)
+        if !admission.isAdmin, let channelHost, WebSocketHandshake.isUpgrade(request) {
+            return openChannel(request, channelHost, scope, responder)
+        }
         var context = RequestContext(scope: scope, basePath: admission.basePath)
         let (emulators, offlineHost) = admission.isAdmin ? (.all, nil) : passDeviceGate(request, &context)
         if let (reply, route) = askBackends(request, admission, context, emulators) {
@@ -174,6 +180,22 @@ public final class Router: HTTPHandler {
         }
         deviceMode.answerConnect(request, responder, portScope: scopePorts?.scope(ofLocalPort: request.localPort)) { [scopes] name in
             (name.map { scopes.existing($0) } ?? scopes.default)?.networkConditions?.offline ?? false
+        }
+    }
+
+    /// A WebSocket upgrade: the channel opens (on any path, as WireMock 4's) and goes to the
+    /// channel host, or the client is told why not. Not journaled: the journal of a channel is
+    /// its messages'.
+    private func openChannel(_ request: Request, _ host: any ChannelHost, _ scope: StateScope, _ responder: Responder) {
+        guard !request.isSecure else {
+            // The channel takes the connection's socket, under which TLS runs: not yet.
+            return responder.send(.text("WebSockets are served over plain HTTP only (ws://, not wss://) for now.\n", status: 501))
+        }
+        switch WebSocketHandshake.read(request) {
+        case .failure(let refusal): responder.send(refusal.response)
+        case .success(let handshake):
+            let opening = copy request
+            responder.upgradeToWebSocket(handshake) { channel in host.opened(channel, by: opening, in: scope) }
         }
     }
 

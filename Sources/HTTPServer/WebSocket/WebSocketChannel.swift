@@ -1,0 +1,208 @@
+import CLibevent
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One open WebSocket, server side, on the loop that accepted it: frames in and out, pings
+/// answered, the close handshake, and the RFC's close code for whatever the peer gets wrong. Its
+/// owner hears each message (`onMessage`) and the end (`onClose`), once. Everything but `loop`
+/// is the loop's: call `send` and `close` there (`loop.execute` from elsewhere). Lives until it
+/// ends; the loop holds it meanwhile.
+public final class WebSocketChannel: @unchecked Sendable {
+    public let loop: EventLoop
+    /// A message, text or binary, whole.
+    public var onMessage: ((WebSocketEvent) -> Void)?
+    /// The channel has ended: the close code and reason (the peer's, or what this side sent;
+    /// 1006 when the connection dropped without a close frame).
+    public var onClose: ((_ code: UInt16, _ reason: String) -> Void)?
+
+    private var events: OpaquePointer?
+    private var reader: WebSocketFrameReader
+    private let deflate: WebSocketDeflate?
+    /// Bytes waiting to be written past which the client is taken to be gone (it reads too
+    /// slowly to keep up): the server never buffers without bound for it.
+    private let maxUnsentBytes: Int
+    private var closeSent = false
+    private var closeReceived = false
+    private var ended = false
+    private var retained: Unmanaged<WebSocketChannel>?
+
+    /// Takes over `socket` (a connection evhttp has let go of), writes `handshake`'s 101 on it
+    /// and starts reading frames; `opened` gets the channel before the first frame is read.
+    static func start(
+        loop: EventLoop, socket: Int32, handshake: WebSocketHandshake, maxMessageBytes: Int, maxUnsentBytes: Int,
+        opened: (WebSocketChannel) -> Void
+    ) {
+        _ = evutil_make_socket_nonblocking(socket)
+        guard let events = bufferevent_socket_new(loop.base, socket, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else {
+            closeDescriptor(socket)
+            return
+        }
+        let channel = WebSocketChannel(
+            loop: loop, events: events,
+            reader: WebSocketFrameReader(
+                masked: true, maxMessageBytes: maxMessageBytes, inflater: handshake.deflate.map { _ in WebSocketInflater() }),
+            deflate: handshake.deflate, maxUnsentBytes: maxUnsentBytes)
+        channel.retained = Unmanaged.passRetained(channel)
+        loop.openChannels[ObjectIdentifier(channel)] = channel
+        opened(channel)
+        channel.write(handshake.response)
+        bufferevent_setcb(events, onChannelRead, onChannelWrite, onChannelEvent, Unmanaged.passUnretained(channel).toOpaque())
+        bufferevent_enable(events, Int16(EV_READ | EV_WRITE))
+    }
+
+    private init(loop: EventLoop, events: OpaquePointer, reader: WebSocketFrameReader, deflate: WebSocketDeflate?, maxUnsentBytes: Int) {
+        self.loop = loop
+        self.events = events
+        self.reader = reader
+        self.deflate = deflate
+        self.maxUnsentBytes = maxUnsentBytes
+    }
+
+    /// Whether the channel still takes messages to send.
+    public var isOpen: Bool { !ended && !closeSent }
+
+    public func send(text: String) { send(.text, Array(text.utf8)) }
+
+    public func send(binary: [UInt8]) { send(.binary, binary) }
+
+    private func send(_ opcode: WebSocketOpcode, _ payload: [UInt8]) {
+        loop.assertOnLoopThread()
+        guard isOpen else { return }
+        if let deflate, let compressed = deflate.deflate(payload) {
+            write(WebSocketFrameWriter.frame(opcode, compressed, rsv1: true))
+        } else {
+            write(WebSocketFrameWriter.frame(opcode, payload))
+        }
+    }
+
+    /// Starts the close handshake: the close frame goes out, and the connection ends when the
+    /// peer answers with its own (or drops).
+    public func close(code: UInt16 = 1000, reason: String = "") {
+        loop.assertOnLoopThread()
+        guard isOpen else { return }
+        closeSent = true
+        write(WebSocketFrameWriter.close(code: code, reason: reason))
+        report(code, reason)
+    }
+
+    private func write(_ bytes: [UInt8]) {
+        guard let events else { return }
+        let output = bufferevent_get_output(events)
+        guard evbuffer_get_length(output) + bytes.count <= maxUnsentBytes || bytes.count > maxUnsentBytes && evbuffer_get_length(output) == 0
+        else {
+            report(WebSocketFailure.policyViolation, "the client reads too slowly: over \(maxUnsentBytes) bytes wait for it")
+            return end()
+        }
+        _ = bytes.withUnsafeBytes { evbuffer_add(output, $0.baseAddress, $0.count) }
+    }
+
+    fileprivate func readable() {
+        guard let events else { return }
+        let input = bufferevent_get_input(events)
+        let count = evbuffer_get_length(input)
+        guard count > 0 else { return }
+        var bytes = [UInt8](repeating: 0, count: count)
+        _ = bytes.withUnsafeMutableBytes { evbuffer_remove(input, $0.baseAddress, count) }
+        // After its close frame a peer sends nothing more: what follows is not read.
+        guard !closeReceived else { return }
+        do throws(WebSocketFailure) {
+            for event in try reader.read(bytes) {
+                handle(event)
+                if ended || closeReceived { return }
+            }
+        } catch {
+            fail(error)
+        }
+    }
+
+    private func handle(_ event: WebSocketEvent) {
+        switch event {
+        case .ping(let payload):
+            if isOpen { write(WebSocketFrameWriter.frame(.pong, payload)) }
+        case .pong:
+            break
+        case .close(let code, let reason):
+            closeReceived = true
+            if !closeSent {
+                // Echo the peer's code (RFC 6455 5.5.1); none for none.
+                closeSent = true
+                write(WebSocketFrameWriter.close(code: code))
+                report(code ?? 1005, reason)
+            }
+            finishWhenWritten()
+        case .text, .binary:
+            onMessage?(event)
+        }
+    }
+
+    /// The peer broke the protocol: the close frame with the RFC's code, then the connection ends.
+    private func fail(_ failure: WebSocketFailure) {
+        closeReceived = true
+        if !closeSent {
+            closeSent = true
+            write(WebSocketFrameWriter.close(code: failure.code, reason: failure.reason))
+            report(failure.code, failure.reason)
+        }
+        finishWhenWritten()
+    }
+
+    private func finishWhenWritten() {
+        guard let events else { return }
+        if evbuffer_get_length(bufferevent_get_output(events)) == 0 { return end() }
+        bufferevent_disable(events, Int16(EV_READ))
+    }
+
+    fileprivate func written() {
+        guard let events, closeSent && closeReceived else { return }
+        if evbuffer_get_length(bufferevent_get_output(events)) == 0 { end() }
+    }
+
+    fileprivate func dropped() {
+        report(1006, "the connection closed without a close frame")
+        end()
+    }
+
+    private func report(_ code: UInt16, _ reason: String) {
+        guard let onClose else { return }
+        self.onClose = nil
+        onClose(code, reason)
+    }
+
+    /// The socket closed; the loop forgets the channel.
+    func end() {
+        guard !ended else { return }
+        ended = true
+        report(1006, "the server stopped")
+        onMessage = nil
+        if let events { bufferevent_free(events) }
+        events = nil
+        loop.openChannels[ObjectIdentifier(self)] = nil
+        retained?.release()
+        retained = nil
+    }
+}
+
+private func channel(_ arg: UnsafeMutableRawPointer?) -> WebSocketChannel? {
+    arg.map { Unmanaged<WebSocketChannel>.fromOpaque($0).takeUnretainedValue() }
+}
+
+private func onChannelRead(_ bev: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) {
+    channel(arg)?.readable()
+}
+
+private func onChannelWrite(_ bev: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) {
+    channel(arg)?.written()
+}
+
+private func onChannelEvent(_ bev: OpaquePointer?, _ what: Int16, _ arg: UnsafeMutableRawPointer?) {
+    if what & Int16(BEV_EVENT_EOF | BEV_EVENT_ERROR | BEV_EVENT_TIMEOUT) != 0 { channel(arg)?.dropped() }
+}
+
+/// The system's close, which the channel's own `close` hides inside it.
+private func closeDescriptor(_ descriptor: Int32) {
+    _ = close(descriptor)
+}

@@ -1,0 +1,328 @@
+import Foundation
+import HTTPServer
+import JSON
+import Logging
+import MockCore
+import Synchronization
+import Templating
+import WorkLimits
+
+/// WebSocket message stubs, as WireMock 4 has them: every WebSocket a client opens (on any path
+/// outside the admin API) is a channel of the scope that opened it; a message that comes on it is
+/// matched against the message mappings (the scope's own, then the shared ones: lowest priority
+/// number first, then the latest added), and the first that matches sends its messages. Mappings
+/// load from `message-mappings/` beside `mappings/` and come and go through the admin API
+/// (`MessageStubsAdmin`); every message in and out is journaled per scope.
+public final class MessageStubs: ChannelHost, AdminRoutesProvider {
+    public let name = "messages"
+    let directory: StubDirectory
+    let logger: Logger
+    /// Messages the journal keeps (oldest go first).
+    let journalCapacity: Int
+    let state = Mutex(State())
+
+    struct State {
+        /// The files' mappings and those the `default` scope added: every scope's.
+        var shared: [MessageStubMapping] = []
+        /// Mappings a named scope added: its own.
+        var own: [String: [MessageStubMapping]] = [:]
+        var insertions = 0
+        var channels: [String: OpenChannel] = [:]
+        var journal: [MessageEvent] = []
+    }
+
+    /// A channel and what opened it.
+    struct OpenChannel: @unchecked Sendable {
+        let id: String
+        let scope: StateScope
+        let request: Request
+        /// The loop's own: used there only (`loop.execute` from elsewhere).
+        let channel: WebSocketChannel
+    }
+
+    public init(directory: StubDirectory, journalCapacity: Int = 10_000, logger: Logger = Logger(label: "understudy")) {
+        self.directory = directory
+        self.journalCapacity = journalCapacity
+        self.logger = logger
+        let (mappings, problems) = Self.loadFiles(in: directory)
+        for problem in problems { logger.warning("\(problem)") }
+        state.withLock { state in
+            for var mapping in mappings {
+                state.insertions += 1
+                mapping.insertion = state.insertions
+                state.shared.append(mapping)
+            }
+        }
+    }
+
+    public var adminRoutes: [AdminRoute] { MessageStubsAdmin.endpoints.routes(servedBy: MessageStubsAdmin(stubs: self)) }
+
+    /// The admin routes, listed (`understudy admin-routes`).
+    public static var listedRoutes: [AdminRoute] { MessageStubsAdmin.endpoints.listing() }
+
+    public var report: BackendReport {
+        let (mappings, channels) = state.withLock { ($0.shared.count + $0.own.values.reduce(0) { $0 + $1.count }, $0.channels.count) }
+        return BackendReport(fixtures: [("message mappings", mappings), ("open channels", channels)])
+    }
+
+    // MARK: Files
+
+    /// `message-mappings/**/*.json`: one mapping a file, or `{"messageMappings": […]}`.
+    static func loadFiles(in directory: StubDirectory) -> ([MessageStubMapping], [StubError]) {
+        let folder = directory.root.appendingPathComponent("message-mappings")
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return ([], []) }
+        var mappings: [MessageStubMapping] = []
+        var problems: [StubError] = []
+        let files = walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "json" }.sorted { $0.path < $1.path }
+        for file in files {
+            let shown = "message-mappings/" + file.path.dropFirst(folder.path.count + 1)
+            do {
+                let json = try JSONValue.parseLenient(Array(try Data(contentsOf: file)))
+                let items = json["messageMappings"]?.arrayValue ?? [json]
+                for (index, item) in items.enumerated() {
+                    do throws(StubError) {
+                        mappings.append(try MessageStubMapping.parse(item, in: directory, file: shown))
+                    } catch {
+                        var located = error
+                        if json["messageMappings"] != nil {
+                            located.field = "messageMappings[\(index)]" + (error.field.isEmpty ? "" : ".\(error.field)")
+                        }
+                        problems.append(located)
+                    }
+                }
+            } catch let error as JSONParseError {
+                problems.append(StubError(file: shown, line: error.line, field: "", message: "column \(error.column): \(error.message)"))
+            } catch {
+                problems.append(StubError(file: shown, field: "", message: "cannot be read: \(error)"))
+            }
+        }
+        return (mappings, problems)
+    }
+
+    // MARK: Mappings by scope
+
+    /// The mappings `scope` sees, in the order they are tried.
+    func mappings(in scope: StateScope) -> [MessageStubMapping] {
+        state.withLock { state in
+            let all = scope.isDefault ? state.shared : (state.own[scope.name] ?? []) + state.shared
+            return all.sorted { $0.priority != $1.priority ? $0.priority < $1.priority : $0.insertion > $1.insertion }
+        }
+    }
+
+    /// Adds `mapping` (replacing one of its id) to `scope`'s own, or the shared ones in `default`.
+    func add(_ mapping: MessageStubMapping, in scope: StateScope) {
+        state.withLock { state in
+            var mapping = mapping
+            state.insertions += 1
+            mapping.insertion = state.insertions
+            if scope.isDefault {
+                state.shared.removeAll { $0.id == mapping.id }
+                state.shared.append(mapping)
+            } else {
+                state.own[scope.name, default: []].removeAll { $0.id == mapping.id }
+                state.own[scope.name, default: []].append(mapping)
+            }
+        }
+    }
+
+    @discardableResult
+    func remove(id: String, in scope: StateScope) -> Bool {
+        state.withLock { state in
+            if scope.isDefault {
+                let before = state.shared.count
+                state.shared.removeAll { $0.id == id }
+                return state.shared.count != before
+            }
+            let before = state.own[scope.name]?.count ?? 0
+            state.own[scope.name]?.removeAll { $0.id == id }
+            return (state.own[scope.name]?.count ?? 0) != before
+        }
+    }
+
+    func removeAll(in scope: StateScope) {
+        state.withLock { state in
+            if scope.isDefault { state.shared.removeAll() } else { state.own[scope.name] = nil }
+        }
+    }
+
+    /// A scope's reset: its own mappings, journal and channels go (the channels closed, 1012).
+    public func reset(scope: StateScope) {
+        let closing = state.withLock { state in
+            if scope.isDefault {
+                state.shared = state.shared.filter { _ in false }
+                let (files, _) = Self.loadFiles(in: directory)
+                for var mapping in files {
+                    state.insertions += 1
+                    mapping.insertion = state.insertions
+                    state.shared.append(mapping)
+                }
+            }
+            state.own[scope.name] = nil
+            state.journal.removeAll { $0.scope === scope }
+            return state.channels.values.filter { $0.scope === scope }
+        }
+        for open in closing {
+            _ = open.channel.loop.execute { open.channel.close(code: 1012, reason: "the scope was reset") }
+        }
+    }
+
+    // MARK: Channels
+
+    public func opened(_ channel: WebSocketChannel, by request: Request, in scope: StateScope) {
+        let open = OpenChannel(id: UUID().uuidString.lowercased(), scope: scope, request: request, channel: channel)
+        state.withLock { $0.channels[open.id] = open }
+        channel.onMessage = { [weak self] event in self?.received(event, on: open) }
+        channel.onClose = { [weak self, logger] code, reason in
+            _ = self?.state.withLock { $0.channels.removeValue(forKey: open.id) }
+            if code != 1000 && code != 1001 && code != 1005 && code != 1006 {
+                logger.debug("WebSocket \(open.request.path) closed with \(code): \(reason)")
+            }
+        }
+    }
+
+    func channels(in scope: StateScope?) -> [OpenChannel] {
+        state.withLock { state in state.channels.values.filter { scope == nil || $0.scope === scope }.sorted { $0.id < $1.id } }
+    }
+
+    /// A message in: the first mapping that matches sends its messages; the message is journaled
+    /// either way. Runs on the channel's loop, within a work budget as a request does.
+    private func received(_ event: WebSocketEvent, on open: OpenChannel) {
+        let bytes: [UInt8]
+        switch event {
+        case .text(let text): bytes = Array(text.utf8)
+        case .binary(let data): bytes = data
+        default: return
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        RequestBudget.run {
+            let matched = mappings(in: open.scope).first { mapping in
+                guard case .message(let channel, let body) = mapping.trigger else { return false }
+                if let channel, !channel.evaluate(open.request).matched { return false }
+                return body?.matches(body: bytes) ?? true
+            }
+            if let matched {
+                for action in matched.actions { send(action, for: matched, message: text, from: open) }
+            }
+            record(MessageEvent(type: .received, channel: open, message: text, stub: matched?.json))
+        }
+    }
+
+    private func send(_ action: MessageStubMapping.SendAction, for mapping: MessageStubMapping, message: String?, from open: OpenChannel?) {
+        guard let outgoing = render(action.body, message: message, request: open?.request, parameters: mapping.json) else { return }
+        switch action.target {
+        case .originating:
+            guard let open else { return }
+            deliver(outgoing, to: open)
+        case .requestInitiated(let pattern):
+            let scope = open?.scope
+            for target in channels(in: nil) where (scope == nil || target.scope === scope) && pattern.evaluate(target.request).matched {
+                deliver(outgoing, to: target)
+            }
+        }
+    }
+
+    /// What an action sends, rendered: text from its template (the message and the request that
+    /// opened the channel in its model), bytes, or a body file.
+    func render(_ body: MessageStubMapping.OutgoingMessage, message: String?, request: Request?, parameters: JSONValue?) -> WebSocketEvent? {
+        switch body {
+        case .binary(let bytes): return .binary(bytes)
+        case .file(let name, let binary):
+            guard let data = try? directory.files.bytes(name, field: "filePath") else {
+                logger.warning("message stub: no body file \(name) in __files/")
+                return nil
+            }
+            return binary ? .binary(Array(data)) : .text(String(decoding: data, as: UTF8.self))
+        case .text(let template):
+            var model: [(String, TemplateValue)] = []
+            if let request { model.append(("request", ResponseTemplating.requestModel(request))) }
+            if let message { model.append(("message", .object(TemplateObject([("body", .string(message))])))) }
+            model.append(("parameters", TemplateValue(parameters?["transformerParameters"] ?? .object([]))))
+            return .text(template.render(.object(TemplateObject(model))))
+        }
+    }
+
+    /// Sends on `target`'s loop (now when that is this thread's) and journals it.
+    func deliver(_ message: WebSocketEvent, to target: OpenChannel) {
+        let text: String
+        switch message {
+        case .text(let value): text = value
+        case .binary(let bytes): text = String(decoding: bytes, as: UTF8.self)
+        default: return
+        }
+        let channel = target.channel
+        let work: @Sendable () -> Void = {
+            switch message {
+            case .text(let value): channel.send(text: value)
+            case .binary(let bytes): channel.send(binary: bytes)
+            default: break
+            }
+        }
+        if channel.loop.isOnLoopThread { work() } else { _ = channel.loop.execute(work) }
+        record(MessageEvent(type: .sent, channel: target, message: text, stub: nil))
+    }
+
+    // MARK: Journal
+
+    func record(_ event: MessageEvent) {
+        state.withLock { state in
+            state.journal.append(event)
+            if state.journal.count > journalCapacity { state.journal.removeFirst(state.journal.count - journalCapacity) }
+        }
+    }
+
+    /// The journal of `scope` (nil: every scope's), oldest first.
+    func events(in scope: StateScope?) -> [MessageEvent] {
+        state.withLock { state in scope.map { scope in state.journal.filter { $0.scope === scope } } ?? state.journal }
+    }
+
+    func removeEvents(in scope: StateScope?, where condition: (MessageEvent) -> Bool) -> [MessageEvent] {
+        state.withLock { state in
+            let removed = state.journal.filter { (scope == nil || $0.scope === scope) && condition($0) }
+            let ids = Set(removed.map(\.id))
+            state.journal.removeAll { ids.contains($0.id) }
+            return removed
+        }
+    }
+}
+
+/// A message journaled: received on a channel, or sent to one.
+struct MessageEvent: Sendable {
+    enum Kind: String, Sendable {
+        case received
+        case sent
+    }
+
+    let id = UUID().uuidString.lowercased()
+    let type: Kind
+    let channelId: String
+    let channelOpen: Bool
+    let scope: StateScope
+    /// The request that opened the channel (for a pattern's `channel`).
+    let request: Request
+    let message: String
+    /// The mapping that matched a received message (nil: none did, or a sent one).
+    let stub: JSONValue?
+    let timestamp = MonotonicClock.wallSeconds()
+
+    init(type: Kind, channel: MessageStubs.OpenChannel, message: String, stub: JSONValue?) {
+        self.type = type
+        channelId = channel.id
+        channelOpen = channel.channel.isOpen
+        scope = channel.scope
+        request = channel.request
+        self.message = message
+        self.stub = stub
+    }
+
+    /// WireMock 4's `MessageServeEvent`.
+    var json: JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("id", .string(id)), ("eventType", .string(type.rawValue)),
+            ("channel", .object([("type", .string("websocket")), ("id", .string(channelId)), ("open", .bool(channelOpen))])),
+            ("message", .string(message)), ("wasMatched", .bool(type == .sent || stub != nil)),
+            ("timestamp", .string(Timestamp.iso8601(timestamp))),
+        ]
+        if let stub { members.append(("stubMapping", stub)) }
+        return .object(members)
+    }
+}
