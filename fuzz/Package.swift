@@ -7,7 +7,7 @@ import PackageDescription
 let targets = [
     "fuzz-xml", "fuzz-json", "fuzz-form", "fuzz-template", "fuzz-jsonpath", "fuzz-stub-mapping",
     "fuzz-informix-sql", "fuzz-har", "fuzz-content-decoding", "fuzz-proxy-request", "fuzz-multipart", "fuzz-http-version",
-    "fuzz-json-schema", "fuzz-webhook-destination",
+    "fuzz-json-schema", "fuzz-webhook-destination", "fuzz-websocket",
 ]
 
 let package = Package(

@@ -27,6 +27,8 @@ public final class WebSocketChannel: @unchecked Sendable {
     private let maxUnsentBytes: Int
     private var closeSent = false
     private var closeReceived = false
+    /// The peer broke the protocol: its bytes are dropped from then on.
+    private var failed = false
     private var ended = false
     private var retained: Unmanaged<WebSocketChannel>?
 
@@ -87,6 +89,7 @@ public final class WebSocketChannel: @unchecked Sendable {
         closeSent = true
         write(WebSocketFrameWriter.close(code: code, reason: reason))
         report(code, reason)
+        endAfterGrace()
     }
 
     private func write(_ bytes: [UInt8]) {
@@ -107,8 +110,9 @@ public final class WebSocketChannel: @unchecked Sendable {
         guard count > 0 else { return }
         var bytes = [UInt8](repeating: 0, count: count)
         _ = bytes.withUnsafeMutableBytes { evbuffer_remove(input, $0.baseAddress, count) }
-        // After its close frame a peer sends nothing more: what follows is not read.
-        guard !closeReceived else { return }
+        // After its close frame a peer sends nothing more, and after a violation nothing it sends
+        // is read: dropped.
+        guard !closeReceived && !failed else { return }
         do throws(WebSocketFailure) {
             for event in try reader.read(bytes) {
                 handle(event)
@@ -139,15 +143,24 @@ public final class WebSocketChannel: @unchecked Sendable {
         }
     }
 
-    /// The peer broke the protocol: the close frame with the RFC's code, then the connection ends.
+    /// The peer broke the protocol: the close frame with the RFC's code; what it sends after is
+    /// read and dropped (closing with unread bytes would reset the connection, and the client
+    /// might never see the code) until it closes, or for `closingGrace` at most.
     private func fail(_ failure: WebSocketFailure) {
-        closeReceived = true
+        failed = true
         if !closeSent {
             closeSent = true
             write(WebSocketFrameWriter.close(code: failure.code, reason: failure.reason))
             report(failure.code, failure.reason)
         }
-        finishWhenWritten()
+        endAfterGrace()
+    }
+
+    /// How long the server waits for the peer's answer to its close frame.
+    static let closingGrace: Duration = .seconds(3)
+
+    private func endAfterGrace() {
+        _ = loop.schedule(after: Self.closingGrace) { [weak self] in self?.end() }
     }
 
     private func finishWhenWritten() {

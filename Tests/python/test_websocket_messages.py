@@ -1,0 +1,251 @@
+"""WebSocket message stubs through the built server, with the `websockets` client: WireMock 4's
+message mappings from files and the admin API, templated answers, channels and the message journal
+per scope, a scope's reset closing its channels, and the close codes RFC 6455 gives for what a
+client gets wrong (sent from a raw socket)."""
+import base64
+import json
+import os
+import socket
+import struct
+import tempfile
+import threading
+import time
+
+import pytest
+import requests
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from understudy_server import serve
+
+ECHO = {
+    "name": "Echo",
+    "trigger": {"type": "message", "channel": {"type": "websocket", "initiatingRequestPattern": {"urlPath": "/chat"}},
+                "message": {"body": {"matches": "hello.*"}}},
+    "actions": [{"type": "send", "message": {"body": {"data": "You said: {{message.body}} on {{request.path}}"}}}],
+}
+# WireMock's own fixture (message-stub-test/single.json in its acceptance tests), unchanged.
+WIREMOCK_SINGLE = {
+    "name": "Single message stub", "id": "11111111-1111-1111-1111-111111111111",
+    "trigger": {"channel": {"initiatingRequestPattern": {"urlPath": "/ws/single"}, "type": "websocket"}, "type": "message"},
+    "actions": [{"channelTarget": {"type": "originating"}, "type": "send", "message": {"body": {"data": "Hello from single stub"}}}],
+}
+BROADCAST = {
+    "id": "bbbbbbbb-cccc-dddd-eeee-ffffffffffff", "name": "Broadcast stub",
+    "trigger": {"type": "message", "channel": {"type": "websocket", "initiatingRequestPattern": {"url": "/source", "method": "ANY"}},
+                "message": {"body": {"equalTo": "broadcast"}}},
+    "actions": [{"type": "send", "message": {"body": "broadcasted"},
+                 "channelTarget": {"type": "request-initiated", "requestPattern": {"url": "/target", "method": "ANY"}}}],
+}
+
+
+@pytest.fixture(scope="module")
+def server():
+    with tempfile.TemporaryDirectory() as stubs:
+        folder = os.path.join(stubs, "message-mappings")
+        os.makedirs(os.path.join(folder, "more"))
+        json.dump(ECHO, open(os.path.join(folder, "echo.json"), "w"))
+        json.dump({"messageMappings": [WIREMOCK_SINGLE, BROADCAST]}, open(os.path.join(folder, "more", "multi.json"), "w"))
+        with serve(stubs, "--max-message-bytes", "4096") as url:
+            yield url
+
+
+def ws(url, path, scope=None):
+    headers = {"X-Understudy-Scope": scope} if scope else None
+    return connect(url.replace("http://", "ws://") + path, additional_headers=headers, open_timeout=5)
+
+
+def admin(url, method, path, scope=None, **arguments):
+    headers = {"X-Understudy-Scope": scope} if scope else {}
+    return requests.request(method, url + path, headers=headers, timeout=10, **arguments)
+
+
+def nothing_comes(channel, seconds=0.3):
+    with pytest.raises(TimeoutError):
+        channel.recv(timeout=seconds)
+    return True
+
+
+def test_mappings_from_files_answer_with_templates_and_unmatched_messages_get_nothing(server):
+    with ws(server, "/chat?room=1") as chat:
+        assert "permessage-deflate" in chat.response.headers.get("Sec-WebSocket-Extensions", "")
+        chat.send("hello there")
+        assert chat.recv(timeout=5) == "You said: hello there on /chat"
+        chat.send("goodbye")
+        assert nothing_comes(chat)
+    with ws(server, "/ws/single") as single:
+        single.send("anything")
+        assert single.recv(timeout=5) == "Hello from single stub"
+    events = admin(server, "GET", "/__admin/messages").json()["messageServeEvents"]
+    goodbye = next(event for event in events if event["message"] == "goodbye")
+    assert goodbye["eventType"] == "received" and goodbye["wasMatched"] is False and "stubMapping" not in goodbye
+    hello = next(event for event in events if event["message"] == "hello there")
+    assert hello["wasMatched"] is True and hello["stubMapping"]["name"] == "Echo"
+    sent = next(event for event in events if event["message"] == "You said: hello there on /chat")
+    assert sent["eventType"] == "sent" and sent["channel"]["type"] == "websocket"
+
+
+def test_a_request_initiated_target_reaches_every_channel_its_pattern_matches(server):
+    with ws(server, "/target") as first, ws(server, "/target") as second, ws(server, "/source") as source:
+        source.send("broadcast")
+        assert first.recv(timeout=5) == "broadcasted" and second.recv(timeout=5) == "broadcasted"
+        assert nothing_comes(source)
+
+
+def test_the_admin_api_adds_replaces_and_removes_mappings_as_wiremock_4(server):
+    created = admin(server, "POST", "/__admin/message-mappings", json={
+        "trigger": {"message": {"body": {"equalTo": "ping"}}},
+        "actions": [{"type": "send", "message": {"body": {"base64Data": base64.b64encode(b"\x00\x01pong").decode()}}}]})
+    assert created.status_code == 201
+    identifier = created.json()["id"]
+    with ws(server, "/anywhere") as channel:
+        channel.send("ping")
+        assert channel.recv(timeout=5) == b"\x00\x01pong", "base64Data is a binary frame"
+    replaced = admin(server, "PUT", "/__admin/message-mappings/" + identifier, json={
+        "trigger": {"message": {"body": {"equalTo": "ping"}}}, "actions": [{"type": "send", "message": {"body": "pong"}}]})
+    assert replaced.status_code == 200 and replaced.json()["id"] == identifier
+    with ws(server, "/anywhere") as channel:
+        channel.send("ping")
+        assert channel.recv(timeout=5) == "pong"
+    assert identifier in [mapping["id"] for mapping in admin(server, "GET", "/__admin/message-mappings").json()["messageMappings"]]
+    assert admin(server, "DELETE", "/__admin/message-mappings/" + identifier).json() == {}
+    assert admin(server, "GET", "/__admin/message-mappings/" + identifier).status_code == 404
+    assert admin(server, "GET", "/__admin/message-mappings/not-a-uuid").status_code == 400
+
+
+@pytest.mark.parametrize("mapping, pointer, title", [
+    ({"trigger": {"type": "http-request"}, "actions": [{"type": "send", "message": {"body": "test"}}]},
+     "requestPattern", "requestPattern is required"),
+    ({"trigger": {"type": "http-stub"}, "actions": [{"type": "send", "message": {"body": "test"}}]}, "stubId", "stubId is required"),
+    ({"actions": [{"type": "send", "channelTarget": {"type": "originating"}}]}, "message", "message is required"),
+])
+def test_a_mapping_without_a_required_field_is_422_as_wiremock_4_says(server, mapping, pointer, title):
+    answer = admin(server, "POST", "/__admin/message-mappings", json=mapping)
+    assert answer.status_code == 422
+    assert answer.json() == {"errors": [{"code": 10, "source": {"pointer": pointer}, "title": title}]}
+
+
+def test_an_unknown_field_or_channel_type_is_refused_not_ignored(server):
+    for mapping in [{"trigger": {"message": {"bdy": {"equalTo": "x"}}}}, {"trigger": {"channel": {"type": "WEBSOCKET"}}}]:
+        answer = admin(server, "POST", "/__admin/message-mappings", json=mapping)
+        assert answer.status_code == 422 and answer.json()["errors"][0]["title"] == "Error parsing JSON"
+
+
+def test_channels_stubs_and_the_journal_belong_to_their_scope(server):
+    admin(server, "POST", "/__admin/message-mappings", scope="team-a",
+          json={"trigger": {"message": {"body": {"equalTo": "who"}}}, "actions": [{"type": "send", "message": {"body": "team a"}}]})
+    with ws(server, "/feed", scope="team-a") as a, ws(server, "/feed", scope="team-b") as b:
+        a.send("who")
+        assert a.recv(timeout=5) == "team a"
+        b.send("who")
+        assert nothing_comes(b), "scope team-a's stub does not answer in team-b"
+        listed = admin(server, "GET", "/__admin/channels", scope="team-b").json()
+        assert listed["meta"]["total"] == 1 and listed["channels"][0]["initiatingRequest"]["url"] == "/feed"
+        sent = admin(server, "POST", "/__admin/channels/send", scope="team-b",
+                     json={"type": "websocket", "initiatingRequest": {"urlPath": "/feed"}, "message": {"body": {"data": "news"}}})
+        assert sent.json()["channelsMessaged"] == 1
+        assert b.recv(timeout=5) == "news"
+        assert nothing_comes(a)
+        journal = admin(server, "GET", "/__admin/messages", scope="team-b").json()["messageServeEvents"]
+        assert [event["message"] for event in journal] == ["news", "who"], "newest first, team-b's only"
+        count = admin(server, "POST", "/__admin/messages/count", scope="team-a", json={"body": {"equalTo": "who"}}).json()
+        assert count == {"count": 1, "messageJournalDisabled": False}
+        # A scope's reset closes its channels (1012) and leaves the others open.
+        assert admin(server, "POST", "/__admin/scopes/team-a/reset").status_code == 200
+        with pytest.raises(ConnectionClosed) as closed:
+            a.recv(timeout=5)
+        assert closed.value.rcvd.code == 1012
+        b.send("still here")
+        assert admin(server, "POST", "/__admin/messages/count", scope="team-b", json={"body": {"equalTo": "still here"}}).json()["count"] == 1
+
+
+def test_waiting_for_a_message_answers_when_it_comes_or_null_at_the_timeout(server):
+    answers = []
+    waiter = threading.Thread(target=lambda: answers.append(admin(
+        server, "POST", "/__admin/messages/wait", scope="waiting", json={"pattern": {"body": {"equalTo": "late"}}, "timeoutMillis": 5000})))
+    waiter.start()
+    time.sleep(0.3)
+    with ws(server, "/slow", scope="waiting") as channel:
+        channel.send("late")
+        waiter.join(10)
+    assert answers[0].status_code == 200 and answers[0].json()["message"] == "late"
+    started = time.monotonic()
+    timed_out = admin(server, "POST", "/__admin/messages/wait", scope="waiting", json={"pattern": {"body": {"equalTo": "never"}}, "timeoutMillis": 300})
+    assert timed_out.status_code == 200 and timed_out.text == "null" and time.monotonic() - started >= 0.25
+    counted = admin(server, "POST", "/__admin/messages/wait-for-count", scope="waiting",
+                    json={"pattern": {"body": {"equalTo": "late"}}, "timeoutMillis": 100, "count": 3}).json()
+    assert len(counted["messageServeEvents"]) == 1, "fewer than asked for at the timeout"
+
+
+def raw_channel(url, path="/raw"):
+    """A WebSocket opened by hand, for frames no client library will send."""
+    host, port = url.replace("http://", "").split(":")
+    client = socket.create_connection((host, int(port)), timeout=5)
+    client.sendall(("GET %s HTTP/1.1\r\nHost: %s:%s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n" % (path, host, port)).encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += client.recv(1)
+    assert head.startswith(b"HTTP/1.1 101 ") and b"Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=" in head
+    return client
+
+
+def frame(opcode, payload, masked=True, fin=True):
+    header = bytes([(0x80 if fin else 0) | opcode])
+    mask = 0x80 if masked else 0
+    if len(payload) < 126:
+        header += bytes([mask | len(payload)])
+    else:
+        header += bytes([mask | 126]) + struct.pack(">H", len(payload))
+    if not masked:
+        return header + payload
+    key = b"\x11\x22\x33\x44"
+    return header + key + bytes(byte ^ key[index % 4] for index, byte in enumerate(payload))
+
+
+def close_code(client, answer=True):
+    """The close code of the close frame the server sends; the client then answers it and closes its
+    side, as a client does (`answer`: the server began the close), and the server closes the connection."""
+    data = b""
+    while len(data) < 4:
+        piece = client.recv(64)
+        assert piece, "closed without a close frame"
+        data += piece
+    assert data[0] == 0x88
+    code = struct.unpack(">H", data[2:4])[0]
+    if answer:
+        client.sendall(frame(8, data[2:4]))
+        client.shutdown(socket.SHUT_WR)
+    client.settimeout(5)
+    while client.recv(64):
+        pass
+    return code
+
+
+@pytest.mark.parametrize("bytes_sent, code", [
+    (frame(1, b"hello", masked=False), 1002),
+    (frame(1, b"\xc3\x28"), 1007),
+    (frame(2, b"x" * 5000), 1009),
+    (frame(1, b"a", fin=False) + frame(1, b"b"), 1002),
+    (bytes([0x83, 0x80, 1, 2, 3, 4]), 1002),
+])
+def test_what_a_client_gets_wrong_ends_its_channel_with_the_rfcs_code(server, bytes_sent, code):
+    client = raw_channel(server)
+    client.sendall(bytes_sent)
+    assert close_code(client) == code
+    client.close()
+    assert requests.get(server + "/__admin/health", timeout=5).status_code == 200
+
+
+def test_ping_is_answered_and_a_close_is_echoed(server):
+    client = raw_channel(server)
+    client.sendall(frame(9, b"are you there"))
+    assert client.recv(64) == b"\x8a\x0dare you there"
+    client.sendall(frame(8, struct.pack(">H", 4000) + b"done"))
+    assert close_code(client, answer=False) == 4000
+
+
+def test_an_upgrade_that_is_not_one_is_refused_with_the_reason(server):
+    answer = requests.get(server + "/chat", headers={"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "8",
+                                                      "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}, timeout=5)
+    assert answer.status_code == 426 and answer.headers["Sec-WebSocket-Version"] == "13"
