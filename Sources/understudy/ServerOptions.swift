@@ -32,6 +32,9 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Largest WebSocket message a client may send, in bytes (fragments summed); past it the channel closes with 1009.")
     var maxMessageBytes: Int = 1024 * 1024
 
+    @Option(help: "WebSocket channels open at once, across scopes; past it an upgrade gets 503.")
+    var maxChannels: Int = 10_000
+
     @Option(
         help: ArgumentHelp(
             "Milliseconds of work one request may make its event loop do (matching, templates, helpers, webhook rendering); "
@@ -112,6 +115,7 @@ struct ServerOptions: ParsableArguments {
         guard maxBody >= 0 else { throw ValidationError("--max-body must not be negative") }
         guard maxUnsentBytes >= 0 else { throw ValidationError("--max-unsent-bytes must not be negative") }
         guard maxMessageBytes >= 1 else { throw ValidationError("--max-message-bytes must be at least 1") }
+        guard maxChannels >= 1 else { throw ValidationError("--max-channels must be at least 1") }
         guard (1...60_000).contains(requestCpuBudget) else {
             throw ValidationError("--request-cpu-budget must be 1...60000 milliseconds, not \(requestCpuBudget)")
         }

@@ -249,3 +249,26 @@ def test_an_upgrade_that_is_not_one_is_refused_with_the_reason(server):
     answer = requests.get(server + "/chat", headers={"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "8",
                                                       "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}, timeout=5)
     assert answer.status_code == 426 and answer.headers["Sec-WebSocket-Version"] == "13"
+
+
+def test_a_scopes_network_reaches_its_channels_latency_per_message_and_offline_drops_them():
+    with tempfile.TemporaryDirectory() as stubs:
+        with serve(stubs, "--max-channels", "2") as url:
+            admin(url, "POST", "/__admin/message-mappings", json={"actions": [{"type": "send", "message": {"body": "ack"}}]})
+            assert admin(url, "PUT", "/__admin/scopes/slow/network", json={"latencyMs": 400}).status_code == 200
+            with ws(url, "/live", scope="slow") as slow, ws(url, "/live", scope="fast") as fast:
+                started = time.monotonic()
+                slow.send("x")
+                assert slow.recv(timeout=5) == "ack" and time.monotonic() - started >= 0.35
+                # Two open, as many as --max-channels allows: a third is refused, not queued.
+                refused = requests.get(url + "/live", timeout=5, headers={
+                    "Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="})
+                assert refused.status_code == 503 and "--max-channels" in refused.text
+                assert admin(url, "PUT", "/__admin/scopes/slow/network", json={"offline": True}).status_code == 200
+                with pytest.raises(ConnectionClosed) as dropped:
+                    slow.recv(timeout=5)
+                assert dropped.value.rcvd is None, "dropped with no close frame, as a lost network"
+                with pytest.raises(Exception):
+                    ws(url, "/live", scope="slow")
+                fast.send("y")
+                assert fast.recv(timeout=5) == "ack", "another scope's channel stays"

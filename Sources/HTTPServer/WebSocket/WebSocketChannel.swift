@@ -185,6 +185,14 @@ public final class WebSocketChannel: @unchecked Sendable {
         onClose(code, reason)
     }
 
+    /// The connection drops with no close frame, as when a device loses its network: the peer
+    /// sees 1006.
+    public func drop() {
+        loop.assertOnLoopThread()
+        report(1006, "dropped: the network went offline")
+        end()
+    }
+
     /// The socket closed; the loop forgets the channel.
     func end() {
         guard !ended else { return }

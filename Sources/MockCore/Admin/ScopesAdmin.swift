@@ -101,6 +101,9 @@ struct ScopesAdmin: Sendable {
             }
             let scope = scopes.scope(named: name)
             scope.networkConditions = conditions
+            if conditions.offline {
+                for case let host as any ChannelHost in backends { host.dropChannels(in: scope) }
+            }
             return .json(JSONValue.object([("scope", .string(name)), ("network", conditions.json)]).serialized)
         default:
             scopes.existing(name)?.networkConditions = nil

@@ -136,11 +136,13 @@ public final class Router: HTTPHandler {
             responder.pacing = conditions.pacing(uploadBytes: request.body.count)
         }
         scopes.sweepIfDue(now: request.receivedAtNanos)
-        if !admission.isAdmin, let channelHost, WebSocketHandshake.isUpgrade(request) {
-            return openChannel(request, channelHost, scope, responder)
-        }
         var context = RequestContext(scope: scope, basePath: admission.basePath)
         let (emulators, offlineHost) = admission.isAdmin ? (.all, nil) : passDeviceGate(request, &context)
+        // A device's WebSocket to a host hosts.json does not map goes where its requests go (the
+        // offline answer); every other opens a channel.
+        if !admission.isAdmin, offlineHost == nil, let channelHost, WebSocketHandshake.isUpgrade(request) {
+            return openChannel(request, channelHost, scope, responder)
+        }
         if let (reply, route) = askBackends(request, admission, context, emulators) {
             let backend = routes[route].backend.name
             return finish(reply, from: backend, slot: routeMetricSlots[route], request, responder, isAdmin: admission.isAdmin, scope: scope)
@@ -191,6 +193,7 @@ public final class Router: HTTPHandler {
             // The channel takes the connection's socket, under which TLS runs: not yet.
             return responder.send(.text("WebSockets are served over plain HTTP only (ws://, not wss://) for now.\n", status: 501))
         }
+        if let refusal = host.refusal(toOpenIn: scope) { return responder.send(refusal) }
         switch WebSocketHandshake.read(request) {
         case .failure(let refusal): responder.send(refusal.response)
         case .success(let handshake):

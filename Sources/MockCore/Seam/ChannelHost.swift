@@ -4,6 +4,10 @@ import HTTPServer
 /// every WebSocket upgrade outside the admin API and hands it here, with the request that opened
 /// it and its scope. Without one, an upgrade is answered like any request.
 public protocol ChannelHost: Backend {
+    /// Why no channel may open in `scope` now (too many open): the answer to the upgrade; nil: it may.
+    func refusal(toOpenIn scope: StateScope) -> Response?
     /// `channel`, just opened by `request` in `scope`; called on the channel's loop.
     func opened(_ channel: WebSocketChannel, by request: Request, in scope: StateScope)
+    /// `scope`'s network went offline: its channels drop, as a device's connections do.
+    func dropChannels(in scope: StateScope)
 }

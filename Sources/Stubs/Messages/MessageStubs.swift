@@ -19,6 +19,8 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
     let logger: Logger
     /// Messages the journal keeps (oldest go first).
     let journalCapacity: Int
+    /// Channels open at once, across scopes (`--max-channels`).
+    let maxChannels: Int
     let state = Mutex(State())
 
     struct State {
@@ -40,9 +42,10 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
         let channel: WebSocketChannel
     }
 
-    public init(directory: StubDirectory, journalCapacity: Int = 10_000, logger: Logger = Logger(label: "understudy")) {
+    public init(directory: StubDirectory, journalCapacity: Int = 10_000, maxChannels: Int = 10_000, logger: Logger = Logger(label: "understudy")) {
         self.directory = directory
         self.journalCapacity = journalCapacity
+        self.maxChannels = maxChannels
         self.logger = logger
         let (mappings, problems) = Self.loadFiles(in: directory)
         for problem in problems { logger.warning("\(problem)") }
@@ -168,6 +171,18 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
 
     // MARK: Channels
 
+    public func refusal(toOpenIn scope: StateScope) -> Response? {
+        let open = state.withLock { $0.channels.count }
+        guard open >= maxChannels else { return nil }
+        var refusal = Response.text("\(open) WebSocket channels are open, as many as may be (--max-channels): try again later.\n", status: 503)
+        refusal.headers.set("Retry-After", "1")
+        return refusal
+    }
+
+    public func dropChannels(in scope: StateScope) {
+        for open in channels(in: scope) { _ = open.channel.loop.execute { open.channel.drop() } }
+    }
+
     public func opened(_ channel: WebSocketChannel, by request: Request, in scope: StateScope) {
         let open = OpenChannel(id: UUID().uuidString.lowercased(), scope: scope, request: request, channel: channel)
         state.withLock { $0.channels[open.id] = open }
@@ -250,12 +265,17 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
         default: return
         }
         let channel = target.channel
+        // The scope's simulated network: each message comes its latency late (a timer, never a wait).
+        let latency = target.scope.networkConditions.map { Duration.milliseconds($0.latencyMs) } ?? .zero
         let work: @Sendable () -> Void = {
-            switch message {
-            case .text(let value): channel.send(text: value)
-            case .binary(let bytes): channel.send(binary: bytes)
-            default: break
+            let send = {
+                switch message {
+                case .text(let value): channel.send(text: value)
+                case .binary(let bytes): channel.send(binary: bytes)
+                default: break
+                }
             }
+            if latency > .zero { _ = channel.loop.schedule(after: latency, send) } else { send() }
         }
         if channel.loop.isOnLoopThread { work() } else { _ = channel.loop.execute(work) }
         record(MessageEvent(type: .sent, channel: target, message: text, stub: nil))
