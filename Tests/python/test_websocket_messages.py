@@ -272,3 +272,36 @@ def test_a_scopes_network_reaches_its_channels_latency_per_message_and_offline_d
                     ws(url, "/live", scope="slow")
                 fast.send("y")
                 assert fast.recv(timeout=5) == "ack", "another scope's channel stays"
+
+
+def test_through_device_mode_a_mapped_hosts_websocket_opens_a_channel_and_an_unmapped_one_does_not():
+    with tempfile.TemporaryDirectory() as stubs:
+        json.dump({"chat.example.com": "stubs"}, open(os.path.join(stubs, "hosts.json"), "w"))
+        with serve(stubs) as url:
+            admin(url, "POST", "/__admin/message-mappings", json={
+                "trigger": {"channel": {"type": "websocket", "initiatingRequestPattern": {"host": {"equalTo": "chat.example.com"}}}},
+                "actions": [{"type": "send", "message": {"body": "from {{request.host}}"}}]})
+            host, port = url.replace("http://", "").split(":")
+
+            def through_proxy(target_host):
+                # As OkHttp sends a ws:// request through an HTTP proxy: the absolute URL in the request line.
+                client = socket.create_connection((host, int(port)), timeout=5)
+                client.sendall(("GET http://%s/socket HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                                % (target_host, target_host)).encode())
+                head = b""
+                while b"\r\n\r\n" not in head:
+                    piece = client.recv(1)
+                    if not piece:
+                        break
+                    head += piece
+                return client, head
+
+            client, head = through_proxy("chat.example.com")
+            assert head.startswith(b"HTTP/1.1 101 ")
+            client.sendall(frame(1, b"hi"))
+            assert client.recv(64) == b"\x81\x15from chat.example.com"
+            client.close()
+            refused, head = through_proxy("elsewhere.example.org")
+            assert not head.startswith(b"HTTP/1.1 101 "), head
+            refused.close()
