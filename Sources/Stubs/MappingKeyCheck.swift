@@ -41,7 +41,7 @@ enum MappingKeyCheck {
             "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
             "fixedDelayMilliseconds", "delayDistribution", "chunkedDribbleDelay", "fault", "proxyBaseUrl",
             "proxyUrlPrefixToRemove", "additionalProxyRequestHeaders", "removeProxyRequestHeaders",
-            "transformers", "transformerParameters",
+            "transformers", "transformerParameters", "eventStream",
         ],
         unsupported: ["fromConfiguredStub": .quiet])
     static let basicAuth = Block(known: ["username", "password"])

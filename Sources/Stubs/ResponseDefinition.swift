@@ -19,6 +19,8 @@ public struct ResponseDefinition: Sendable {
     var fault: ConnectionFault?
     /// Send the body in pieces spread over a duration.
     var dribble: (chunks: Int, duration: Duration)?
+    /// Answer with a Server-Sent Events stream instead of the body.
+    var eventStream: EventStream?
     /// Set when the response is a template (`transformers: ["response-template"]` or global
     /// templating): rendered per request over `response`.
     var template: ResponseTemplate?
@@ -28,7 +30,7 @@ public struct ResponseDefinition: Sendable {
     /// must make this nil too.
     var plain: Response? {
         fixedDelay == nil && delayDistribution == nil && proxyBaseURL == nil && fault == nil && dribble == nil && template == nil
-            ? response : nil
+            && eventStream == nil ? response : nil
     }
 
     /// A random delay: `uniform` between `lower` and `upper` ms, or `lognormal` around a `median`.
@@ -172,6 +174,13 @@ public struct ResponseDefinition: Sendable {
                     field: "\(field).fault", message: "expected one of " + ConnectionFault.allCases.map(\.rawValue).joined(separator: ", "))
             }
             definition.fault = known
+        }
+        if let stream = json["eventStream"] {
+            definition.eventStream = try EventStream.parse(stream, field: "\(field).eventStream")
+            if definition.response.headers["Content-Type"] == nil {
+                definition.response.headers.set("Content-Type", "text/event-stream; charset=utf-8")
+            }
+            if definition.response.headers["Cache-Control"] == nil { definition.response.headers.set("Cache-Control", "no-cache") }
         }
         if let dribble = json["chunkedDribbleDelay"] {
             guard let chunks = dribble["numberOfChunks"]?.intValue, chunks >= 1,

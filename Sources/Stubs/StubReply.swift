@@ -44,6 +44,17 @@ enum StubReply {
         if let template = definition.template {
             response = template.render(response, for: request, pathVariables: mapping.request.pathVariables(request.rawPath))
         }
+        if let events = definition.eventStream {
+            let first = events.start(after: request.headers["Last-Event-ID"])
+            return .deferred { [response] reply in
+                let start = {
+                    var head = response
+                    head.body = ResponseBody([UInt8]())
+                    if let stream = reply.startStream(head) { events.play(on: stream, from: first) }
+                }
+                if let delay { reply.loop.schedule(after: delay, start) } else { start() }
+            }
+        }
         if let (chunks, duration) = definition.dribble {
             return .deferred { [response] reply in
                 let start = { reply.sendDribbled(response, chunks: chunks, over: duration) }

@@ -54,6 +54,8 @@ public final class EventLoop: @unchecked Sendable {
     var openTunnels: [ObjectIdentifier: Tunnel] = [:]
     /// WebSocket channels open on this loop, ended when it drains.
     var openChannels: [ObjectIdentifier: WebSocketChannel] = [:]
+    /// Streamed answers in progress, ended when the loop drains.
+    var openStreams: [ObjectIdentifier: ResponseStream] = [:]
     private var thread: pthread_t?
     /// The thread running the loop, set by that thread when it starts: what debug builds check
     /// loop-only calls against.
@@ -331,6 +333,7 @@ public final class EventLoop: @unchecked Sendable {
         isDraining = true
         for tunnel in openTunnels.values { tunnel.end() }
         for channel in openChannels.values { channel.close(code: 1001, reason: "the server is stopping") }
+        for stream in openStreams.values { stream.end() }
         if let boundSocket { evhttp_del_accept_socket(http, boundSocket) }
         boundSocket = nil
         if unfinishedRequests == 0 {

@@ -213,6 +213,26 @@ public final class Responder {
         loop.schedule(after: interval) { sendPiece(0) }
     }
 
+    /// Sends `head`'s status and headers now and returns the stream its body goes out on, piece by
+    /// piece (chunked); nil when the client has gone (or the request is HEAD: `head` is sent whole).
+    public func startStream(_ head: Response) -> ResponseStream? {
+        loop.assertOnLoopThread()
+        guard let request, Response.statusAllowsBody(head.status), !isHead else {
+            send(head)
+            return nil
+        }
+        self.request = nil
+        stopWatchingForDeparture()
+        writeHeaders(of: head, to: request, contentLength: nil)
+        if let reason = head.reason {
+            reason.withCString { evhttp_send_reply_start(request, Int32(head.status), $0) }
+        } else {
+            evhttp_send_reply_start(request, Int32(head.status), nil)
+        }
+        // A slow reader may have a few events waiting, never without bound.
+        return ResponseStream(loop: loop, request: request, maxUnsentBytes: max(4 << 20, 2 * loop.maxMessageBytes))
+    }
+
     /// Breaks the connection instead of answering, as WireMock's `fault`s do, so clients can be
     /// tested against a network that fails.
     public func fail(with fault: ConnectionFault) {

@@ -59,6 +59,17 @@ public final class DeferredReply {
         sent(entry)
     }
 
+    /// Sends `head` (journaled as the answer) and returns the stream its body goes out on; nil
+    /// when the client has gone.
+    public func startStream(_ head: Response) -> ResponseStream? {
+        guard isOpen else { return nil }
+        finished = true
+        let entry = completion(head)
+        let stream = responder.startStream(head)
+        sent(entry)
+        return stream
+    }
+
     /// Breaks the connection instead of answering; journaled with status 0 (no response).
     public func fail(with fault: ConnectionFault) {
         guard isOpen else { return }
