@@ -305,3 +305,37 @@ def test_through_device_mode_a_mapped_hosts_websocket_opens_a_channel_and_an_unm
             refused, head = through_proxy("elsewhere.example.org")
             assert not head.startswith(b"HTTP/1.1 101 "), head
             refused.close()
+
+
+def test_wss_on_the_https_port_and_through_device_modes_tunnel():
+    import ssl
+    with tempfile.TemporaryDirectory() as stubs:
+        json.dump({"chat.example.com": "stubs"}, open(os.path.join(stubs, "hosts.json"), "w"))
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            https_port = probe.getsockname()[1]
+        ca_dir = os.path.join(stubs, "ca")
+        with serve(stubs, "--ca-dir", ca_dir, "--https-port", str(https_port)) as url:
+            admin(url, "POST", "/__admin/message-mappings", json={
+                "trigger": {"message": {"body": {"equalTo": "secure?"}}},
+                "actions": [{"type": "send", "message": {"body": "yes, over {{request.scheme}}"}}]})
+            trusting = ssl.create_default_context(cafile=os.path.join(ca_dir, "ca.pem"))
+            with connect("wss://localhost:%d/chat" % https_port, ssl=trusting, open_timeout=5) as direct:
+                direct.send("secure?")
+                assert direct.recv(timeout=5) == "yes, over https"
+                direct.send("x" * 3000)
+                direct.send("secure?")
+                assert direct.recv(timeout=5) == "yes, over https", "frames after a large one still decrypt in order"
+            # As a device does: CONNECT to the mapped host through the proxy, then TLS and the upgrade inside.
+            host, port = url.replace("http://", "").split(":")
+            tunnel = socket.create_connection((host, int(port)), timeout=5)
+            tunnel.sendall(b"CONNECT chat.example.com:443 HTTP/1.1\r\nHost: chat.example.com:443\r\n\r\n")
+            head = b""
+            while b"\r\n\r\n" not in head:
+                head += tunnel.recv(1)
+            assert head.startswith(b"HTTP/1.1 200"), head
+            with connect("wss://chat.example.com/live", sock=tunnel, ssl=trusting, open_timeout=5) as device:
+                device.send("secure?")
+                assert device.recv(timeout=5) == "yes, over https"
+                channels = admin(url, "GET", "/__admin/channels").json()["channels"]
+                assert any(channel["initiatingRequest"]["url"] == "/live" for channel in channels)

@@ -261,12 +261,37 @@ public final class Responder {
 
     /// Answers a WebSocket upgrade with `handshake`'s 101 and turns the connection into a channel;
     /// `opened` gets it on the loop before its first frame is read. Nothing when the client has gone.
+    /// A plain connection's socket is taken from evhttp; a TLS one keeps evhttp's connection (its
+    /// bufferevent holds the session), which the channel then drives and frees.
     public func upgradeToWebSocket(_ handshake: WebSocketHandshake, opened: @escaping (WebSocketChannel) -> Void) {
+        // A slow reader may have a few messages waiting, never without bound.
+        let limits = (message: loop.maxMessageBytes, unsent: max(4 << 20, 2 * loop.maxMessageBytes))
+        if let request, let connection = evhttp_request_get_connection(request), let events = evhttp_connection_get_bufferevent(connection),
+            bufferevent_openssl_get_ssl(events) != nil
+        {
+            self.request = nil
+            stopWatchingForDeparture()
+            let loop = self.loop
+            // evhttp reads nothing more; on the next turn, out of its callback, the channel takes the bufferevent.
+            bufferevent_disable(events, Int16(EV_READ | EV_WRITE))
+            loop.schedule(after: .zero) {
+                // The upgrade's request is never answered through evhttp: it is done here.
+                loop.requestCompleted()
+                WebSocketChannel.start(
+                    loop: loop, events: events, connection: connection, handshake: handshake, maxMessageBytes: limits.message,
+                    maxUnsentBytes: limits.unsent, opened: opened)
+            }
+            return
+        }
         takeSocket { loop, socket in
-            // A slow reader may have a few messages waiting, never without bound.
-            let unsentCap = max(4 << 20, 2 * loop.maxMessageBytes)
+            _ = evutil_make_socket_nonblocking(socket)
+            guard let events = bufferevent_socket_new(loop.base, socket, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else {
+                close(socket)
+                return
+            }
             WebSocketChannel.start(
-                loop: loop, socket: socket, handshake: handshake, maxMessageBytes: loop.maxMessageBytes, maxUnsentBytes: unsentCap, opened: opened)
+                loop: loop, events: events, connection: nil, handshake: handshake, maxMessageBytes: limits.message, maxUnsentBytes: limits.unsent,
+                opened: opened)
         }
     }
 

@@ -20,6 +20,9 @@ public final class WebSocketChannel: @unchecked Sendable {
     public var onClose: ((_ code: UInt16, _ reason: String) -> Void)?
 
     private var events: OpaquePointer?
+    /// evhttp's connection the channel took over in place (a TLS one): freed with the channel,
+    /// which frees `events` and closes the socket.
+    private var connection: OpaquePointer?
     private var reader: WebSocketFrameReader
     private let deflate: WebSocketDeflate?
     /// Bytes waiting to be written past which the client is taken to be gone (it reads too
@@ -32,19 +35,17 @@ public final class WebSocketChannel: @unchecked Sendable {
     private var ended = false
     private var retained: Unmanaged<WebSocketChannel>?
 
-    /// Takes over `socket` (a connection evhttp has let go of), writes `handshake`'s 101 on it
-    /// and starts reading frames; `opened` gets the channel before the first frame is read.
+    /// Drives `events` (a socket evhttp has let go of, or, with `connection`, evhttp's own TLS
+    /// connection, freed with the channel), writes `handshake`'s 101 on it and starts reading
+    /// frames; `opened` gets the channel before the first frame is read.
     static func start(
-        loop: EventLoop, socket: Int32, handshake: WebSocketHandshake, maxMessageBytes: Int, maxUnsentBytes: Int,
-        opened: (WebSocketChannel) -> Void
+        loop: EventLoop, events: OpaquePointer, connection: OpaquePointer?, handshake: WebSocketHandshake, maxMessageBytes: Int,
+        maxUnsentBytes: Int, opened: (WebSocketChannel) -> Void
     ) {
-        _ = evutil_make_socket_nonblocking(socket)
-        guard let events = bufferevent_socket_new(loop.base, socket, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else {
-            closeDescriptor(socket)
-            return
-        }
+        // A channel may sit idle for as long as its client likes.
+        bufferevent_set_timeouts(events, nil, nil)
         let channel = WebSocketChannel(
-            loop: loop, events: events,
+            loop: loop, events: events, connection: connection,
             reader: WebSocketFrameReader(
                 masked: true, maxMessageBytes: maxMessageBytes, inflater: handshake.deflate.map { _ in WebSocketInflater() }),
             deflate: handshake.deflate, maxUnsentBytes: maxUnsentBytes)
@@ -56,9 +57,13 @@ public final class WebSocketChannel: @unchecked Sendable {
         bufferevent_enable(events, Int16(EV_READ | EV_WRITE))
     }
 
-    private init(loop: EventLoop, events: OpaquePointer, reader: WebSocketFrameReader, deflate: WebSocketDeflate?, maxUnsentBytes: Int) {
+    private init(
+        loop: EventLoop, events: OpaquePointer, connection: OpaquePointer?, reader: WebSocketFrameReader, deflate: WebSocketDeflate?,
+        maxUnsentBytes: Int
+    ) {
         self.loop = loop
         self.events = events
+        self.connection = connection
         self.reader = reader
         self.deflate = deflate
         self.maxUnsentBytes = maxUnsentBytes
@@ -199,7 +204,12 @@ public final class WebSocketChannel: @unchecked Sendable {
         ended = true
         report(1006, "the server stopped")
         onMessage = nil
-        if let events { bufferevent_free(events) }
+        if let connection {
+            evhttp_connection_free(connection)
+        } else if let events {
+            bufferevent_free(events)
+        }
+        connection = nil
         events = nil
         loop.openChannels[ObjectIdentifier(self)] = nil
         retained?.release()
@@ -221,9 +231,4 @@ private func onChannelWrite(_ bev: OpaquePointer?, _ arg: UnsafeMutableRawPointe
 
 private func onChannelEvent(_ bev: OpaquePointer?, _ what: Int16, _ arg: UnsafeMutableRawPointer?) {
     if what & Int16(BEV_EVENT_EOF | BEV_EVENT_ERROR | BEV_EVENT_TIMEOUT) != 0 { channel(arg)?.dropped() }
-}
-
-/// The system's close, which the channel's own `close` hides inside it.
-private func closeDescriptor(_ descriptor: Int32) {
-    _ = close(descriptor)
 }

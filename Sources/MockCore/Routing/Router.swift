@@ -189,10 +189,6 @@ public final class Router: HTTPHandler {
     /// channel host, or the client is told why not. Not journaled: the journal of a channel is
     /// its messages'.
     private func openChannel(_ request: Request, _ host: any ChannelHost, _ scope: StateScope, _ responder: Responder) {
-        guard !request.isSecure else {
-            // The channel takes the connection's socket, under which TLS runs: not yet.
-            return responder.send(.text("WebSockets are served over plain HTTP only (ws://, not wss://) for now.\n", status: 501))
-        }
         if let refusal = host.refusal(toOpenIn: scope) { return responder.send(refusal) }
         switch WebSocketHandshake.read(request) {
         case .failure(let refusal): responder.send(refusal.response)
