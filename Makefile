@@ -6,6 +6,9 @@ PORT ?= 8080
 BIND ?= 127.0.0.1
 STUBS ?= stubs
 BASELINE := .build/bench/c-baseline
+# The WebSocket echo server of our own and the load client that drives both (bench/channels.py).
+WS_ECHO := .build/bench/c-websocket-echo
+WS_LOAD := .build/bench/ws-load
 VENV := .build/venv
 
 .PHONY: run test test-fast lint test-tsan soak bench build release install deps bench-deps clean fuzz fuzz-build fuzz-smoke image test-image
@@ -76,7 +79,11 @@ $(BASELINE): bench/c-baseline.c
 	@mkdir -p $(dir $@)
 	cc -O2 -Wall -o $@ $< $$(pkg-config --cflags --libs libevent) -lpthread
 
-bench: bench-deps release $(BASELINE)
+$(WS_ECHO) $(WS_LOAD): .build/bench/%: bench/%.c
+	@mkdir -p $(dir $@)
+	cc -O2 -Wall -o $@ $< $$(pkg-config --cflags --libs libevent libcrypto) -lpthread
+
+bench: bench-deps release $(BASELINE) $(WS_ECHO) $(WS_LOAD)
 	python3 bench/run.py $(BENCH_ARGS)
 
 # The container image `understudy` (docker/Dockerfile): docker build where a Docker engine runs, else

@@ -1,6 +1,7 @@
 """What every bench script shares: where the binaries and the bench stubs are, starting and
-stopping a server (Understudy or the C baseline), waiting for it, and running wrk. bench/run.py
-and the parts it runs (scopes, device, network, fleet, soak) import this, not each other."""
+stopping a server (Understudy, the C baseline or the C WebSocket echo server), waiting for it, and
+running wrk. bench/run.py and the parts it runs (scopes, device, network, fleet, soak) import this,
+not each other."""
 import glob
 import http.client
 import json
@@ -16,8 +17,11 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The servers' local CA (device mode) in a scratch folder, not in the home directory.
 os.environ.setdefault("UNDERSTUDY_CA_DIR", tempfile.mkdtemp(prefix="understudy-bench-ca-"))
-UNDERSTUDY = os.path.join(ROOT, ".build", "release", "understudy")
+# UNDERSTUDY_BINARY points the benches at another build (a debug one, to try a bench script out).
+UNDERSTUDY = os.environ.get("UNDERSTUDY_BINARY") or os.path.join(ROOT, ".build", "release", "understudy")
 C_BASELINE = os.path.join(ROOT, ".build", "bench", "c-baseline")
+C_WEBSOCKET_ECHO = os.path.join(ROOT, ".build", "bench", "c-websocket-echo")
+WS_LOAD = os.path.join(ROOT, ".build", "bench", "ws-load")
 BENCH_STUBS = os.path.join(ROOT, "bench", "stubs")
 # The standalone WireMock jar the `wiremock` PyPI package ships (make test's venv installs it), or
 # WIREMOCK_JAR: `bench/run.py --peer wiremock` runs it beside Understudy and C.
@@ -96,6 +100,8 @@ def start(kind, threads, setup, prefix=(), extra=()):
         # Its journal bounded as Understudy's is by default; Jetty's threads are WireMock's default.
         command = ["java", "-jar", WIREMOCK_JAR, "--port", str(port), "--bind-address", "127.0.0.1", "--root-dir", stubs,
                    "--disable-banner", "--max-request-journal-entries", "10000", *extra]
+    elif kind == "c-websocket":
+        command = [C_WEBSOCKET_ECHO, str(port), str(threads)]
     else:
         command = [C_BASELINE, str(port), str(threads), body_file]
     process = subprocess.Popen(list(prefix) + command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

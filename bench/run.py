@@ -500,6 +500,7 @@ def main():
     parser.add_argument("--no-unused-features", action="store_true", help="skip what unused features cost plain requests")
     parser.add_argument("--no-fleet", action="store_true", help="skip the team server (one vs three replicas behind nginx)")
     parser.add_argument("--no-pathological", action="store_true", help="skip the requests that once held a loop (issue 47)")
+    parser.add_argument("--no-channels", action="store_true", help="skip WebSocket echo, idle channels' memory and event streams' CPU (issue 49)")
     parser.add_argument("--no-ci-session", action="store_true", help="skip the CI test session (reset + 40 requests on the shipped stubs)")
     parser.add_argument("--ci-session-only", action="store_true", help="only the CI test session")
     parser.add_argument("--peer", choices=["wiremock"], help="also run stubbed-1k on WireMock (Java and the jar of the wiremock PyPI package)")
@@ -547,6 +548,9 @@ def main():
     if not args.no_pathological and not args.scenario:
         import pathological
         pathological.report()
+    if not args.no_channels and not args.scenario:
+        import channels
+        channels.report(args)
     if not args.no_ci_session and not args.scenario:
         ci_session(args, generated.name)
     for scenario in args.scenario or SCENARIOS:

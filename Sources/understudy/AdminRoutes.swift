@@ -22,10 +22,12 @@ struct ListAdminRoutes: ParsableCommand {
 
     func run() {
         guard !markdown else { return print(Self.table.markdown, terminator: "") }
+        // Padded, never cut: the longest path sets the column.
+        let width = Self.table.routes.map(\.path.count).max() ?? 0
         for route in Self.table.byPath {
             let methods = route.methods.map(\.rawValue).joined(separator: ",")
             print(
-                "\(methods.padding(toLength: 16, withPad: " ", startingAt: 0)) \(route.path.padding(toLength: 42, withPad: " ", startingAt: 0)) "
+                "\(methods.padding(toLength: 16, withPad: " ", startingAt: 0)) \(route.path.padding(toLength: width, withPad: " ", startingAt: 0)) "
                     + (route.isPublic ? "(no token) " : "") + route.summary)
         }
     }

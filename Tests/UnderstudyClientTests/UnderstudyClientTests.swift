@@ -322,3 +322,39 @@ func get(_ url: URL, _ session: URLSession = URLSession(configuration: .ephemera
         }
     }
 }
+
+@Suite struct MessageStubClientTests {
+    /// `url` with the ws scheme.
+    static func webSocketURL(_ url: URL) throws -> URL {
+        var components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))
+        components.scheme = "ws"
+        return try #require(components.url)
+    }
+
+    @Test func aMessageStubAnswersTheAppsWebSocketAndTheTestPushesWaitsAndVerifies() async throws {
+        try await withUnderstudy { understudy in
+            let scope = try await understudy.makeScope()
+            let other = try await understudy.makeScope()
+            try await scope.stub(MessageStub(on: .get("/chat"), when: .matches("hello.*"), reply: [.text("You said: {{message.body}}")]))
+            // The app's socket: URLSessionWebSocketTask on Apple platforms; Foundation on Linux has none.
+            let socket = try TestWebSocket(try Self.webSocketURL(scope.url("/chat")))
+            try socket.send(text: "hello there")
+            #expect(try socket.receiveText() == "You said: hello there")
+
+            #expect(try await scope.send(.json(["price": 101]), toChannelsOpenedBy: .get("/chat")) == 1)
+            #expect(try socket.receiveText() == #"{"price":101}"#)
+            #expect(try await other.send(.text("not yours"), toChannelsOpenedBy: .get("/chat")) == 0, "another scope's channels")
+
+            try socket.send(text: "bye")
+            let waited = try await scope.waitForMessage(.equalTo("bye"), timeout: .seconds(5))
+            #expect(waited?.direction == .received && waited?.wasMatched == false)
+            try await scope.verifyMessages(.matches("hello.*"), .once)
+            do {
+                try await scope.verifyMessages(.equalTo("never sent"))
+                Issue.record("a message never sent was verified")
+            } catch let failure as MessageVerificationFailure {
+                #expect(failure.description.contains("received 0") && failure.description.contains("\"bye\""))
+            }
+        }
+    }
+}

@@ -112,6 +112,14 @@ public final class RawHTTPConnection {
         return response
     }
 
+    /// What is buffered, or else what arrives next (at least a byte); throws at the read timeout
+    /// or the end of the stream.
+    public func receiveBytes() throws -> [UInt8] {
+        if buffer.isEmpty, try !fill() { throw Failure.closed }
+        defer { buffer.removeAll() }
+        return buffer
+    }
+
     /// Bytes received beyond the responses read so far (waits up to `seconds` for more).
     public func pendingBytes(waiting seconds: TimeInterval) -> [UInt8] {
         setReadTimeout(seconds)
