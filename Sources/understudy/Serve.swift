@@ -107,7 +107,7 @@ struct Serve: ParsableCommand {
                     engine: stubs, journal: journal, recordings: recordings,
                     maxScopeMappingBytes: server.maxScopeMappingBytes),
                 RecordingAdminAPI(proxy: recorder, recordedDirectory: recordedURL, replay: recordings),
-                MessageStubs(directory: stubs.directory, maxChannels: server.maxChannels, logger: logger),
+                MessageStubs(directory: stubs.directory, httpStubs: stubs, maxChannels: server.maxChannels, logger: logger),
                 stubs, recorder, recordings, staticFiles,
             ]
             if let fallbackProxy, let target = RecordingTarget(argument: fallbackProxy) {

@@ -339,3 +339,24 @@ def test_wss_on_the_https_port_and_through_device_modes_tunnel():
                 assert device.recv(timeout=5) == "yes, over https"
                 channels = admin(url, "GET", "/__admin/channels").json()["channels"]
                 assert any(channel["initiatingRequest"]["url"] == "/live" for channel in channels)
+
+
+def test_http_triggers_send_to_the_channels_their_targets_name(server):
+    stub = admin(server, "POST", "/__admin/mappings", json={"request": {"method": "POST", "urlPath": "/orders"}, "response": {"status": 201}}).json()
+    admin(server, "POST", "/__admin/message-mappings", json={
+        "trigger": {"type": "http-stub", "stubId": stub["id"]},
+        "actions": [{"type": "send", "message": {"body": "order placed at {{request.path}} ({{parameters.who}})"},
+                     "transformerParameters": {"who": "shop"},
+                     "channelTarget": {"type": "request-initiated", "requestPattern": {"urlPath": "/orders-feed"}}}]})
+    admin(server, "POST", "/__admin/message-mappings", json={
+        "trigger": {"type": "http-request", "requestPattern": {"method": "DELETE", "urlPathPattern": "/orders/.*"}},
+        "actions": [{"type": "send", "message": {"body": "cancelled"},
+                     "channelTarget": {"type": "request-initiated", "requestPattern": {"urlPath": "/orders-feed"}}}]})
+    with ws(server, "/orders-feed") as feed, ws(server, "/elsewhere") as elsewhere:
+        assert requests.post(server + "/orders", timeout=5).status_code == 201
+        assert feed.recv(timeout=5) == "order placed at /orders (shop)"
+        # No stub answers it (404): an http-request trigger fires all the same, as in WireMock 4.
+        assert requests.delete(server + "/orders/7", timeout=5).status_code == 404
+        assert feed.recv(timeout=5) == "cancelled"
+        assert requests.post(server + "/other", timeout=5).status_code == 404
+        assert nothing_comes(feed) and nothing_comes(elsewhere, 0.1)

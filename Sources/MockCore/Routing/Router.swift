@@ -343,6 +343,7 @@ public final class Router: HTTPHandler {
 
     @discardableResult
     private func record(_ request: consuming Request, _ response: Response, backend: String?, slot: Int?, scope: StateScope) -> JournalEntry {
+        if let channelHost, channelHost.watchesHTTP { channelHost.served(request, by: backend, in: scope) }
         let now = MonotonicClock.nanoseconds()
         let duration = now &- request.receivedAtNanos
         if let requestLog {

@@ -10,4 +10,10 @@ public protocol ChannelHost: Backend {
     func opened(_ channel: WebSocketChannel, by request: Request, in scope: StateScope)
     /// `scope`'s network went offline: its channels drop, as a device's connections do.
     func dropChannels(in scope: StateScope)
+    /// Whether some message stub fires on HTTP requests: only then does the router tell it of each
+    /// (`served`), so servers without such stubs pay one load per request.
+    var watchesHTTP: Bool { get }
+    /// An app's HTTP request in `scope` was answered by `backend` (nil: nothing answered); called
+    /// before the answer is sent.
+    func served(_ request: Request, by backend: String?, in scope: StateScope)
 }

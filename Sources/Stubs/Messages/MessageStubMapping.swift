@@ -33,6 +33,8 @@ struct MessageStubMapping: Sendable {
     struct SendAction: Sendable {
         let body: OutgoingMessage
         let target: Target
+        /// The action's `transformerParameters`: `parameters` in its template.
+        var parameters: JSONValue?
     }
 
     enum Target: Sendable {
@@ -147,7 +149,7 @@ struct MessageStubMapping: Sendable {
                     field: "\(field).channelTarget.type", message: "must be originating, request-initiated or fixed-channel")
             }
         }
-        return SendAction(body: body, target: target)
+        return SendAction(body: body, target: target, parameters: json["transformerParameters"])
     }
 
     /// `message`: `{"body": "text"}` or `{"body": {"data" | "base64Data" | "filePath", "format"}}`.

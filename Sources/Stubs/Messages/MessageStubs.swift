@@ -21,6 +21,10 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
     let journalCapacity: Int
     /// Channels open at once, across scopes (`--max-channels`).
     let maxChannels: Int
+    /// The user's stubs, for an `http-stub` trigger's question: which stub answered?
+    let httpStubs: StubEngine?
+    /// Some mapping has an `http-stub` or `http-request` trigger.
+    private let httpTriggers = Atomic(false)
     let state = Mutex(State())
 
     struct State {
@@ -42,8 +46,12 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
         let channel: WebSocketChannel
     }
 
-    public init(directory: StubDirectory, journalCapacity: Int = 10_000, maxChannels: Int = 10_000, logger: Logger = Logger(label: "understudy")) {
+    public init(
+        directory: StubDirectory, httpStubs: StubEngine? = nil, journalCapacity: Int = 10_000, maxChannels: Int = 10_000,
+        logger: Logger = Logger(label: "understudy")
+    ) {
         self.directory = directory
+        self.httpStubs = httpStubs
         self.journalCapacity = journalCapacity
         self.maxChannels = maxChannels
         self.logger = logger
@@ -56,6 +64,7 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
                 state.shared.append(mapping)
             }
         }
+        noteHTTPTriggers()
     }
 
     public var adminRoutes: [AdminRoute] { MessageStubsAdmin.endpoints.routes(servedBy: MessageStubsAdmin(stubs: self)) }
@@ -126,11 +135,45 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
                 state.own[scope.name, default: []].append(mapping)
             }
         }
+        noteHTTPTriggers()
+    }
+
+    private func noteHTTPTriggers() {
+        let any = state.withLock { state in
+            (state.shared + state.own.values.joined()).contains { mapping in
+                if case .message = mapping.trigger { false } else { true }
+            }
+        }
+        httpTriggers.store(any, ordering: .relaxed)
+    }
+
+    public var watchesHTTP: Bool { httpTriggers.load(ordering: .relaxed) }
+
+    /// WireMock 4's HTTP triggers: every mapping of the scope whose `http-request` pattern matches
+    /// the request, or whose `http-stub` is the stub that answered it, sends its messages (to the
+    /// channels its targets name: there is no originating channel), in priority order.
+    public func served(_ request: Request, by backend: String?, in scope: StateScope) {
+        var answeringStubID: String??
+        for mapping in mappings(in: scope) {
+            switch mapping.trigger {
+            case .message: continue
+            case .httpRequest(let pattern):
+                guard pattern.evaluate(request).matched else { continue }
+            case .httpStub(let stubId):
+                if answeringStubID == nil {
+                    answeringStubID = .some(
+                        backend == httpStubs?.name ? httpStubs?.answeringStub(for: request, in: scope)?["id"]?.stringValue?.lowercased() : nil)
+                }
+                guard answeringStubID == .some(stubId) else { continue }
+            }
+            for action in mapping.actions { send(action, message: nil, request: request, scope: scope, from: nil) }
+        }
     }
 
     @discardableResult
     func remove(id: String, in scope: StateScope) -> Bool {
-        state.withLock { state in
+        defer { noteHTTPTriggers() }
+        return state.withLock { state in
             if scope.isDefault {
                 let before = state.shared.count
                 state.shared.removeAll { $0.id == id }
@@ -146,10 +189,12 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
         state.withLock { state in
             if scope.isDefault { state.shared.removeAll() } else { state.own[scope.name] = nil }
         }
+        noteHTTPTriggers()
     }
 
     /// A scope's reset: its own mappings, journal and channels go (the channels closed, 1012).
     public func reset(scope: StateScope) {
+        defer { noteHTTPTriggers() }
         let closing = state.withLock { state in
             if scope.isDefault {
                 state.shared = state.shared.filter { _ in false }
@@ -216,28 +261,31 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
                 return body?.matches(body: bytes) ?? true
             }
             if let matched {
-                for action in matched.actions { send(action, for: matched, message: text, from: open) }
+                for action in matched.actions { send(action, message: text, request: open.request, scope: open.scope, from: open) }
             }
             record(MessageEvent(type: .received, channel: open, message: text, stub: matched?.json))
         }
     }
 
-    private func send(_ action: MessageStubMapping.SendAction, for mapping: MessageStubMapping, message: String?, from open: OpenChannel?) {
-        guard let outgoing = render(action.body, message: message, request: open?.request, parameters: mapping.json) else { return }
+    /// Sends what `action` says: to `open` (the channel the message came on) or to every channel of
+    /// `scope` opened by a request its pattern matches. `request` is the template's `request`.
+    private func send(
+        _ action: MessageStubMapping.SendAction, message: String?, request: Request, scope: StateScope,
+        from open: OpenChannel?
+    ) {
+        guard let outgoing = render(action.body, message: message, request: request, parameters: action.parameters) else { return }
         switch action.target {
         case .originating:
             guard let open else { return }
             deliver(outgoing, to: open)
         case .requestInitiated(let pattern):
-            let scope = open?.scope
-            for target in channels(in: nil) where (scope == nil || target.scope === scope) && pattern.evaluate(target.request).matched {
-                deliver(outgoing, to: target)
-            }
+            for target in channels(in: scope) where pattern.evaluate(target.request).matched { deliver(outgoing, to: target) }
         }
     }
 
     /// What an action sends, rendered: text from its template (the message and the request that
     /// opened the channel in its model), bytes, or a body file.
+    /// `parameters`: the action's `transformerParameters`.
     func render(_ body: MessageStubMapping.OutgoingMessage, message: String?, request: Request?, parameters: JSONValue?) -> WebSocketEvent? {
         switch body {
         case .binary(let bytes): return .binary(bytes)
@@ -251,7 +299,7 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
             var model: [(String, TemplateValue)] = []
             if let request { model.append(("request", ResponseTemplating.requestModel(request))) }
             if let message { model.append(("message", .object(TemplateObject([("body", .string(message))])))) }
-            model.append(("parameters", TemplateValue(parameters?["transformerParameters"] ?? .object([]))))
+            model.append(("parameters", TemplateValue(parameters ?? .object([]))))
             return .text(template.render(.object(TemplateObject(model))))
         }
     }
