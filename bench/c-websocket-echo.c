@@ -3,8 +3,8 @@
  * on libevent bufferevents, with c-baseline's socket layout (one event_base and listener per
  * thread, each on its own SO_REUSEPORT socket, the epoll changelist on). It answers the upgrade
  * with 101, sends each masked text or binary frame back unmasked with the same payload and answers
- * a close with a close. Only what the bench sends is read: unfragmented frames of up to 64 KiB;
- * anything else closes the connection.
+ * a close with a close. Only what the bench sends is read: unfragmented text, binary and close
+ * frames of up to 64 KiB; anything else closes the connection.
  *
  * usage: c-websocket-echo PORT THREADS (PORT 0 picks a free one)
  */
@@ -60,7 +60,8 @@ static int echo_frames(struct evbuffer *input, struct evbuffer *output) {
         if (!head) return -1;
         int opcode = head[0] & 0x0f;
         size_t length = head[1] & 0x7f, offset = 2;
-        if (!(head[0] & 0x80) || !(head[1] & 0x80) || length == 127) return -1; /* fragmented, unmasked, 64-bit length */
+        /* Fragmented, unmasked, 64-bit lengths, and opcodes other than text, binary and close are refused. */
+        if (!(head[0] & 0x80) || !(head[1] & 0x80) || length == 127 || (opcode != 0x1 && opcode != 0x2 && opcode != 0x8)) return -1;
         if (length == 126) {
             if (available < 4) return 0;
             length = (size_t)head[2] << 8 | head[3];
@@ -74,8 +75,7 @@ static int echo_frames(struct evbuffer *input, struct evbuffer *output) {
         unsigned char out[4] = {0x80 | opcode, 126, length >> 8, length & 0xff};
         size_t out_length = 4;
         if (length < 126) { out[1] = (unsigned char)length; out_length = 2; }
-        if ((opcode == 0x1 || opcode == 0x2 || opcode == 0x8)
-            && (evbuffer_add(output, out, out_length) != 0 || evbuffer_add(output, payload, length) != 0)) return -1;
+        if (evbuffer_add(output, out, out_length) != 0 || evbuffer_add(output, payload, length) != 0) return -1;
         evbuffer_drain(input, offset + 4 + length);
         if (opcode == 0x8) return 1;
     }
@@ -153,6 +153,13 @@ static int open_socket(int port) {
     return fd;
 }
 
+/* `text` as a number in low...high, else -1. */
+static int number(const char *text, int low, int high) {
+    char *end;
+    long value = strtol(text, &end, 10);
+    return *text != '\0' && *end == '\0' && value >= low && value <= high ? (int)value : -1;
+}
+
 static void *run(void *arg) {
     event_base_dispatch(arg);
     return NULL;
@@ -163,9 +170,11 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s PORT THREADS\n", argv[0]);
         return 2;
     }
-    int port = atoi(argv[1]), thread_count = atoi(argv[2]);
-    if (port < 0 || port > 65535) { fprintf(stderr, "bad port %s\n", argv[1]); return 2; }
-    if (thread_count < 1 || thread_count > 64) thread_count = 1;
+    int port = number(argv[1], 0, 65535), thread_count = number(argv[2], 1, 64);
+    if (port < 0 || thread_count < 0) {
+        fprintf(stderr, "usage: %s PORT THREADS (PORT 0...65535, THREADS 1...64)\n", argv[0]);
+        return 2;
+    }
     signal(SIGPIPE, SIG_IGN);
 
     struct event_base *bases[64];

@@ -10,20 +10,20 @@ public final class StubWatcher: Sendable {
     nonisolated(unsafe) private let timer: DispatchSourceTimer
 
     /// Starts watching; stops when `stop()` is called or the watcher is released. `onChange` runs
-    /// after each reload (e.g. to reload the static `__files` too); `files` are watched beside the
-    /// engine's folders (e.g. `hosts.json`).
+    /// after each reload (e.g. to reload the static `__files` too); `files` and `folders` are
+    /// watched beside the engine's folders (e.g. `hosts.json`, `message-mappings/`).
     public init(
         engine: StubEngine, every interval: Duration = .milliseconds(250), logger: Logger = Logger(label: "understudy"),
-        files: [URL] = [], onChange: @escaping @Sendable () -> Void = {}
+        files: [URL] = [], folders: [URL] = [], onChange: @escaping @Sendable () -> Void = {}
     ) {
         let queue = DispatchQueue(label: "understudy.stub-watcher")
         timer = DispatchSource.makeTimerSource(queue: queue)
-        nonisolated(unsafe) var last = Self.fingerprint(engine, files)
+        nonisolated(unsafe) var last = Self.fingerprint(engine, files, folders)
         let milliseconds = Int(interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
         timer.schedule(deadline: .now() + .milliseconds(milliseconds), repeating: .milliseconds(milliseconds))
         timer.setEventHandler { [weak engine] in
             guard let engine else { return }
-            let now = Self.fingerprint(engine, files)
+            let now = Self.fingerprint(engine, files, folders)
             guard now != last else { return }
             last = now
             let errors = engine.reloadFiles()
@@ -44,13 +44,13 @@ public final class StubWatcher: Sendable {
     }
 
     /// Path, size and modification time of every file that can change what the engine serves.
-    static func fingerprint(_ engine: StubEngine, _ files: [URL] = []) -> [String: String] {
+    static func fingerprint(_ engine: StubEngine, _ files: [URL] = [], _ folders: [URL] = []) -> [String: String] {
         var seen: [String: String] = [:]
         for file in files {
             let values = try? file.resourceValues(forKeys: [.contentModificationDateKey, .fileSizeKey])
             seen[file.path] = "\(values?.fileSize ?? -1)@\(values?.contentModificationDate?.timeIntervalSince1970 ?? 0)"
         }
-        for folder in engine.watchedFolders {
+        for folder in engine.watchedFolders + folders {
             let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.contentModificationDateKey, .fileSizeKey])
             while let file = files?.nextObject() as? URL {
                 let values = try? file.resourceValues(forKeys: [.contentModificationDateKey, .fileSizeKey])

@@ -102,12 +102,16 @@ struct Serve: ParsableCommand {
             // WireMock's record mode does: registered before the recordings, same tier); the
             // fallback proxy only what nothing else, static files included, answers.
             let recorder = RecordingProxy(timeout: .seconds(upstream.upstreamTimeout), tls: upstream.tls, logger: logger)
+            // The message journal: a quarter of --journal-bytes, beside the requests'.
+            let messages = MessageStubs(
+                directory: stubs.directory, httpStubs: stubs, journalCapacity: server.journalSize, journalBytes: server.journalBytes / 4,
+                maxChannels: server.maxChannels, logger: logger)
             var core: [any Backend] = [
                 StubAdminAPI(
                     engine: stubs, journal: journal, recordings: recordings,
                     maxScopeMappingBytes: server.maxScopeMappingBytes),
                 RecordingAdminAPI(proxy: recorder, recordedDirectory: recordedURL, replay: recordings),
-                MessageStubs(directory: stubs.directory, httpStubs: stubs, maxChannels: server.maxChannels, logger: logger),
+                messages,
                 stubs, recorder, recordings, staticFiles,
             ]
             if let fallbackProxy, let target = RecordingTarget(argument: fallbackProxy) {
@@ -120,8 +124,9 @@ struct Serve: ParsableCommand {
             }
             if watch {
                 watchers = [
-                    StubWatcher(engine: stubs, logger: logger, files: [hostsFile]) {
+                    StubWatcher(engine: stubs, logger: logger, files: [hostsFile], folders: [messages.filesFolder]) {
                         staticFiles.reload()
+                        messages.reloadFiles()
                         if let problem = deviceMode.withLock({ $0 })?.reload() { logger.warning("device mode: \(problem); the hosts in use stay") }
                     },
                     StubWatcher(engine: recordings, logger: logger),

@@ -360,3 +360,28 @@ def test_http_triggers_send_to_the_channels_their_targets_name(server):
         assert feed.recv(timeout=5) == "cancelled"
         assert requests.post(server + "/other", timeout=5).status_code == 404
         assert nothing_comes(feed) and nothing_comes(elsewhere, 0.1)
+
+
+def test_message_mapping_files_reload_when_they_change_and_the_journal_keeps_within_its_bytes():
+    with tempfile.TemporaryDirectory() as stubs:
+        folder = os.path.join(stubs, "message-mappings")
+        os.makedirs(folder)
+        with serve(stubs, "--journal-bytes", "8192") as url:
+            admin(url, "POST", "/__admin/message-mappings", json={"trigger": {"message": {"body": {"equalTo": "api"}}},
+                                                                   "actions": [{"type": "send", "message": {"body": "from the api"}}]})
+            json.dump({"trigger": {"message": {"body": {"equalTo": "file"}}}, "actions": [{"type": "send", "message": {"body": "from a file"}}]},
+                      open(os.path.join(folder, "new.json"), "w"))
+            deadline = time.monotonic() + 10
+            while len(admin(url, "GET", "/__admin/message-mappings").json()["messageMappings"]) < 2 and time.monotonic() < deadline:
+                time.sleep(0.1)
+            with ws(url, "/any") as channel:
+                channel.send("file")
+                assert channel.recv(timeout=5) == "from a file", "the new file answers without a restart"
+                channel.send("api")
+                assert channel.recv(timeout=5) == "from the api", "mappings added through the API stay"
+                for number in range(40):
+                    channel.send("%02d" % number + "x" * 200)
+                time.sleep(0.3)
+            journal = admin(url, "GET", "/__admin/messages").json()["messageServeEvents"]
+            # A quarter of --journal-bytes (2 KiB) for messages: the newest few, the oldest gone.
+            assert 1 <= len(journal) < 10 and journal[0]["message"].startswith("39")

@@ -17,6 +17,8 @@ struct MessageStubMapping: Sendable {
     let json: JSONValue
     /// Later mappings win among equal priorities (as WireMock's most recently added).
     var insertion = 0
+    /// Loaded from `message-mappings/` (replaced when the files change), not added through the API.
+    var fromFile = false
 
     static let defaultPriority = 5
 

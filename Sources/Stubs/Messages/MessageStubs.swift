@@ -19,6 +19,9 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
     let logger: Logger
     /// Messages the journal keeps (oldest go first).
     let journalCapacity: Int
+    /// Bytes of message text the journal keeps (oldest go first): a chat flooding the server with
+    /// large messages must not take its memory.
+    let journalBytes: Int
     /// Channels open at once, across scopes (`--max-channels`).
     let maxChannels: Int
     /// The user's stubs, for an `http-stub` trigger's question: which stub answered?
@@ -35,6 +38,7 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
         var insertions = 0
         var channels: [String: OpenChannel] = [:]
         var journal: [MessageEvent] = []
+        var journalBytes = 0
     }
 
     /// A channel and what opened it.
@@ -47,24 +51,16 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
     }
 
     public init(
-        directory: StubDirectory, httpStubs: StubEngine? = nil, journalCapacity: Int = 10_000, maxChannels: Int = 10_000,
-        logger: Logger = Logger(label: "understudy")
+        directory: StubDirectory, httpStubs: StubEngine? = nil, journalCapacity: Int = 10_000, journalBytes: Int = 16 << 20,
+        maxChannels: Int = 10_000, logger: Logger = Logger(label: "understudy")
     ) {
         self.directory = directory
         self.httpStubs = httpStubs
         self.journalCapacity = journalCapacity
+        self.journalBytes = journalBytes
         self.maxChannels = maxChannels
         self.logger = logger
-        let (mappings, problems) = Self.loadFiles(in: directory)
-        for problem in problems { logger.warning("\(problem)") }
-        state.withLock { state in
-            for var mapping in mappings {
-                state.insertions += 1
-                mapping.insertion = state.insertions
-                state.shared.append(mapping)
-            }
-        }
-        noteHTTPTriggers()
+        reloadFiles()
     }
 
     public var adminRoutes: [AdminRoute] { MessageStubsAdmin.endpoints.routes(servedBy: MessageStubsAdmin(stubs: self)) }
@@ -79,9 +75,31 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
 
     // MARK: Files
 
+    /// `message-mappings/` as it is now: the files' mappings replaced (problems logged, a bad
+    /// file's mappings left out), those added through the API kept.
+    public func reloadFiles() {
+        let (loaded, problems) = Self.loadFiles(in: directory)
+        for problem in problems { logger.warning("\(problem)") }
+        state.withLock { state in
+            state.shared.removeAll(where: \.fromFile)
+            for var mapping in loaded {
+                state.insertions += 1
+                mapping.insertion = state.insertions
+                mapping.fromFile = true
+                state.shared.append(mapping)
+            }
+        }
+        noteHTTPTriggers()
+    }
+
+    /// The folder hot reload watches.
+    public var filesFolder: URL { directory.root.appendingPathComponent(Self.filesFolderName) }
+
+    static let filesFolderName = "message-mappings"
+
     /// `message-mappings/**/*.json`: one mapping a file, or `{"messageMappings": […]}`.
     static func loadFiles(in directory: StubDirectory) -> ([MessageStubMapping], [StubError]) {
-        let folder = directory.root.appendingPathComponent("message-mappings")
+        let folder = directory.root.appendingPathComponent(Self.filesFolderName)
         guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return ([], []) }
         var mappings: [MessageStubMapping] = []
         var problems: [StubError] = []
@@ -196,19 +214,14 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
     public func reset(scope: StateScope) {
         defer { noteHTTPTriggers() }
         let closing = state.withLock { state in
-            if scope.isDefault {
-                state.shared = state.shared.filter { _ in false }
-                let (files, _) = Self.loadFiles(in: directory)
-                for var mapping in files {
-                    state.insertions += 1
-                    mapping.insertion = state.insertions
-                    state.shared.append(mapping)
-                }
-            }
+            // The default scope's reset is WireMock's: back to the files (reloaded below).
+            if scope.isDefault { state.shared.removeAll() }
             state.own[scope.name] = nil
             state.journal.removeAll { $0.scope === scope }
+            state.journalBytes = state.journal.reduce(0) { $0 + $1.bytes }
             return state.channels.values.filter { $0.scope === scope }
         }
+        if scope.isDefault { reloadFiles() }
         for open in closing {
             _ = open.channel.loop.execute { open.channel.close(code: 1012, reason: "the scope was reset") }
         }
@@ -334,7 +347,13 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
     func record(_ event: MessageEvent) {
         state.withLock { state in
             state.journal.append(event)
-            if state.journal.count > journalCapacity { state.journal.removeFirst(state.journal.count - journalCapacity) }
+            state.journalBytes += event.bytes
+            var dropped = 0
+            while state.journal.count - dropped > journalCapacity || (state.journalBytes > journalBytes && state.journal.count - dropped > 1) {
+                state.journalBytes -= state.journal[dropped].bytes
+                dropped += 1
+            }
+            state.journal.removeFirst(dropped)
         }
     }
 
@@ -348,6 +367,7 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
             let removed = state.journal.filter { (scope == nil || $0.scope === scope) && condition($0) }
             let ids = Set(removed.map(\.id))
             state.journal.removeAll { ids.contains($0.id) }
+            state.journalBytes -= removed.reduce(0) { $0 + $1.bytes }
             return removed
         }
     }
@@ -371,6 +391,9 @@ struct MessageEvent: Sendable {
     /// The mapping that matched a received message (nil: none did, or a sent one).
     let stub: JSONValue?
     let timestamp = MonotonicClock.wallSeconds()
+
+    /// What the event holds in memory, roughly: its text and the fixed part.
+    var bytes: Int { message.utf8.count + 256 }
 
     init(type: Kind, channel: MessageStubs.OpenChannel, message: String, stub: JSONValue?) {
         self.type = type
