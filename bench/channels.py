@@ -23,7 +23,6 @@ import tempfile
 import time
 
 import harness
-from run import resident_memory
 
 ECHO = {"trigger": {"type": "message", "channel": {"type": "websocket", "initiatingRequestPattern": {"urlPath": "/echo"}}},
         "actions": [{"type": "send", "message": {"body": {"data": "{{message.body}}"}}}]}
@@ -122,10 +121,10 @@ async def open_connections(port, count, request, status):
 
 async def held_memory(port, pid, count, request, status):
     """(connections held, KiB of VmRSS each added) once `count` idle connections are open."""
-    before = resident_memory(pid)[0]
+    before = harness.resident_memory(pid)[0]
     held = await open_connections(port, count, request, status)
     await asyncio.sleep(1)
-    after = resident_memory(pid)[0]
+    after = harness.resident_memory(pid)[0]
     for _, writer in held:
         writer.close()
     return len(held), (after - before) * 1024 / max(len(held), 1)

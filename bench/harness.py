@@ -160,3 +160,13 @@ def start_for_devices(workdir, more_files=None, prefix=(), extra=()):
     """Understudy (one thread) on `device_stubs`, its CA in `workdir`."""
     stubs = device_stubs(workdir, more_files)
     return start("understudy", 1, (None, stubs, None), prefix, extra=("--ca-dir", os.path.join(workdir, "ca"), *extra))
+
+
+def resident_memory(pid):
+    """(VmRSS, RssAnon) of a process in MB, from /proc; None where there is no /proc."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            fields = dict(line.split(":", 1) for line in status if ":" in line)
+        return tuple(int(fields[name].split()[0]) / 1024 for name in ("VmRSS", "RssAnon"))
+    except (OSError, KeyError, ValueError):
+        return None

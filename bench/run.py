@@ -20,6 +20,7 @@ import sys
 import tempfile
 import time
 
+import harness
 from harness import (BENCH_STUBS, C_BASELINE, JOURNAL_SIZE_UNDER_CALLGRIND, ROOT, UNDERSTUDY, WIREMOCK_JAR, device_stubs, free_port, start, stop,
                      wait_until_healthy, wait_until_listening, wrk, wrk_post_script, wrk_scope_script)
 
@@ -283,7 +284,7 @@ def startup_times(stubs, runs=5):
             listening.append(listened)
             healthy.append(time.monotonic() - began)
             time.sleep(1)
-            memory = resident_memory(process.pid)
+            memory = harness.resident_memory(process.pid)
             if memory:
                 rss.append(memory[0])
                 anon.append(memory[1])
@@ -291,16 +292,6 @@ def startup_times(stubs, runs=5):
             stop(process)
     median = lambda values: statistics.median(values) if values else None
     return median(listening), median(healthy), median(rss), median(anon)
-
-
-def resident_memory(pid):
-    """(VmRSS, RssAnon) of a process in MB, from /proc; None where there is no /proc."""
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            fields = dict(line.split(":", 1) for line in status if ":" in line)
-        return tuple(int(fields[name].split()[0]) / 1024 for name in ("VmRSS", "RssAnon"))
-    except (OSError, KeyError, ValueError):
-        return None
 
 
 def proxy_latency(args, workdir):

@@ -5,7 +5,8 @@ import JSON
 import MockCore
 
 /// `understudy tail`: follows another server's journal live (long-polling
-/// `GET /__admin/requests/live`), one aligned line per request, as `serve --verbose` logs them.
+/// `GET /__admin/requests/live`), one aligned line per request, as `serve --verbose` logs them,
+/// and its WebSocket messages (`GET /__admin/messages`, read twice a second), one line each.
 struct Tail: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Follow a running server's requests live, one line each.")
 
@@ -35,6 +36,7 @@ struct Tail: ParsableCommand {
         // Requests go out through libevent, as the server's own proxying does.
         let loop = try EventLoop.startClient()
         Thread.detachNewThread { follow(loop) }
+        Thread.detachNewThread { followMessages(loop) }
         _ = signals.wait()
     }
 
@@ -61,6 +63,38 @@ struct Tail: ParsableCommand {
                 Thread.sleep(forTimeInterval: 1)
             }
         }
+    }
+
+    /// The message journal, newest first, read every half second; what was not shown yet is
+    /// printed, oldest first: `09:15:02.114  ws  received  "hello"  channel 1c0d2a4e  (no stub matched)`.
+    private func followMessages(_ loop: EventLoop) {
+        let token = adminToken ?? ProcessInfo.processInfo.environment["UNDERSTUDY_ADMIN_TOKEN"]
+        let base = url.hasSuffix("/") ? String(url.dropLast()) : url
+        let address = base + "/__admin/messages?scope=" + (scope.flatMap { $0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) } ?? "*")
+        var shown: [String] = []
+        var first = true
+        while true {
+            if let events = try? fetch(address, token: token, on: loop)["messageServeEvents"]?.arrayValue {
+                let known = Set(shown)
+                let new = events.filter { !known.contains($0["id"]?.stringValue ?? "") }.reversed()
+                for event in first ? Array(new.suffix(last)) : Array(new) {
+                    FileHandle.standardError.write(Data((Self.messageLine(event) + "\n").utf8))
+                }
+                shown = Array((shown + new.compactMap { $0["id"]?.stringValue }).suffix(20_000))
+                first = false
+            }
+            Thread.sleep(forTimeInterval: 0.5)
+        }
+    }
+
+    static func messageLine(_ event: JSONValue) -> String {
+        let time = (event["timestamp"]?.stringValue ?? "").split(separator: "T").last.map { String($0.dropLast()) } ?? ""
+        let text = event["message"]?.stringValue ?? ""
+        let shown = text.count > 120 ? String(text.prefix(117)) + "…" : text
+        let direction = (event["eventType"]?.stringValue ?? "?").padding(toLength: 8, withPad: " ", startingAt: 0)
+        let channel = String((event["channel"]?["id"]?.stringValue ?? "").prefix(8))
+        let unmatched = event["eventType"]?.stringValue == "received" && event["wasMatched"] != .bool(true) ? "  (no stub matched)" : ""
+        return "\(time)  ws  \(direction)  \(JSONValue.string(shown).serialized)  channel \(channel)\(unmatched)"
     }
 
     private func line(_ request: JSONValue, _ log: RequestLog) -> String {

@@ -69,6 +69,10 @@ import FoundationNetworking
         let followed = tail.errorLine(containing: "/hello?after=1")
         #expect(followed.contains(" stubs "))
         #expect(followed.hasSuffix(" ms  scope ci-7"))
+        // A WebSocket's messages too, one line each.
+        let socket = try TestWebSocket(try #require(URL(string: "ws://127.0.0.1:\(port)/chat")))
+        try socket.send(text: "hi tail")
+        #expect(tail.errorLine(containing: "\"hi tail\"").contains("  ws  received  \"hi tail\"  channel "))
         tail.signal(SIGTERM)
         #expect(tail.finish().status == 0)
         server.signal(SIGTERM)
