@@ -54,7 +54,11 @@ public struct Request: Sendable {
 
     /// A UUID-shaped id, unique per process (random part) and request (`serial`): the journal's
     /// id for the exchange, and WireMock 3's `request.id` in templates (the serve event's id).
-    public var id: String {
+    public var id: String { Self.serialID(serial) }
+
+    /// An id in UUID form made of this run's random part and `serial`: unique within the run,
+    /// made without a random draw per id.
+    public static func serialID(_ serial: UInt64) -> String {
         let hex = Self.hex16(Self.runID) + Self.hex16(serial)
         let chars = Array(hex.utf8)
         return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(decoding: chars[$0], as: UTF8.self) }.joined(separator: "-")

@@ -86,7 +86,7 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
                 state.insertions += 1
                 mapping.insertion = state.insertions
                 mapping.fromFile = true
-                state.shared.append(mapping)
+                Self.insert(mapping, into: &state.shared)
             }
         }
         noteHTTPTriggers()
@@ -131,12 +131,35 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
 
     // MARK: Mappings by scope
 
-    /// The mappings `scope` sees, in the order they are tried.
+    /// The mappings `scope` sees, in the order they are tried. Each list is kept in that order
+    /// (`insert`), so a message costs a merge, not a sort.
     func mappings(in scope: StateScope) -> [MessageStubMapping] {
         state.withLock { state in
-            let all = scope.isDefault ? state.shared : (state.own[scope.name] ?? []) + state.shared
-            return all.sorted { $0.priority != $1.priority ? $0.priority < $1.priority : $0.insertion > $1.insertion }
+            guard !scope.isDefault, let own = state.own[scope.name], !own.isEmpty else { return state.shared }
+            var merged: [MessageStubMapping] = []
+            merged.reserveCapacity(own.count + state.shared.count)
+            var (i, j) = (0, 0)
+            while i < own.count || j < state.shared.count {
+                if j == state.shared.count || (i < own.count && Self.triedFirst(own[i], state.shared[j])) {
+                    merged.append(own[i])
+                    i += 1
+                } else {
+                    merged.append(state.shared[j])
+                    j += 1
+                }
+            }
+            return merged
         }
+    }
+
+    /// Lowest priority number first, then the latest added (WireMock's order).
+    private static func triedFirst(_ a: MessageStubMapping, _ b: MessageStubMapping) -> Bool {
+        a.priority != b.priority ? a.priority < b.priority : a.insertion > b.insertion
+    }
+
+    /// `mapping` into `list`, which stays in the order mappings are tried.
+    private static func insert(_ mapping: MessageStubMapping, into list: inout [MessageStubMapping]) {
+        list.insert(mapping, at: list.firstIndex { triedFirst(mapping, $0) } ?? list.endIndex)
     }
 
     /// Adds `mapping` (replacing one of its id) to `scope`'s own, or the shared ones in `default`.
@@ -147,10 +170,10 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
             mapping.insertion = state.insertions
             if scope.isDefault {
                 state.shared.removeAll { $0.id == mapping.id }
-                state.shared.append(mapping)
+                Self.insert(mapping, into: &state.shared)
             } else {
                 state.own[scope.name, default: []].removeAll { $0.id == mapping.id }
-                state.own[scope.name, default: []].append(mapping)
+                Self.insert(mapping, into: &state.own[scope.name, default: []])
             }
         }
         noteHTTPTriggers()
@@ -380,7 +403,10 @@ struct MessageEvent: Sendable {
         case sent
     }
 
-    let id = UUID().uuidString.lowercased()
+    /// Its id in UUID form, from a serial (a random UUID per message costs more than the rest of it).
+    var id: String { Request.serialID(serial | 1 << 63) }
+    private let serial = MessageEvent.serials.add(1, ordering: .relaxed).newValue
+    private static let serials = Atomic<UInt64>(0)
     let type: Kind
     let channelId: String
     let channelOpen: Bool
