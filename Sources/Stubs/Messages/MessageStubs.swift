@@ -37,17 +37,26 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
         var own: [String: [MessageStubMapping]] = [:]
         var insertions = 0
         var channels: [String: OpenChannel] = [:]
-        var journal: [MessageEvent] = []
-        var journalBytes = 0
+        var journal = MessageJournal()
     }
 
-    /// A channel and what opened it.
-    struct OpenChannel: @unchecked Sendable {
-        let id: String
+    /// A channel and what opened it; events of the channel share it (a reference, not a copy of
+    /// the request each).
+    final class OpenChannel: @unchecked Sendable {
+        let id = UUID().uuidString.lowercased()
         let scope: StateScope
         let request: Request
+        /// The opening request as templates see it (`request.path`…), made once per channel.
+        let model: TemplateValue
         /// The loop's own: used there only (`loop.execute` from elsewhere).
         let channel: WebSocketChannel
+
+        init(scope: StateScope, request: Request, channel: WebSocketChannel) {
+            self.scope = scope
+            self.request = request
+            self.channel = channel
+            model = ResponseTemplating.requestModel(request)
+        }
     }
 
     public init(
@@ -195,6 +204,7 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
     /// channels its targets name: there is no originating channel), in priority order.
     public func served(_ request: Request, by backend: String?, in scope: StateScope) {
         var answeringStubID: String??
+        var model: TemplateValue?
         for mapping in mappings(in: scope) {
             switch mapping.trigger {
             case .message: continue
@@ -207,7 +217,9 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
                 }
                 guard answeringStubID == .some(stubId) else { continue }
             }
-            for action in mapping.actions { send(action, message: nil, request: request, scope: scope, from: nil) }
+            let requestModel = model ?? ResponseTemplating.requestModel(request)
+            model = requestModel
+            for action in mapping.actions { send(action, message: nil, model: requestModel, scope: scope, from: nil) }
         }
     }
 
@@ -240,8 +252,7 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
             // The default scope's reset is WireMock's: back to the files (reloaded below).
             if scope.isDefault { state.shared.removeAll() }
             state.own[scope.name] = nil
-            state.journal.removeAll { $0.scope === scope }
-            state.journalBytes = state.journal.reduce(0) { $0 + $1.bytes }
+            _ = state.journal.remove { $0.scope === scope }
             return state.channels.values.filter { $0.scope === scope }
         }
         if scope.isDefault { reloadFiles() }
@@ -265,7 +276,7 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
     }
 
     public func opened(_ channel: WebSocketChannel, by request: Request, in scope: StateScope) {
-        let open = OpenChannel(id: UUID().uuidString.lowercased(), scope: scope, request: request, channel: channel)
+        let open = OpenChannel(scope: scope, request: request, channel: channel)
         state.withLock { $0.channels[open.id] = open }
         channel.onMessage = { [weak self] event in self?.received(event, on: open) }
         channel.onClose = { [weak self, logger] code, reason in
@@ -297,19 +308,19 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
                 return body?.matches(body: bytes) ?? true
             }
             if let matched {
-                for action in matched.actions { send(action, message: text, request: open.request, scope: open.scope, from: open) }
+                for action in matched.actions { send(action, message: text, model: open.model, scope: open.scope, from: open) }
             }
             record(MessageEvent(type: .received, channel: open, message: text, stub: matched?.json))
         }
     }
 
     /// Sends what `action` says: to `open` (the channel the message came on) or to every channel of
-    /// `scope` opened by a request its pattern matches. `request` is the template's `request`.
+    /// `scope` opened by a request its pattern matches. `model` is the template's `request`.
     private func send(
-        _ action: MessageStubMapping.SendAction, message: String?, request: Request, scope: StateScope,
+        _ action: MessageStubMapping.SendAction, message: String?, model: TemplateValue, scope: StateScope,
         from open: OpenChannel?
     ) {
-        guard let outgoing = render(action.body, message: message, request: request, parameters: action.parameters) else { return }
+        guard let outgoing = render(action.body, message: message, model: model, parameters: action.parameters) else { return }
         switch action.target {
         case .originating:
             guard let open else { return }
@@ -321,8 +332,8 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
 
     /// What an action sends, rendered: text from its template (the message and the request that
     /// opened the channel in its model), bytes, or a body file.
-    /// `parameters`: the action's `transformerParameters`.
-    func render(_ body: MessageStubMapping.OutgoingMessage, message: String?, request: Request?, parameters: JSONValue?) -> WebSocketEvent? {
+    /// `model`: the request as the template's `request`; `parameters`: the action's `transformerParameters`.
+    func render(_ body: MessageStubMapping.OutgoingMessage, message: String?, model: TemplateValue?, parameters: JSONValue?) -> WebSocketEvent? {
         switch body {
         case .binary(let bytes): return .binary(bytes)
         case .file(let name, let binary):
@@ -332,11 +343,11 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
             }
             return binary ? .binary(Array(data)) : .text(String(decoding: data, as: UTF8.self))
         case .text(let template):
-            var model: [(String, TemplateValue)] = []
-            if let request { model.append(("request", ResponseTemplating.requestModel(request))) }
-            if let message { model.append(("message", .object(TemplateObject([("body", .string(message))])))) }
-            model.append(("parameters", TemplateValue(parameters ?? .object([]))))
-            return .text(template.render(.object(TemplateObject(model))))
+            var context: [(String, TemplateValue)] = []
+            if let model { context.append(("request", model)) }
+            if let message { context.append(("message", .object(TemplateObject([("body", .string(message))])))) }
+            context.append(("parameters", TemplateValue(parameters ?? .object([]))))
+            return .text(template.render(.object(TemplateObject(context))))
         }
     }
 
@@ -368,78 +379,15 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
     // MARK: Journal
 
     func record(_ event: MessageEvent) {
-        state.withLock { state in
-            state.journal.append(event)
-            state.journalBytes += event.bytes
-            var dropped = 0
-            while state.journal.count - dropped > journalCapacity || (state.journalBytes > journalBytes && state.journal.count - dropped > 1) {
-                state.journalBytes -= state.journal[dropped].bytes
-                dropped += 1
-            }
-            state.journal.removeFirst(dropped)
-        }
+        state.withLock { $0.journal.append(event, keeping: journalCapacity, bytes: journalBytes) }
     }
 
     /// The journal of `scope` (nil: every scope's), oldest first.
     func events(in scope: StateScope?) -> [MessageEvent] {
-        state.withLock { state in scope.map { scope in state.journal.filter { $0.scope === scope } } ?? state.journal }
+        state.withLock { state in state.journal.events.filter { scope == nil || $0.scope === scope } }
     }
 
     func removeEvents(in scope: StateScope?, where condition: (MessageEvent) -> Bool) -> [MessageEvent] {
-        state.withLock { state in
-            let removed = state.journal.filter { (scope == nil || $0.scope === scope) && condition($0) }
-            let ids = Set(removed.map(\.id))
-            state.journal.removeAll { ids.contains($0.id) }
-            state.journalBytes -= removed.reduce(0) { $0 + $1.bytes }
-            return removed
-        }
-    }
-}
-
-/// A message journaled: received on a channel, or sent to one.
-struct MessageEvent: Sendable {
-    enum Kind: String, Sendable {
-        case received
-        case sent
-    }
-
-    /// Its id in UUID form, from a serial (a random UUID per message costs more than the rest of it).
-    var id: String { Request.serialID(serial | 1 << 63) }
-    private let serial = MessageEvent.serials.add(1, ordering: .relaxed).newValue
-    private static let serials = Atomic<UInt64>(0)
-    let type: Kind
-    let channelId: String
-    let channelOpen: Bool
-    let scope: StateScope
-    /// The request that opened the channel (for a pattern's `channel`).
-    let request: Request
-    let message: String
-    /// The mapping that matched a received message (nil: none did, or a sent one).
-    let stub: JSONValue?
-    let timestamp = MonotonicClock.wallSeconds()
-
-    /// What the event holds in memory, roughly: its text and the fixed part.
-    var bytes: Int { message.utf8.count + 256 }
-
-    init(type: Kind, channel: MessageStubs.OpenChannel, message: String, stub: JSONValue?) {
-        self.type = type
-        channelId = channel.id
-        channelOpen = channel.channel.isOpen
-        scope = channel.scope
-        request = channel.request
-        self.message = message
-        self.stub = stub
-    }
-
-    /// WireMock 4's `MessageServeEvent`.
-    var json: JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("id", .string(id)), ("eventType", .string(type.rawValue)),
-            ("channel", .object([("type", .string("websocket")), ("id", .string(channelId)), ("open", .bool(channelOpen))])),
-            ("message", .string(message)), ("wasMatched", .bool(type == .sent || stub != nil)),
-            ("timestamp", .string(Timestamp.iso8601(timestamp))),
-        ]
-        if let stub { members.append(("stubMapping", stub)) }
-        return .object(members)
+        state.withLock { state in state.journal.remove { (scope == nil || $0.scope === scope) && condition($0) } }
     }
 }
