@@ -75,8 +75,12 @@ public struct WebSocketFrameReader: Sendable {
         while let event = try nextFrame() {
             if let event { events.append(event) }
         }
-        // What was consumed goes, so a long-lived channel's buffer stays its largest frame.
-        if start > 4096 || start == pending.count {
+        // What was consumed goes, so a long-lived channel's buffer stays its largest frame, and an
+        // emptied large buffer is let go: an idle channel holds none.
+        if start == pending.count {
+            if pending.capacity > 4096 { pending = [] } else { pending.removeAll(keepingCapacity: true) }
+            start = 0
+        } else if start > 4096 {
             pending.removeFirst(start)
             start = 0
         }

@@ -46,16 +46,25 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
         let id = UUID().uuidString.lowercased()
         let scope: StateScope
         let request: Request
-        /// The opening request as templates see it (`request.path`…), made once per channel.
-        let model: TemplateValue
         /// The loop's own: used there only (`loop.execute` from elsewhere).
         let channel: WebSocketChannel
+        private let madeModel = Mutex<TemplateValue?>(nil)
 
         init(scope: StateScope, request: Request, channel: WebSocketChannel) {
             self.scope = scope
             self.request = request
             self.channel = channel
-            model = ResponseTemplating.requestModel(request)
+        }
+
+        /// The opening request as templates see it (`request.path`…): made at the first message
+        /// that needs it, then kept (an idle channel does not hold one).
+        var model: TemplateValue {
+            madeModel.withLock { made in
+                if let made { return made }
+                let model = ResponseTemplating.requestModel(request)
+                made = model
+                return model
+            }
         }
     }
 
