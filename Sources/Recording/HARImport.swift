@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import JSON
 import MockCore
+import WireFormat
 
 /// Reads HAR 1.2 (browser devtools, proxies): each entry's request and response become an
 /// exchange for a `RecordingStore`, matched, named, redacted and made into scenarios as a live
@@ -13,8 +14,11 @@ public enum HARImport {
         public var description: String { message }
     }
 
-    /// The exchanges of `data`, and what was skipped; a file that is not HAR at all throws.
-    public static func exchanges(_ data: [UInt8]) throws(Problem) -> (exchanges: [RecordedExchange], skipped: [Problem]) {
+    /// The exchanges of `data`, the WebSocket sessions (entries with `_webSocketMessages`, or a
+    /// `101`), and what was skipped; a file that is not HAR at all throws.
+    public static func exchanges(_ data: [UInt8]) throws(Problem) -> (
+        exchanges: [RecordedExchange], channels: [RecordedChannel], skipped: [Problem]
+    ) {
         let json: JSONValue
         do {
             json = try JSONValue.parse(data)
@@ -23,14 +27,52 @@ public enum HARImport {
         }
         guard let entries = json["log"]?["entries"]?.arrayValue else { throw Problem(message: "not a HAR file: no log.entries") }
         var exchanges: [RecordedExchange] = []
+        var channels: [RecordedChannel] = []
         var skipped: [Problem] = []
         for (index, entry) in entries.enumerated() {
+            if entry["_webSocketMessages"] != nil || entry["response"]?["status"]?.intValue == 101 {
+                switch channel(entry) {
+                case .success(let channel): channels.append(channel)
+                case .failure(let problem): skipped.append(Problem(message: "log.entries[\(index)]: \(problem.message); skipped"))
+                }
+                continue
+            }
             switch exchange(entry) {
             case .success(let exchange): exchanges.append(exchange)
             case .failure(let problem): skipped.append(Problem(message: "log.entries[\(index)]: \(problem.message); skipped"))
             }
         }
-        return (exchanges, skipped)
+        return (exchanges, channels, skipped)
+    }
+
+    /// Chrome's WebSocket entry: `_webSocketMessages` of `{"type": "send"|"receive", "time", "opcode", "data"}`
+    /// (opcode 2: the data is base64).
+    private static func channel(_ entry: JSONValue) -> Result<RecordedChannel, Problem> {
+        guard let url = entry["request"]?["url"]?.stringValue, let components = URLComponents(string: url) else {
+            return .failure(Problem(message: "request.url is missing or not a URL"))
+        }
+        var messages: [RecordedChannel.Message] = []
+        for (index, message) in (entry["_webSocketMessages"]?.arrayValue ?? []).enumerated() {
+            guard let type = message["type"]?.stringValue, type == "send" || type == "receive", let data = message["data"]?.stringValue,
+                let seconds = message["time"]?.doubleValue
+            else {
+                return .failure(Problem(message: "_webSocketMessages[\(index)] is not a message (type, time, data)"))
+            }
+            // Control frames (opcodes 8–10) are the connection's, not the app's.
+            let opcode = message["opcode"]?.intValue ?? 1
+            guard opcode == 1 || opcode == 2 else { continue }
+            var bytes = Array(data.utf8)
+            if opcode == 2 {
+                guard let decoded = Base64.decode(data.utf8) else {
+                    return .failure(Problem(message: "_webSocketMessages[\(index)].data is not base64"))
+                }
+                bytes = decoded
+            }
+            messages.append(RecordedChannel.Message(fromClient: type == "send", seconds: seconds, bytes: bytes, isBinary: opcode == 2))
+        }
+        let opened = entry["startedDateTime"]?.stringValue.flatMap { ISO8601DateFormatter.withFractions.date(from: $0) }?.timeIntervalSince1970
+        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        return .success(RecordedChannel(path: path, openedAt: opened, messages: messages))
     }
 
     private static func exchange(_ entry: JSONValue) -> Result<RecordedExchange, Problem> {
@@ -78,5 +120,14 @@ public enum HARImport {
                 guard let name = header["name"]?.stringValue, !name.hasPrefix(":"), let value = header["value"]?.stringValue else { return nil }
                 return HTTPHeader(name: name, value: value)
             })
+    }
+}
+
+extension ISO8601DateFormatter {
+    /// HAR's `startedDateTime`: ISO 8601 with fractional seconds.
+    fileprivate static var withFractions: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
     }
 }

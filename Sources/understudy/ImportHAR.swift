@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JSON
 import Recording
 
 /// `understudy import-har`: traffic captured elsewhere (a browser's HAR export) as stub mappings.
@@ -19,9 +20,10 @@ struct ImportHAR: ParsableCommand {
     func run() throws {
         guard let data = FileManager.default.contents(atPath: file) else { return try fail("\(file): cannot read the file") }
         let exchanges: [RecordedExchange]
+        let channels: [RecordedChannel]
         let skipped: [HARImport.Problem]
         do {
-            (exchanges, skipped) = try HARImport.exchanges(Array(data))
+            (exchanges, channels, skipped) = try HARImport.exchanges(Array(data))
         } catch {
             return try fail("\(file): \(error)")
         }
@@ -33,8 +35,20 @@ struct ImportHAR: ParsableCommand {
             progress.update("importing \(index + 1) of \(exchanges.count) entries")
         }
         progress.finish()
+        // Each WebSocket session a file of message mappings (message-mappings/, beside mappings/).
+        let folder = URL(fileURLWithPath: out).appendingPathComponent("message-mappings")
+        for (index, channel) in channels.enumerated() {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let name = "websocket-\(index + 1)" + channel.path.map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined() + ".json"
+            try Data(JSONValue.object([("messageMappings", .array(channel.mappings()))]).serialized.utf8).write(
+                to: folder.appendingPathComponent(name))
+            written += 1
+        }
         for problem in skipped { FileHandle.standardError.write(Data("\(file): \(problem)\n".utf8)) }
-        print("imported \(exchanges.count) of \(exchanges.count + skipped.count) entries into \(out) (mapping files written: \(written))")
+        let total = exchanges.count + channels.count
+        print(
+            "imported \(total) of \(total + skipped.count) entries into \(out) (mapping files written: \(written)"
+                + (channels.isEmpty ? ")" : ", \(channels.count) WebSocket session(s) as message mappings)"))
     }
 
     /// A problem with the file, not with how the command was called: the message alone, exit 1.

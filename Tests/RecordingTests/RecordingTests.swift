@@ -384,7 +384,7 @@ import FoundationNetworking
               {"request": {"method": "GET"}, "response": {"status": 200}}
             ]}}
             """#
-        let (exchanges, skipped) = try HARImport.exchanges(Array(har.utf8))
+        let (exchanges, _, skipped) = try HARImport.exchanges(Array(har.utf8))
         #expect(exchanges.count == 2)
         #expect(
             skipped.map(\.message) == [

@@ -385,3 +385,38 @@ def test_message_mapping_files_reload_when_they_change_and_the_journal_keeps_wit
             journal = admin(url, "GET", "/__admin/messages").json()["messageServeEvents"]
             # A quarter of --journal-bytes (2 KiB) for messages: the newest few, the oldest gone.
             assert 1 <= len(journal) < 10 and journal[0]["message"].startswith("39")
+
+
+def test_a_har_of_a_websocket_chat_replays_its_messages_in_order_with_their_spacing():
+    from understudy_server import BINARY
+    import subprocess
+    started = 1764320000.0
+    har = {"log": {"version": "1.2", "creator": {"name": "Chrome", "version": "131"}, "entries": [{
+        "_resourceType": "websocket", "startedDateTime": "2025-11-28T09:33:20.000Z",
+        "request": {"method": "GET", "url": "wss://chat.example.com/socket?room=1", "headers": []},
+        "response": {"status": 101, "headers": [], "content": {"size": 0, "mimeType": "x-unknown"}},
+        "_webSocketMessages": [
+            {"type": "receive", "time": started + 0.10, "opcode": 1, "data": "welcome {{user}}"},
+            {"type": "send", "time": started + 1.00, "opcode": 1, "data": "hello"},
+            {"type": "receive", "time": started + 1.05, "opcode": 1, "data": "hi!"},
+            {"type": "receive", "time": started + 1.45, "opcode": 2, "data": base64.b64encode(b"\x00\xff").decode()},
+            {"type": "send", "time": started + 2.00, "opcode": 1, "data": "bye"},
+            {"type": "receive", "time": started + 2.01, "opcode": 1, "data": "see you"},
+        ]}]}}
+    with tempfile.TemporaryDirectory() as work:
+        har_file = os.path.join(work, "chat.har")
+        json.dump(har, open(har_file, "w"))
+        out = os.path.join(work, "stubs")
+        imported = subprocess.run([BINARY, "import-har", har_file, "--out", out], capture_output=True, text=True)
+        assert imported.returncode == 0 and "1 WebSocket session(s)" in imported.stdout, imported.stdout + imported.stderr
+        # The upstream is gone (it never was here): the recording alone answers.
+        with serve(out) as url:
+            with ws(url, "/socket?room=1") as chat:
+                assert chat.recv(timeout=5) == "welcome {{user}}", "what the server said first, as it said it (no template)"
+                chat.send("hello")
+                started_at = time.monotonic()
+                assert chat.recv(timeout=5) == "hi!"
+                assert chat.recv(timeout=5) == b"\x00\xff"
+                assert time.monotonic() - started_at >= 0.4, "the 450 ms between the server's answers are kept"
+                chat.send("bye")
+                assert chat.recv(timeout=5) == "see you"

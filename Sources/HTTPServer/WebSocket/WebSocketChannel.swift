@@ -51,8 +51,9 @@ public final class WebSocketChannel: @unchecked Sendable {
             deflate: handshake.deflate, maxUnsentBytes: maxUnsentBytes)
         channel.retained = Unmanaged.passRetained(channel)
         loop.openChannels[ObjectIdentifier(channel)] = channel
-        opened(channel)
+        // The 101 first: what the owner sends on opening follows it.
         channel.write(handshake.response)
+        opened(channel)
         bufferevent_setcb(events, onChannelRead, onChannelWrite, onChannelEvent, Unmanaged.passUnretained(channel).toOpaque())
         bufferevent_enable(events, Int16(EV_READ | EV_WRITE))
     }

@@ -30,6 +30,9 @@ struct MessageStubMapping: Sendable {
         case httpStub(stubId: String)
         /// An HTTP request like this one, answered or not.
         case httpRequest(RequestPattern)
+        /// Understudy's own (WireMock 4 has none): a channel opened by a request `channel` matches
+        /// (nil: any), for what a server says before the client does (recordings need it).
+        case channelOpen(channel: RequestPattern?)
     }
 
     struct SendAction: Sendable {
@@ -37,6 +40,8 @@ struct MessageStubMapping: Sendable {
         let target: Target
         /// The action's `transformerParameters`: `parameters` in its template.
         var parameters: JSONValue?
+        /// Understudy's own `delayMs`: sent this long after the trigger (a recording's spacing).
+        var delay: Duration = .zero
     }
 
     enum Target: Sendable {
@@ -90,20 +95,7 @@ struct MessageStubMapping: Sendable {
         switch json["type"]?.stringValue ?? "message" {
         case "message":
             try known(json, ["type", "channel", "message"], at: "trigger")
-            var channel: RequestPattern?
-            if let pattern = json["channel"] {
-                try known(pattern, ["type", "initiatingRequestPattern"], at: "trigger.channel")
-                switch pattern["type"]?.stringValue {
-                case "websocket": break
-                case "fixed":
-                    throw StubError(field: "trigger.channel.type", message: "fixed channels (channel providers) are not served by Understudy")
-                case nil: throw StubError(field: "trigger.channel.type", message: "type is required")
-                case let other?: throw StubError(field: "trigger.channel.type", message: "'\(other)' is not a channel type (websocket)")
-                }
-                channel = try pattern["initiatingRequestPattern"].map { (request) throws(StubError) in
-                    try RequestPattern.parse(request, field: "trigger.channel.initiatingRequestPattern")
-                }
-            }
+            var channel = try channelPattern(json["channel"])
             var body: ContentPattern?
             if let message = json["message"] {
                 try known(message, ["body", "channel"], at: "trigger.message")
@@ -121,14 +113,32 @@ struct MessageStubMapping: Sendable {
             try known(json, ["type", "requestPattern"], at: "trigger")
             guard let pattern = json["requestPattern"] else { throw StubError(field: "requestPattern", message: "requestPattern is required") }
             return .httpRequest(try RequestPattern.parse(pattern, field: "trigger.requestPattern"))
+        case "channel-open":
+            try known(json, ["type", "channel"], at: "trigger")
+            return .channelOpen(channel: try channelPattern(json["channel"]))
         case let other:
-            throw StubError(field: "trigger.type", message: "'\(other)' is not a trigger type (message, http-stub, http-request)")
+            throw StubError(field: "trigger.type", message: "'\(other)' is not a trigger type (message, http-stub, http-request, channel-open)")
+        }
+    }
+
+    /// `{"type": "websocket", "initiatingRequestPattern": {…}}`: the pattern (nil: any channel).
+    private static func channelPattern(_ json: JSONValue?) throws(StubError) -> RequestPattern? {
+        guard let json else { return nil }
+        try known(json, ["type", "initiatingRequestPattern"], at: "trigger.channel")
+        switch json["type"]?.stringValue {
+        case "websocket": break
+        case "fixed": throw StubError(field: "trigger.channel.type", message: "fixed channels (channel providers) are not served by Understudy")
+        case nil: throw StubError(field: "trigger.channel.type", message: "type is required")
+        case let other?: throw StubError(field: "trigger.channel.type", message: "'\(other)' is not a channel type (websocket)")
+        }
+        return try json["initiatingRequestPattern"].map { (request) throws(StubError) in
+            try RequestPattern.parse(request, field: "trigger.channel.initiatingRequestPattern")
         }
     }
 
     private static func action(_ json: JSONValue, at field: String, in directory: StubDirectory) throws(StubError) -> SendAction {
         guard json.objectValue != nil else { throw StubError(field: field, message: "an action must be an object") }
-        try known(json, ["type", "message", "channelTarget", "transformers", "transformerParameters"], at: field)
+        try known(json, ["type", "message", "channelTarget", "transformers", "transformerParameters", "delayMs"], at: field)
         guard json["type"]?.stringValue == "send" else {
             throw StubError(field: "\(field).type", message: "'\(json["type"]?.stringValue ?? "")' is not an action type (send)")
         }
@@ -151,7 +161,14 @@ struct MessageStubMapping: Sendable {
                     field: "\(field).channelTarget.type", message: "must be originating, request-initiated or fixed-channel")
             }
         }
-        return SendAction(body: body, target: target, parameters: json["transformerParameters"])
+        var delay = Duration.zero
+        if let value = json["delayMs"] {
+            guard let milliseconds = value.intValue, (0...3_600_000).contains(milliseconds) else {
+                throw StubError(field: "\(field).delayMs", message: "must be milliseconds, 0 to an hour")
+            }
+            delay = .milliseconds(milliseconds)
+        }
+        return SendAction(body: body, target: target, parameters: json["transformerParameters"], delay: delay)
     }
 
     /// `message`: `{"body": "text"}` or `{"body": {"data" | "base64Data" | "filePath", "format"}}`.

@@ -200,7 +200,10 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
     private func noteHTTPTriggers() {
         let any = state.withLock { state in
             (state.shared + state.own.values.joined()).contains { mapping in
-                if case .message = mapping.trigger { false } else { true }
+                switch mapping.trigger {
+                case .httpStub, .httpRequest: true
+                case .message, .channelOpen: false
+                }
             }
         }
         httpTriggers.store(any, ordering: .relaxed)
@@ -216,7 +219,7 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
         var model: TemplateValue?
         for mapping in mappings(in: scope) {
             switch mapping.trigger {
-            case .message: continue
+            case .message, .channelOpen: continue
             case .httpRequest(let pattern):
                 guard pattern.evaluate(request).matched else { continue }
             case .httpStub(let stubId):
@@ -288,6 +291,14 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
         let open = OpenChannel(scope: scope, request: request, channel: channel)
         state.withLock { $0.channels[open.id] = open }
         channel.onMessage = { [weak self] event in self?.received(event, on: open) }
+        // What the server says first: the first channel-open mapping whose pattern matches.
+        RequestBudget.run {
+            let greeting = mappings(in: scope).first { mapping in
+                guard case .channelOpen(let pattern) = mapping.trigger else { return false }
+                return pattern?.evaluate(request).matched ?? true
+            }
+            for action in greeting?.actions ?? [] { send(action, message: nil, model: open.model, scope: scope, from: open) }
+        }
         channel.onClose = { [weak self, logger] code, reason in
             _ = self?.state.withLock { $0.channels.removeValue(forKey: open.id) }
             if code != 1000 && code != 1001 && code != 1005 && code != 1006 {
@@ -333,9 +344,9 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
         switch action.target {
         case .originating:
             guard let open else { return }
-            deliver(outgoing, to: open)
+            deliver(outgoing, to: open, after: action.delay)
         case .requestInitiated(let pattern):
-            for target in channels(in: scope) where pattern.evaluate(target.request).matched { deliver(outgoing, to: target) }
+            for target in channels(in: scope) where pattern.evaluate(target.request).matched { deliver(outgoing, to: target, after: action.delay) }
         }
     }
 
@@ -360,8 +371,9 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
         }
     }
 
-    /// Sends on `target`'s loop (now when that is this thread's) and journals it.
-    func deliver(_ message: WebSocketEvent, to target: OpenChannel) {
+    /// Sends on `target`'s loop (now when that is this thread's, `delay` later when there is one)
+    /// and journals it.
+    func deliver(_ message: WebSocketEvent, to target: OpenChannel, after delay: Duration = .zero) {
         let text: String
         switch message {
         case .text(let value): text = value
@@ -370,7 +382,7 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
         }
         let channel = target.channel
         // The scope's simulated network: each message comes its latency late (a timer, never a wait).
-        let latency = target.scope.networkConditions.map { Duration.milliseconds($0.latencyMs) } ?? .zero
+        let latency = (target.scope.networkConditions.map { Duration.milliseconds($0.latencyMs) } ?? .zero) + delay
         let work: @Sendable () -> Void = {
             let send = {
                 switch message {
