@@ -251,3 +251,25 @@ def test_the_backends_view_shows_what_each_loaded(base, browser):
     shot(browser, "backends")
     browser.find_element(By.CSS_SELECTOR, "#tabs [data-view=scenarios]").click()
     WebDriverWait(browser, 5).until(lambda b: "No mapping names a scenario" in b.find_element(By.ID, "scenario-table").text)
+
+
+def test_the_channels_view_shows_open_websockets_and_their_messages_live(base, browser):
+    from websockets.sync.client import connect
+    urllib.request.urlopen(urllib.request.Request(
+        base + "/__admin/message-mappings", method="POST", headers={"Content-Type": "application/json"},
+        data=json.dumps({"name": "echo", "trigger": {"message": {"body": {"equalTo": "<b>ping</b>"}}},
+                         "actions": [{"type": "send", "message": {"body": "pong"}}]}).encode()))
+    open_dashboard(browser, base)
+    browser.find_element(By.CSS_SELECTOR, "#tabs [data-view=channels]").click()
+    WebDriverWait(browser, 5).until(lambda b: "No channel is open" in b.find_element(By.ID, "channel-table").text)
+    with connect(base.replace("http://", "ws://") + "/live?room=7", open_timeout=5) as channel:
+        channel.send("<b>ping</b>")
+        assert channel.recv(timeout=5) == "pong"
+        WebDriverWait(browser, 5, ignored_exceptions=STALE).until(
+            lambda b: "GET /live?room=7" in b.find_element(By.ID, "channel-table").text)
+        messages = WebDriverWait(browser, 5, ignored_exceptions=STALE).until(
+            lambda b: (lambda text: text if "pong" in text else None)(b.find_element(By.ID, "message-table").text))
+        assert "<b>ping</b>" in messages and "echo" in messages, "markup shown as text, the stub named"
+        shot(browser, "channels")
+    WebDriverWait(browser, 5, ignored_exceptions=STALE).until(lambda b: "No channel is open" in b.find_element(By.ID, "channel-table").text)
+    assert severe_console_messages(browser) == []

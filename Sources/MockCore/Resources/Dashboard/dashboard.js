@@ -83,6 +83,7 @@ function showView(name) {
 function refreshView() {
   if (currentView === 'mappings') loadMappings().catch(showError);
   if (currentView === 'scenarios') loadScenarios().catch(showError);
+  if (currentView === 'channels') loadChannels().catch(showError);
   if (currentView === 'backends') loadBackends().catch(showError);
 }
 
@@ -536,6 +537,38 @@ $('mapping-delete').addEventListener('click', async () => {
     showError(error);
   }
 });
+
+// MARK: Channels
+
+// Every scope's open channels and their last messages, newest first (the admin API's ?scope=*).
+async function loadChannels() {
+  const [channels, messages] = await Promise.all([api('/channels?scope=*'), api('/messages?scope=*')]);
+  const open = channels.channels || [];
+  const channelTable = $('channel-table');
+  if (!open.length) {
+    channelTable.replaceChildren(el('tr', {}, el('td', {className: 'muted', text: 'No channel is open.'})));
+  } else {
+    channelTable.replaceChildren(el('tr', {}, el('th', {text: 'Channel'}), el('th', {text: 'Opened by'}), el('th', {text: 'From'})),
+      ...open.map((channel) => el('tr', {},
+        el('td', {className: 'mono', text: channel.id.slice(0, 8), title: channel.id}),
+        el('td', {className: 'mono', text: channel.initiatingRequest.method + ' ' + channel.initiatingRequest.url}),
+        el('td', {className: 'muted', text: channel.initiatingRequest.clientIp}))));
+  }
+  const events = (messages.messageServeEvents || []).slice(0, 200);
+  const messageTable = $('message-table');
+  if (!events.length) return messageTable.replaceChildren(el('tr', {}, el('td', {className: 'muted', text: 'No message yet.'})));
+  messageTable.replaceChildren(el('tr', {}, el('th', {text: 'Time'}), el('th', {text: ''}), el('th', {text: 'Message'}), el('th', {text: 'Channel'}), el('th', {text: 'Stub'})),
+    ...events.map((event) => el('tr', {},
+      el('td', {className: 'mono', text: (event.timestamp || '').slice(11, 23)}),
+      el('td', {text: event.eventType === 'sent' ? '→ sent' : '← received'}),
+      el('td', {className: 'mono', text: event.message}),
+      el('td', {className: 'mono', text: event.channel.id.slice(0, 8), title: event.channel.id}),
+      el('td', {className: event.stubMapping || event.eventType === 'sent' ? '' : 'muted',
+        text: event.stubMapping ? (event.stubMapping.name || event.stubMapping.id) : (event.eventType === 'sent' ? '' : 'no stub matched')}))));
+}
+
+// Channels open and close, and messages come, while the view is shown.
+setInterval(() => { if (currentView === 'channels' && !document.hidden) loadChannels().catch(() => {}); }, 1000);
 
 // MARK: Scenarios
 
