@@ -199,6 +199,13 @@ public final class DeviceMode: ForwardProxy {
                 request, responder, 403,
                 "no entry of \(hostsFile.lastPathComponent) names the address \(host); map it there, or start with --pass-through to let it through")
         }
+        // Port 80 speaks plain HTTP (a ws:// WebSocket, as Java's and Python's clients and browsers
+        // send it through a proxy): into the listener the CONNECT came on, no TLS to end.
+        if port == 80 {
+            return responder.openTunnel(
+                to: .relay(host: host, port: port, localPort: request.localPort), clientAddress: request.remoteAddress,
+                clientPort: request.remotePort, scope: scope)
+        }
         guard let listener = tunnelPort() else {
             return refuse(request, responder, 501, "this server does not end TLS for tunnels: it has no local CA (its log says why)")
         }

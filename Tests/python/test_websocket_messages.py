@@ -305,6 +305,18 @@ def test_through_device_mode_a_mapped_hosts_websocket_opens_a_channel_and_an_unm
             refused, head = through_proxy("elsewhere.example.org")
             assert not head.startswith(b"HTTP/1.1 101 "), head
             refused.close()
+            # As Java's and Python's clients and browsers send ws:// through a proxy: CONNECT to port 80, then the upgrade inside.
+            tunnel = socket.create_connection((host, int(port)), timeout=5)
+            tunnel.sendall(b"CONNECT chat.example.com:80 HTTP/1.1\r\nHost: chat.example.com:80\r\n\r\n")
+            head = b""
+            while b"\r\n\r\n" not in head:
+                head += tunnel.recv(1)
+            assert head.startswith(b"HTTP/1.1 200"), head
+            with connect("ws://chat.example.com/socket", sock=tunnel, open_timeout=5) as inside:
+                inside.send("hi")
+                assert inside.recv(timeout=5) == "from chat.example.com"
+                opened_by = [channel["initiatingRequest"] for channel in admin(url, "GET", "/__admin/channels").json()["channels"]]
+                assert any(request["url"] == "/socket" for request in opened_by)
 
 
 def test_wss_on_the_https_port_and_through_device_modes_tunnel():

@@ -62,7 +62,7 @@ struct RequestDecoder {
                 remoteAddress: remoteAddress, remotePort: Int(port), localPort: localPort,
                 receivedAtNanos: MonotonicClock.nanoseconds())
             if target.utf8.first != UInt8(ascii: "/") && method != .connect { Self.keepProxiedConnection(request) }
-            return decoded
+            return TunnelRegistry.plainRelays.load(ordering: .relaxed) > 0 ? Self.relayed(decoded) : decoded
         }
         return secured(
             Request(
@@ -96,6 +96,12 @@ struct RequestDecoder {
     /// A request of a TLS listener: `https`, and one a tunnel relayed in gets its client and host.
     private func secured(_ request: consuming Request) -> Request {
         request.isSecure = true
+        return Self.relayed(request)
+    }
+
+    /// A request a tunnel relayed in (from loopback, on a relay's port) gets the tunnel's client,
+    /// host and scope.
+    private static func relayed(_ request: consuming Request) -> Request {
         if request.remoteAddress == "127.0.0.1", let origin = TunnelRegistry.origin(ofRelayPort: request.remotePort) {
             request.remoteAddress = origin.clientAddress
             request.remotePort = origin.clientPort

@@ -253,7 +253,7 @@ public final class Responder {
     public func openTunnel(to destination: TunnelDestination, clientAddress: String, clientPort: Int, scope: String? = nil) {
         let host: String
         switch destination {
-        case .intercept(let name, _, _), .passThrough(let name, _): host = name
+        case .intercept(let name, _, _), .relay(let name, _, _), .passThrough(let name, _): host = name
         }
         let origin = TunnelRegistry.Origin(clientAddress: clientAddress, clientPort: clientPort, host: host, scope: scope)
         takeSocket { loop, socket in Tunnel.start(loop: loop, socket: socket, origin: origin, destination: destination) }

@@ -1,4 +1,5 @@
 import CLibevent
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -11,8 +12,20 @@ public enum TunnelDestination: Sendable {
     /// Into this process's own TLS listener at `localPort`, which terminates TLS for `host`
     /// (`host:port` is what the client asked to reach): the decrypted requests are served here.
     case intercept(host: String, port: Int, localPort: Int)
+    /// Into this process's own plain listener at `localPort` (a `ws://` or `http://` host on port
+    /// 80, which Java's, Python's and browsers' clients reach through CONNECT): served here as if
+    /// sent through the proxy directly.
+    case relay(host: String, port: Int, localPort: Int)
     /// To the real `host:port`, bytes passed on untouched.
     case passThrough(host: String, port: Int)
+
+    /// Whether the tunnel leads into this process (its requests are served here).
+    var localPort: Int? {
+        switch self {
+        case .intercept(_, _, let port), .relay(_, _, let port): port
+        case .passThrough: nil
+        }
+    }
 }
 
 /// What a TLS listener needs to know of a connection that a tunnel relays into it: the client
@@ -29,6 +42,9 @@ public enum TunnelRegistry {
     }
 
     private static let origins = Locked<[Int: Origin]>([:])
+    /// How many tunnels lead into a plain listener now: while none does, a plain request from
+    /// loopback is not looked up (the benchmarks' every request is one).
+    static let plainRelays = Atomic(0)
 
     static func register(_ origin: Origin, relayPort: Int) { origins.withLock { $0[relayPort] = origin } }
     static func unregister(relayPort: Int) { _ = origins.withLock { $0.removeValue(forKey: relayPort) } }
@@ -85,7 +101,7 @@ final class Tunnel {
         bufferevent_setcb(client, onClientRead, onClientWrite, onClientEvent, me)
         var started: Int32
         switch destination {
-        case .intercept(_, _, let localPort):
+        case .intercept(_, _, let localPort), .relay(_, _, let localPort):
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = in_port_t(UInt16(localPort).bigEndian)
@@ -106,11 +122,10 @@ final class Tunnel {
     fileprivate func upstreamConnected() {
         guard let client, let upstream else { return }
         isConnected = true
-        if case .intercept = destination {
-            if let port = SocketAddress.local(of: bufferevent_getfd(upstream))?.port {
-                relayPort = port
-                TunnelRegistry.register(origin, relayPort: port)
-            }
+        if destination.localPort != nil, let port = SocketAddress.local(of: bufferevent_getfd(upstream))?.port {
+            relayPort = port
+            TunnelRegistry.register(origin, relayPort: port)
+            if case .relay = destination { TunnelRegistry.plainRelays.add(1, ordering: .relaxed) }
         }
         let established = "HTTP/1.1 200 Connection established\r\n\r\n"
         _ = established.withCString { bufferevent_write(client, $0, strlen($0)) }
@@ -164,7 +179,10 @@ final class Tunnel {
     }
 
     private func freeUpstream() {
-        if let relayPort { TunnelRegistry.unregister(relayPort: relayPort) }
+        if let relayPort {
+            TunnelRegistry.unregister(relayPort: relayPort)
+            if case .relay = destination { TunnelRegistry.plainRelays.subtract(1, ordering: .relaxed) }
+        }
         relayPort = nil
         if let upstream { bufferevent_free(upstream) }
         upstream = nil
