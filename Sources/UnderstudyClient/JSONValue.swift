@@ -2,7 +2,7 @@ import Foundation
 
 /// A JSON value as the admin API sends and takes it: what stubs are written in, and the raw form
 /// of anything the typed builders do not cover.
-public enum JSONValue: Sendable, Hashable, Codable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
 {
     case null
@@ -67,6 +67,9 @@ public enum JSONValue: Sendable, Hashable, Codable, ExpressibleByStringLiteral, 
 
     /// The JSON text, keys sorted (so that equal values read the same in messages and files).
     public var serialized: String { String(decoding: data, as: UTF8.self) }
+
+    /// The value as compact JSON, as `print` and test failures show it.
+    public var description: String { serialized }
 
     var data: Data {
         let encoder = JSONEncoder()

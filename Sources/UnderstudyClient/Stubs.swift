@@ -165,8 +165,14 @@ public struct Response: Sendable, Hashable {
     public static func json(text: String, status: Int = 200) -> Response {
         Response(raw: ["status": .int(status), "body": .string(text)]).withHeader("Content-Type", "application/json")
     }
-    public static func data(_ body: Data, status: Int = 200) -> Response {
-        Response(raw: ["status": .int(status), "base64Body": .string(body.base64EncodedString())])
+    /// `value` encoded as JSON with `encoder` (with `Content-Type: application/json`): the app's own
+    /// Codable models as the answer.
+    public static func json(encoding value: some Encodable, status: Int = 200, encoder: JSONEncoder = JSONEncoder()) throws -> Response {
+        json(text: String(decoding: try encoder.encode(value), as: UTF8.self), status: status)
+    }
+    /// Bytes as they are, with `contentType` (`application/octet-stream` unless said).
+    public static func data(_ body: Data, contentType: String = "application/octet-stream", status: Int = 200) -> Response {
+        Response(raw: ["status": .int(status), "base64Body": .string(body.base64EncodedString())]).withHeader("Content-Type", contentType)
     }
     /// A file under the server's `__files/` (see `Understudy.putFile`).
     public static func file(_ name: String, status: Int = 200) -> Response {

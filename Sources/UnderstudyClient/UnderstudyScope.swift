@@ -28,15 +28,20 @@ public struct UnderstudyScope: Sendable, Hashable {
 
     // MARK: Putting an app's requests in the scope
 
-    /// The server's URL with the scope's prefix (`http://127.0.0.1:8080/__scope/NAME`): for an app
-    /// whose only setting is a base URL. Links and redirects in the answers keep the prefix.
+    /// The server's URL with the scope's prefix and a trailing slash
+    /// (`http://127.0.0.1:8080/__scope/NAME/`): for an app whose only setting is a base URL, so
+    /// `URL(string: "api/cart", relativeTo: scope.baseURL)` stays in the scope. (A path with a
+    /// leading slash, `"/api/cart"`, would leave it: use `url(_:)`.) Links and redirects in the
+    /// answers keep the prefix.
     public var baseURL: URL {
-        name == "default" ? server.url : server.url.appendingPathComponent("__scope").appendingPathComponent(name)
+        let base = name == "default" ? server.url : server.url.appendingPathComponent("__scope").appendingPathComponent(name)
+        let text = base.absoluteString
+        return text.hasSuffix("/") ? base : URL(string: text + "/") ?? base
     }
 
-    /// `baseURL` with `path` (and query) after it: `scope.url("/informix/generic.php")`.
+    /// `baseURL` with `path` (and query) after it, a leading slash or not: `scope.url("/informix/generic.php")`.
     public func url(_ path: String) -> URL {
-        URL(string: baseURL.absoluteString + (path.hasPrefix("/") ? path : "/" + path)) ?? baseURL
+        URL(string: baseURL.absoluteString + (path.hasPrefix("/") ? String(path.dropFirst()) : path)) ?? baseURL
     }
 
     /// The header that names the scope, for clients that can add one.

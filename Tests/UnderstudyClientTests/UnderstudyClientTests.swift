@@ -358,3 +358,30 @@ func get(_ url: URL, _ session: URLSession = URLSession(configuration: .ephemera
         }
     }
 }
+
+@Suite struct ClientRoughEdgesTests {
+    struct Order: Codable, Equatable {
+        let id: Int
+        let items: [String]
+    }
+
+    @Test func codableBodiesRelativeURLsAndReadableJSON() async throws {
+        try await withUnderstudy { understudy in
+            let scope = try await understudy.makeScope()
+            try await scope.stub(.get("/api/order").willReturn(try .json(encoding: Order(id: 7, items: ["tea"]))))
+            try await scope.stub(.get("/api/blob").willReturn(.data(Data([0, 1, 2]))))
+            // A relative URL under the scope's base URL stays in the scope.
+            #expect(scope.baseURL.absoluteString.hasSuffix("/__scope/\(scope.name)/"))
+            let relative = try #require(URL(string: "api/order", relativeTo: scope.baseURL)).absoluteURL
+            var request = URLRequest(url: relative)
+            request.cachePolicy = .reloadIgnoringLocalCacheData
+            let (data, response) = try await URLSession(configuration: .ephemeral).data(for: request)
+            #expect(try JSONDecoder().decode(Order.self, from: data) == Order(id: 7, items: ["tea"]))
+            #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "application/json")
+            #expect(scope.url("/api/order") == scope.url("api/order"), "a leading slash or not, the same URL")
+            let (_, blob) = try await URLSession(configuration: .ephemeral).data(from: scope.url("/api/blob"))
+            #expect((blob as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "application/octet-stream")
+            #expect("\(JSONValue.object(["worker": .int(3)]))" == #"{"worker":3}"#, "printed as JSON, not as enum cases")
+        }
+    }
+}
