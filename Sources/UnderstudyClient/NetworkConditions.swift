@@ -24,6 +24,17 @@ public struct NetworkConditions: Sendable, Hashable {
         (self.latencyMs, self.downKbps, self.upKbps, self.lossPercent, self.offline) = (latencyMs, downKbps, upKbps, lossPercent, offline)
     }
 
+    /// As `init(latencyMs:…)`, with the latency a `Duration`, as the stub builders' delays are.
+    public init(latency: Duration, downKbps: Int? = nil, upKbps: Int? = nil, lossPercent: Double = 0, offline: Bool = false) {
+        self.init(latencyMs: Int(latency / .milliseconds(1)), downKbps: downKbps, upKbps: upKbps, lossPercent: lossPercent, offline: offline)
+    }
+
+    /// `latencyMs` as a `Duration`.
+    public var latency: Duration {
+        get { .milliseconds(latencyMs) }
+        set { latencyMs = Int(newValue / .milliseconds(1)) }
+    }
+
     public static func profile(_ profile: Profile) -> NetworkConditions {
         var conditions = NetworkConditions()
         conditions.profile = profile

@@ -18,12 +18,15 @@ enum ScopeName {
     }
 
     /// `CartTests.testCheckout-3f9a1c02` from `#fileID` `MyAppTests/CartTests.swift` and `#function`
-    /// `testCheckout()`, or from XCTest's `name`, `-[CartTests testCheckout]`: readable in the
-    /// dashboard, unique per call.
+    /// `testCheckout()`, or from XCTest's `name` (`-[CartTests testCheckout]` on Apple platforms,
+    /// `CartTests.testCheckout` on Linux): readable in the dashboard, unique per call.
     static func unique(test: String, file: String) -> String {
         var parts: [String]
         if test.hasPrefix("-["), test.hasSuffix("]") {
             parts = test.dropFirst(2).dropLast().split(separator: " ", maxSplits: 1).map(String.init)
+        } else if test.contains("."), !test.contains("(") {
+            // XCTest's `name` on Linux, `CartTests.testCheckout`: the class is in it already.
+            parts = [test]
         } else {
             let fileName = file.split(separator: "/").last.map(String.init) ?? ""
             parts = [

@@ -67,6 +67,8 @@ public struct RequestPattern: Sendable, Hashable, CustomStringConvertible {
     public let url: URLMatch?
     private var members: [String: JSONValue] = [:]
     private var conditions: [String] = []
+    /// A scenario step given on the request (as WireMock's Java DSL has it), for `willReturn`.
+    private var scenario: ScenarioStep?
 
     /// `method` as sent (`GET`, `POST`, …) or `ANY`.
     public init(method: String = "ANY", url: URLMatch? = nil) {
@@ -122,8 +124,20 @@ public struct RequestPattern: Sendable, Hashable, CustomStringConvertible {
         return copy
     }
 
+    /// A step of scenario `name`, as on `Stub` (`get("/cart").inScenario("checkout", whenState: "paid").willReturn(…)`,
+    /// the order WireMock's Java DSL reads in). Verification ignores it.
+    public func inScenario(_ name: String, whenState required: String? = nil, willSetStateTo next: String? = nil) -> RequestPattern {
+        var copy = self
+        copy.scenario = ScenarioStep(name: name, required: required, next: next)
+        return copy
+    }
+
     /// The stub that answers these requests with `response`.
-    public func willReturn(_ response: Response) -> Stub { Stub(self, response) }
+    public func willReturn(_ response: Response) -> Stub {
+        var stub = Stub(self, response)
+        if let scenario { stub = stub.inScenario(scenario.name, whenState: scenario.required, willSetStateTo: scenario.next) }
+        return stub
+    }
 
     /// The pattern as WireMock writes it.
     public var json: JSONValue {
@@ -207,6 +221,13 @@ public struct Response: Sendable, Hashable {
     }
 
     public var json: JSONValue { .object(members) }
+}
+
+/// A step of a scenario: its name, the state it answers in, the state it moves to.
+struct ScenarioStep: Sendable, Hashable {
+    let name: String
+    let required: String?
+    let next: String?
 }
 
 /// A stub mapping: a request pattern and its answer, with an id to remove it by.

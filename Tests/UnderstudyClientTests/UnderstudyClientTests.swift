@@ -248,6 +248,8 @@ func get(_ url: URL, _ session: URLSession = URLSession(configuration: .ephemera
             #expect(first.name != second.name && first.name.count == 64)
             let xctest = try await understudy.makeScope(for: "-[CartTests testCheckout]")
             #expect(xctest.name.hasPrefix("CartTests.testCheckout-") && xctest.name.count == "CartTests.testCheckout-".count + 8)
+            let linux = try await understudy.makeScope(for: "CartTests.testCheckout", file: "MyAppTests/CartTests.swift")
+            #expect(linux.name.hasPrefix("CartTests.testCheckout-"), "XCTest's name on Linux, the class not doubled: \(linux.name)")
             let odd = try await understudy.makeScope(for: "test ü(with:)", file: "App/.Weird File!.swift")
             #expect(odd.name.hasPrefix("Weird-File-.test-") && odd.name.count == "Weird-File-.test-".count + 8, "\(odd.name)")
             let long = try await understudy.makeScope(for: String(repeating: "long", count: 40), file: "X.swift")
@@ -382,6 +384,13 @@ func get(_ url: URL, _ session: URLSession = URLSession(configuration: .ephemera
             let (_, blob) = try await URLSession(configuration: .ephemeral).data(from: scope.url("/api/blob"))
             #expect((blob as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "application/octet-stream")
             #expect("\(JSONValue.object(["worker": .int(3)]))" == #"{"worker":3}"#, "printed as JSON, not as enum cases")
+            // A scenario step on the request, as WireMock's Java DSL writes it.
+            try await scope.stub(.get("/api/state").inScenario("flow", whenState: "Started", willSetStateTo: "done").willReturn(.text("first")))
+            try await scope.stub(.get("/api/state").inScenario("flow", whenState: "done").willReturn(.text("then")))
+            let first = try await get(scope.url("/api/state")).body
+            let then = try await get(scope.url("/api/state")).body
+            #expect(first == "first" && then == "then")
+            #expect(NetworkConditions(latency: .milliseconds(300)).latencyMs == 300 && NetworkConditions(latencyMs: 80).latency == .milliseconds(80))
         }
     }
 }
