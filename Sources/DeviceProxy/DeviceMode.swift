@@ -229,6 +229,8 @@ public final class DeviceMode: ForwardProxy {
 
     /// A proxied request for a host `hosts.json` does not name: forwarded with `passThrough`
     /// (plain HTTP; HTTPS ones were tunnelled untouched), else the page that says how to map it.
+    public var passesThrough: Bool { passThrough }
+
     public func offlineReply(_ request: Request, host: String) -> Reply {
         guard passThrough, !request.isSecure else { return .response(offlinePage(host: host)) }
         let url = "http://\(request.proxiedAuthority ?? host)\(request.target)"

@@ -432,3 +432,45 @@ def test_a_har_of_a_websocket_chat_replays_its_messages_in_order_with_their_spac
                 assert time.monotonic() - started_at >= 0.4, "the 450 ms between the server's answers are kept"
                 chat.send("bye")
                 assert chat.recv(timeout=5) == "see you"
+
+
+def test_with_pass_through_an_unmapped_hosts_websocket_is_relayed_both_ways():
+    import threading
+    from websockets.sync.server import serve as ws_serve
+
+    def echo(connection):
+        connection.send("upstream says hello to " + connection.request.path)
+        for message in connection:
+            connection.send("upstream got " + (message if isinstance(message, str) else "%d bytes" % len(message)))
+
+    with ws_serve(echo, "127.0.0.1", 0) as upstream:
+        threading.Thread(target=upstream.serve_forever, daemon=True).start()
+        upstream_port = upstream.socket.getsockname()[1]
+        with tempfile.TemporaryDirectory() as stubs:
+            json.dump({"mapped.example.com": "stubs"}, open(os.path.join(stubs, "hosts.json"), "w"))
+            with serve(stubs, "--pass-through") as url:
+                host, port = url.replace("http://", "").split(":")
+                client = socket.create_connection((host, int(port)), timeout=5)
+                client.sendall(("GET http://127.0.0.1:%d/echo?x=1 HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
+                                "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                                % (upstream_port, upstream_port)).encode())
+                head = b""
+                while b"\r\n\r\n" not in head:
+                    head += client.recv(1)
+                assert head.startswith(b"HTTP/1.1 101 "), head
+
+                def read_text():
+                    data = client.recv(2)
+                    length = data[1] & 0x7F
+                    payload = b""
+                    while len(payload) < length:
+                        payload += client.recv(length - len(payload))
+                    return data[0], payload.decode()
+
+                assert read_text() == (0x81, "upstream says hello to /echo?x=1")
+                client.sendall(frame(1, b"ping"))
+                assert read_text() == (0x81, "upstream got ping")
+                client.sendall(frame(2, b"\x00\x01\x02"))
+                assert read_text() == (0x81, "upstream got 3 bytes")
+                client.sendall(frame(8, struct.pack(">H", 1000)))
+                assert close_code(client, answer=False) == 1000

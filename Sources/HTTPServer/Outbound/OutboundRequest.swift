@@ -181,7 +181,7 @@ extension EventLoop {
 extension EventLoop {
     /// An OpenSSL bufferevent that connects to `host`, sends its name (SNI) and, when verifying,
     /// checks that the certificate is for it.
-    fileprivate func tlsConnection(host: String, settings: TLSClientSettings) -> Result<OpaquePointer, OutboundError> {
+    func tlsConnection(host: String, settings: TLSClientSettings) -> Result<OpaquePointer, OutboundError> {
         let context: OpaquePointer
         switch TLSContexts.client(settings) {
         case .failure(let error): return .failure(error)

@@ -23,6 +23,8 @@ public final class WebSocketChannel: @unchecked Sendable {
     /// evhttp's connection the channel took over in place (a TLS one): freed with the channel,
     /// which frees `events` and closes the socket.
     private var connection: OpaquePointer?
+    /// This side is the client (a relay's upstream): its frames are masked, the server's are not.
+    private let isClient: Bool
     private var reader: WebSocketFrameReader
     private let deflate: WebSocketDeflate?
     /// Bytes waiting to be written past which the client is taken to be gone (it reads too
@@ -45,26 +47,45 @@ public final class WebSocketChannel: @unchecked Sendable {
         // A channel may sit idle for as long as its client likes.
         bufferevent_set_timeouts(events, nil, nil)
         let channel = WebSocketChannel(
-            loop: loop, events: events, connection: connection,
+            loop: loop, events: events, connection: connection, isClient: false,
             reader: WebSocketFrameReader(
                 masked: true, maxMessageBytes: maxMessageBytes, inflater: handshake.deflate.map { _ in WebSocketInflater() }),
             deflate: handshake.deflate, maxUnsentBytes: maxUnsentBytes)
-        channel.retained = Unmanaged.passRetained(channel)
-        loop.openChannels[ObjectIdentifier(channel)] = channel
         // The 101 first: what the owner sends on opening follows it.
         channel.write(handshake.response)
-        opened(channel)
-        bufferevent_setcb(events, onChannelRead, onChannelWrite, onChannelEvent, Unmanaged.passUnretained(channel).toOpaque())
+        channel.run(opened: opened)
+    }
+
+    /// The client side of a channel a connector opened (`WebSocketClient`): `events` past the
+    /// server's 101, `leftover` the bytes that came after it.
+    static func startClient(
+        loop: EventLoop, events: OpaquePointer, leftover: [UInt8], maxMessageBytes: Int, maxUnsentBytes: Int, opened: (WebSocketChannel) -> Void
+    ) {
+        bufferevent_set_timeouts(events, nil, nil)
+        let channel = WebSocketChannel(
+            loop: loop, events: events, connection: nil, isClient: true,
+            reader: WebSocketFrameReader(masked: false, maxMessageBytes: maxMessageBytes), deflate: nil, maxUnsentBytes: maxUnsentBytes)
+        channel.run(opened: opened)
+        if !leftover.isEmpty { channel.take(leftover) }
+    }
+
+    private func run(opened: (WebSocketChannel) -> Void) {
+        retained = Unmanaged.passRetained(self)
+        loop.openChannels[ObjectIdentifier(self)] = self
+        opened(self)
+        guard let events else { return }
+        bufferevent_setcb(events, onChannelRead, onChannelWrite, onChannelEvent, Unmanaged.passUnretained(self).toOpaque())
         bufferevent_enable(events, Int16(EV_READ | EV_WRITE))
     }
 
     private init(
-        loop: EventLoop, events: OpaquePointer, connection: OpaquePointer?, reader: WebSocketFrameReader, deflate: WebSocketDeflate?,
-        maxUnsentBytes: Int
+        loop: EventLoop, events: OpaquePointer, connection: OpaquePointer?, isClient: Bool, reader: WebSocketFrameReader,
+        deflate: WebSocketDeflate?, maxUnsentBytes: Int
     ) {
         self.loop = loop
         self.events = events
         self.connection = connection
+        self.isClient = isClient
         self.reader = reader
         self.deflate = deflate
         self.maxUnsentBytes = maxUnsentBytes
@@ -83,7 +104,7 @@ public final class WebSocketChannel: @unchecked Sendable {
         if let deflate, let compressed = deflate.deflate(payload) {
             write(WebSocketFrameWriter.frame(opcode, compressed, rsv1: true))
         } else {
-            write(WebSocketFrameWriter.frame(opcode, payload))
+            write(frame(opcode, payload))
         }
     }
 
@@ -93,7 +114,7 @@ public final class WebSocketChannel: @unchecked Sendable {
         loop.assertOnLoopThread()
         guard isOpen else { return }
         closeSent = true
-        write(WebSocketFrameWriter.close(code: code, reason: reason))
+        write(WebSocketFrameWriter.close(code: code, reason: reason, maskKey: maskKey))
         report(code, reason)
         endAfterGrace()
     }
@@ -109,6 +130,13 @@ public final class WebSocketChannel: @unchecked Sendable {
         _ = bytes.withUnsafeBytes { evbuffer_add(output, $0.baseAddress, $0.count) }
     }
 
+    /// A client masks every frame it sends (RFC 6455 5.3), with a fresh key; a server never does.
+    private var maskKey: [UInt8]? { isClient ? (0..<4).map { _ in UInt8.random(in: 0...255) } : nil }
+
+    private func frame(_ opcode: WebSocketOpcode, _ payload: [UInt8]) -> [UInt8] {
+        WebSocketFrameWriter.frame(opcode, payload, maskKey: maskKey)
+    }
+
     fileprivate func readable() {
         guard let events else { return }
         let input = bufferevent_get_input(events)
@@ -116,6 +144,11 @@ public final class WebSocketChannel: @unchecked Sendable {
         guard count > 0 else { return }
         var bytes = [UInt8](repeating: 0, count: count)
         _ = bytes.withUnsafeMutableBytes { evbuffer_remove(input, $0.baseAddress, count) }
+        take(bytes)
+    }
+
+    /// Bytes the peer sent, read.
+    private func take(_ bytes: [UInt8]) {
         // After its close frame a peer sends nothing more, and after a violation nothing it sends
         // is read: dropped.
         guard !closeReceived && !failed else { return }
@@ -132,7 +165,7 @@ public final class WebSocketChannel: @unchecked Sendable {
     private func handle(_ event: WebSocketEvent) {
         switch event {
         case .ping(let payload):
-            if isOpen { write(WebSocketFrameWriter.frame(.pong, payload)) }
+            if isOpen { write(frame(.pong, payload)) }
         case .pong:
             break
         case .close(let code, let reason):
@@ -140,7 +173,7 @@ public final class WebSocketChannel: @unchecked Sendable {
             if !closeSent {
                 // Echo the peer's code (RFC 6455 5.5.1); none for none.
                 closeSent = true
-                write(WebSocketFrameWriter.close(code: code))
+                write(WebSocketFrameWriter.close(code: code, maskKey: maskKey))
                 report(code ?? 1005, reason)
             }
             finishWhenWritten()
@@ -156,7 +189,7 @@ public final class WebSocketChannel: @unchecked Sendable {
         failed = true
         if !closeSent {
             closeSent = true
-            write(WebSocketFrameWriter.close(code: failure.code, reason: failure.reason))
+            write(WebSocketFrameWriter.close(code: failure.code, reason: failure.reason, maskKey: maskKey))
             report(failure.code, failure.reason)
         }
         endAfterGrace()

@@ -140,8 +140,9 @@ public final class Router: HTTPHandler {
         let (emulators, offlineHost) = admission.isAdmin ? (.all, nil) : passDeviceGate(request, &context)
         // A device's WebSocket to a host hosts.json does not map goes where its requests go (the
         // offline answer); every other opens a channel.
-        if !admission.isAdmin, offlineHost == nil, let channelHost, WebSocketHandshake.isUpgrade(request) {
-            return openChannel(request, channelHost, scope, responder)
+        if !admission.isAdmin, WebSocketHandshake.isUpgrade(request) {
+            if offlineHost == nil, let channelHost { return openChannel(request, channelHost, scope, responder) }
+            if let offlineHost, let deviceMode, deviceMode.passesThrough { return relayChannel(request, to: offlineHost, responder) }
         }
         if let (reply, route) = askBackends(request, admission, context, emulators) {
             let backend = routes[route].backend.name
@@ -195,6 +196,27 @@ public final class Router: HTTPHandler {
         case .success(let handshake):
             let opening = copy request
             responder.upgradeToWebSocket(handshake) { channel in host.opened(channel, by: opening, in: scope) }
+        }
+    }
+
+    /// A device's WebSocket to a host nothing maps, with `--pass-through`: opened here and relayed
+    /// to the real host (its messages both ways, closes passed on).
+    private func relayChannel(_ request: Request, to host: String, _ responder: Responder) {
+        let port = request.requestedHost?.port ?? 80
+        let pathAndQuery = request.rawPath + (request.rawQuery.map { "?" + $0 } ?? "")
+        guard let target = WebSocketClient.Target("ws://\(host.contains(":") ? "[\(host)]" : host):\(port)\(pathAndQuery)") else {
+            return responder.send(.text("Cannot relay a WebSocket to \(host): not a URL this server can reach.\n", status: 400))
+        }
+        switch WebSocketHandshake.read(request) {
+        case .failure(let refusal): responder.send(refusal.response)
+        case .success(let handshake):
+            // What the app said of itself goes along; the handshake's own fields are made anew.
+            let skipped: Set<String> = [
+                "host", "upgrade", "connection", "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions", "proxy-connection",
+                "proxy-authorization", "content-length",
+            ]
+            let headers = request.headers.fields.filter { !skipped.contains($0.name.lowercased()) }.map { ($0.name, $0.value) }
+            responder.upgradeToWebSocket(handshake) { channel in WebSocketRelay.open(channel, to: target, headers: headers) }
         }
     }
 

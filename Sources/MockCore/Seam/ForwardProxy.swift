@@ -18,6 +18,9 @@ public protocol ForwardProxy: AnyObject, Sendable {
     /// The answer for a proxied request of a host nothing maps (`ProxyGate.offline`) when no stub
     /// answered it.
     func offlineReply(_ request: Request, host: String) -> Reply
+
+    /// Whether hosts nothing maps are reached for real (`--pass-through`): their WebSockets are relayed.
+    var passesThrough: Bool { get }
 }
 
 /// Which backends may answer a request, by the host it is for.
