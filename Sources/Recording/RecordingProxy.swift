@@ -40,7 +40,7 @@ public struct RecordingTarget: Sendable, Equatable {
 /// in capture-or-replay mode, only what nothing else answers) goes to the target through the loop's
 /// non-blocking client; the answer is saved, then returned to the client as it came. An upstream
 /// that refuses or fails answers 502, one that does not answer in time 504; nothing is saved then.
-public final class RecordingProxy: Backend {
+public final class RecordingProxy: Backend, ChannelRecorder {
     public let name: String
     public let mounts = ["/"]
     /// `.recordings` to record everything; `.fallback` to forward only what nothing else answers.
@@ -117,8 +117,10 @@ public final class RecordingProxy: Backend {
         session.withLock { $0?.store }?.mappings ?? []
     }
 
-    public func handle(_ request: Request, _ context: RequestContext) -> Reply {
-        guard recording.load(ordering: .acquiring) else { return .decline }
+    /// Where `request` goes while recording: the target's base URL, the target after its prefix,
+    /// and the store; nil when nothing is recorded for it.
+    private func destination(of request: Request) -> (baseURL: String, forwarded: String, store: RecordingStore)? {
+        guard recording.load(ordering: .acquiring) else { return nil }
         guard
             let (target, store) = session.withLock({ session -> (RecordingTarget, RecordingStore)? in
                 guard let session, session.active else { return nil }
@@ -131,17 +133,59 @@ public final class RecordingProxy: Backend {
                 else { return nil }
                 return (target, session.store)
             })
-        else { return .decline }
-
+        else { return nil }
         var baseURL = target.baseURL
         if target == .requestedHost {
-            guard let (host, port) = request.requestedHost else { return .decline }
+            guard let (host, port) = request.requestedHost else { return nil }
             let defaultPort = request.isSecure ? 443 : 80
             let authority = (host.contains(":") ? "[\(host)]" : host) + (port == defaultPort ? "" : ":\(port)")
             baseURL = "\(request.scheme)://\(authority)"
         }
+        return (baseURL, String(request.target.dropFirst(target.prefix.count)), store)
+    }
+
+    /// While recording (the recorder, not the fallback proxy, which forwards only what nothing
+    /// answers and the message stubs answer every WebSocket): the channel is relayed to the target
+    /// (`http` → `ws`, `https` → `wss`) and its messages, with their times, are saved as message
+    /// mappings when it closes.
+    public func recordingChannel(for request: Request) -> ((WebSocketChannel) -> Void)? {
+        guard tier == .recordings, let (baseURL, forwarded, store) = destination(of: request) else { return nil }
+        let url = (baseURL.hasPrefix("https") ? "wss" : "ws") + baseURL.drop { $0 != ":" } + (forwarded.hasPrefix("/") ? "" : "/") + forwarded
+        guard let upstream = WebSocketClient.Target(url) else { return nil }
+        let headers = WebSocketRelay.forwardedHeaders(request.headers)
+        let (path, tls, writer, logger, name) = (request.path, tls, writer, logger, name)
+        return { channel in
+            var transcript = RecordedChannel(path: path, openedAt: Self.seconds(), messages: [])
+            var saved = false
+            WebSocketRelay.open(channel, to: upstream, headers: headers, tls: tls) { event, fromClient in
+                switch event {
+                case .text(let text):
+                    transcript.messages.append(.init(fromClient: fromClient, seconds: Self.seconds(), bytes: Array(text.utf8), isBinary: false))
+                case .binary(let bytes):
+                    transcript.messages.append(.init(fromClient: fromClient, seconds: Self.seconds(), bytes: bytes, isBinary: true))
+                case .close:
+                    guard !saved, !transcript.messages.isEmpty else { return }
+                    saved = true
+                    let session = transcript
+                    writer.async {
+                        do {
+                            let file = try store.record(session)
+                            logger.info("\(name): WebSocket \(path) saved as \(file)")
+                        } catch {
+                            logger.warning("\(name): WebSocket \(path) not saved: \(error)")
+                        }
+                    }
+                default: break
+                }
+            }
+        }
+    }
+
+    private static func seconds() -> Double { Double(MonotonicClock.nanoseconds()) / 1e9 }
+
+    public func handle(_ request: Request, _ context: RequestContext) -> Reply {
+        guard let (baseURL, forwardedTarget, store) = destination(of: request) else { return .decline }
         let source = baseURL
-        let forwardedTarget = String(request.target.dropFirst(target.prefix.count))
         var outbound = OutboundRequest(
             method: request.method, url: baseURL + (forwardedTarget.hasPrefix("/") ? "" : "/") + forwardedTarget,
             headers: Self.forwardedHeaders(request.headers), body: request.body, timeout: timeout)

@@ -46,6 +46,23 @@ public final class RecordingStore: Sendable {
         return !recipe.options.repeatsAsScenarios || answers.contains(Self.fingerprint(exchange))
     }
 
+    /// Saves a WebSocket session as a file of message mappings, `message-mappings/websocket-<path>-N.json`
+    /// (N the first free number); returns the file's name.
+    @discardableResult
+    public func record(_ channel: RecordedChannel) throws -> String {
+        try writing.withLock { _ in
+            let folder = directory.appendingPathComponent("message-mappings")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let stem = "websocket" + channel.path.map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
+            var number = 1
+            while FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(stem)-\(number).json").path) { number += 1 }
+            let name = "\(stem)-\(number).json"
+            try SafeFile.write(
+                Data(JSONValue.object([("messageMappings", .array(channel.mappings()))]).serialized.utf8), to: folder.appendingPathComponent(name))
+            return name
+        }
+    }
+
     /// Saves `exchange`; returns the names of the mappings written (none when the call already
     /// has this answer).
     @discardableResult

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import JSON
 import Recording
 
 /// `understudy import-har`: traffic captured elsewhere (a browser's HAR export) as stub mappings.
@@ -36,12 +35,8 @@ struct ImportHAR: ParsableCommand {
         }
         progress.finish()
         // Each WebSocket session a file of message mappings (message-mappings/, beside mappings/).
-        let folder = URL(fileURLWithPath: out).appendingPathComponent("message-mappings")
-        for (index, channel) in channels.enumerated() {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let name = "websocket-\(index + 1)" + channel.path.map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined() + ".json"
-            try Data(JSONValue.object([("messageMappings", .array(channel.mappings()))]).serialized.utf8).write(
-                to: folder.appendingPathComponent(name))
+        for channel in channels {
+            try store.record(channel)
             written += 1
         }
         for problem in skipped { FileHandle.standardError.write(Data("\(file): \(problem)\n".utf8)) }

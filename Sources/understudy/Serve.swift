@@ -124,7 +124,7 @@ struct Serve: ParsableCommand {
             }
             if watch {
                 watchers = [
-                    StubWatcher(engine: stubs, logger: logger, files: [hostsFile], folders: [messages.filesFolder]) {
+                    StubWatcher(engine: stubs, logger: logger, files: [hostsFile], folders: messages.watchedFolders) {
                         staticFiles.reload()
                         messages.reloadFiles()
                         if let problem = deviceMode.withLock({ $0 })?.reload() { logger.warning("device mode: \(problem); the hosts in use stay") }

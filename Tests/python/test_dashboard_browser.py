@@ -263,7 +263,7 @@ def test_the_channels_view_shows_open_websockets_and_their_messages_live(base, b
     severe_console_messages(browser)  # what earlier tests left (the mappings view's deliberate 422)
     browser.find_element(By.CSS_SELECTOR, "#tabs [data-view=channels]").click()
     WebDriverWait(browser, 5).until(lambda b: "No channel is open" in b.find_element(By.ID, "channel-table").text)
-    with connect(base.replace("http://", "ws://") + "/live?room=7", open_timeout=5) as channel:
+    with connect(base.replace("http://", "ws://") + "/live?room=7", open_timeout=30) as channel:
         channel.send("<b>ping</b>")
         assert channel.recv(timeout=5) == "pong"
         WebDriverWait(browser, 5, ignored_exceptions=STALE).until(

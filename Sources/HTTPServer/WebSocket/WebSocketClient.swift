@@ -160,7 +160,8 @@ private func onClientEvent(_ bev: OpaquePointer?, _ what: Int16, _ arg: UnsafeMu
 }
 
 /// Two channels joined: what each side sends goes to the other, and a close on one closes the
-/// other (with its code). `observe` hears every message and which way it went (a recording).
+/// other (with its code). `observe` hears every message and which way it went (a recording), and
+/// each side's close.
 public enum WebSocketRelay {
     /// Relays `client` (a channel just opened here) to `target`: what the client sends before the
     /// upstream answers waits for it; an upstream that cannot be reached closes the client with
@@ -181,6 +182,7 @@ public enum WebSocketRelay {
                 }
                 waiting = []
             case .failure(let failure):
+                observe?(.close(code: 1014, reason: failure.reason), false)
                 client.close(code: 1014, reason: failure.reason)
             }
         }
@@ -197,8 +199,24 @@ public enum WebSocketRelay {
             observe?(event, false)
             client?.forward(event)
         }
-        client.onClose = { [weak upstream] code, reason in upstream?.close(code: Self.passable(code), reason: reason) }
-        upstream.onClose = { [weak client] code, reason in client?.close(code: Self.passable(code), reason: reason) }
+        client.onClose = { [weak upstream] code, reason in
+            observe?(.close(code: code, reason: reason), true)
+            upstream?.close(code: Self.passable(code), reason: reason)
+        }
+        upstream.onClose = { [weak client] code, reason in
+            observe?(.close(code: code, reason: reason), false)
+            client?.close(code: Self.passable(code), reason: reason)
+        }
+    }
+
+    /// What the app said of itself (cookies, authorization, its protocols…), for the upstream
+    /// handshake; the handshake's own fields are made anew, the proxy's are not passed on.
+    public static func forwardedHeaders(_ headers: HTTPHeaders) -> [(String, String)] {
+        let skipped: Set<String> = [
+            "host", "upgrade", "connection", "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions", "proxy-connection",
+            "proxy-authorization", "content-length", "x-understudy-scope",
+        ]
+        return headers.fields.filter { !skipped.contains($0.name.lowercased()) }.map { ($0.name, $0.value) }
     }
 
     /// A code the other side may be sent: 1005/1006 (none, dropped) become 1001 (going away).

@@ -17,3 +17,10 @@ public protocol ChannelHost: Backend {
     /// before the answer is sent.
     func served(_ request: Request, by backend: String?, in scope: StateScope)
 }
+
+/// A backend that records WebSockets by relaying them to a real server (the recording proxy while
+/// it records): asked before the channel host.
+public protocol ChannelRecorder: Backend {
+    /// What to do with the channel `request` opens, when this backend records it (nil: it does not).
+    func recordingChannel(for request: Request) -> ((WebSocketChannel) -> Void)?
+}

@@ -110,20 +110,41 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
         noteHTTPTriggers()
     }
 
-    /// The folder hot reload watches.
-    public var filesFolder: URL { directory.root.appendingPathComponent(Self.filesFolderName) }
+    /// The folders hot reload watches: `message-mappings/` and the recorded packs.
+    public var watchedFolders: [URL] {
+        [directory.root.appendingPathComponent(Self.filesFolderName), directory.root.appendingPathComponent("recorded")]
+    }
 
     static let filesFolderName = "message-mappings"
 
     /// `message-mappings/**/*.json`: one mapping a file, or `{"messageMappings": […]}`.
+    /// The stubs folder's own, then each recorded pack's (`recorded/<pack>/message-mappings/`, which
+    /// recording and `import-har` write).
     static func loadFiles(in directory: StubDirectory) -> ([MessageStubMapping], [StubError]) {
-        let folder = directory.root.appendingPathComponent(Self.filesFolderName)
+        let recorded = directory.root.appendingPathComponent("recorded")
+        let packs = ((try? FileManager.default.contentsOfDirectory(atPath: recorded.path)) ?? []).sorted()
+        let folders =
+            [directory.root.appendingPathComponent(Self.filesFolderName)]
+            + packs.map { recorded.appendingPathComponent($0).appendingPathComponent(Self.filesFolderName) }
+        var mappings: [MessageStubMapping] = []
+        var problems: [StubError] = []
+        for folder in folders {
+            let (loaded, found) = loadFiles(under: folder, in: directory)
+            mappings += loaded
+            problems += found
+        }
+        return (mappings, problems)
+    }
+
+    private static func loadFiles(under folder: URL, in directory: StubDirectory) -> ([MessageStubMapping], [StubError]) {
         guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return ([], []) }
         var mappings: [MessageStubMapping] = []
         var problems: [StubError] = []
         let files = walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "json" }.sorted { $0.path < $1.path }
+        let root = directory.root.standardizedFileURL.path
         for file in files {
-            let shown = "message-mappings/" + file.path.dropFirst(folder.path.count + 1)
+            let standardized = file.standardizedFileURL.path
+            let shown = standardized.hasPrefix(root + "/") ? String(standardized.dropFirst(root.count + 1)) : file.lastPathComponent
             do {
                 let json = try JSONValue.parseLenient(Array(try Data(contentsOf: file)))
                 let items = json["messageMappings"]?.arrayValue ?? [json]
