@@ -12,7 +12,7 @@ import time
 import pytest
 import requests
 
-from understudy_server import serve
+from understudy_server import serve, tunnel
 
 PRICES = {
     "request": {"method": "GET", "urlPath": "/prices"},
@@ -129,13 +129,7 @@ def test_streams_belong_to_their_scope_and_bad_ones_are_refused_with_where(serve
 
 def test_a_stream_over_tls_through_device_modes_tunnel(server):
     url, ca_file = server
-    host, port = url.replace("http://", "").split(":")
-    connection = socket.create_connection((host, int(port)), timeout=10)
-    connection.sendall(b"CONNECT events.example.com:443 HTTP/1.1\r\nHost: events.example.com:443\r\n\r\n")
-    head = b""
-    while b"\r\n\r\n" not in head:
-        head += connection.recv(1)
-    assert head.startswith(b"HTTP/1.1 200"), head
+    connection = tunnel(url, "events.example.com:443")
     with ssl.create_default_context(cafile=ca_file).wrap_socket(connection, server_hostname="events.example.com") as tls:
         tls.sendall(b"GET /prices HTTP/1.1\r\nHost: events.example.com\r\nConnection: close\r\n\r\n")
         reply = b""

@@ -3,15 +3,13 @@ proxy, as device mode has it): a page of a mapped host opens a WebSocket (which 
 through the proxy as a CONNECT to port 80) and an EventSource, and shows what the stubs send."""
 import json
 import os
-import shutil
 import tempfile
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from conftest import chromium_session
 from understudy_server import serve
 
 PAGE = """<!doctype html><title>live</title><ul id="log"></ul><script>
@@ -44,17 +42,7 @@ def proxied():
                    "actions": [{"type": "send", "message": {"body": "hi, {{request.headers.Host}}"}}]},
                   open(os.path.join(stubs, "message-mappings", "socket.json"), "w"))
         with serve(stubs, "--ca-dir", os.path.join(stubs, "ca")) as url:
-            chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-            driver = shutil.which("chromedriver")
-            if not chromium or not driver:
-                pytest.fail("chromium and chromedriver are needed (make test installs Debian's chromium and chromium-driver)")
-            options = webdriver.ChromeOptions()
-            options.binary_location = chromium
-            for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                             "--proxy-server=" + url]:
-                options.add_argument(argument)
-            session = webdriver.Chrome(service=Service(executable_path=driver), options=options)
-            session.set_page_load_timeout(30)
+            session = chromium_session("--proxy-server=" + url)
             try:
                 yield session, url
             finally:

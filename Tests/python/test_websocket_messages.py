@@ -16,7 +16,7 @@ import requests
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from understudy_server import serve
+from understudy_server import serve, tunnel
 
 ECHO = {
     "name": "Echo",
@@ -306,13 +306,7 @@ def test_through_device_mode_a_mapped_hosts_websocket_opens_a_channel_and_an_unm
             assert not head.startswith(b"HTTP/1.1 101 "), head
             refused.close()
             # As Java's and Python's clients and browsers send ws:// through a proxy: CONNECT to port 80, then the upgrade inside.
-            tunnel = socket.create_connection((host, int(port)), timeout=5)
-            tunnel.sendall(b"CONNECT chat.example.com:80 HTTP/1.1\r\nHost: chat.example.com:80\r\n\r\n")
-            head = b""
-            while b"\r\n\r\n" not in head:
-                head += tunnel.recv(1)
-            assert head.startswith(b"HTTP/1.1 200"), head
-            with connect("ws://chat.example.com/socket", sock=tunnel, open_timeout=30) as inside:
+            with connect("ws://chat.example.com/socket", sock=tunnel(url, "chat.example.com:80"), open_timeout=30) as inside:
                 inside.send("hi")
                 assert inside.recv(timeout=5) == "from chat.example.com"
                 opened_by = [channel["initiatingRequest"] for channel in admin(url, "GET", "/__admin/channels").json()["channels"]]
@@ -337,14 +331,7 @@ def test_wss_through_device_modes_tunnel_and_a_clear_refusal_on_the_https_port()
                 "Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="})
             assert refused.status_code == 501 and "tunnels only" in refused.text
             # As a device does: CONNECT to the mapped host through the proxy, then TLS and the upgrade inside.
-            host, port = url.replace("http://", "").split(":")
-            tunnel = socket.create_connection((host, int(port)), timeout=5)
-            tunnel.sendall(b"CONNECT chat.example.com:443 HTTP/1.1\r\nHost: chat.example.com:443\r\n\r\n")
-            head = b""
-            while b"\r\n\r\n" not in head:
-                head += tunnel.recv(1)
-            assert head.startswith(b"HTTP/1.1 200"), head
-            with connect("wss://chat.example.com/live", sock=tunnel, ssl=trusting, open_timeout=30) as device:
+            with connect("wss://chat.example.com/live", sock=tunnel(url, "chat.example.com:443"), ssl=trusting, open_timeout=30) as device:
                 device.send("secure?")
                 assert device.recv(timeout=5) == "yes, over https"
                 device.send("x" * 3000)

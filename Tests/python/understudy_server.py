@@ -3,6 +3,7 @@ import contextlib
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -40,6 +41,21 @@ def serve(stubs, *arguments, timeout=60):
         finally:
             process.send_signal(signal.SIGTERM)
             assert process.wait(timeout=30) == 0
+
+
+def tunnel(url, authority, timeout=10):
+    """A CONNECT tunnel to `authority` (host:port) through the server at `url`, as a device opens
+    one through its proxy: the socket, past the server's 200 (checked)."""
+    host, port = url.replace("http://", "").split(":")
+    connection = socket.create_connection((host, int(port)), timeout=timeout)
+    connection.sendall(("CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n" % (authority, authority)).encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        piece = connection.recv(1)
+        assert piece, "the server closed the CONNECT: %r" % head
+        head += piece
+    assert head.startswith(b"HTTP/1.1 200"), head
+    return connection
 
 
 def namespace_with_hosts(hosts_file, probe_name, probe_address):
