@@ -9,7 +9,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import chromium_session
+from browser_support import chromium_session
 from understudy_server import serve
 
 PAGE = """<!doctype html><title>live</title><ul id="log"></ul><script>
