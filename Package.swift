@@ -74,6 +74,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The MCP server (`POST /__admin/mcp`): tools and resources over the admin route table.
+        .target(name: "MCPServer", dependencies: ["MockCore", "HTTPServer", "JSON", "WireFormat"]),
         .target(
             name: "Geocoder",
             dependencies: ["MockCore", "HTTPServer", "JSON", "WireFormat", .product(name: "Logging", package: "swift-log")]
@@ -102,7 +104,8 @@ let package = Package(
         .executableTarget(
             name: "understudy",
             dependencies: [
-                "MockCore", "DeviceProxy", "HTTPServer", "JSON", "Stubs", "Geocoder", "Informix", "Lotus", "Recording", "Commerce", "WorkLimits",
+                "MockCore", "DeviceProxy", "HTTPServer", "JSON", "Stubs", "Geocoder", "Informix", "Lotus", "Recording", "Commerce", "MCPServer",
+                "WorkLimits",
                 "CAllocatorSettings", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -138,6 +141,7 @@ let package = Package(
             name: "CommerceTests",
             dependencies: ["Commerce", "Geocoder", "DeviceProxy", "HTTPServer", "MockCore", "Templating", "UnderstudyTesting"]
         ),
+        .testTarget(name: "MCPServerTests", dependencies: ["MCPServer", "MockCore", "HTTPServer", "JSON", "Stubs", "UnderstudyTesting"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Stubs", "JSON", "HTTPServer", "MockCore", "UnderstudyTesting"]),
         .testTarget(
             name: "ClientDesignTests",

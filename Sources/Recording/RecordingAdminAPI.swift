@@ -17,7 +17,7 @@ public final class RecordingAdminAPI: Backend, AdminRoutesProvider {
     public static let endpoints: [AdminEndpoint<RecordingAdminAPI>] = [
         AdminEndpoint(
             "/__admin/recordings/start", "record what no user stub answers from `targetBaseUrl`",
-            [.post: { api, call in .response(api.start(call.request)) }]),
+            [.post: { api, call in .response(api.start(call.request)) }], input: [.post: .body(startSchema)]),
         AdminEndpoint("/__admin/recordings/stop", "the mappings recorded, replayed from then on", [.post: { api, _ in .response(api.stop()) }]),
         AdminEndpoint(
             "/__admin/recordings/snapshot", "the mappings recorded so far, recording going on",
@@ -26,6 +26,18 @@ public final class RecordingAdminAPI: Backend, AdminRoutesProvider {
             "/__admin/recordings/status", "`NeverStarted`, `Recording` or `Stopped`",
             [.get: { api, _ in .response(.json(JSONValue.object([("status", .string(api.proxy.status.rawValue))]).serialized)) }]),
     ]
+
+    /// What `POST /__admin/recordings/start` reads (WireMock's record spec, the part Understudy keeps).
+    static let startSchema = InputSchema.object(
+        "What to record",
+        [
+            ("targetBaseUrl", InputSchema.string("the real backend, an http:// or https:// URL", minLength: 8)),
+            ("captureHeaders", InputSchema.object("header name → {} : headers the recorded mappings match on")),
+            ("repeatsAsScenarios", InputSchema.boolean("a request answered differently each time becomes a scenario")),
+            ("redact", InputSchema.array(of: InputSchema.string("a query parameter or header name"), "values replaced in what is saved")),
+            ("ignoredQueryParameters", InputSchema.array(of: InputSchema.string("a query parameter name"), "left out of the matching")),
+            ("persist", InputSchema.boolean("written under stubs/recorded (true by default)")),
+        ], required: ["targetBaseUrl"])
 
     private let proxy: RecordingProxy
     /// `stubs/recorded`: where persisted recordings go.

@@ -36,7 +36,7 @@ public final class StubAdminAPI: AdminRoutesProvider {
                     api.engine.removeAll(in: call.scope)
                     return .response(.emptyJSONObject)
                 },
-            ]),
+            ], input: [.get: RouteInput(query: StubSchemas.paging), .post: .body(StubSchemas.mapping)]),
         AdminEndpoint(
             "/__admin/mappings/{id}", "one mapping; `PUT` replaces it; `DELETE` removes it",
             [
@@ -46,7 +46,7 @@ public final class StubAdminAPI: AdminRoutesProvider {
                     let id = call.parameters[0]
                     return .response(api.engine.remove(id: id, in: call.scope) ? .emptyJSONObject : api.notFound(id, ownOf: call.scope))
                 },
-            ]),
+            ], input: [.put: .body(StubSchemas.mapping)]),
         AdminEndpoint(
             "/__admin/mappings/reset", "back to the mapping files (the calling scope's own mappings gone)",
             [
@@ -96,13 +96,16 @@ public final class StubAdminAPI: AdminRoutesProvider {
             [.put: { api, call in .response(api.moveScenario(call.parameters[0], call.request, call.scope)) }]),
         AdminEndpoint(
             "/__admin/requests/count", "how many journaled requests match a request pattern",
-            [.post: { api, call in .response(api.findRequests(call.request, call.context, .count)) }]),
+            [.post: { api, call in .response(api.findRequests(call.request, call.context, .count)) }],
+            input: [.post: .body(StubSchemas.requestPattern)]),
         AdminEndpoint(
             "/__admin/requests/find", "the journaled requests that match a request pattern",
-            [.post: { api, call in .response(api.findRequests(call.request, call.context, .find)) }]),
+            [.post: { api, call in .response(api.findRequests(call.request, call.context, .find)) }],
+            input: [.post: .body(StubSchemas.requestPattern)]),
         AdminEndpoint(
             "/__admin/requests/remove", "those requests removed from the journal",
-            [.post: { api, call in .response(api.findRequests(call.request, call.context, .remove)) }]),
+            [.post: { api, call in .response(api.findRequests(call.request, call.context, .remove)) }],
+            input: [.post: .body(StubSchemas.requestPattern)]),
         AdminEndpoint(
             "/__admin/requests/remove-by-metadata", "the requests answered by mappings whose metadata matches, removed",
             [.post: { api, call in .response(api.removeRequestsByStubMetadata(call.request, call.context)) }]),
@@ -111,7 +114,8 @@ public final class StubAdminAPI: AdminRoutesProvider {
             [.post: { api, call in .response(api.nearMissesForRequest(call.request, call.scope)) }]),
         AdminEndpoint(
             "/__admin/near-misses/request-pattern", "the journaled requests closest to a request pattern",
-            [.post: { api, call in .response(api.nearMissesForPattern(call.request, call.context)) }]),
+            [.post: { api, call in .response(api.nearMissesForPattern(call.request, call.context)) }],
+            input: [.post: .body(StubSchemas.requestPattern)]),
         AdminEndpoint(
             "/__admin/settings", "global settings (delays); `POST` replaces, `PATCH` merges",
             [

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeviceProxy
+import MCPServer
 import MockCore
 import Recording
 import Stubs
@@ -14,11 +15,11 @@ struct ListAdminRoutes: ParsableCommand {
     @Flag(help: "Print the Markdown table of docs/admin-api.md.")
     var markdown = false
 
-    /// What `serve` mounts: the stub engine's, the recorder's, device mode's and the fleet's routes beside the built-in ones.
+    /// What `serve` mounts: the stub engine's, the recorder's, device mode's, the fleet's and the MCP endpoint's routes beside the built-in ones.
     static let table = AdminRouteTable(
         listingBuiltInAnd: StubAdminAPI.endpoints.listing() + RecordingAdminAPI.endpoints.listing() + DeviceModeAPI.endpoints.listing()
             + MessageStubs.listedRoutes
-            + FleetAdmin.endpoints.listing())
+            + FleetAdmin.endpoints.listing() + MCPEndpoint.endpoints.listing())
 
     func run() {
         guard !markdown else { return print(Self.table.markdown, terminator: "") }

@@ -3,6 +3,7 @@ import DeviceProxy
 import Foundation
 import HTTPServer
 import Logging
+import MCPServer
 import MockCore
 import Recording
 import Stubs
@@ -187,6 +188,8 @@ struct ServerOptions: ParsableArguments {
         let fleet = makeFleet(token: adminGuard.token)
         let fleetAdmin = FleetAdmin(peers: fleet, selfURL: selfURL, backends: backends, scopes: scopes, logger: logger)
         backends.append(fleetAdmin)
+        let mcp = MCPEndpoint()
+        backends.append(mcp)
         let router = Router(
             backends: backends, journal: journal, scopes: scopes, deviceMode: device?.mode, logger: logger,
             adminGuard: adminGuard, requestLog: verbose ? RequestLog.forStandardError() : nil,
@@ -195,6 +198,8 @@ struct ServerOptions: ParsableArguments {
             logger.info("shutdown requested through POST /__admin/shutdown")
             kill(getpid(), SIGTERM)
         }
+        // Its tools are admin calls made through the router.
+        mcp.connect(to: router)
         var configuration = serverConfiguration
         // With an https port of its own, the certificate files are that port's.
         if let tlsCertificate, let tlsKey, device?.httpsPort == nil {

@@ -63,8 +63,14 @@ final class AdminAPI: Backend {
                 }
             ]),
         AdminEndpoint(
-            "/__admin/requests", "the calling scope's journal (`?limit=N`), newest first; `DELETE` empties it",
-            [.get: { api, call in .response(api.requests(call)) }, .delete: { api, call in .response(api.clearRequests(call)) }]),
+            "/__admin/requests", "the calling scope's journal (`?limit=N`), newest first (`?format=har`: as HAR); `DELETE` empties it",
+            [.get: { api, call in .response(api.requests(call)) }, .delete: { api, call in .response(api.clearRequests(call)) }],
+            input: [
+                .get: RouteInput(query: [
+                    ("limit", InputSchema.integer("the newest this many", minimum: 0)),
+                    ("format", InputSchema.string("har: an HTTP Archive (1.2), oldest first", oneOf: ["har"])),
+                ])
+            ]),
         AdminEndpoint(
             "/__admin/requests/reset", "as `DELETE /__admin/requests` (deprecated in WireMock; its Python client sends it)",
             [.post: { api, call in .response(api.clearRequests(call)) }]),
@@ -114,7 +120,17 @@ final class AdminAPI: Backend {
     }
 
     private func requests(_ call: AdminCall) -> Response {
-        requests(
+        if let format = call.request.query("format") {
+            guard format == "har" else {
+                return .json(
+                    JSONValue.object([("message", .string("Unknown format \(format): the journal is given as har or, without ?format, JSON"))])
+                        .serialized, status: 400)
+            }
+            let entries = journal.entriesOf(call.context.journalScope(for: call.request))
+            let limit = call.request.query("limit").flatMap(Int.init) ?? entries.count
+            return .json(HARExport.log(Array(entries.suffix(max(0, limit)))).serialized)
+        }
+        return requests(
             in: call.context.journalScope(for: call.request), limit: call.request.query("limit").flatMap(Int.init),
             understudyFields: call.request.asksForUnderstudyFields)
     }

@@ -18,6 +18,29 @@ public struct AdminCall: Sendable {
     }
 }
 
+/// What a route's method reads besides its path, for those that call it without reading its
+/// code (the MCP server's tools, `GET /__admin/routes`): the JSON Schema of its body, and its
+/// query parameters with theirs (strings, as a query carries them).
+public struct RouteInput: Sendable {
+    public let body: JSONValue?
+    public let query: [(name: String, schema: JSONValue)]
+
+    public init(body: JSONValue? = nil, query: [(name: String, schema: JSONValue)] = []) {
+        self.body = body
+        self.query = query
+    }
+
+    /// A JSON body of this schema.
+    public static func body(_ schema: JSONValue) -> RouteInput { RouteInput(body: schema) }
+
+    var json: JSONValue {
+        var members: [(String, JSONValue)] = []
+        if let body { members.append(("body", body)) }
+        if !query.isEmpty { members.append(("query", .object(query.map { ($0.name, $0.schema) }))) }
+        return .object(members)
+    }
+}
+
 /// One route of the admin API: its path template, each method it takes with what that method
 /// does, whether it needs no token, and a summary. Templates name a segment `{id}`, and
 /// `{name...}` takes the rest of the path.
@@ -30,6 +53,8 @@ public struct AdminRoute: Sendable {
     /// fetch before it can be set up (health, the CA, the dashboard's own files).
     public let isPublic: Bool
     public let summary: String
+    /// What a method reads, for the methods that declare it.
+    public let inputs: [(method: HTTPMethod, input: RouteInput)]
     /// One for each of `methods`, in order; none in a listing (`understudy admin-routes`).
     private let handlers: [Handler]
     private let segments: [Segment]
@@ -40,8 +65,12 @@ public struct AdminRoute: Sendable {
         case rest
     }
 
-    fileprivate init(path: String, isPublic: Bool, summary: String, methods: [HTTPMethod], handlers: [Handler]) {
+    fileprivate init(
+        path: String, isPublic: Bool, summary: String, methods: [HTTPMethod], handlers: [Handler],
+        inputs: [(method: HTTPMethod, input: RouteInput)] = []
+    ) {
         self.methods = methods
+        self.inputs = inputs
         self.handlers = handlers
         self.path = path
         self.isPublic = isPublic
@@ -53,9 +82,15 @@ public struct AdminRoute: Sendable {
     }
 
     /// A route that serves: `handlers` in the order `Allow` lists them.
-    public init(path: String, isPublic: Bool = false, _ summary: String, _ handlers: [(HTTPMethod, Handler)]) {
-        self.init(path: path, isPublic: isPublic, summary: summary, methods: handlers.map(\.0), handlers: handlers.map(\.1))
+    public init(
+        path: String, isPublic: Bool = false, _ summary: String, _ handlers: [(HTTPMethod, Handler)],
+        inputs: [(method: HTTPMethod, input: RouteInput)] = []
+    ) {
+        self.init(path: path, isPublic: isPublic, summary: summary, methods: handlers.map(\.0), handlers: handlers.map(\.1), inputs: inputs)
     }
+
+    /// What `method` reads (its body's schema, its query); nil when it declares nothing.
+    public func input(for method: HTTPMethod) -> RouteInput? { inputs.first { $0.method == method }?.input }
 
     /// A route listed, not served (what `understudy admin-routes` prints without a server).
     public init(_ methods: HTTPMethod..., path: String, isPublic: Bool = false, _ summary: String) {
@@ -106,22 +141,28 @@ public struct AdminEndpoint<Owner: Sendable>: Sendable {
     let isPublic: Bool
     let summary: String
     let handlers: [(HTTPMethod, Handler)]
+    let inputs: [(method: HTTPMethod, input: RouteInput)]
 
-    public init(_ path: String, isPublic: Bool = false, _ summary: String, _ handlers: KeyValuePairs<HTTPMethod, Handler>) {
+    public init(
+        _ path: String, isPublic: Bool = false, _ summary: String, _ handlers: KeyValuePairs<HTTPMethod, Handler>,
+        input: KeyValuePairs<HTTPMethod, RouteInput> = [:]
+    ) {
         self.path = path
         self.isPublic = isPublic
         self.summary = summary
         self.handlers = handlers.map { ($0.key, $0.value) }
+        inputs = input.map { ($0.key, $0.value) }
     }
 
     /// The route `owner` serves.
     public func route(servedBy owner: Owner) -> AdminRoute {
-        AdminRoute(path: path, isPublic: isPublic, summary, handlers.map { method, handle in (method, { call in handle(owner, call) }) })
+        AdminRoute(
+            path: path, isPublic: isPublic, summary, handlers.map { method, handle in (method, { call in handle(owner, call) }) }, inputs: inputs)
     }
 
     /// The route listed, served by nothing.
     public var listing: AdminRoute {
-        AdminRoute(path: path, isPublic: isPublic, summary: summary, methods: handlers.map(\.0), handlers: [])
+        AdminRoute(path: path, isPublic: isPublic, summary: summary, methods: handlers.map(\.0), handlers: [], inputs: inputs)
     }
 }
 
@@ -129,7 +170,8 @@ extension AdminEndpoint where Owner: AnyObject {
     /// The route `owner` serves from a table it holds itself: its routes do not keep it alive.
     func route(servedByHolder owner: Owner) -> AdminRoute {
         AdminRoute(
-            path: path, isPublic: isPublic, summary, handlers.map { method, handle in (method, { [unowned owner] call in handle(owner, call) }) })
+            path: path, isPublic: isPublic, summary, handlers.map { method, handle in (method, { [unowned owner] call in handle(owner, call) }) },
+            inputs: inputs)
     }
 }
 
@@ -214,17 +256,20 @@ public struct AdminRouteTable: Sendable {
         return .response(response)
     }
 
-    /// `{"routes": [{"methods", "path", "public", "summary"}…]}`, as `GET /__admin/routes` answers.
+    /// `{"routes": [{"methods", "path", "public", "summary", "input"}…]}`, as `GET /__admin/routes`
+    /// answers (`input`: each method's `RouteInput`, where declared).
     public var json: JSONValue {
         .object([
             (
                 "routes",
                 .array(
                     routes.map { route in
-                        .object([
+                        var members: [(String, JSONValue)] = [
                             ("methods", .array(route.methods.map { .string($0.rawValue) })), ("path", .string(route.path)),
                             ("public", .bool(route.isPublic)), ("summary", .string(route.summary)),
-                        ])
+                        ]
+                        if !route.inputs.isEmpty { members.append(("input", .object(route.inputs.map { ($0.method.rawValue, $0.input.json) }))) }
+                        return .object(members)
                     })
             )
         ])

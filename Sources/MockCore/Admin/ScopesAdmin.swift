@@ -13,9 +13,10 @@ struct ScopesAdmin: Sendable {
             "/__admin/scopes", "the live scopes; `DELETE`: every named scope gone",
             [.get: { admin, _ in .response(admin.list()) }, .delete: { admin, _ in .response(admin.deleteNamed()) }]),
         AdminEndpoint(
-            "/__admin/scopes/{name}", "one live scope; `DELETE`: it and its journal entries gone",
+            "/__admin/scopes/{name}", "one live scope; `PUT` makes it (`201`; `200` when it is there); `DELETE`: it and its journal entries gone",
             [
                 .get: { admin, call in .response(admin.show(call.parameters[0])) },
+                .put: { admin, call in .response(admin.make(call.parameters[0])) },
                 .delete: { admin, call in .response(admin.deleteScope(named: call.parameters[0])) },
             ]),
         AdminEndpoint(
@@ -33,7 +34,7 @@ struct ScopesAdmin: Sendable {
                 .get: { admin, call in .response(admin.network(call.request, scopeName: call.parameters[0])) },
                 .put: { admin, call in .response(admin.network(call.request, scopeName: call.parameters[0])) },
                 .delete: { admin, call in .response(admin.network(call.request, scopeName: call.parameters[0])) },
-            ]),
+            ], input: [.put: .body(NetworkConditions.schema)]),
         AdminEndpoint(
             "/__admin/scopes/{name}/proxy", "the scope's own proxy port, opened by `POST` (device mode)",
             [
@@ -71,6 +72,15 @@ struct ScopesAdmin: Sendable {
     private func show(_ name: String) -> Response {
         guard let scope = scopes.existing(name) else { return noScope(name) }
         return .json(describe(scope).serialized)
+    }
+
+    /// The scope made now, as a test does before its device's first request; `201`, or `200`
+    /// with the scope when it is there already.
+    private func make(_ name: String) -> Response {
+        if let problem = ScopeSelection.problem(with: name) { return message(problem, status: 400) }
+        let existed = scopes.existing(name) != nil
+        let scope = scopes.scope(named: name)
+        return .json(describe(scope).serialized, status: existed ? 200 : 201)
     }
 
     private func deleteScope(named name: String) -> Response {

@@ -1,4 +1,5 @@
 import HTTPServer
+import JSON
 import Logging
 import WorkLimits
 
@@ -350,11 +351,7 @@ public final class Router: HTTPHandler {
                 record(request, response, backend: backend, slot: slot, scope: scope)
                 return responder.send(response)
             }
-            if let fleet {
-                if fleet.forwards(request, response, scope: scope) { return forward(request, response, through: fleet, responder) }
-                if fleet.gathers(request) { return fleet.gather(request, answered: response, on: responder.loop) { responder.send($0) } }
-            }
-            responder.send(response)
+            answerAdminCall(request, response, scope: scope, on: responder.loop) { responder.send($0) }
         case .deferred(let start):
             guard !isAdmin else { return start(DeferredReply(responder: responder) { _ in nil }) }
             let pending = copy request
@@ -367,15 +364,48 @@ public final class Router: HTTPHandler {
         }
     }
 
-    /// A shared admin write made here, sent to the peers before it is answered.
-    private func forward(_ request: Request, _ response: Response, through fleet: FleetPeers, _ responder: Responder) {
-        fleet.forward(request, answered: response, on: responder.loop) { [logger] failed in
-            var answer = response
-            if !failed.isEmpty {
-                answer.headers.set(FleetPeers.failedHeader, failed.joined(separator: ", "))
-                logger.warning("\(request.method.rawValue) \(request.path) made here did not reach peer(s): \(failed.joined(separator: ", "))")
+    /// An admin call's answer: on a team server, a shared write goes to the peers before it is
+    /// answered and a fleet-wide read gathers theirs; `send` gets the answer on `loop`.
+    private func answerAdminCall(
+        _ request: Request, _ response: Response, scope: StateScope, on loop: EventLoop, _ send: @escaping (Response) -> Void
+    ) {
+        guard let fleet else { return send(response) }
+        if fleet.forwards(request, response, scope: scope) {
+            return fleet.forward(request, answered: response, on: loop) { [logger] failed in
+                var answer = response
+                if !failed.isEmpty {
+                    answer.headers.set(FleetPeers.failedHeader, failed.joined(separator: ", "))
+                    logger.warning("\(request.method.rawValue) \(request.path) made here did not reach peer(s): \(failed.joined(separator: ", "))")
+                }
+                send(answer)
             }
-            responder.send(answer)
+        }
+        if fleet.gathers(request) { return fleet.gather(request, answered: response, on: loop, done: send) }
+        send(response)
+    }
+
+    /// An admin call made inside the server, as an MCP tool makes it: admitted as a request over a
+    /// socket is (the guard, the scope it names), dispatched by the route table and, on a team
+    /// server, sent to the peers. It draws on the budget of the request being handled. `done` gets
+    /// the answer on `loop`; `callerHasGone` says whether whoever waits for it has left.
+    public func performAdminCall(
+        _ request: consuming Request, on loop: EventLoop, callerHasGone: @escaping () -> Bool, _ done: @escaping (Response) -> Void
+    ) {
+        let admission: Admission
+        do throws(Refusal) {
+            admission = try admit(&request)
+        } catch {
+            return done(error.response)
+        }
+        let notAdmin = Response.json(
+            JSONValue.object([("message", .string("\(request.path) is not a route of the admin API (GET /__admin/routes lists them)"))]).serialized,
+            status: 404)
+        guard admission.isAdmin else { return done(notAdmin) }
+        admission.scope.noteUse(at: request.receivedAtNanos, countsRequest: false)
+        switch adminRoutes.dispatch(request, RequestContext(scope: admission.scope, basePath: admission.basePath)) {
+        case .response(let response): answerAdminCall(request, response, scope: admission.scope, on: loop, done)
+        case .deferred(let start): start(DeferredReply(callerOn: loop, hasGone: callerHasGone, take: done))
+        case .decline, nil: done(notAdmin)
         }
     }
 
@@ -430,3 +460,5 @@ public final class Router: HTTPHandler {
         return prefix
     }
 }
+
+extension Router: AdminCalls {}

@@ -47,6 +47,18 @@ public struct NetworkConditions: Sendable, Equatable {
     static let maxLatencyMs = 60_000
     static let kbpsRange = 1...10_000_000
 
+    /// What `parse` takes, as a JSON Schema (the admin route's input).
+    public static let schema = InputSchema.object(
+        "A simulated network: a profile, or figures",
+        [
+            ("profile", InputSchema.string("Apple's Network Link Conditioner presets", oneOf: profiles.keys.sorted())),
+            ("latencyMs", InputSchema.integer("delay before each answer", minimum: 0, maximum: maxLatencyMs)),
+            ("downKbps", InputSchema.integer("download bandwidth", minimum: kbpsRange.lowerBound, maximum: kbpsRange.upperBound)),
+            ("upKbps", InputSchema.integer("upload bandwidth", minimum: kbpsRange.lowerBound, maximum: kbpsRange.upperBound)),
+            ("lossPercent", InputSchema.number("share of connections broken", minimum: 0, maximum: 100)),
+            ("offline", InputSchema.boolean("no request arrives: connections close unanswered")),
+        ], closed: true)
+
     /// `{"profile": "3g"}`, or `{"latencyMs", "downKbps", "upKbps", "lossPercent", "offline"}`.
     public static func parse(_ json: JSONValue) throws(NetworkConditionsError) -> NetworkConditions {
         guard let members = json.objectValue else {

@@ -4,14 +4,14 @@ import HTTPServer
 /// `/__scope/NAME/…` (for clients whose only setting is a base URL), or through device mode's proxy
 /// the user name of its credentials (`ProxyCredentials`), or — on admin calls only — the query
 /// parameter `scope=NAME`. None of them: `default`. Two that disagree are refused.
-enum ScopeSelection {
+public enum ScopeSelection {
     static let header = HTTPHeaders.scopeHeader
     static let pathPrefix = "/__scope/"
     static let maxNameLength = 64
 
     /// Why `name` cannot name a scope, or nil when it can: 1 to 64 letters, digits, `.`, `_`
     /// and `-`, starting with a letter or digit (so it is safe in a path and a file name).
-    static func problem(with name: String) -> String? {
+    public static func problem(with name: String) -> String? {
         let count = name.utf8.count
         guard count > 0 else { return "the scope name is empty" }
         guard count <= maxNameLength else {

@@ -4,14 +4,28 @@ import JSON
 
 /// A reply a backend sends later, on the same loop. Journals the exchange when sent.
 public final class DeferredReply {
-    private let responder: Responder
+    /// Where the answer goes: a client's connection, or the caller of an admin call made inside
+    /// the server (an MCP tool), which gets the response itself.
+    private enum Destination {
+        case responder(Responder)
+        case caller(loop: EventLoop, hasGone: () -> Bool, take: (Response) -> Void)
+    }
+
+    private let destination: Destination
     /// Journals the exchange; nil for an admin call, which is not journaled.
     private let completion: (Response) -> JournalRecord?
     private var afterSent: [(JournalRecord?) -> Void] = []
 
     init(responder: Responder, completion: @escaping (Response) -> JournalRecord?) {
-        self.responder = responder
+        destination = .responder(responder)
         self.completion = completion
+    }
+
+    /// A reply handed to `take` on `loop` (streams and dribbles arrive whole, a broken connection
+    /// as status 0); `hasGone` says whether whoever waits for it has left.
+    init(callerOn loop: EventLoop, hasGone: @escaping () -> Bool, take: @escaping (Response) -> Void) {
+        destination = .caller(loop: loop, hasGone: hasGone, take: take)
+        completion = { _ in nil }
     }
 
     /// Runs `action` on the loop once the answer has gone out (or the connection was broken
@@ -27,56 +41,71 @@ public final class DeferredReply {
     }
 
     /// The loop to schedule on (timers, outbound requests).
-    public var loop: EventLoop { responder.loop }
+    public var loop: EventLoop {
+        switch destination {
+        case .responder(let responder): responder.loop
+        case .caller(let loop, _, _): loop
+        }
+    }
 
     /// Whether the client closed its connection while the reply waits (a long-poll's client gone).
-    public var clientHasGone: Bool { responder.clientHasGone }
+    public var clientHasGone: Bool {
+        switch destination {
+        case .responder(let responder): responder.clientHasGone
+        case .caller(_, let hasGone, _): hasGone()
+        }
+    }
 
     /// Whether the exchange is still to be finished: the responder waits for its answer, or its
     /// client left meanwhile and the answer, when it comes, is journaled without being sent (as
     /// a write to the closed socket would have gone nowhere), so that verifying what the app sent
     /// still finds a request it gave up waiting for.
     private var isOpen: Bool {
-        !finished && (responder.isPending || responder.clientLeft)
+        guard !finished else { return false }
+        switch destination {
+        case .responder(let responder): return responder.isPending || responder.clientLeft
+        case .caller: return true
+        }
     }
     private var finished = false
+
+    /// Marks the reply finished and journals `response`; then `deliver` sends it to a client, or
+    /// the caller takes `response` as it is.
+    private func finish(_ response: Response, _ deliver: (Responder) -> Void) {
+        finished = true
+        let entry = completion(response)
+        switch destination {
+        case .responder(let responder): deliver(responder)
+        case .caller(_, _, let take): take(response)
+        }
+        sent(entry)
+    }
 
     /// Sends the reply; later calls are ignored.
     public func send(_ response: Response) {
         guard isOpen else { return }
-        finished = true
-        let entry = completion(response)
-        responder.send(response)
-        sent(entry)
+        finish(response) { $0.send(response) }
     }
 
     /// Sends `response` in `chunks` pieces spread over `duration` (chunked encoding).
     public func sendDribbled(_ response: Response, chunks: Int, over duration: Duration) {
         guard isOpen else { return }
-        finished = true
-        let entry = completion(response)
-        responder.sendDribbled(response, chunks: chunks, over: duration)
-        sent(entry)
+        finish(response) { $0.sendDribbled(response, chunks: chunks, over: duration) }
     }
 
     /// Sends `head` (journaled as the answer) and returns the stream its body goes out on; nil
-    /// when the client has gone.
+    /// when the client has gone, or for a caller inside the server (it takes `head` alone).
     public func startStream(_ head: Response) -> ResponseStream? {
         guard isOpen else { return nil }
-        finished = true
-        let entry = completion(head)
-        let stream = responder.startStream(head)
-        sent(entry)
+        var stream: ResponseStream?
+        finish(head) { stream = $0.startStream(head) }
         return stream
     }
 
     /// Breaks the connection instead of answering; journaled with status 0 (no response).
     public func fail(with fault: ConnectionFault) {
         guard isOpen else { return }
-        finished = true
-        let entry = completion(Response(status: 0))
-        responder.fail(with: fault)
-        sent(entry)
+        finish(Response(status: 0)) { $0.fail(with: fault) }
     }
 
     /// Sends `response` after `delay`, without blocking the loop.

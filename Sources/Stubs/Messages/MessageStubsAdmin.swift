@@ -39,7 +39,7 @@ struct MessageStubsAdmin: Sendable {
         AdminEndpoint("/__admin/channels", "the open WebSocket channels", [.get: { admin, call in .response(admin.channels(call)) }]),
         AdminEndpoint(
             "/__admin/channels/send", "a message sent to every open channel whose opening request matches `initiatingRequest`",
-            [.post: { admin, call in .response(admin.sendToChannels(call)) }]),
+            [.post: { admin, call in .response(admin.sendToChannels(call)) }], input: [.post: .body(StubSchemas.channelMessage)]),
         AdminEndpoint(
             "/__admin/messages", "the message journal, newest first; `DELETE` empties it",
             [
@@ -51,12 +51,13 @@ struct MessageStubsAdmin: Sendable {
             ]),
         AdminEndpoint(
             "/__admin/messages/count", "how many journaled messages match a message pattern",
-            [.post: { admin, call in .response(admin.query(call, .count)) }]),
+            [.post: { admin, call in .response(admin.query(call, .count)) }], input: [.post: .body(StubSchemas.messagePattern)]),
         AdminEndpoint(
             "/__admin/messages/find", "the journaled messages that match a message pattern, oldest first",
-            [.post: { admin, call in .response(admin.query(call, .find)) }]),
+            [.post: { admin, call in .response(admin.query(call, .find)) }], input: [.post: .body(StubSchemas.messagePattern)]),
         AdminEndpoint(
-            "/__admin/messages/remove", "those messages removed from the journal", [.post: { admin, call in .response(admin.query(call, .remove)) }]),
+            "/__admin/messages/remove", "those messages removed from the journal", [.post: { admin, call in .response(admin.query(call, .remove)) }],
+            input: [.post: .body(StubSchemas.messagePattern)]),
         AdminEndpoint(
             "/__admin/messages/wait", "the first message that matches, waiting up to `timeoutMillis` (`null` when none came)",
             [.post: { admin, call in admin.wait(call, forCount: nil) }]),
