@@ -146,7 +146,7 @@ let package = Package(
         .testTarget(
             name: "ClientDesignTests",
             dependencies: ["Stubs", "Geocoder", "Informix", "Lotus", "Commerce", "DeviceProxy", "MockCore", "HTTPServer", "UnderstudyTesting"]),
-        .testTarget(name: "UnderstudyCLITests", dependencies: ["understudy", "HTTPServer", "MockCore", "UnderstudyTesting"]),
+        .testTarget(name: "UnderstudyCLITests", dependencies: ["understudy", "HTTPServer", "MCPServer", "MockCore", "JSON", "UnderstudyTesting"]),
         // Against the built `understudy` started by the tests: the client as an app's tests use it.
         .testTarget(name: "UnderstudyClientTests", dependencies: ["UnderstudyClient", "understudy", "UnderstudyTesting"]),
     ]

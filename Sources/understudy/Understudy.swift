@@ -11,7 +11,10 @@ struct Understudy: ParsableCommand {
         commandName: "understudy",
         abstract: "A mock backend server for hybrid mobile apps: emulators, WireMock-compatible stubs, record and replay.",
         version: UnderstudyVersion.current,
-        subcommands: [Serve.self, Record.self, ImportHAR.self, Check.self, CA.self, Trust.self, Tail.self, ListEmulators.self, ListAdminRoutes.self],
+        subcommands: [
+            Serve.self, Record.self, ImportHAR.self, Check.self, CA.self, Trust.self, Tail.self, MCPBridge.self, ListEmulators.self,
+            ListAdminRoutes.self,
+        ],
         defaultSubcommand: Serve.self
     )
 }
