@@ -105,7 +105,7 @@ let package = Package(
             name: "understudy",
             dependencies: [
                 "MockCore", "DeviceProxy", "HTTPServer", "JSON", "Stubs", "Geocoder", "Informix", "Lotus", "Recording", "Commerce", "MCPServer",
-                "WorkLimits",
+                "WireFormat", "WorkLimits",
                 "CAllocatorSettings", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
