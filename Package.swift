@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "Stubs", targets: ["Stubs"]),
         .library(name: "Informix", targets: ["Informix"]),
         .library(name: "Recording", targets: ["Recording"]),
+        .library(name: "MCPServer", targets: ["MCPServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

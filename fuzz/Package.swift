@@ -7,7 +7,7 @@ import PackageDescription
 let targets = [
     "fuzz-xml", "fuzz-json", "fuzz-form", "fuzz-template", "fuzz-jsonpath", "fuzz-stub-mapping",
     "fuzz-informix-sql", "fuzz-har", "fuzz-content-decoding", "fuzz-proxy-request", "fuzz-multipart", "fuzz-http-version",
-    "fuzz-json-schema", "fuzz-webhook-destination", "fuzz-websocket",
+    "fuzz-json-schema", "fuzz-webhook-destination", "fuzz-websocket", "fuzz-mcp",
 ]
 
 let package = Package(
@@ -33,6 +33,7 @@ let package = Package(
                     .product(name: "Stubs", package: "Understudy"),
                     .product(name: "Informix", package: "Understudy"),
                     .product(name: "Recording", package: "Understudy"),
+                    .product(name: "MCPServer", package: "Understudy"),
                 ],
                 path: "Sources/\(name)"
             )

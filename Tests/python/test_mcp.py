@@ -12,6 +12,7 @@ import pytest
 import requests
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
+from websockets.sync.client import connect
 
 from understudy_server import BINARY, serve
 
@@ -183,6 +184,32 @@ def test_resources_are_the_scopes_and_a_scopes_journal(server):
         assert any(backend["name"] == "stubs" for backend in emulators["backends"])
     over_http(server, "legacy", session)
     over_http(server, "auto", session)
+
+
+def test_send_message_reaches_an_open_websocket_and_find_messages_reads_it(server):
+    headers = {"X-Understudy-Scope": "live"}
+    with connect(server.replace("http://", "ws://") + "/updates?user=7", additional_headers=headers, open_timeout=30) as channel:
+        async def send(client):
+            sent = await client.call_tool("send_message", {
+                "scope": "live", "message": {"body": "order shipped"},
+                "initiatingRequest": {"urlPath": "/updates", "queryParameters": {"user": {"equalTo": "7"}}}})
+            assert not sent.is_error, text(sent)
+        over_http(server, "auto", send)
+        assert channel.recv(timeout=5) == "order shipped"
+        channel.send("thanks")
+        deadline = time.monotonic() + 5
+
+        async def find(client):
+            found = await client.call_tool("find_messages", {"scope": "live", "pattern": {"body": {"equalTo": "thanks"}}})
+            assert not found.is_error, text(found)
+            return found.structured_content
+        while True:
+            messages = over_http(server, "legacy", find)
+            events = messages.get("messageServeEvents") or messages.get("messages") or []
+            if events or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        assert [event["message"] for event in events] == ["thanks"], messages
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
