@@ -61,13 +61,15 @@ public final class StubAdminAPI: AdminRoutesProvider {
             [.post: { api, call in .response(call.scope.isDefault ? api.saveMappings() : api.sharedOnly("mappings/save")) }]),
         AdminEndpoint(
             "/__admin/mappings/import", "`{\"mappings\": […], \"importOptions\"}` added or replaced",
-            [.post: { api, call in .response(api.importMappings(call.request, call.scope)) }]),
+            [.post: { api, call in .response(api.importMappings(call.request, call.scope)) }], input: [.post: .body(StubSchemas.mappingImport)]),
         AdminEndpoint(
             "/__admin/mappings/find-by-metadata", "the mappings whose metadata matches a pattern",
-            [.post: { api, call in .response(api.byMetadata(call.request, call.scope, remove: false)) }]),
+            [.post: { api, call in .response(api.byMetadata(call.request, call.scope, remove: false)) }],
+            input: [.post: .body(StubSchemas.metadataPattern)]),
         AdminEndpoint(
             "/__admin/mappings/remove-by-metadata", "those mappings removed",
-            [.post: { api, call in .response(api.byMetadata(call.request, call.scope, remove: true)) }]),
+            [.post: { api, call in .response(api.byMetadata(call.request, call.scope, remove: true)) }],
+            input: [.post: .body(StubSchemas.metadataPattern)]),
         AdminEndpoint(
             "/__admin/mappings/unmatched", "WireMock 3.13: the mappings no request matched; `DELETE` removes them",
             [
@@ -76,10 +78,10 @@ public final class StubAdminAPI: AdminRoutesProvider {
             ]),
         AdminEndpoint(
             "/__admin/mappings/edit", "WireMock 2's Java client: a mapping replaced by the id in its body",
-            [.post: { api, call in .response(api.editMapping(call.request, call.scope)) }]),
+            [.post: { api, call in .response(api.editMapping(call.request, call.scope)) }], input: [.post: .body(StubSchemas.mapping)]),
         AdminEndpoint(
             "/__admin/mappings/remove", "WireMock 2's Java client: the mapping like the body removed",
-            [.post: { api, call in .response(api.removeMapping(call.request, call.scope)) }]),
+            [.post: { api, call in .response(api.removeMapping(call.request, call.scope)) }], input: [.post: .body(StubSchemas.mapping)]),
         AdminEndpoint(
             "/__admin/scenarios", "the scenarios: state, possible states, mappings", [.get: { api, call in .response(api.listScenarios(call.scope)) }]
         ),
@@ -93,7 +95,8 @@ public final class StubAdminAPI: AdminRoutesProvider {
             ]),
         AdminEndpoint(
             "/__admin/scenarios/{name}/state", "a scenario moved to a state",
-            [.put: { api, call in .response(api.moveScenario(call.parameters[0], call.request, call.scope)) }]),
+            [.put: { api, call in .response(api.moveScenario(call.parameters[0], call.request, call.scope)) }],
+            input: [.put: .body(StubSchemas.scenarioState)]),
         AdminEndpoint(
             "/__admin/requests/count", "how many journaled requests match a request pattern",
             [.post: { api, call in .response(api.findRequests(call.request, call.context, .count)) }],
@@ -108,10 +111,11 @@ public final class StubAdminAPI: AdminRoutesProvider {
             input: [.post: .body(StubSchemas.requestPattern)]),
         AdminEndpoint(
             "/__admin/requests/remove-by-metadata", "the requests answered by mappings whose metadata matches, removed",
-            [.post: { api, call in .response(api.removeRequestsByStubMetadata(call.request, call.context)) }]),
+            [.post: { api, call in .response(api.removeRequestsByStubMetadata(call.request, call.context)) }],
+            input: [.post: .body(StubSchemas.metadataPattern)]),
         AdminEndpoint(
             "/__admin/near-misses/request", "the stubs closest to a request",
-            [.post: { api, call in .response(api.nearMissesForRequest(call.request, call.scope)) }]),
+            [.post: { api, call in .response(api.nearMissesForRequest(call.request, call.scope)) }], input: [.post: .body(StubSchemas.loggedRequest)]),
         AdminEndpoint(
             "/__admin/near-misses/request-pattern", "the journaled requests closest to a request pattern",
             [.post: { api, call in .response(api.nearMissesForPattern(call.request, call.context)) }],
@@ -122,7 +126,7 @@ public final class StubAdminAPI: AdminRoutesProvider {
                 .get: { api, _ in .response(.json(api.engine.settings.json.serialized)) },
                 .post: { api, call in .response(api.updateSettings(call.request, call.scope)) },
                 .patch: { api, call in .response(api.updateSettings(call.request, call.scope)) },
-            ]),
+            ], input: [.post: .body(StubSchemas.settings), .patch: .body(StubSchemas.settings)]),
         AdminEndpoint(
             "/__admin/files", "the names of the body files under `__files/`", [.get: { api, _ in .response(api.fileNames()) }]),
         AdminEndpoint(

@@ -88,6 +88,63 @@ enum StubSchemas {
             ("channel", requestPattern),
         ])
 
+    /// A metadata pattern (find-by-metadata, remove-by-metadata): a content pattern applied to
+    /// each mapping's `metadata`.
+    static let metadataPattern = InputSchema.object(
+        "A content pattern each mapping's metadata is matched with: equalToJson, matchesJsonPath, contains…")
+
+    /// `POST /__admin/mappings/import`.
+    static let mappingImport = InputSchema.object(
+        "Mappings added, or replacing those with the same id",
+        [
+            ("mappings", InputSchema.array(of: mapping, "the mappings")),
+            ("importOptions", InputSchema.object("{\"duplicatePolicy\": \"OVERWRITE\" | \"IGNORE\", \"deleteAllNotInImport\": bool}")),
+        ], required: ["mappings"])
+
+    /// What `POST /__admin/near-misses/request` takes: a request as the journal logs it.
+    static let loggedRequest = InputSchema.object(
+        "A request as the journal logs it",
+        [
+            ("url", InputSchema.string("the path and query")), ("method", InputSchema.string("the HTTP method")),
+            ("headers", InputSchema.object("header name → value")), ("body", InputSchema.string("the body as text")),
+        ], required: ["url"])
+
+    /// WireMock 4's message stub mapping.
+    static let messageMapping = InputSchema.object(
+        "A message stub: what triggers it and what it sends",
+        [
+            ("id", InputSchema.string("a UUID; made when absent")), ("name", InputSchema.string("a name people read")),
+            ("priority", InputSchema.integer("1 is tried first", minimum: 1)),
+            (
+                "trigger",
+                InputSchema.object(
+                    "a message ({\"message\": {\"body\": pattern}, \"channel\": …}), a channel opening, an HTTP stub or request")
+            ),
+            ("actions", InputSchema.array(of: InputSchema.object("{\"type\": \"send\", \"message\": …, \"channelTarget\"…}"), "what it does")),
+            ("metadata", InputSchema.object("anything; found again by find-by-metadata")),
+        ])
+
+    /// `POST /__admin/messages/wait` and `wait-for-count`.
+    static let messageWait = InputSchema.object(
+        "What to wait for",
+        [
+            ("pattern", messagePattern), ("timeoutMillis", InputSchema.integer("how long to wait, at most 10 minutes", minimum: 0)),
+            ("count", InputSchema.integer("with wait-for-count: how many", minimum: 1)),
+        ])
+
+    /// `POST`/`PATCH /__admin/settings`.
+    static let settings = InputSchema.object(
+        "WireMock's global settings (or them under \"settings\")",
+        [
+            ("fixedDelay", InputSchema.integer("milliseconds before every stub's answer", minimum: 0)),
+            ("delayDistribution", InputSchema.object("{\"type\": \"lognormal\" | \"uniform\" | \"fixed\", …}")),
+            ("extended", InputSchema.object("anything kept and answered back")), ("proxyPassThrough", InputSchema.boolean("kept, not used")),
+            ("settings", InputSchema.object("the same members, wrapped")),
+        ])
+
+    static let scenarioState = InputSchema.object(
+        "The state the scenario moves to", [("state", InputSchema.string("a state name; Started is the first"))], required: ["state"])
+
     static let paging: [(name: String, schema: JSONValue)] = [
         ("offset", InputSchema.integer("mappings skipped", minimum: 0)), ("limit", InputSchema.integer("mappings listed at most", minimum: 0)),
     ]

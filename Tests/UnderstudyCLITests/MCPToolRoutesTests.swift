@@ -23,6 +23,28 @@ import Testing
         }
     }
 
+    /// A route a method sends a body to declares that body's schema (the MCP tools and
+    /// `GET /__admin/routes` read it), but for these, which read none (or bytes, not JSON).
+    static let bodiless: Set<String> = [
+        "POST /__admin/reset", "POST /__admin/shutdown", "POST /__admin/requests/reset", "POST /__admin/mappings/reset",
+        "POST /__admin/mappings/save", "POST /__admin/scenarios/reset", "POST /__admin/recordings/stop", "POST /__admin/recordings/snapshot",
+        "POST /__admin/scopes/{name}/reset", "POST /__admin/scopes/{name}/proxy", "PUT /__admin/scopes/{name}",
+        "PUT /__admin/files/{name...}", "POST /__admin/mcp",
+    ]
+
+    @Test func everyRouteThatReadsABodyDeclaresIt() {
+        for route in ListAdminRoutes.table.routes {
+            for method in route.methods where [.post, .put, .patch].contains(method) {
+                let name = "\(method.rawValue) \(route.path)"
+                if Self.bodiless.contains(name) {
+                    #expect(route.input(for: method)?.body == nil, "\(name) is listed as bodiless but declares a body")
+                } else {
+                    #expect(route.input(for: method)?.body?["type"] == "object", "\(name) reads a body and declares no schema for it")
+                }
+            }
+        }
+    }
+
     @Test func argumentsBecomeTheAdminCall() throws {
         let network = try #require(MCPTool.catalogue.first { $0.name == "set_network" })
         let call = network.call(with: try JSONValue.parse(#"{"scope": "check out", "conditions": {"offline": true}}"#))

@@ -93,7 +93,14 @@ final class AdminAPI: Backend {
             ]),
         AdminEndpoint(
             "/__admin/requests/live", "Understudy's own: the journal followed by long-poll (`after`, `timeout`, `limit`)",
-            [.get: { api, call in JournalFeed(journal: api.journal).reply(to: call.request, in: call.context.journalScope(for: call.request)) }]),
+            [.get: { api, call in JournalFeed(journal: api.journal).reply(to: call.request, in: call.context.journalScope(for: call.request)) }],
+            input: [
+                .get: RouteInput(query: [
+                    ("after", InputSchema.integer("the sequence after which requests are wanted", minimum: 0)),
+                    ("timeout", InputSchema.integer("seconds to wait for one (0: answer at once)", minimum: 0, maximum: 60)),
+                    ("limit", InputSchema.integer("the newest this many", minimum: 1)),
+                ])
+            ]),
         AdminEndpoint(
             "/__admin/backends", "the backends: kind, mounts, readiness, fixture counts, cache and recorder figures",
             [.get: { api, _ in .response(.json(JSONValue.object([("backends", .array(api.backends.map(api.describe)))]).serialized)) }]),

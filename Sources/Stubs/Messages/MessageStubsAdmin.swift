@@ -19,7 +19,7 @@ struct MessageStubsAdmin: Sendable {
                     admin.stubs.removeAll(in: call.scope)
                     return .response(.emptyJSONObject)
                 },
-            ]),
+            ], input: [.post: .body(StubSchemas.messageMapping)]),
         AdminEndpoint(
             "/__admin/message-mappings/{id}", "one message stub; `PUT` replaces it; `DELETE` removes it",
             [
@@ -29,13 +29,13 @@ struct MessageStubsAdmin: Sendable {
                     admin.stubs.remove(id: call.parameters[0].lowercased(), in: call.scope)
                     return .response(.emptyJSONObject)
                 },
-            ]),
+            ], input: [.put: .body(StubSchemas.messageMapping)]),
         AdminEndpoint(
             "/__admin/message-mappings/find-by-metadata", "the message stubs whose metadata matches a pattern",
-            [.post: { admin, call in .response(admin.byMetadata(call, remove: false)) }]),
+            [.post: { admin, call in .response(admin.byMetadata(call, remove: false)) }], input: [.post: .body(StubSchemas.metadataPattern)]),
         AdminEndpoint(
             "/__admin/message-mappings/remove-by-metadata", "those message stubs removed",
-            [.post: { admin, call in .response(admin.byMetadata(call, remove: true)) }]),
+            [.post: { admin, call in .response(admin.byMetadata(call, remove: true)) }], input: [.post: .body(StubSchemas.metadataPattern)]),
         AdminEndpoint("/__admin/channels", "the open WebSocket channels", [.get: { admin, call in .response(admin.channels(call)) }]),
         AdminEndpoint(
             "/__admin/channels/send", "a message sent to every open channel whose opening request matches `initiatingRequest`",
@@ -60,10 +60,10 @@ struct MessageStubsAdmin: Sendable {
             input: [.post: .body(StubSchemas.messagePattern)]),
         AdminEndpoint(
             "/__admin/messages/wait", "the first message that matches, waiting up to `timeoutMillis` (`null` when none came)",
-            [.post: { admin, call in admin.wait(call, forCount: nil) }]),
+            [.post: { admin, call in admin.wait(call, forCount: nil) }], input: [.post: .body(StubSchemas.messageWait)]),
         AdminEndpoint(
             "/__admin/messages/wait-for-count", "`count` messages that match, waiting up to `timeoutMillis` (fewer when they did not come)",
-            [.post: { admin, call in admin.wait(call, forCount: true) }]),
+            [.post: { admin, call in admin.wait(call, forCount: true) }], input: [.post: .body(StubSchemas.messageWait)]),
     ]
 
     // MARK: Mappings
