@@ -65,18 +65,9 @@ struct MCPBridge: ParsableCommand {
         }
         let id = message?["id"] ?? .null
         let request = OutboundRequest(method: .post, url: endpoint, headers: headers, body: Array(line.utf8), timeout: .seconds(300))
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Locked<Result<Response, OutboundError>>(.failure(.timedOut(endpoint)))
-        loop.execute {
-            loop.send(request) { result in
-                outcome.withLock { $0 = result }
-                done.signal()
-            }
-        }
-        done.wait()
         let response: Response
         do {
-            response = try outcome.withLock { $0 }.get()
+            response = try loop.sendWaiting(request).get()
         } catch {
             return Self.failure("Cannot reach the Understudy server at \(endpoint): \(error)", id: id)
         }

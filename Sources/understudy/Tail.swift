@@ -114,18 +114,9 @@ struct Tail: ParsableCommand {
         var headers = HTTPHeaders()
         if let token, !token.isEmpty { headers.set("Authorization", "Bearer " + token) }
         let request = OutboundRequest(url: address, headers: headers, timeout: .seconds(40))
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Locked<Result<Response, OutboundError>>(.failure(.timedOut(address)))
-        loop.execute {
-            loop.send(request) { result in
-                outcome.withLock { $0 = result }
-                done.signal()
-            }
-        }
-        done.wait()
         let response: Response
         do {
-            response = try outcome.withLock { $0 }.get()
+            response = try loop.sendWaiting(request).get()
         } catch {
             throw TailError(description: "cannot reach \(address): \(error)")
         }
