@@ -21,11 +21,14 @@ let package = Package(
         .library(name: "Informix", targets: ["Informix"]),
         .library(name: "Recording", targets: ["Recording"]),
         .library(name: "MCPServer", targets: ["MCPServer"]),
+        .library(name: "GraphQLMatching", targets: ["GraphQLMatching"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // 1.11: LogHandler.log(event:), the entry point handlers implement (the older one is deprecated).
         .package(url: "https://github.com/apple/swift-log", from: "1.11.0"),
+        // GraphQL documents parsed for matching (a port of graphql-js; only its parser is used).
+        .package(url: "https://github.com/GraphQLSwift/GraphQL", from: "4.3.0"),
     ],
     targets: [
         .systemLibrary(
@@ -68,10 +71,14 @@ let package = Package(
             dependencies: ["MockCore", "HTTPServer", "JSON", "WireFormat", "CLibevent", .product(name: "Logging", package: "swift-log")]
         ),
         .target(name: "Templating", dependencies: ["JSON", "WireFormat", "WorkLimits"]),
+        // GraphQL requests read and compared as documents (wiremock-graphql-extension's matcher),
+        // behind our own types: GraphQLSwift stays out of every other module.
+        .target(
+            name: "GraphQLMatching", dependencies: ["HTTPServer", "JSON", "WorkLimits", .product(name: "GraphQL", package: "GraphQL")]),
         .target(
             name: "Stubs",
             dependencies: [
-                "MockCore", "HTTPServer", "JSON", "Templating", "WireFormat", "WorkLimits", "XML",
+                "MockCore", "HTTPServer", "JSON", "Templating", "WireFormat", "WorkLimits", "XML", "GraphQLMatching",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -142,6 +149,7 @@ let package = Package(
             name: "CommerceTests",
             dependencies: ["Commerce", "Geocoder", "DeviceProxy", "HTTPServer", "MockCore", "Templating", "UnderstudyTesting"]
         ),
+        .testTarget(name: "GraphQLMatchingTests", dependencies: ["GraphQLMatching", "HTTPServer", "JSON"]),
         .testTarget(name: "MCPServerTests", dependencies: ["MCPServer", "MockCore", "HTTPServer", "JSON", "Stubs", "UnderstudyTesting"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Stubs", "JSON", "HTTPServer", "MockCore", "UnderstudyTesting"]),
         .testTarget(

@@ -33,9 +33,8 @@ enum MappingKeyCheck {
         known: [
             "method", "url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate", "pathParameters",
             "scheme", "host", "port", "clientIp", "queryParameters", "formParameters", "headers", "cookies",
-            "basicAuthCredentials", "basicAuth", "bodyPatterns", "multipartPatterns",
-        ],
-        unsupported: ["customMatcher": .refuse])
+            "basicAuthCredentials", "basicAuth", "bodyPatterns", "multipartPatterns", "customMatcher",
+        ])
     static let response = Block(
         known: [
             "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",

@@ -1,4 +1,5 @@
 import Foundation
+import GraphQLMatching
 import HTTPServer
 import JSON
 import MockCore
@@ -67,6 +68,9 @@ public struct RequestPattern: Sendable {
     var pathParameters: [(String, ContentPattern)] = []
     /// Patterns on the parts of a `multipart/…` body; all must be satisfied.
     var multipartPatterns: [MultipartPattern] = []
+    /// wiremock-graphql-extension's `customMatcher`: the body (or a GET's query) read as a
+    /// GraphQL operation and compared as a document.
+    var graphQL: GraphQLPattern?
 
     /// What a request must have for the pattern to match it, as far as the engine's index can
     /// tell, so a request is tested only against mappings that can match it.
@@ -198,6 +202,13 @@ public struct RequestPattern: Sendable {
             let matched = RequestBudget.spend(bodySteps, in: "bodyPatterns") && pattern.matches(body: request.body)
             result.check(matched, "body does not match bodyPatterns[\(index)]")
         }
+        if let graphQL {
+            // Three checks, as the extension weighs them: the query, the variables, the operation name.
+            let misses = RequestBudget.spend(bodySteps, in: "graphql") ? graphQL.misses(request) : .init(query: "the request's work budget ran out")
+            result.check(misses.query == nil, "GraphQL: \(misses.query ?? "")")
+            result.check(misses.variables.isEmpty, "GraphQL: " + misses.variables.joined(separator: "; "))
+            result.check(misses.operationName == nil, "GraphQL: \(misses.operationName ?? "")")
+        }
         if !multipartPatterns.isEmpty {
             let parts = RequestBudget.spend(bodySteps, in: "multipartPatterns") ? MultipartBody.parts(of: request) : []
             for (index, pattern) in multipartPatterns.enumerated() {
@@ -319,6 +330,21 @@ extension RequestPattern {
             guard let items = multipart.arrayValue else { throw StubError(field: "\(field).multipartPatterns", message: "expected an array") }
             for (index, item) in items.enumerated() {
                 pattern.multipartPatterns.append(try MultipartPattern.parse(item, field: "\(field).multipartPatterns[\(index)]"))
+            }
+        }
+        if let matcher = json["customMatcher"] {
+            let name = matcher["name"]?.stringValue
+            guard name == GraphQLPattern.matcherName else {
+                throw StubError(
+                    field: "\(field).customMatcher.name",
+                    message:
+                        "\(name.map { "'\($0)'" } ?? "no name"): the one custom matcher Understudy has is \(GraphQLPattern.matcherName) (wiremock-graphql-extension's)"
+                )
+            }
+            do {
+                pattern.graphQL = try GraphQLPattern(parameters: matcher["parameters"] ?? .object([]))
+            } catch {
+                throw StubError(field: "\(field).customMatcher.parameters", message: error.description)
             }
         }
         if let body = json["bodyPatterns"] {

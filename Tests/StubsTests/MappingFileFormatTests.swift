@@ -53,7 +53,7 @@ import FoundationNetworking
         expectError("response.delayDistribution.uper: unknown field 'uper' (did you mean 'upper'?)")
         expectError("response.chunkedDribbleDelay.totalDuraton: unknown field 'totalDuraton' (did you mean 'totalDuration'?)")
         expectError("request.multipartPatterns[0].nme: unknown field 'nme' (did you mean 'name'?)")
-        expectError("request.customMatcher: 'customMatcher' is not supported")
+        expectError("request.customMatcher.name: 'mine': the one custom matcher Understudy has is graphql-body-matcher")
         expectError("request.headers.X: unknown operator 'equalT' (did you mean 'equalTo'?)")
         // The others still load, and the refused ones match nothing.
         #expect(text(try await server.send("GET", "/good").body) == "good")

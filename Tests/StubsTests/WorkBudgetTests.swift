@@ -39,7 +39,7 @@ import FoundationNetworking
             try? FileManager.default.removeItem(at: root)
         }
         // 100,000 distinct numbers: pairwise, 5 billion comparisons.
-        let numbers = (0..<100_000).map(String.init)
+        let numbers = (0..<100_000).map { String($0) }
         let unique = try await server.send("POST", "/unique", body: Data(("[" + numbers.joined(separator: ",") + "]").utf8))
         #expect(unique.response.statusCode == 200)
         // 1 and 1.0 are the same number, so this array is not unique.
