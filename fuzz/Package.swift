@@ -7,7 +7,7 @@ import PackageDescription
 let targets = [
     "fuzz-xml", "fuzz-json", "fuzz-form", "fuzz-template", "fuzz-jsonpath", "fuzz-stub-mapping",
     "fuzz-informix-sql", "fuzz-har", "fuzz-content-decoding", "fuzz-proxy-request", "fuzz-multipart", "fuzz-http-version",
-    "fuzz-json-schema", "fuzz-webhook-destination", "fuzz-websocket", "fuzz-mcp",
+    "fuzz-json-schema", "fuzz-webhook-destination", "fuzz-websocket", "fuzz-mcp", "fuzz-graphql",
 ]
 
 let package = Package(
@@ -34,6 +34,7 @@ let package = Package(
                     .product(name: "Informix", package: "Understudy"),
                     .product(name: "Recording", package: "Understudy"),
                     .product(name: "MCPServer", package: "Understudy"),
+                    .product(name: "GraphQLMatching", package: "Understudy"),
                 ],
                 path: "Sources/\(name)"
             )
