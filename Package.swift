@@ -99,7 +99,7 @@ let package = Package(
         ),
         .target(
             name: "Recording",
-            dependencies: ["MockCore", "HTTPServer", "JSON", "Stubs", "WireFormat", "CZlib", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["MockCore", "HTTPServer", "JSON", "Stubs", "WireFormat", "CZlib", .product(name: "Logging", package: "swift-log"), "GraphQLMatching"]
         ),
         .target(
             name: "Lotus",

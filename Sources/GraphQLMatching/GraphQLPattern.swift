@@ -164,8 +164,18 @@ public struct GraphQLPattern: Sendable {
         return lines
     }
 
-    /// JSON equality: objects whatever their members' order, numbers by value.
+    /// JSON equality: objects whatever their members' order, numbers by value; in the stub's
+    /// value (`b`), JsonUnit's placeholders, as WireMock's equalToJson has them:
+    /// `${json-unit.any-string}`, `…any-number}`, `…any-boolean}`, `…ignore}` (what the recorder
+    /// writes for a redacted variable).
     static func same(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        switch b.stringValue {
+        case "${json-unit.ignore}": return true
+        case "${json-unit.any-string}": return a.stringValue != nil
+        case "${json-unit.any-number}": return a.doubleValue != nil
+        case "${json-unit.any-boolean}": return a.boolValue != nil
+        default: break
+        }
         switch (a, b) {
         case (.object(let x), .object(let y)):
             return x.count == y.count && x.allSatisfy { name, value in y.last { $0.0 == name }.map { same(value, $0.1) } ?? false }

@@ -1,4 +1,5 @@
 import Foundation
+import GraphQLMatching
 import HTTPServer
 import JSON
 import MockCore
@@ -18,10 +19,18 @@ struct MappingRecipe: Sendable {
         var bodyFile: (name: String, content: ResponseBody)?
     }
 
-    /// What makes two requests the same call: the parts a mapping matches on.
+    /// What makes two requests the same call: the parts a mapping matches on. A GraphQL
+    /// operation is its operation name, its query as a document and its variables, so the same
+    /// operation sent reformatted is the same call.
     func key(_ exchange: RecordedExchange) -> String {
         let secrets = self.secrets(exchange)
         var parts = [exchange.method.uppercased(), exchange.host ?? "", Self.scrub(exchange.path, secrets)]
+        if let operation = graphQL(exchange) {
+            parts.append("graphql:" + (operation.operationName ?? ""))
+            parts.append(operation.document.canonical)
+            parts.append(operation.variables.map { Self.sortedKeys(redactedJSON($0, secrets)).serialized } ?? "")
+            return parts.joined(separator: "\n")
+        }
         for item in exchange.query where !isIgnored(item.name) {
             parts.append("q:\(item.name)=\(hides(item.name, item.value ?? "", secrets) ? "*" : item.value ?? "")")
         }
@@ -32,12 +41,19 @@ struct MappingRecipe: Sendable {
         return parts.joined(separator: "\n")
     }
 
-    /// Readable and deterministic: method, path words, and a short hash of the key.
+    /// Readable and deterministic: method, path words, and a short hash of the key; a GraphQL
+    /// operation's name instead of the path (`graphql-hero-1c0d2a4e`).
     func name(_ exchange: RecordedExchange, key: String) -> String {
+        let hash = String(Self.hash(key) & 0xFFFF_FFFF, radix: 16)
+        if let operation = graphQL(exchange) {
+            let named =
+                operation.operationName ?? operation.document.operations.first?.name ?? operation.document.operations.first?.type ?? "operation"
+            return "graphql-" + named.lowercased().split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }.joined(separator: "-") + "-" + hash
+        }
         // From the path with its secrets replaced: names become file and scenario names.
         let words = Self.scrub(exchange.path, secrets(exchange)).lowercased().split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }.prefix(6)
         let slug = ([exchange.method.lowercased()] + words.map(String.init)).joined(separator: "-")
-        return slug + "-" + String(Self.hash(key) & 0xFFFF_FFFF, radix: 16)
+        return slug + "-" + hash
     }
 
     func mapping(_ exchange: RecordedExchange, name: String, scenario: (name: String, required: String, next: String?)?) -> Recorded {
@@ -48,6 +64,14 @@ struct MappingRecipe: Sendable {
         ]
         let (response, bodyFile) = self.response(exchange, name: name)
         mapping.append(("response", response))
+        // A persisted query sent as its hash alone: what the upstream answered it (at first,
+        // PERSISTED_QUERY_NOT_FOUND) comes before the stub of the query it registered, which
+        // would answer the hash at once.
+        if graphQL(exchange) == nil, let body = try? JSONValue.parse(exchange.requestBody), body["query"] == nil,
+            body["extensions"]?["persistedQuery"]?["sha256Hash"] != nil
+        {
+            mapping.append(("priority", 4))
+        }
         if let scenario {
             mapping.append(("scenarioName", .string(scenario.name)))
             mapping.append(("requiredScenarioState", .string(scenario.required)))
@@ -64,6 +88,16 @@ struct MappingRecipe: Sendable {
         var request: [(String, JSONValue)] = [("method", .string(exchange.method.uppercased()))]
         if let host = exchange.host { request.append(("host", .object([("equalTo", .string(host))]))) }
         request.append(Self.pathMatch(exchange.path, secrets))
+        if let operation = graphQL(exchange) {
+            // wiremock-graphql-extension's matcher: the query as sent, variables (redacted) and
+            // operation name as sent; a GET's own query parameters are the operation.
+            var parameters: [(String, JSONValue)] = [("query", .string(operation.text))]
+            if let variables = operation.variables { parameters.append(("variables", redactedJSON(variables, secrets))) }
+            if let name = operation.operationName { parameters.append(("operationName", .string(name))) }
+            request.append(
+                ("customMatcher", .object([("name", .string(GraphQLPattern.matcherName)), ("parameters", .object(parameters))])))
+            return .object(request)
+        }
         var query: [(String, JSONValue)] = []
         for name in orderedNames(exchange.query.map(\.name)) where !isIgnored(name) {
             let values = exchange.query.filter { $0.name == name }.map { $0.value ?? "" }
@@ -127,6 +161,44 @@ struct MappingRecipe: Sendable {
 
     private var contentTypeIsForm: (RecordedExchange) -> Bool {
         { ($0.requestHeaders["Content-Type"] ?? "").lowercased().hasPrefix("application/x-www-form-urlencoded") }
+    }
+
+    /// A GraphQL operation: a JSON body (or a GET's `query` parameter) whose `query` is a GraphQL
+    /// document, on any path, or only on the `--graphql` paths when some are named.
+    struct GraphQLCall {
+        let text: String
+        let document: GraphQLDocument
+        let variables: JSONValue?
+        let operationName: String?
+    }
+
+    func graphQL(_ exchange: RecordedExchange) -> GraphQLCall? {
+        if !options.graphQLPaths.isEmpty, !options.graphQLPaths.contains(exchange.path) { return nil }
+        let fields: JSONValue
+        if exchange.method.uppercased() == "GET" {
+            var members: [(String, JSONValue)] = []
+            for item in exchange.query where ["query", "operationName"].contains(item.name) { members.append((item.name, .string(item.value ?? ""))) }
+            if let variables = exchange.query.first(where: { $0.name == "variables" })?.value {
+                members.append(("variables", (try? JSONValue.parse(variables)) ?? .null))
+            }
+            fields = .object(members)
+        } else {
+            guard let json = try? JSONValue.parse(exchange.requestBody) else { return nil }
+            fields = json
+        }
+        guard case .success(let operation)? = Optional(GraphQLOperation.of(fields)), let text = operation.queryText,
+            case .success(let document)? = operation.document
+        else { return nil }
+        return GraphQLCall(text: text, document: document, variables: operation.variables, operationName: operation.operationName)
+    }
+
+    /// JSON with every object's members sorted by name: the same variables in any order are one key.
+    static func sortedKeys(_ json: JSONValue) -> JSONValue {
+        switch json {
+        case .object(let members): .object(members.sorted { $0.0 < $1.0 }.map { ($0.0, sortedKeys($0.1)) })
+        case .array(let items): .array(items.map(sortedKeys))
+        default: json
+        }
     }
 
     /// The body's part of the key: form fields and JSON with redacted values blanked, or the bytes.

@@ -60,6 +60,9 @@ public struct RecordingOptions: Sendable {
     public var redactedHeaders: [String] = ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key"]
     /// Identical requests with different answers become a scenario that replays them in order.
     public var repeatsAsScenarios = true
+    /// Paths whose requests are GraphQL operations, each recorded as one (`--graphql`); none: any
+    /// JSON body with a GraphQL `query` is one.
+    public var graphQLPaths: [String] = []
     /// Text bodies up to this size stay inside the mapping; larger ones, and binary ones, go to
     /// a file.
     public var inlineBodyLimit = 16 * 1024

@@ -325,12 +325,18 @@ struct RecordingRules: ParsableArguments {
     @Flag(help: "Keep only the first answer of a request asked again, instead of a scenario of all of them.")
     var noScenarios = false
 
+    @Option(
+        name: .customLong("graphql"),
+        help: "A path whose requests are GraphQL operations, each recorded as one (repeatable; default: any JSON body with a GraphQL query).")
+    var graphQLPaths: [String] = []
+
     var options: RecordingOptions {
         var options = RecordingOptions()
         options.matchHeaders = matchHeaders
         options.ignoredQueryParameters = ignoredQueryParameters
         options.redactedParameters += redacted
         options.repeatsAsScenarios = !noScenarios
+        options.graphQLPaths = graphQLPaths
         return options
     }
 }
