@@ -99,7 +99,9 @@ let package = Package(
         ),
         .target(
             name: "Recording",
-            dependencies: ["MockCore", "HTTPServer", "JSON", "Stubs", "WireFormat", "CZlib", .product(name: "Logging", package: "swift-log"), "GraphQLMatching"]
+            dependencies: [
+                "MockCore", "HTTPServer", "JSON", "Stubs", "WireFormat", "CZlib", "GraphQLMatching", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .target(
             name: "Lotus",
