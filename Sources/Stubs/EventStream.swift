@@ -23,6 +23,8 @@ struct EventStream: Sendable {
         /// The event's bytes on the wire, `id:`/`event:`/`retry:`/`data:` lines and the blank line.
         let wire: [UInt8]
         let delay: Duration
+        /// Its data as given (`data`, or `jsonData` written out): a GraphQL subscription's `next`.
+        var data: String? = nil
     }
 
     let events: [Event]
@@ -98,7 +100,7 @@ struct EventStream: Sendable {
             }
             delay = .milliseconds(milliseconds)
         }
-        return Event(id: id, wire: Array((wire + "\n").utf8), delay: delay)
+        return Event(id: id, wire: Array((wire + "\n").utf8), delay: delay, data: data)
     }
 
     /// The index to start from for a client that last saw `lastEventID`: the event after it (the

@@ -130,4 +130,22 @@ import Testing
         #expect(handshake(good.map { $0.0 == "Sec-WebSocket-Version" ? ($0.0, "8") : $0 }) == 426)
         #expect(handshake(good.map { $0.0 == "Sec-WebSocket-Key" ? ($0.0, "c2hvcnQ=") : $0 }) == 400, "a key of 5 bytes")
     }
+
+    @Test func theSubprotocolChosenIsNamedInThe101() throws {
+        var request = Request(method: .get, target: "/graphql")
+        for (name, value) in [
+            ("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Version", "13"), ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="),
+            ("Sec-WebSocket-Protocol", "graphql-transport-ws, chat.v1"), ("Sec-WebSocket-Protocol", " bad token,,x"),
+        ] {
+            request.headers.add(name, value)
+        }
+        guard case .success(var handshake) = WebSocketHandshake.read(request) else {
+            Issue.record("refused")
+            return
+        }
+        #expect(handshake.offeredProtocols == ["graphql-transport-ws", "chat.v1", "x"], "tokens only, in order")
+        #expect(!String(decoding: handshake.response, as: UTF8.self).contains("Sec-WebSocket-Protocol"), "none named unless chosen")
+        handshake.selectedProtocol = "graphql-transport-ws"
+        #expect(String(decoding: handshake.response, as: UTF8.self).contains("\r\nSec-WebSocket-Protocol: graphql-transport-ws\r\n"))
+    }
 }

@@ -1,4 +1,5 @@
 """Starts the built understudy on a free port for the Python client tests."""
+import base64
 import contextlib
 import os
 import shutil
@@ -43,12 +44,16 @@ def serve(stubs, *arguments, timeout=60):
             assert process.wait(timeout=30) == 0
 
 
-def tunnel(url, authority, timeout=10):
+def tunnel(url, authority, timeout=10, scope=None):
     """A CONNECT tunnel to `authority` (host:port) through the server at `url`, as a device opens
-    one through its proxy: the socket, past the server's 200 (checked)."""
+    one through its proxy (with `scope`, its proxy credentials' user name): the socket, past the
+    server's 200 (checked)."""
     host, port = url.replace("http://", "").split(":")
     connection = socket.create_connection((host, int(port)), timeout=timeout)
-    connection.sendall(("CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n" % (authority, authority)).encode())
+    credentials = ""
+    if scope:
+        credentials = "Proxy-Authorization: Basic %s\r\n" % base64.b64encode(("%s:x" % scope).encode()).decode()
+    connection.sendall(("CONNECT %s HTTP/1.1\r\nHost: %s\r\n%s\r\n" % (authority, authority, credentials)).encode())
     head = b""
     while b"\r\n\r\n" not in head:
         piece = connection.recv(1)

@@ -8,6 +8,10 @@ public struct WebSocketHandshake: Sendable {
     public let accept: String
     /// permessage-deflate, when the client offered it in a form this server takes.
     public let deflate: WebSocketDeflate?
+    /// The subprotocols the client offered (`Sec-WebSocket-Protocol`), in its order of preference.
+    public let offeredProtocols: [String]
+    /// The one this server speaks, named in the `101`; nil: none is named.
+    public var selectedProtocol: String?
 
     /// Whether `request` asks for a WebSocket (`Upgrade: websocket`); whether the rest of the
     /// handshake is right is `read`'s to say.
@@ -32,14 +36,22 @@ public struct WebSocketHandshake: Sendable {
         let extensions = request.headers.values(for: "Sec-WebSocket-Extensions")
         return .success(
             WebSocketHandshake(
-                accept: acceptValue(for: key), deflate: WebSocketDeflate.negotiate(extensions.isEmpty ? nil : extensions.joined(separator: ","))))
+                accept: acceptValue(for: key), deflate: WebSocketDeflate.negotiate(extensions.isEmpty ? nil : extensions.joined(separator: ",")),
+                offeredProtocols: offeredProtocols(request)))
     }
 
     /// The `101` that switches the connection, as bytes to write on its socket.
     public var response: [UInt8] {
         var lines = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(accept)\r\n"
         if let deflate { lines += "Sec-WebSocket-Extensions: \(deflate.responseHeader)\r\n" }
+        if let selectedProtocol { lines += "Sec-WebSocket-Protocol: \(selectedProtocol)\r\n" }
         return Array((lines + "\r\n").utf8)
+    }
+
+    /// The subprotocols `request` offers: `Sec-WebSocket-Protocol`'s comma-separated tokens.
+    public static func offeredProtocols(_ request: Request) -> [String] {
+        request.headers.values(for: "Sec-WebSocket-Protocol").flatMap { $0.split(separator: ",") }.map { String($0).trimmingSpaces }
+            .filter { !$0.isEmpty && $0.utf8.allSatisfy { (0x21...0x7E).contains($0) && $0 != UInt8(ascii: ",") } }
     }
 
     public static func acceptValue(for key: String) -> String {

@@ -197,7 +197,7 @@ public final class Router: HTTPHandler {
     private func openChannel(_ request: Request, _ host: any ChannelHost, _ scope: StateScope, _ responder: Responder) {
         if let refusal = host.refusal(toOpenIn: scope) { return responder.send(refusal) }
         let opening = copy request
-        upgrade(request, responder) { channel in host.opened(channel, by: opening, in: scope) }
+        upgrade(request, responder, choosingProtocol: host.subprotocol(choosingFrom:)) { channel in host.opened(channel, by: opening, in: scope) }
     }
 
     /// What records the channel `request` opens, if a recorder does now.
@@ -209,7 +209,10 @@ public final class Router: HTTPHandler {
     }
 
     /// The 101 and the channel for `opened`, or the answer that says why the upgrade is refused.
-    private func upgrade(_ request: Request, _ responder: Responder, then opened: @escaping (WebSocketChannel) -> Void) {
+    private func upgrade(
+        _ request: Request, _ responder: Responder, choosingProtocol choose: ([String]) -> String? = { _ in nil },
+        then opened: @escaping (WebSocketChannel) -> Void
+    ) {
         // Over TLS only inside device mode's tunnels for now: a client straight on --https-port
         // sometimes never got its 101 (its first connections, intermittently; the cause is not
         // found yet), which is worse than a clear refusal.
@@ -221,7 +224,9 @@ public final class Router: HTTPHandler {
         }
         switch WebSocketHandshake.read(request) {
         case .failure(let refusal): responder.send(refusal.response)
-        case .success(let handshake): responder.upgradeToWebSocket(handshake, opened: opened)
+        case .success(var handshake):
+            handshake.selectedProtocol = choose(handshake.offeredProtocols)
+            responder.upgradeToWebSocket(handshake, opened: opened)
         }
     }
 

@@ -6,6 +6,8 @@ import HTTPServer
 public protocol ChannelHost: Backend {
     /// Why no channel may open in `scope` now (too many open): the answer to the upgrade; nil: it may.
     func refusal(toOpenIn scope: StateScope) -> Response?
+    /// The subprotocol to name in the `101`, of those the client offered (nil: none).
+    func subprotocol(choosingFrom offered: [String]) -> String?
     /// `channel`, just opened by `request` in `scope`; called on the channel's loop.
     func opened(_ channel: WebSocketChannel, by request: Request, in scope: StateScope)
     /// `scope`'s network went offline: its channels drop, as a device's connections do.

@@ -308,9 +308,31 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
         for open in channels(in: scope) { _ = open.channel.loop.execute { open.channel.drop() } }
     }
 
+    /// GraphQL's subscription protocol when offered (this server speaks it); else the client's
+    /// first choice, whatever it is, so that an app whose server must name its protocol connects
+    /// (message stubs then answer its messages).
+    public func subprotocol(choosingFrom offered: [String]) -> String? {
+        offered.contains(GraphQLSubscriptionSession.subprotocol) ? GraphQLSubscriptionSession.subprotocol : offered.first
+    }
+
     public func opened(_ channel: WebSocketChannel, by request: Request, in scope: StateScope) {
         let open = OpenChannel(scope: scope, request: request, channel: channel)
         state.withLock { $0.channels[open.id] = open }
+        if WebSocketHandshake.offeredProtocols(request).contains(GraphQLSubscriptionSession.subprotocol) {
+            let session = GraphQLSubscriptionSession(open, stubs: self)
+            channel.onMessage = { [weak channel] event in
+                if case .text(let text) = event {
+                    session.received(text)
+                } else if case .binary = event {
+                    channel?.close(code: 4400, reason: "Invalid message received")
+                }
+            }
+            channel.onClose = { [weak self] _, _ in
+                session.closed()
+                _ = self?.state.withLock { $0.channels.removeValue(forKey: open.id) }
+            }
+            return
+        }
         channel.onMessage = { [weak self] event in self?.received(event, on: open) }
         // What the server says first: the first channel-open mapping whose pattern matches.
         RequestBudget.run {
