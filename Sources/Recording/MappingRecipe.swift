@@ -313,7 +313,7 @@ struct MappingRecipe: Sendable {
 
     /// The values this exchange's redaction hides: redacted parameters and fields, the credentials
     /// in redacted request headers, and the cookies the upstream set.
-    private func secrets(_ exchange: RecordedExchange) -> [String] {
+    func secrets(_ exchange: RecordedExchange) -> [String] {
         var values = exchange.query.filter { options.isRedacted(parameter: $0.name) }.compactMap(\.value)
         if contentTypeIsForm(exchange) {
             values += FormURLEncoding.decode(String(decoding: exchange.requestBody, as: UTF8.self))
@@ -385,7 +385,7 @@ struct MappingRecipe: Sendable {
         }
     }
 
-    private static func scrub(_ text: String, _ secrets: [String]) -> String {
+    static func scrub(_ text: String, _ secrets: [String]) -> String {
         secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: RecordingOptions.placeholder) }
     }
 

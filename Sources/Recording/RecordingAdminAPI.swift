@@ -9,7 +9,7 @@ import Stubs
 /// `ignoredQueryParameters`), `POST …/stop` and `…/snapshot` answering `{"mappings": […]}`,
 /// `GET …/status`. A persisted recording is a new pack `stubs/recorded/recording-N`, replayed at
 /// once.
-public final class RecordingAdminAPI: Backend, AdminRoutesProvider {
+public final class RecordingAdminAPI: Backend, AdminRoutesProvider, JournalExporter {
     public let name = "recordings-admin"
 
     public var adminRoutes: [AdminRoute] { Self.endpoints.routes(servedBy: self) }
@@ -38,6 +38,13 @@ public final class RecordingAdminAPI: Backend, AdminRoutesProvider {
             ("ignoredQueryParameters", InputSchema.array(of: InputSchema.string("a query parameter name"), "left out of the matching")),
             ("persist", InputSchema.boolean("written under stubs/recorded (true by default)")),
         ], required: ["targetBaseUrl"])
+
+    public let exportFormats = ["har"]
+
+    /// The journal as HAR, with a recording's redaction (`HARExport`).
+    public func export(_ entries: [(entry: JournalEntry, stub: JSONValue?)], format: String) -> Response {
+        .json(HARExport(options: RecordingOptions()).log(entries).serialized)
+    }
 
     private let proxy: RecordingProxy
     /// `stubs/recorded`: where persisted recordings go.

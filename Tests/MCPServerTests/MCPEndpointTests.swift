@@ -9,8 +9,9 @@ import UnderstudyTesting
 @testable import MCPServer
 
 /// The MCP endpoint over a real socket, spoken to as the protocol's clients do (the official
-/// Python SDK drives it in Tests/python/test_mcp.py); here the edges a client cannot be made to
-/// send: bad envelopes, headers that disagree with the body, unknown versions.
+/// Python SDK drives it in Tests/python/test_mcp.py, `export_har` among the tools); here the
+/// edges a client cannot be made to send: bad envelopes, headers that disagree with the body,
+/// unknown versions.
 @Suite struct MCPEndpointTests {
     struct Served {
         let server: TestServer
@@ -197,21 +198,6 @@ import UnderstudyTesting
         #expect(missing["error"]?["code"] == -32002)
     }
 
-    @Test func theJournalExportsAsHAR() async throws {
-        let served = try Self.serve()
-        defer { served.stop() }
-        _ = try await served.server.send(
-            "POST", "/hello?x=1", headers: ["X-Understudy-Scope": "har", "Content-Type": "text/plain"], body: Data("ping".utf8))
-        let (result, _) = try await served.legacy("tools/call", .object([("name", "export_har"), ("arguments", .object([("scope", "har")]))]))
-        let log = try #require(result["result"]?["structuredContent"]?["log"])
-        #expect(log["version"] == "1.2")
-        let entry = try #require(log["entries"]?[0])
-        #expect(entry["request"]?["method"] == "POST")
-        #expect(entry["request"]?["url"]?.stringValue?.hasSuffix("/hello?x=1") == true)
-        #expect(entry["request"]?["queryString"]?[0]?["value"] == "1")
-        #expect(entry["request"]?["postData"]?["text"] == "ping")
-        #expect(entry["response"]?["status"] == 200 && entry["response"]?["content"]?["text"] == "hi")
-    }
 }
 
 extension JSONValue {

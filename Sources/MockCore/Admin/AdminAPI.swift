@@ -64,7 +64,7 @@ final class AdminAPI: Backend {
             ]),
         AdminEndpoint(
             "/__admin/requests", "the calling scope's journal (`?limit=N`), newest first (`?format=har`: as HAR); `DELETE` empties it",
-            [.get: { api, call in .response(api.requests(call)) }, .delete: { api, call in .response(api.clearRequests(call)) }],
+            [.get: { api, call in api.requests(call) }, .delete: { api, call in .response(api.clearRequests(call)) }],
             input: [
                 .get: RouteInput(query: [
                     ("limit", InputSchema.integer("the newest this many", minimum: 0)),
@@ -126,20 +126,31 @@ final class AdminAPI: Backend {
         .json(JSONValue.object([("version", .string(UnderstudyVersion.current))]).serialized)
     }
 
-    private func requests(_ call: AdminCall) -> Response {
-        if let format = call.request.query("format") {
-            guard format == "har" else {
-                return .json(
-                    JSONValue.object([("message", .string("Unknown format \(format): the journal is given as har or, without ?format, JSON"))])
-                        .serialized, status: 400)
-            }
-            let entries = journal.entriesOf(call.context.journalScope(for: call.request))
-            let limit = call.request.query("limit").flatMap(Int.init) ?? entries.count
-            return .json(HARExport.log(Array(entries.suffix(max(0, limit)))).serialized)
+    private func requests(_ call: AdminCall) -> Reply {
+        let scope = call.context.journalScope(for: call.request)
+        let limit = call.request.query("limit").flatMap(Int.init)
+        guard let format = call.request.query("format") else {
+            return .response(requests(in: scope, limit: limit, understudyFields: call.request.asksForUnderstudyFields))
         }
-        return requests(
-            in: call.context.journalScope(for: call.request), limit: call.request.query("limit").flatMap(Int.init),
-            understudyFields: call.request.asksForUnderstudyFields)
+        let exporters = backends.compactMap { $0 as? any JournalExporter }
+        guard let exporter = exporters.first(where: { $0.exportFormats.contains(format) }) else {
+            let known = exporters.flatMap(\.exportFormats)
+            let message =
+                "Unknown format \(format): the journal is given as JSON without ?format"
+                + (known.isEmpty ? "" : ", or as \(known.joined(separator: ", "))")
+            return .response(.json(JSONValue.object([("message", .string(message))]).serialized, status: 400))
+        }
+        let entries = journal.entriesOf(scope)
+        let shown = Array(entries.suffix(max(0, limit ?? entries.count)))
+        let backends = backends
+        // Off the loop: each entry's stub is found again, and the document may be large.
+        return .computed(on: .global()) {
+            exporter.export(
+                shown.map { entry in
+                    (entry, entry.backend.flatMap { name in backends.first { $0.name == name }?.answeringStub(for: entry.request, in: entry.scope) })
+                },
+                format: format)
+        }
     }
 
     private func clearRequests(_ call: AdminCall) -> Response {

@@ -139,6 +139,20 @@ function noteOption(seen, select, value) {
   select.append(option);
 }
 
+// The journal of the scope the filter names (the default scope's when none is) as a HAR file.
+$('export-har').addEventListener('click', async () => {
+  clearError();
+  const scope = $('filter-scope').value || 'default';
+  try {
+    const har = await api(`/requests?format=har&scope=${encodeURIComponent(scope)}`);
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(new Blob([JSON.stringify(har, null, 2)], {type: 'application/json'}));
+    link.download = `understudy-${scope}.har`;
+    link.click();
+    URL.revokeObjectURL(link.href);
+  } catch (error) { showError(error); }
+});
+
 $('pause').addEventListener('click', () => {
   paused = !paused;
   $('pause').textContent = paused ? 'Resume' : 'Pause';
