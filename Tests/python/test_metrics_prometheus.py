@@ -87,7 +87,16 @@ def test_open_connections_count_the_clients_connected_now():
     with serve(os.path.join(ROOT, "stubs")) as base:
         port = urllib.parse.urlsplit(base).port
         key = ("understudy_open_connections", frozenset({"port": str(port)}.items()))
-        assert samples(base)[key] == 1  # the scrape itself
+
+        def settled(expected):
+            # The server notices each hang-up on its next loop turn (the start-up's health checks'
+            # too): wait for it, within reason.
+            deadline = time.monotonic() + 30
+            while samples(base)[key] != expected and time.monotonic() < deadline:
+                time.sleep(0.05)
+            return samples(base)[key]
+
+        assert settled(1) == 1  # the scrape itself
         clients = [socket.create_connection(("127.0.0.1", port)) for _ in range(3)]
         try:
             for client in clients:
@@ -97,8 +106,4 @@ def test_open_connections_count_the_clients_connected_now():
         finally:
             for client in clients:
                 client.close()
-        # The server notices each hang-up on its next loop turn: wait for it, within reason.
-        deadline = time.monotonic() + 30
-        while samples(base)[key] != 1 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert samples(base)[key] == 1
+        assert settled(1) == 1

@@ -33,8 +33,9 @@ def serve(stubs, *arguments, timeout=60):
                     url = "http://127.0.0.1:%s" % open(port_file).read().strip()
                 if url is not None:
                     try:
-                        if urllib.request.urlopen(url + "/__admin/health").status == 200:
-                            break
+                        with urllib.request.urlopen(url + "/__admin/health") as health:
+                            if health.status == 200:
+                                break
                     except OSError:
                         pass
                 time.sleep(0.05)

@@ -213,15 +213,6 @@ public final class Router: HTTPHandler {
         _ request: Request, _ responder: Responder, choosingProtocol choose: ([String]) -> String? = { _ in nil },
         then opened: @escaping (WebSocketChannel) -> Void
     ) {
-        // Over TLS only inside device mode's tunnels for now: a client straight on --https-port
-        // sometimes never got its 101 (its first connections, intermittently; the cause is not
-        // found yet), which is worse than a clear refusal.
-        if request.isSecure && request.tunnelHost == nil {
-            return responder.send(
-                .text(
-                    "WebSockets over TLS are served inside device mode's tunnels only, not on --https-port directly (yet): use ws:// here.\n",
-                    status: 501))
-        }
         switch WebSocketHandshake.read(request) {
         case .failure(let refusal): responder.send(refusal.response)
         case .success(var handshake):
