@@ -8,8 +8,7 @@ struct ExportHAR: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export-har", abstract: "Write a running server's journal (one scope's) as a HAR 1.2 file, secrets redacted.")
 
-    @Option(help: "The running server.")
-    var url = "http://127.0.0.1:8080"
+    @OptionGroup var server: RunningServerOptions
 
     @Option(help: "The scope whose journal to write (default: the default scope; * for every scope).")
     var scope: String?
@@ -17,33 +16,24 @@ struct ExportHAR: ParsableCommand {
     @Option(help: "The newest this many requests only.")
     var limit: Int?
 
-    @Option(help: "The admin token, if the server wants one (also UNDERSTUDY_ADMIN_TOKEN).")
-    var adminToken: String?
-
     @Option(help: "The HAR file to write.")
     var out: String
 
     func validate() throws {
-        guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? "") else {
-            throw ValidationError("--url must be an http:// or https:// URL, not \(url)")
-        }
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
     }
 
     func run() throws {
         let loop = try EventLoop.startClient()
-        let token = adminToken ?? ProcessInfo.processInfo.environment["UNDERSTUDY_ADMIN_TOKEN"]
         var query = "format=har"
         if let scope {
             query += "&scope=" + (scope.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["*", "-", "_", "."])) ?? scope)
         }
         if let limit { query += "&limit=\(limit)" }
-        let address = (url.hasSuffix("/") ? String(url.dropLast()) : url) + "/__admin/requests?" + query
-        var headers = HTTPHeaders()
-        if let token, !token.isEmpty { headers.set("Authorization", "Bearer " + token) }
+        let address = server.base + "/__admin/requests?" + query
         let response: Response
         do {
-            response = try loop.sendWaiting(OutboundRequest(url: address, headers: headers, timeout: .seconds(120))).get()
+            response = try loop.sendWaiting(OutboundRequest(url: address, headers: server.headers, timeout: .seconds(120))).get()
         } catch {
             return try fail("cannot reach \(address): \(error)")
         }

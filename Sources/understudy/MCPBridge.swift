@@ -15,28 +15,17 @@ struct MCPBridge: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mcp", abstract: "Serve MCP (Model Context Protocol) over stdio, for a coding agent, through a running server.")
 
-    @Option(help: "The running server.")
-    var url = "http://127.0.0.1:8080"
-
-    @Option(help: "The admin token, if the server wants one (also UNDERSTUDY_ADMIN_TOKEN).")
-    var adminToken: String?
-
-    func validate() throws {
-        guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? "") else {
-            throw ValidationError("--url must be an http:// or https:// URL, not \(url)")
-        }
-    }
+    @OptionGroup var server: RunningServerOptions
 
     func run() throws {
         let loop = try EventLoop.startClient()
-        let token = adminToken ?? ProcessInfo.processInfo.environment["UNDERSTUDY_ADMIN_TOKEN"]
-        let endpoint = (url.hasSuffix("/") ? String(url.dropLast()) : url) + "/__admin/mcp"
+        let endpoint = server.base + "/__admin/mcp"
         FileHandle.standardError.write(Data("understudy mcp: relaying stdio to \(endpoint)\n".utf8))
         var negotiated: String?
         while let line = readLine(strippingNewline: true) {
             guard line.contains(where: { !$0.isWhitespace }) else { continue }
             let message = try? JSONValue.parse(line)
-            let answer = relay(line, message, version: negotiated, to: endpoint, token: token, on: loop)
+            let answer = relay(line, message, version: negotiated, to: endpoint, on: loop)
             guard let answer else { continue }
             if message?["method"] == "initialize", let version = answer["result"]?["protocolVersion"]?.stringValue { negotiated = version }
             FileHandle.standardOutput.write(Data((answer.serialized + "\n").utf8))
@@ -44,13 +33,10 @@ struct MCPBridge: ParsableCommand {
     }
 
     /// The server's answer to one message; nil for a notification (or a response) it accepted.
-    private func relay(_ line: String, _ message: JSONValue?, version: String?, to endpoint: String, token: String?, on loop: EventLoop)
-        -> JSONValue?
-    {
-        var headers = HTTPHeaders()
+    private func relay(_ line: String, _ message: JSONValue?, version: String?, to endpoint: String, on loop: EventLoop) -> JSONValue? {
+        var headers = server.headers
         headers.set("Content-Type", "application/json")
         headers.set("Accept", "application/json, text/event-stream")
-        if let token, !token.isEmpty { headers.set("Authorization", "Bearer " + token) }
         let method = message?["method"]?.stringValue
         if let stated = message?["params"]?["_meta"]?["io.modelcontextprotocol/protocolVersion"]?.stringValue {
             headers.set("MCP-Protocol-Version", stated)

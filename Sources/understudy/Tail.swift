@@ -10,8 +10,7 @@ import MockCore
 struct Tail: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Follow a running server's requests live, one line each.")
 
-    @Option(help: "The server to follow.")
-    var url = "http://127.0.0.1:8080"
+    @OptionGroup var server: RunningServerOptions
 
     @Option(help: "Only this scope's requests (default: every scope's).")
     var scope: String?
@@ -19,13 +18,7 @@ struct Tail: ParsableCommand {
     @Option(help: "Requests already in the journal to show first.")
     var last = 10
 
-    @Option(help: "The admin token, if the server wants one (also UNDERSTUDY_ADMIN_TOKEN).")
-    var adminToken: String?
-
     func validate() throws {
-        guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? "") else {
-            throw ValidationError("--url must be an http:// or https:// URL, not \(url)")
-        }
         guard last >= 0 else { throw ValidationError("--last must not be negative") }
     }
 
@@ -42,8 +35,7 @@ struct Tail: ParsableCommand {
 
     private func follow(_ loop: EventLoop) {
         let log = RequestLog.forStandardError()
-        let token = adminToken ?? ProcessInfo.processInfo.environment["UNDERSTUDY_ADMIN_TOKEN"]
-        let base = url.hasSuffix("/") ? String(url.dropLast()) : url
+        let base = server.base
         let scopeQuery = "&scope=" + (scope.flatMap { $0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) } ?? "*")
         var next: Int? = nil
         var failures = 0
@@ -51,7 +43,7 @@ struct Tail: ParsableCommand {
             // The first call answers at once with the newest `last`; then each waits for more.
             let query = next.map { "after=\($0)&timeout=25" } ?? "after=0&timeout=0&limit=\(max(last, 1))"
             do {
-                let page = try fetch(base + "/__admin/requests/live?" + query + scopeQuery, token: token, on: loop)
+                let page = try fetch(base + "/__admin/requests/live?" + query + scopeQuery, on: loop)
                 let requests = page["requests"]?.arrayValue ?? []
                 for request in requests where next != nil || last > 0 { log.emit(line(request, log)) }
                 next = page["next"]?.intValue ?? next
@@ -68,13 +60,12 @@ struct Tail: ParsableCommand {
     /// The message journal, newest first, read every half second; what was not shown yet is
     /// printed, oldest first: `09:15:02.114  ws  received  "hello"  channel 1c0d2a4e  (no stub matched)`.
     private func followMessages(_ loop: EventLoop) {
-        let token = adminToken ?? ProcessInfo.processInfo.environment["UNDERSTUDY_ADMIN_TOKEN"]
-        let base = url.hasSuffix("/") ? String(url.dropLast()) : url
-        let address = base + "/__admin/messages?scope=" + (scope.flatMap { $0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) } ?? "*")
+        let address =
+            server.base + "/__admin/messages?scope=" + (scope.flatMap { $0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) } ?? "*")
         var shown: [String] = []
         var first = true
         while true {
-            if let events = try? fetch(address, token: token, on: loop)["messageServeEvents"]?.arrayValue {
+            if let events = try? fetch(address, on: loop)["messageServeEvents"]?.arrayValue {
                 let known = Set(shown)
                 let new = events.filter { !known.contains($0["id"]?.stringValue ?? "") }.reversed()
                 for event in first ? Array(new.suffix(last)) : Array(new) {
@@ -110,10 +101,8 @@ struct Tail: ParsableCommand {
     }
 
     /// One call, waited for on this thread (the command does nothing else), sent from `loop`.
-    private func fetch(_ address: String, token: String?, on loop: EventLoop) throws -> JSONValue {
-        var headers = HTTPHeaders()
-        if let token, !token.isEmpty { headers.set("Authorization", "Bearer " + token) }
-        let request = OutboundRequest(url: address, headers: headers, timeout: .seconds(40))
+    private func fetch(_ address: String, on loop: EventLoop) throws -> JSONValue {
+        let request = OutboundRequest(url: address, headers: server.headers, timeout: .seconds(40))
         let response: Response
         do {
             response = try loop.sendWaiting(request).get()
