@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServer
 import JSON
 
@@ -15,7 +16,29 @@ public struct GraphQLOperation: Sendable {
     public let persistedQueryHash: String?
 
     /// The operation `request` carries; a problem when it carries none (not JSON, no query or hash).
+    /// Read once however many GraphQL stubs look at the request: each thread keeps the last
+    /// request's (by its serial), as the stubs of one request are tried on its loop one after another.
     public static func of(_ request: Request) -> Result<GraphQLOperation, GraphQLProblem> {
+        let cache = Thread.current.threadDictionary
+        if let last = cache[lastReadKey] as? LastRead, last.serial == request.serial { return last.result }
+        let result = read(request)
+        cache[lastReadKey] = LastRead(serial: request.serial, result: result)
+        return result
+    }
+
+    private static let lastReadKey = "understudy.graphql.last-read"
+
+    private final class LastRead {
+        let serial: UInt64
+        let result: Result<GraphQLOperation, GraphQLProblem>
+
+        init(serial: UInt64, result: Result<GraphQLOperation, GraphQLProblem>) {
+            self.serial = serial
+            self.result = result
+        }
+    }
+
+    private static func read(_ request: Request) -> Result<GraphQLOperation, GraphQLProblem> {
         let fields: JSONValue
         if request.method == .get || request.method == .head {
             var members: [(String, JSONValue)] = []
