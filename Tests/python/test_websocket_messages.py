@@ -60,6 +60,23 @@ def admin(url, method, path, scope=None, **arguments):
     return requests.request(method, url + path, headers=headers, timeout=10, **arguments)
 
 
+def upgrade_through_proxy(url, authority, path):
+    """A ws:// upgrade sent to the server as a proxy, as OkHttp sends one: the absolute URL in the
+    request line. The socket and the head of the answer (up to its blank line)."""
+    host, port = url.replace("http://", "").split(":")
+    client = socket.create_connection((host, int(port)), timeout=5)
+    client.sendall(("GET http://%s%s HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                    % (authority, path, authority)).encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        piece = client.recv(1)
+        if not piece:
+            break
+        head += piece
+    return client, head
+
+
 def nothing_comes(channel, seconds=0.3):
     with pytest.raises(TimeoutError):
         channel.recv(timeout=seconds)
@@ -281,21 +298,9 @@ def test_through_device_mode_a_mapped_hosts_websocket_opens_a_channel_and_an_unm
             admin(url, "POST", "/__admin/message-mappings", json={
                 "trigger": {"channel": {"type": "websocket", "initiatingRequestPattern": {"host": {"equalTo": "chat.example.com"}}}},
                 "actions": [{"type": "send", "message": {"body": "from {{request.host}}"}}]})
-            host, port = url.replace("http://", "").split(":")
 
             def through_proxy(target_host):
-                # As OkHttp sends a ws:// request through an HTTP proxy: the absolute URL in the request line.
-                client = socket.create_connection((host, int(port)), timeout=5)
-                client.sendall(("GET http://%s/socket HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-                                % (target_host, target_host)).encode())
-                head = b""
-                while b"\r\n\r\n" not in head:
-                    piece = client.recv(1)
-                    if not piece:
-                        break
-                    head += piece
-                return client, head
+                return upgrade_through_proxy(url, target_host, "/socket")
 
             client, head = through_proxy("chat.example.com")
             assert head.startswith(b"HTTP/1.1 101 ")
@@ -451,14 +456,7 @@ def test_with_pass_through_an_unmapped_hosts_websocket_is_relayed_both_ways():
         with tempfile.TemporaryDirectory() as stubs:
             json.dump({"mapped.example.com": "stubs"}, open(os.path.join(stubs, "hosts.json"), "w"))
             with serve(stubs, "--pass-through") as url:
-                host, port = url.replace("http://", "").split(":")
-                client = socket.create_connection((host, int(port)), timeout=5)
-                client.sendall(("GET http://127.0.0.1:%d/echo?x=1 HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
-                                "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-                                % (upstream_port, upstream_port)).encode())
-                head = b""
-                while b"\r\n\r\n" not in head:
-                    head += client.recv(1)
+                client, head = upgrade_through_proxy(url, "127.0.0.1:%d" % upstream_port, "/echo?x=1")
                 assert head.startswith(b"HTTP/1.1 101 "), head
 
                 def read_text():
