@@ -29,6 +29,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.11.0"),
         // GraphQL documents parsed for matching (a port of graphql-js; only its parser is used).
         .package(url: "https://github.com/GraphQLSwift/GraphQL", from: "4.3.0"),
+        // OpenAPI documents read (3.0 and 3.1 models) and YAML parsed, by OpenAPIContracts alone:
+        // when the server starts or a spec is imported, never on a request.
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .systemLibrary(
@@ -82,6 +86,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // API contracts: OpenAPI documents read, imported as stubs, and traffic checked against them
+        // (the checks use Stubs' JSON Schema validator; OpenAPIKit and Yams only read the document).
+        .target(
+            name: "OpenAPIContracts",
+            dependencies: [
+                "MockCore", "HTTPServer", "JSON", "Stubs", "WorkLimits",
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"), .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
         // The MCP server (`POST /__admin/mcp`): tools and resources over the admin route table.
         .target(name: "MCPServer", dependencies: ["MockCore", "HTTPServer", "JSON", "WireFormat"]),
         .target(
@@ -115,7 +129,7 @@ let package = Package(
             name: "understudy",
             dependencies: [
                 "MockCore", "DeviceProxy", "HTTPServer", "JSON", "Stubs", "Geocoder", "Informix", "Lotus", "Recording", "Commerce", "MCPServer",
-                "WireFormat", "WorkLimits",
+                "OpenAPIContracts", "WireFormat", "WorkLimits",
                 "CAllocatorSettings", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -153,6 +167,9 @@ let package = Package(
         ),
         .testTarget(name: "GraphQLMatchingTests", dependencies: ["GraphQLMatching", "HTTPServer", "JSON"]),
         .testTarget(name: "MCPServerTests", dependencies: ["MCPServer", "MockCore", "HTTPServer", "JSON", "Stubs", "UnderstudyTesting"]),
+        .testTarget(
+            name: "OpenAPIContractsTests", dependencies: ["OpenAPIContracts", "Stubs", "JSON", "HTTPServer", "MockCore", "UnderstudyTesting"],
+            resources: [.copy("Specs")]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Stubs", "JSON", "HTTPServer", "MockCore", "UnderstudyTesting"]),
         .testTarget(
             name: "ClientDesignTests",

@@ -84,3 +84,20 @@ public struct RecordingOptions: Sendable {
     /// What replaces a redacted value where one must be written (a response's Set-Cookie).
     static let placeholder = "REDACTED"
 }
+
+extension RecordedExchange {
+    /// The exchange as the server would have handled it: the request, and the answer with its
+    /// body decoded (gzip, deflate) as a client reads it; a body in a file stays there.
+    public var asServed: (Request, Response) {
+        let query = query.map { item in MappingRecipe.percentEncoded(item.name) + (item.value.map { "=" + MappingRecipe.percentEncoded($0) } ?? "") }
+        let target = path + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+        let request = Request(method: HTTPMethod(rawValue: method) ?? .get, target: target, headers: requestHeaders, body: requestBody)
+        var headers = responseHeaders
+        var body = responseBody
+        if let encoding = headers["Content-Encoding"], let decoded = ContentDecoding.decode(body, encoding: encoding) {
+            body = decoded
+            headers.remove("Content-Encoding")
+        }
+        return (request, Response(status: status, headers: headers, body: responseFile.map(ResponseBody.init(file:)) ?? ResponseBody(body)))
+    }
+}

@@ -35,29 +35,56 @@ public struct JSONSchema: Sendable {
         guard schema.objectValue != nil || schema.boolValue != nil else {
             throw StubError(field: field, message: "a JSON schema is an object (or true/false)")
         }
-        root = schema
+        try self.init(root: schema, schemas: [(schema, field)], draft: draft, walkingReferenced: false)
+    }
+
+    /// The schemas a larger document holds at `pointers` (an OpenAPI document's), checked once:
+    /// their `$ref`s (`#/components/schemas/Pet`) are pointers into the whole document.
+    public init(document: JSONValue, schemasAt pointers: [String], draft: Draft = .v202012) throws(StubError) {
+        var schemas: [(JSONValue, String)] = []
+        for pointer in pointers {
+            guard let node = Self.node(at: pointer, in: document) else { throw StubError(field: pointer, message: "points at nothing") }
+            schemas.append((node, pointer))
+        }
+        try self.init(root: document, schemas: schemas, draft: draft, walkingReferenced: true)
+    }
+
+    /// `walkingReferenced`: what `#/…` references lead to lies outside `schemas` (in a larger
+    /// document) and is walked too.
+    private init(root: JSONValue, schemas: [(JSONValue, String)], draft: Draft, walkingReferenced: Bool) throws(StubError) {
+        self.root = root
         self.draft = draft
-        rootID = (schema["$id"] ?? schema["id"])?.stringValue.map { $0.split(separator: "#", maxSplits: 1).first.map(String.init) ?? $0 }
+        rootID = (root["$id"] ?? root["id"])?.stringValue.map { $0.split(separator: "#", maxSplits: 1).first.map(String.init) ?? $0 }
         var regexes: [String: NSRegularExpressionBox] = [:]
         var anchors: [String: JSONValue] = [:]
         var refs: [(String, String)] = []
-        try Self.walk(schema, field: field, draft: draft) { node, at throws(StubError) in
-            for source in [node["pattern"]?.stringValue].compactMap({ $0 }) + (node["patternProperties"]?.objectValue?.map(\.0) ?? []) {
-                guard regexes[source] == nil else { continue }
-                guard let compiled = try? NSRegularExpression(pattern: source, options: []) else {
-                    throw StubError(field: at, message: "'\(source)' is not a regular expression this server reads")
+        var schemas = schemas
+        var walked = Set<String>()
+        var followed = 0
+        while let (schema, field) = schemas.popLast() {
+            try Self.walk(schema, field: field, draft: draft) { node, at throws(StubError) in
+                for source in [node["pattern"]?.stringValue].compactMap({ $0 }) + (node["patternProperties"]?.objectValue?.map(\.0) ?? []) {
+                    guard regexes[source] == nil else { continue }
+                    guard let compiled = try? NSRegularExpression(pattern: source, options: []) else {
+                        throw StubError(field: at, message: "'\(source)' is not a regular expression this server reads")
+                    }
+                    regexes[source] = NSRegularExpressionBox(expression: compiled)
                 }
-                regexes[source] = NSRegularExpressionBox(expression: compiled)
+                // Anchors: `$anchor` from 2019-09; before, an `$id` (draft 4: `id`) of `#name`.
+                if draft.isModern, let anchor = node["$anchor"]?.stringValue { anchors[anchor] = node }
+                if !draft.isModern, let id = node[draft == .v4 ? "id" : "$id"]?.stringValue, id.hasPrefix("#"), id.count > 1 {
+                    anchors[String(id.dropFirst())] = node
+                }
+                if let ref = node["$ref"]?.stringValue { refs.append((ref, at + ".$ref")) }
+                for keyword in ["$dynamicRef", "$recursiveRef"] where node[keyword] != nil {
+                    throw StubError(field: "\(at).\(keyword)", message: "\(keyword) is not supported")
+                }
             }
-            // Anchors: `$anchor` from 2019-09; before, an `$id` (draft 4: `id`) of `#name`.
-            if draft.isModern, let anchor = node["$anchor"]?.stringValue { anchors[anchor] = node }
-            if !draft.isModern, let id = node[draft == .v4 ? "id" : "$id"]?.stringValue, id.hasPrefix("#"), id.count > 1 {
-                anchors[String(id.dropFirst())] = node
+            guard walkingReferenced else { continue }
+            for (ref, _) in refs[followed...] where ref.hasPrefix("#/") && walked.insert(ref).inserted {
+                if let target = Self.node(at: ref, in: root) { schemas.append((target, ref)) }
             }
-            if let ref = node["$ref"]?.stringValue { refs.append((ref, at + ".$ref")) }
-            for keyword in ["$dynamicRef", "$recursiveRef"] where node[keyword] != nil {
-                throw StubError(field: "\(at).\(keyword)", message: "\(keyword) is not supported")
-            }
+            followed = refs.count
         }
         self.regexes = regexes
         self.anchors = anchors
@@ -88,6 +115,25 @@ public struct JSONSchema: Sendable {
         return run.evaluate(root, instance, depth: 0).valid && run.steps <= Self.stepBudget && !RequestBudget.isExhausted
     }
 
+    /// The first thing `instance` breaks in the schema at `pointer` (`#/…`, one of the document's
+    /// schemas; the root by default), nil when it is valid. A check the step or request budget cut
+    /// short is a violation too: it proved nothing.
+    public func firstViolation(of instance: JSONValue, against pointer: String = "#") -> SchemaViolation? {
+        guard let node = pointer == "#" ? root : Self.node(at: pointer, in: root) else {
+            return SchemaViolation(instancePointer: "", schemaPointer: pointer, rule: "the schema is not in the document")
+        }
+        var run = Run(schema: self, explains: true, at: pointer)
+        let result = run.evaluate(node, instance, depth: 0)
+        if run.steps > Self.stepBudget || RequestBudget.isExhausted {
+            return SchemaViolation(instancePointer: "", schemaPointer: pointer, rule: "not checked: the check took more work than a request may")
+        }
+        guard !result.valid else { return nil }
+        return result.failure ?? SchemaViolation(instancePointer: "", schemaPointer: pointer, rule: "does not match the schema")
+    }
+
+    /// The schema, or the document that holds the schemas.
+    public var document: JSONValue { root }
+
     /// The schema a `$ref` names, nil when none.
     func resolve(_ ref: String) -> JSONValue? {
         var reference = Substring(ref)
@@ -96,7 +142,16 @@ public struct JSONSchema: Sendable {
         guard reference.hasPrefix("#") else { return nil }
         let fragment = (String(reference.dropFirst()).removingPercentEncoding ?? String(reference.dropFirst()))
         guard fragment.hasPrefix("/") else { return anchors[fragment] }
-        var node = root
+        return Self.node(at: "#" + fragment, in: root)
+    }
+
+    /// The value a `#/…` JSON Pointer names in `document`, nil when none.
+    public static func node(at pointer: String, in document: JSONValue) -> JSONValue? {
+        guard pointer.hasPrefix("#") else { return nil }
+        let fragment = pointer.dropFirst()
+        if fragment.isEmpty { return document }
+        guard fragment.hasPrefix("/") else { return nil }
+        var node = document
         for token in fragment.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
             let key = token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
             if case .array(let items) = node, let index = Int(key), items.indices.contains(index) {
@@ -140,6 +195,21 @@ public struct JSONSchema: Sendable {
     }
 }
 
+/// What a value breaks in a schema: where in the value, where in the schema (the keyword), and why.
+public struct SchemaViolation: Sendable, Equatable {
+    /// A JSON Pointer into the value ("" for the value itself, `/items/0/id`).
+    public let instancePointer: String
+    /// `#/…`: the failing keyword, from the schema's root or from the `$ref` that led to it.
+    public let schemaPointer: String
+    public let rule: String
+
+    public init(instancePointer: String, schemaPointer: String, rule: String) {
+        self.instancePointer = instancePointer
+        self.schemaPointer = schemaPointer
+        self.rule = rule
+    }
+}
+
 /// NSRegularExpression is thread-safe for matching but not marked Sendable.
 private struct NSRegularExpressionBox: @unchecked Sendable {
     let expression: NSRegularExpression
@@ -149,8 +219,19 @@ private struct NSRegularExpressionBox: @unchecked Sendable {
 private struct Run {
     let schema: JSONSchema
     var steps = 0
+    /// Whether a failure says where (`SchemaViolation`); off for a plain yes or no, which then
+    /// keeps no paths.
+    let explains: Bool
+    /// Where the evaluation is, as JSON Pointer tokens: in the instance, and in the schema from
+    /// its root or from the `$ref` last followed (its first token that reference, `#…`).
+    private var instancePath: [String] = []
+    private var schemaPath: [String]
 
-    init(schema: JSONSchema) { self.schema = schema }
+    init(schema: JSONSchema, explains: Bool = false, at base: String = "#") {
+        self.schema = schema
+        self.explains = explains
+        schemaPath = [base]
+    }
 
     /// Where a request's budget is said to have run out.
     static let place = "matchesJsonSchema"
@@ -159,6 +240,8 @@ private struct Run {
         var valid: Bool
         var properties: Set<String> = []
         var items: Set<Int> = []
+        /// The first failure, when the run explains.
+        var failure: SchemaViolation?
 
         static let pass = Result(valid: true)
         static let fail = Result(valid: false)
@@ -167,18 +250,67 @@ private struct Run {
             properties.formUnion(other.properties)
             items.formUnion(other.items)
         }
+
+        mutating func fail(_ violation: SchemaViolation?) {
+            valid = false
+            if failure == nil { failure = violation }
+        }
+
+        /// Fails as `other` failed, with its reason.
+        mutating func fail(as other: Result) { fail(other.failure) }
+    }
+
+    /// A failure of `keyword` here, nil when the run does not explain.
+    func violation(_ keyword: String, _ rule: @autoclosure () -> String) -> SchemaViolation? {
+        guard explains else { return nil }
+        return SchemaViolation(
+            instancePointer: instancePath.map { "/" + Self.escaped($0) }.joined(),
+            schemaPointer: schemaPath[0] + (schemaPath.dropFirst() + [keyword]).map { "/" + Self.escaped($0) }.joined(), rule: rule())
+    }
+
+    private static func escaped(_ token: String) -> String {
+        token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+
+    /// Evaluates the subschema at `keys` under this one against the instance's member `member`
+    /// (the instance itself when nil).
+    mutating func descend(
+        _ keys: @autoclosure () -> [String], member: @autoclosure () -> String? = nil, _ node: JSONValue, _ instance: JSONValue, depth: Int
+    ) -> Result {
+        guard explains else { return evaluate(node, instance, depth: depth + 1) }
+        let keys = keys()
+        let member = member()
+        schemaPath += keys
+        if let member { instancePath.append(member) }
+        defer {
+            schemaPath.removeLast(keys.count)
+            if member != nil { instancePath.removeLast() }
+        }
+        return evaluate(node, instance, depth: depth + 1)
     }
 
     mutating func evaluate(_ node: JSONValue, _ instance: JSONValue, depth: Int) -> Result {
         steps += 1
-        guard steps <= JSONSchema.stepBudget, depth < 128, RequestBudget.spend(in: Self.place) else { return .fail }
-        if let flag = node.boolValue { return flag ? .pass : .fail }
+        guard steps <= JSONSchema.stepBudget, depth < 128, RequestBudget.spend(in: Self.place) else {
+            var result = Result.fail
+            result.fail(violation("", "the check took more steps than a request may"))
+            return result
+        }
+        if let flag = node.boolValue {
+            var result = Result.pass
+            if !flag { result.fail(violation("", "the schema false allows nothing")) }
+            return result
+        }
         guard node.objectValue != nil else { return .pass }
         let draft = schema.draft
         // Up to draft 7 a $ref stands alone: its siblings are ignored.
         if let ref = node["$ref"]?.stringValue {
             guard let target = schema.target(of: ref) else { return .fail }
+            // Where the reference leads, the schema's place is the reference's.
+            let outer = schemaPath
+            if explains { schemaPath = [ref] }
             let referred = evaluate(target, instance, depth: depth + 1)
+            schemaPath = outer
             // From 2019-09 its siblings apply too, and what it evaluated counts for `unevaluated…`.
             return draft.isModern ? evaluateKeywords(node, instance, depth: depth, after: referred) : referred
         }
@@ -188,23 +320,34 @@ private struct Run {
     private mutating func evaluateKeywords(_ node: JSONValue, _ instance: JSONValue, depth: Int, after earlier: Result) -> Result {
         let draft = schema.draft
         var result = earlier
-        func fail() { result.valid = false }
 
         if let type = node["type"] {
             let names = type.arrayValue?.compactMap(\.stringValue) ?? type.stringValue.map { [$0] } ?? []
-            if !names.contains(where: { Self.isType(instance, $0, draft: draft) }) { fail() }
+            if !names.contains(where: { Self.isType(instance, $0, draft: draft) }) {
+                result.fail(violation("type", "expected \(names.joined(separator: " or ")), found \(Self.typeName(of: instance))"))
+            }
         }
-        if let options = node["enum"]?.arrayValue, !options.contains(where: { Self.equal($0, instance) }) { fail() }
-        if draft != .v4, let constant = node["const"], !Self.equal(constant, instance) { fail() }
+        if let options = node["enum"]?.arrayValue, !options.contains(where: { Self.equal($0, instance) }) {
+            result.fail(violation("enum", "\(Self.shortText(instance)) is not one of \(Self.shortText(.array(options)))"))
+        }
+        if draft != .v4, let constant = node["const"], !Self.equal(constant, instance) {
+            result.fail(violation("const", "expected \(Self.shortText(constant))"))
+        }
 
-        if let number = Self.number(instance) {
-            checkNumber(node, number, draft: draft, fail: fail)
+        if let number = Self.number(instance), let (keyword, rule) = checkNumber(node, number, draft: draft) {
+            result.fail(violation(keyword, rule))
         }
         if case .string(let text) = instance {
             let length = text.unicodeScalars.count
-            if let maximum = node["maxLength"]?.doubleValue, Double(length) > maximum { fail() }
-            if let minimum = node["minLength"]?.doubleValue, Double(length) < minimum { fail() }
-            if let source = node["pattern"]?.stringValue, !Self.search(schema.regex(source), text) { fail() }
+            if let maximum = node["maxLength"]?.doubleValue, Double(length) > maximum {
+                result.fail(violation("maxLength", "\(length) characters, more than \(Self.shortText(node["maxLength"] ?? .null))"))
+            }
+            if let minimum = node["minLength"]?.doubleValue, Double(length) < minimum {
+                result.fail(violation("minLength", "\(length) characters, fewer than \(Self.shortText(node["minLength"] ?? .null))"))
+            }
+            if let source = node["pattern"]?.stringValue, !Self.search(schema.regex(source), text) {
+                result.fail(violation("pattern", "does not match \(source)"))
+            }
         }
         if case .array(let items) = instance {
             evaluateArray(node, items, depth: depth, into: &result)
@@ -215,64 +358,68 @@ private struct Run {
 
         // Combinators: what a passing branch evaluated counts as evaluated here.
         if let all = node["allOf"]?.arrayValue {
-            for branch in all {
-                let outcome = evaluate(branch, instance, depth: depth + 1)
-                if outcome.valid { result.absorb(outcome) } else { fail() }
+            for (index, branch) in all.enumerated() {
+                let outcome = descend(["allOf", String(index)], branch, instance, depth: depth)
+                if outcome.valid { result.absorb(outcome) } else { result.fail(as: outcome) }
             }
         }
         if let any = node["anyOf"]?.arrayValue {
             var passed = false
-            for branch in any {
-                let outcome = evaluate(branch, instance, depth: depth + 1)
+            for (index, branch) in any.enumerated() {
+                let outcome = descend(["anyOf", String(index)], branch, instance, depth: depth)
                 if outcome.valid {
                     passed = true
                     result.absorb(outcome)
                 }
             }
-            if !passed { fail() }
+            if !passed { result.fail(violation("anyOf", "matches none of its \(any.count) schemas")) }
         }
         if let one = node["oneOf"]?.arrayValue {
             var passes = 0
-            for branch in one {
-                let outcome = evaluate(branch, instance, depth: depth + 1)
+            for (index, branch) in one.enumerated() {
+                let outcome = descend(["oneOf", String(index)], branch, instance, depth: depth)
                 if outcome.valid {
                     passes += 1
                     result.absorb(outcome)
                 }
             }
-            if passes != 1 { fail() }
+            if passes != 1 { result.fail(violation("oneOf", "matches \(passes) of its \(one.count) schemas, not exactly one")) }
         }
-        if let not = node["not"], evaluate(not, instance, depth: depth + 1).valid { fail() }
+        if let not = node["not"], descend(["not"], not, instance, depth: depth).valid {
+            result.fail(violation("not", "matches the schema it must not"))
+        }
         if draft != .v4 && draft != .v6, let condition = node["if"] {
-            let test = evaluate(condition, instance, depth: depth + 1)
+            let test = descend(["if"], condition, instance, depth: depth)
             if test.valid {
                 result.absorb(test)
                 if let then = node["then"] {
-                    let outcome = evaluate(then, instance, depth: depth + 1)
-                    if outcome.valid { result.absorb(outcome) } else { fail() }
+                    let outcome = descend(["then"], then, instance, depth: depth)
+                    if outcome.valid { result.absorb(outcome) } else { result.fail(as: outcome) }
                 }
             } else if let otherwise = node["else"] {
-                let outcome = evaluate(otherwise, instance, depth: depth + 1)
-                if outcome.valid { result.absorb(outcome) } else { fail() }
+                let outcome = descend(["else"], otherwise, instance, depth: depth)
+                if outcome.valid { result.absorb(outcome) } else { result.fail(as: outcome) }
             }
         }
         if draft.isModern, let dependents = node["dependentSchemas"]?.objectValue, case .object(let members) = instance {
             let names = Set(members.map(\.0))
             for (name, dependent) in dependents where names.contains(name) {
-                let outcome = evaluate(dependent, instance, depth: depth + 1)
-                if outcome.valid { result.absorb(outcome) } else { fail() }
+                let outcome = descend(["dependentSchemas", name], dependent, instance, depth: depth)
+                if outcome.valid { result.absorb(outcome) } else { result.fail(as: outcome) }
             }
         }
 
         // Last, as the drafts say: what nothing above evaluated.
         if draft.isModern, case .array(let items) = instance, let unevaluated = node["unevaluatedItems"] {
             for (index, item) in items.enumerated() where !result.items.contains(index) {
-                if evaluate(unevaluated, item, depth: depth + 1).valid { result.items.insert(index) } else { fail() }
+                let outcome = descend(["unevaluatedItems"], member: String(index), unevaluated, item, depth: depth)
+                if outcome.valid { result.items.insert(index) } else { result.fail(as: outcome) }
             }
         }
         if draft.isModern, case .object(let members) = instance, let unevaluated = node["unevaluatedProperties"] {
             for (name, value) in members where !result.properties.contains(name) {
-                if evaluate(unevaluated, value, depth: depth + 1).valid { result.properties.insert(name) } else { fail() }
+                let outcome = descend(["unevaluatedProperties"], member: name, unevaluated, value, depth: depth)
+                if outcome.valid { result.properties.insert(name) } else { result.fail(as: outcome) }
             }
         }
         if !result.valid {
@@ -282,64 +429,87 @@ private struct Run {
         return result
     }
 
-    private func checkNumber(_ node: JSONValue, _ number: Double, draft: JSONSchema.Draft, fail: () -> Void) {
+    /// The first numeric keyword `number` breaks, and why.
+    private func checkNumber(_ node: JSONValue, _ number: Double, draft: JSONSchema.Draft) -> (String, String)? {
+        let shown = Self.shortText(number == number.rounded() && abs(number) < 1e15 ? .int(Int(number)) : .double(number))
+        func text(_ keyword: String) -> String { node[keyword].map(Self.shortText) ?? "" }
         if let step = node["multipleOf"]?.doubleValue, step > 0 {
             let quotient = number / step
-            if !quotient.isFinite || quotient != quotient.rounded(.towardZero) { fail() }
+            if !quotient.isFinite || quotient != quotient.rounded(.towardZero) {
+                return ("multipleOf", "\(shown) is not a multiple of \(text("multipleOf"))")
+            }
         }
         if draft == .v4 {
             // Draft 4: exclusiveMaximum/exclusiveMinimum are flags on maximum/minimum.
             if let maximum = node["maximum"]?.doubleValue {
-                if node["exclusiveMaximum"]?.boolValue == true ? number >= maximum : number > maximum { fail() }
+                let exclusive = node["exclusiveMaximum"]?.boolValue == true
+                if exclusive ? number >= maximum : number > maximum { return ("maximum", "\(shown) is above the maximum \(text("maximum"))") }
             }
             if let minimum = node["minimum"]?.doubleValue {
-                if node["exclusiveMinimum"]?.boolValue == true ? number <= minimum : number < minimum { fail() }
+                let exclusive = node["exclusiveMinimum"]?.boolValue == true
+                if exclusive ? number <= minimum : number < minimum { return ("minimum", "\(shown) is below the minimum \(text("minimum"))") }
             }
-            return
+            return nil
         }
-        if let maximum = node["maximum"]?.doubleValue, number > maximum { fail() }
-        if let minimum = node["minimum"]?.doubleValue, number < minimum { fail() }
-        if let maximum = node["exclusiveMaximum"]?.doubleValue, number >= maximum { fail() }
-        if let minimum = node["exclusiveMinimum"]?.doubleValue, number <= minimum { fail() }
+        if let maximum = node["maximum"]?.doubleValue, number > maximum { return ("maximum", "\(shown) is above the maximum \(text("maximum"))") }
+        if let minimum = node["minimum"]?.doubleValue, number < minimum { return ("minimum", "\(shown) is below the minimum \(text("minimum"))") }
+        if let maximum = node["exclusiveMaximum"]?.doubleValue, number >= maximum {
+            return ("exclusiveMaximum", "\(shown) is not below \(text("exclusiveMaximum"))")
+        }
+        if let minimum = node["exclusiveMinimum"]?.doubleValue, number <= minimum {
+            return ("exclusiveMinimum", "\(shown) is not above \(text("exclusiveMinimum"))")
+        }
+        return nil
     }
 
     private mutating func evaluateArray(_ node: JSONValue, _ items: [JSONValue], depth: Int, into result: inout Result) {
         let draft = schema.draft
-        if let maximum = node["maxItems"]?.doubleValue, Double(items.count) > maximum { result.valid = false }
-        if let minimum = node["minItems"]?.doubleValue, Double(items.count) < minimum { result.valid = false }
+        if let maximum = node["maxItems"]?.doubleValue, Double(items.count) > maximum {
+            result.fail(violation("maxItems", "\(items.count) items, more than \(Int(maximum))"))
+        }
+        if let minimum = node["minItems"]?.doubleValue, Double(items.count) < minimum {
+            result.fail(violation("minItems", "\(items.count) items, fewer than \(Int(minimum))"))
+        }
         if node["uniqueItems"]?.boolValue == true {
             // By each item's canonical text, hashed: linear in the array's size, not quadratic.
             var seen = Set<String>(minimumCapacity: items.count)
             for item in items {
                 guard let key = Self.canonicalText(item), seen.insert(key).inserted else {
-                    result.valid = false
+                    result.fail(violation("uniqueItems", "items repeat"))
                     break
                 }
             }
         }
         // Positional schemas: `prefixItems` (2020-12) or an array of `items` (earlier), then the rest.
         var prefix: [JSONValue] = []
+        var prefixKeyword = "items"
         var rest: JSONValue?
+        var restKeyword = "items"
         if draft == .v202012 {
             prefix = node["prefixItems"]?.arrayValue ?? []
+            prefixKeyword = "prefixItems"
             rest = node["items"]
         } else if let tuple = node["items"]?.arrayValue {
             prefix = tuple
             rest = node["additionalItems"]
+            restKeyword = "additionalItems"
         } else {
             rest = node["items"]
         }
         for (index, item) in items.enumerated() {
-            let itemSchema: JSONValue? = index < prefix.count ? prefix[index] : rest
-            guard let itemSchema else { continue }
-            if evaluate(itemSchema, item, depth: depth + 1).valid { result.items.insert(index) } else { result.valid = false }
+            let keys = index < prefix.count ? [prefixKeyword, String(index)] : [restKeyword]
+            guard let itemSchema = index < prefix.count ? prefix[index] : rest else { continue }
+            let outcome = descend(keys, member: String(index), itemSchema, item, depth: depth)
+            if outcome.valid { result.items.insert(index) } else { result.fail(as: outcome) }
         }
         if draft != .v4, let contains = node["contains"] {
             var matched: [Int] = []
             for (index, item) in items.enumerated() where evaluate(contains, item, depth: depth + 1).valid { matched.append(index) }
             let minimum = draft.isModern ? (node["minContains"]?.doubleValue ?? 1) : 1
-            if Double(matched.count) < minimum { result.valid = false }
-            if draft.isModern, let maximum = node["maxContains"]?.doubleValue, Double(matched.count) > maximum { result.valid = false }
+            if Double(matched.count) < minimum { result.fail(violation("contains", "\(matched.count) items match it, fewer than \(Int(minimum))")) }
+            if draft.isModern, let maximum = node["maxContains"]?.doubleValue, Double(matched.count) > maximum {
+                result.fail(violation("maxContains", "\(matched.count) items match contains, more than \(Int(maximum))"))
+            }
             // What `contains` matched counts as evaluated (as Python's jsonschema has it for 2019-09 too).
             if draft.isModern { result.items.formUnion(matched) }
         }
@@ -348,10 +518,14 @@ private struct Run {
     private mutating func evaluateObject(_ node: JSONValue, _ members: [(String, JSONValue)], depth: Int, into result: inout Result) {
         let draft = schema.draft
         let names = Set(members.map(\.0))
-        if let maximum = node["maxProperties"]?.doubleValue, Double(members.count) > maximum { result.valid = false }
-        if let minimum = node["minProperties"]?.doubleValue, Double(members.count) < minimum { result.valid = false }
-        if let required = node["required"]?.arrayValue?.compactMap(\.stringValue), !required.allSatisfy(names.contains) {
-            result.valid = false
+        if let maximum = node["maxProperties"]?.doubleValue, Double(members.count) > maximum {
+            result.fail(violation("maxProperties", "\(members.count) members, more than \(Int(maximum))"))
+        }
+        if let minimum = node["minProperties"]?.doubleValue, Double(members.count) < minimum {
+            result.fail(violation("minProperties", "\(members.count) members, fewer than \(Int(minimum))"))
+        }
+        if let required = node["required"]?.arrayValue?.compactMap(\.stringValue), let missing = required.first(where: { !names.contains($0) }) {
+            result.fail(violation("required", "'\(missing)' is missing"))
         }
         let properties = Dictionary(node["properties"]?.objectValue ?? [], uniquingKeysWith: { _, last in last })
         let patterns = node["patternProperties"]?.objectValue ?? []
@@ -359,35 +533,66 @@ private struct Run {
             var covered = false
             if let property = properties[name] {
                 covered = true
-                if !evaluate(property, value, depth: depth + 1).valid { result.valid = false }
+                let outcome = descend(["properties", name], member: name, property, value, depth: depth)
+                if !outcome.valid { result.fail(as: outcome) }
             }
             for (source, patternSchema) in patterns where Self.search(schema.regex(source), name) {
                 covered = true
-                if !evaluate(patternSchema, value, depth: depth + 1).valid { result.valid = false }
+                let outcome = descend(["patternProperties", source], member: name, patternSchema, value, depth: depth)
+                if !outcome.valid { result.fail(as: outcome) }
             }
             if !covered, let additional = node["additionalProperties"] {
                 covered = true
-                if !evaluate(additional, value, depth: depth + 1).valid { result.valid = false }
+                let outcome = descend(["additionalProperties"], member: name, additional, value, depth: depth)
+                if !outcome.valid {
+                    result.fail(additional.boolValue == false ? violation("additionalProperties", "'\(name)' is not allowed") : outcome.failure)
+                }
             }
             if covered { result.properties.insert(name) }
         }
         if draft != .v4, let nameSchema = node["propertyNames"] {
-            for name in names where !evaluate(nameSchema, .string(name), depth: depth + 1).valid { result.valid = false }
+            for name in names where !evaluate(nameSchema, .string(name), depth: depth + 1).valid {
+                result.fail(violation("propertyNames", "the name '\(name)' is not allowed"))
+            }
         }
         if !draft.isModern, let dependencies = node["dependencies"]?.objectValue {
             for (name, dependency) in dependencies where names.contains(name) {
                 if let needed = dependency.arrayValue {
-                    if !needed.compactMap(\.stringValue).allSatisfy(names.contains) { result.valid = false }
-                } else if !evaluate(dependency, .object(members), depth: depth + 1).valid {
-                    result.valid = false
+                    if let missing = needed.compactMap(\.stringValue).first(where: { !names.contains($0) }) {
+                        result.fail(violation("dependencies", "'\(name)' needs '\(missing)'"))
+                    }
+                } else {
+                    let outcome = descend(["dependencies", name], dependency, .object(members), depth: depth)
+                    if !outcome.valid { result.fail(as: outcome) }
                 }
             }
         }
         if draft.isModern, let dependents = node["dependentRequired"]?.objectValue {
             for (name, needed) in dependents where names.contains(name) {
-                if !(needed.arrayValue?.compactMap(\.stringValue) ?? []).allSatisfy(names.contains) { result.valid = false }
+                if let missing = (needed.arrayValue?.compactMap(\.stringValue) ?? []).first(where: { !names.contains($0) }) {
+                    result.fail(violation("dependentRequired", "'\(name)' needs '\(missing)'"))
+                }
             }
         }
+    }
+
+    /// A value's JSON type, as a failure names it.
+    static func typeName(of value: JSONValue) -> String {
+        switch value {
+        case .null: "null"
+        case .bool: "boolean"
+        case .int: "integer"
+        case .double: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+
+    /// A value as a failure quotes it, cut at 60 characters.
+    static func shortText(_ value: JSONValue) -> String {
+        let text = value.serialized
+        return text.count <= 60 ? text : String(text.prefix(57)) + "…"
     }
 
     // MARK: Values

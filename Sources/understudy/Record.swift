@@ -3,6 +3,7 @@ import DeviceProxy
 import Foundation
 import HTTPServer
 import MockCore
+import OpenAPIContracts
 import Recording
 
 /// `understudy record`: a proxy to real backends that saves what they answer as stub mappings.
@@ -25,6 +26,12 @@ struct Record: ParsableCommand {
     var out: String
 
     @OptionGroup var rules: RecordingRules
+
+    @Option(
+        help: ArgumentHelp(
+            "An OpenAPI 3.0/3.1 document the real answers are checked against: what breaks it is marked in the journal and summed up at the end.",
+            valueName: "spec"))
+    var openapi: String?
 
     func validate() throws {
         guard !targets.isEmpty || proxy else { throw ValidationError("give at least one --target URL, or --proxy") }
@@ -52,18 +59,35 @@ struct Record: ParsableCommand {
             progress.update("recorded \(count) exchange\(count == 1 ? "" : "s") into \(directory.path)")
         }
         ticker.resume()
+        var contract: OpenAPIContract?
+        if let openapi {
+            do throws(SpecError) {
+                contract = try OpenAPIContract.load(openapi, enforcement: .soft)
+            } catch {
+                throw ValidationError("\(error)")
+            }
+        }
         try server.run(
             journal: journal, logger: logger, device: asDeviceProxy,
             stopped: {
                 ticker.cancel()
                 progress.finish()
                 logger.info("recorded \(store.mappings.count) mappings into \(directory.path)")
-            }
+                if let contract { Self.printDrift(journal, against: contract) }
+            }, contract: contract
         ) {
             let recorder = RecordingProxy(timeout: .seconds(upstream.upstreamTimeout), tls: upstream.tls, logger: logger)
             recorder.start(targets: targets.compactMap(RecordingTarget.init(argument:)) + (proxy ? [.requestedHost] : []), store: store)
             logger.info("recording \((targets + (proxy ? ["the hosts a device asks for"] : [])).joined(separator: ", ")) into \(directory.path)")
             return [RecordingAdminAPI(proxy: recorder, recordedDirectory: directory.deletingLastPathComponent(), replay: nil), recorder]
         }
+    }
+
+    /// What the real answers broke of the contract: each distinct violation, by operation.
+    private static func printDrift(_ journal: RequestJournal, against contract: OpenAPIContract) {
+        let drifted = journal.entries.filter { !$0.violations.isEmpty }
+        let violations = drifted.flatMap(\.violations)
+        print("contract drift against \(contract.path): \(drifted.count) of \(journal.entries.count) answers break it")
+        for line in ContractViolation.summary(of: violations) { print("  " + line) }
     }
 }

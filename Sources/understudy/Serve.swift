@@ -38,6 +38,8 @@ struct Serve: ParsableCommand {
     @Option(help: "Keep emulator state (the Informix database) in files of this directory between runs.")
     var dataDir: String?
 
+    @OptionGroup var contractOptions: ContractOptions
+
     @Flag(help: "Serve only stubs and recordings: no emulators, so what was not recorded is a 404 with near-misses.")
     var replayOnly = false
 
@@ -74,6 +76,10 @@ struct Serve: ParsableCommand {
             do throws(StubError) { chosen = try StubDirectory.wireMockVersion(in: stubsURL) } catch { throw ValidationError("\(error)") }
         }
         let version = chosen ?? .v3
+        let contract = try contractOptions.load(stubs: stubsURL)
+        if let contract {
+            logger.info("checking traffic against \(contract.path) (\(contract.enforcement.rawValue) validation)")
+        }
         let journal = RequestJournal(capacity: server.journalSize, maxBodyBytes: server.journalBytes)
         var watchers: [StubWatcher] = []
         let hostsFile = stubsURL.appendingPathComponent("hosts.json")
@@ -87,7 +93,7 @@ struct Serve: ParsableCommand {
         }
         try server.run(
             journal: journal, logger: logger, device: (device, hostsFile, { made in deviceMode.withLock { $0 = made } }),
-            listening: webhooks.listening(onPort:), stopped: { watchers.forEach { $0.stop() } }
+            listening: webhooks.listening(onPort:), stopped: { watchers.forEach { $0.stop() } }, contract: contract
         ) {
             let settings = GlobalSettings()
             let stubs = StubEngine(

@@ -155,7 +155,7 @@ struct ServerOptions: ParsableArguments {
     /// `listening` is told the main port once the server listens.
     func run(
         journal: RequestJournal, logger: Logger, device: (options: DeviceOptions, hostsFile: URL, made: (DeviceMode) -> Void)? = nil,
-        listening: (Int) -> Void = { _ in }, stopped: () -> Void = {},
+        listening: (Int) -> Void = { _ in }, stopped: () -> Void = {}, contract: (any ContractCheck)? = nil,
         makeBackends: () throws -> [any Backend]
     ) throws {
         let signals = ShutdownSignals()
@@ -193,7 +193,7 @@ struct ServerOptions: ParsableArguments {
         let router = Router(
             backends: backends, journal: journal, scopes: scopes, deviceMode: device?.mode, logger: logger,
             adminGuard: adminGuard, requestLog: verbose ? RequestLog.forStandardError() : nil,
-            scopePorts: scopePorts, fleet: fleet
+            scopePorts: scopePorts, fleet: fleet, contract: contract
         ) {
             logger.info("shutdown requested through POST /__admin/shutdown")
             kill(getpid(), SIGTERM)

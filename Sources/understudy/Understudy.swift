@@ -12,7 +12,8 @@ struct Understudy: ParsableCommand {
         abstract: "A mock backend server for hybrid mobile apps: emulators, WireMock-compatible stubs, record and replay.",
         version: UnderstudyVersion.current,
         subcommands: [
-            Serve.self, Record.self, ImportHAR.self, Check.self, CA.self, Trust.self, Tail.self, ExportHAR.self, MCPBridge.self, ListEmulators.self,
+            Serve.self, Record.self, ImportHAR.self, ImportOpenAPI.self, CheckContract.self, Check.self, CA.self, Trust.self, Tail.self,
+            ExportHAR.self, MCPBridge.self, ListEmulators.self,
             ListAdminRoutes.self,
         ],
         defaultSubcommand: Serve.self

@@ -19,14 +19,14 @@ public final class TestServer: Sendable {
     public static func start(
         backends: [any Backend], journal: RequestJournal = RequestJournal(), scopes: StateScopes? = nil, deviceMode: (any ForwardProxy)? = nil,
         logger: Logger = Logger(label: "understudy-test"), adminGuard: AdminGuard = AdminGuard(), requestLog: RequestLog? = nil,
-        requestBudget: Duration? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }
+        requestBudget: Duration? = nil, contract: (any ContractCheck)? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }
     ) throws -> TestServer {
         let router = Router(
             backends: backends, journal: journal, scopes: scopes, deviceMode: deviceMode, logger: logger, adminGuard: adminGuard,
             requestLog: requestLog,
             requestBudgetNanoseconds: requestBudget.map {
                 UInt64($0.components.seconds) * 1_000_000_000 + UInt64($0.components.attoseconds / 1_000_000_000)
-            })
+            }, contract: contract)
         return try TestServer(handler: router, router: router, configure: configure)
     }
 

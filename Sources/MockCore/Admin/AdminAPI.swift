@@ -69,6 +69,7 @@ final class AdminAPI: Backend {
                 .get: RouteInput(query: [
                     ("limit", InputSchema.integer("the newest this many", minimum: 0)),
                     ("format", InputSchema.string("har: an HTTP Archive (1.2), oldest first", oneOf: ["har"])),
+                    ("violations", InputSchema.string("true: only the exchanges that broke the API contract (serve --openapi)", oneOf: ["true"])),
                 ])
             ]),
         AdminEndpoint(
@@ -130,7 +131,10 @@ final class AdminAPI: Backend {
         let scope = call.context.journalScope(for: call.request)
         let limit = call.request.query("limit").flatMap(Int.init)
         guard let format = call.request.query("format") else {
-            return .response(requests(in: scope, limit: limit, understudyFields: call.request.asksForUnderstudyFields))
+            return .response(
+                requests(
+                    in: scope, limit: limit, understudyFields: call.request.asksForUnderstudyFields,
+                    onlyViolations: call.request.query("violations") == "true"))
         }
         let exporters = backends.compactMap { $0 as? any JournalExporter }
         guard let exporter = exporters.first(where: { $0.exportFormats.contains(format) }) else {
@@ -264,8 +268,8 @@ final class AdminAPI: Backend {
     }
 
     /// `{"requests": [...], "meta": {"total": n}, "requestJournalDisabled": false}`, newest first.
-    private func requests(in scope: StateScope?, limit: Int?, understudyFields: Bool) -> Response {
-        let entries = journal.entriesOf(scope)
+    private func requests(in scope: StateScope?, limit: Int?, understudyFields: Bool, onlyViolations: Bool) -> Response {
+        let entries = onlyViolations ? journal.entriesOf(scope).filter { !$0.violations.isEmpty } : journal.entriesOf(scope)
         let shown = entries.reversed().prefix(limit ?? entries.count)
         let body: JSONValue = .object([
             ("requests", .array(shown.map { $0.serveEventJSON(in: journal, understudyFields: understudyFields) })),
@@ -331,7 +335,9 @@ extension JournalEntry {
                 ("wasMatched", .bool(backend != nil)),
             ] + understudyMembers(understudyFields) + [
                 ("timing", .object([("totalTime", .int(Int(durationNanos / 1_000_000)))]))
-            ] + Self.subEventsMember(journal.subEvents(of: self)))
+            ] + Self.subEventsMember(journal.subEvents(of: self))
+                // Only with a contract's violations: WireMock's clients know no such field.
+                + (violations.isEmpty ? [] : [("violations", .array(violations.map(\.json)))]))
     }
 
     private func understudyMembers(_ wanted: Bool) -> [(String, JSONValue)] {

@@ -23,11 +23,14 @@ public final class JournalEntry: Sendable {
     public let loggedAt: Double
     /// From the request's arrival to its reply being handed to the server.
     public let durationNanos: UInt64
+    /// What the exchange broke of the API contract (`serve --openapi`); empty without one.
+    public let violations: [ContractViolation]
 
     init(
         sequence: UInt64, request: consuming Request, scope: StateScope, backend: String?, response: Response, loggedAt: Double,
-        durationNanos: UInt64
+        durationNanos: UInt64, violations: [ContractViolation] = []
     ) {
+        self.violations = violations
         self.sequence = sequence
         self.request = request
         self.scope = scope
@@ -128,13 +131,13 @@ public final class RequestJournal: Sendable {
     @discardableResult
     public func record(
         _ request: consuming Request, scope: StateScope, backend: String?, response: Response, atMonotonicNanos now: UInt64,
-        durationNanos: UInt64
+        durationNanos: UInt64, violations: [ContractViolation] = []
     ) -> JournalEntry {
         let loggedAt = wallAtStart + Double(Int64(bitPattern: now &- monotonicAtStart)) / 1e9
         // The entry is made outside the lock; under it only references move.
         let entry = JournalEntry(
             sequence: nextSequence.add(1, ordering: .relaxed).oldValue, request: request,
-            scope: scope, backend: backend, response: response, loggedAt: loggedAt, durationNanos: durationNanos)
+            scope: scope, backend: backend, response: response, loggedAt: loggedAt, durationNanos: durationNanos, violations: violations)
         let evicted = ring.withLock { ring -> JournalEntry? in
             let evicted = ring.count == capacity ? Self.dropOldest(&ring) : nil
             ring.slots[(ring.start + ring.count) % capacity] = entry

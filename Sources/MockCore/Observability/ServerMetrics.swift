@@ -13,7 +13,8 @@ public final class ServerMetrics: Sendable {
         50_000_000, 100_000_000, 250_000_000, 500_000_000, 1_000_000_000, 2_500_000_000,
     ]
     /// Every counter in one block, counted without references: per backend (the router's
-    /// numbering; the last: no backend) and status class, then the buckets, then the duration sum.
+    /// numbering; the last: no backend) and status class, then the buckets, then the duration sum,
+    /// then the contract's violations in requests and in answers.
     private let counters: Counters
     private let bucketBase: Int
     private let sumIndex: Int
@@ -24,7 +25,7 @@ public final class ServerMetrics: Sendable {
         backendNames = backends + [""]
         bucketBase = backendNames.count * Self.classes.count
         sumIndex = bucketBase + Self.bucketBounds.count + 1
-        counters = Counters(count: sumIndex + 1)
+        counters = Counters(count: sumIndex + 3)
     }
 
     /// `1xx` … `5xx`, and `none` for a connection broken on purpose (a fault, status 0).
@@ -36,6 +37,11 @@ public final class ServerMetrics: Sendable {
         counters.add(1, at: (backend ?? backendNames.count - 1) * Self.classes.count + statusClass)
         counters.add(1, at: bucketBase + Self.bucket(of: durationNanos))
         counters.add(Int(truncatingIfNeeded: durationNanos / 1_000), at: sumIndex)
+    }
+
+    /// Counts what an exchange broke of the API contract.
+    func recordContractViolations(_ violations: [ContractViolation]) {
+        for violation in violations { counters.add(1, at: sumIndex + (violation.part == .request ? 1 : 2)) }
     }
 
     /// The first bucket whose bound holds `nanos`; most requests take well under the first.
@@ -65,6 +71,9 @@ public final class ServerMetrics: Sendable {
         }
         family("understudy_unmatched_requests_total", "counter", "Requests no backend or stub answered (404 with near misses).")
         lines.append("understudy_unmatched_requests_total \(unmatched)")
+        family("understudy_contract_violations_total", "counter", "What requests and answers broke of the API contract (serve --openapi).")
+        lines.append("understudy_contract_violations_total{in=\"request\"} \(counters.load(sumIndex + 1))")
+        lines.append("understudy_contract_violations_total{in=\"response\"} \(counters.load(sumIndex + 2))")
         family("understudy_http_request_duration_seconds", "histogram", "From a request's arrival to its answer being handed to the server.")
         var cumulative = 0
         for (index, bound) in Self.bucketBounds.enumerated() {

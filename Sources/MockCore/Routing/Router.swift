@@ -56,6 +56,8 @@ public final class Router: HTTPHandler {
     private let channelRecorders: [any ChannelRecorder]
     /// The work one request may make its loop do; nil: `RequestBudget`'s default.
     private let requestBudgetNanoseconds: UInt64?
+    /// The API contract requests and answers are checked against (`serve --openapi`); nil: none.
+    private let contract: (any ContractCheck)?
 
     /// `backends` are mounted beside the built-in admin API (`/__admin/health`, `/__admin/reset`,
     /// `/__admin/requests`, `/__admin/scopes`); `shutdown` is what `POST /__admin/shutdown` calls;
@@ -64,11 +66,12 @@ public final class Router: HTTPHandler {
         backends: [any Backend], journal: RequestJournal = RequestJournal(), scopes: StateScopes? = nil,
         deviceMode: (any ForwardProxy)? = nil, logger: Logger = Logger(label: "understudy"), adminGuard: AdminGuard = AdminGuard(),
         requestLog: RequestLog? = nil, scopePorts: ScopeProxyPorts? = nil, fleet: FleetPeers? = nil,
-        requestBudgetNanoseconds: UInt64? = nil, shutdown: (@Sendable () -> Void)? = nil
+        requestBudgetNanoseconds: UInt64? = nil, contract: (any ContractCheck)? = nil, shutdown: (@Sendable () -> Void)? = nil
     ) {
         self.requestBudgetNanoseconds = requestBudgetNanoseconds
+        self.contract = contract
         let scopes = scopes ?? StateScopes(logger: logger)
-        let metrics = ServerMetrics(backends: backends.map(\.name) + ["proxy"])
+        let metrics = ServerMetrics(backends: backends.map(\.name) + ["proxy", "contract"])
         let admin = AdminAPI(backends: backends, journal: journal, scopes: scopes, metrics: metrics, scopePorts: scopePorts, shutdown: shutdown)
         let all: [any Backend] = [admin] + backends
         adminRoutes = admin.routeTable
@@ -117,8 +120,8 @@ public final class Router: HTTPHandler {
 
     /// A request's way through the server, step by step: a CONNECT opens a tunnel; otherwise the
     /// request is admitted (its scope named, the admin guard passed), its scope's network applied,
-    /// device mode's gate decides which emulators may answer, and the mounted backends are asked in
-    /// order; the 404 page when none answers.
+    /// device mode's gate decides which emulators may answer, the API contract checks it, and the
+    /// mounted backends are asked in order; the 404 page when none answers.
     public func handle(_ request: consuming Request, responder: Responder) {
         if request.method == .connect { return openTunnel(request, responder) }
         // Everything the request makes this loop do, from matching to the 404 page's near misses,
@@ -149,19 +152,45 @@ public final class Router: HTTPHandler {
             if offlineHost == nil, let channelHost { return openChannel(request, channelHost, scope, responder) }
             if let offlineHost, let deviceMode, deviceMode.passesThrough { return relayChannel(request, to: offlineHost, responder) }
         }
+        var broken: [ContractViolation] = []
+        if !admission.isAdmin, let contract {
+            let (covered, violations) = contract.check(request: request)
+            if contract.enforcement == .hard, !violations.isEmpty {
+                let refusal = ContractViolation.refusal(violations, status: 400)
+                record(request, refusal, backend: "contract", slot: contractMetricSlot, scope: scope, violations: violations)
+                return responder.send(refusal)
+            }
+            if covered { broken = violations }
+        }
         if let (reply, route) = askBackends(request, admission, context, emulators) {
             let backend = routes[route].backend.name
-            return finish(reply, from: backend, slot: routeMetricSlots[route], request, responder, isAdmin: admission.isAdmin, scope: scope)
+            return finish(
+                reply, from: backend, slot: routeMetricSlots[route], request, responder, isAdmin: admission.isAdmin, scope: scope,
+                violations: broken)
         }
         if let offlineHost, let deviceMode {
             return finish(
                 deviceMode.offlineReply(request, host: offlineHost), from: "proxy", slot: proxyMetricSlot, request, responder, isAdmin: false,
-                scope: scope)
+                scope: scope, violations: broken)
         }
         let nearMisses = NearMiss.closest(backends.flatMap { $0.nearMisses(for: request, in: scope) })
         let response = NotFoundPage.response(for: request, routes: routes, nearMisses: nearMisses)
-        if !admission.isAdmin { record(request, response, backend: nil, slot: nil, scope: scope) }
+        if !admission.isAdmin { record(request, response, backend: nil, slot: nil, scope: scope, violations: broken) }
         responder.send(response)
+    }
+
+    private var contractMetricSlot: Int { backends.count + 1 }
+
+    /// The answer to send for `response` and every violation of the exchange: under hard
+    /// enforcement an answer that breaks the contract is replaced by a 502 naming what (but a
+    /// stream, whose head is already going out).
+    private func vetted(_ response: Response, answering request: Request, broken: [ContractViolation]) -> (Response, [ContractViolation]) {
+        guard let contract, response.status > 0 else { return (response, broken) }
+        let violations = contract.check(response: response, to: request)
+        guard !violations.isEmpty else { return (response, broken) }
+        let streams = response.headers["Content-Type"]?.hasPrefix("text/event-stream") ?? false
+        if contract.enforcement == .hard, !streams { return (ContractViolation.refusal(violations, status: 502), broken + violations) }
+        return (response, broken + violations)
     }
 
     /// An answer given before any backend sees the request (a bad scope name, refused proxy
@@ -337,23 +366,26 @@ public final class Router: HTTPHandler {
     @inline(__always)
     private func finish(
         _ reply: consuming Reply, from backend: String, slot: Int, _ request: consuming Request, _ responder: Responder,
-        isAdmin: Bool, scope: StateScope
+        isAdmin: Bool, scope: StateScope, violations broken: [ContractViolation] = []
     ) {
         switch consume reply {
         case .response(let response):
             // Journaled before it is sent: a client that verifies right after its answer
             // must find its request.
             guard isAdmin else {
-                record(request, response, backend: backend, slot: slot, scope: scope)
-                return responder.send(response)
+                let (answer, violations) = vetted(response, answering: request, broken: broken)
+                record(request, answer, backend: backend, slot: slot, scope: scope, violations: violations)
+                return responder.send(answer)
             }
             answerAdminCall(request, response, scope: scope, on: responder.loop) { responder.send($0) }
         case .deferred(let start):
-            guard !isAdmin else { return start(DeferredReply(responder: responder) { _ in nil }) }
+            guard !isAdmin else { return start(DeferredReply(responder: responder) { ($0, nil) }) }
             let pending = copy request
             start(
                 DeferredReply(responder: responder) { [self] response in
-                    JournalRecord(entry: record(pending, response, backend: backend, slot: slot, scope: scope), journal: journal)
+                    let (answer, violations) = vetted(response, answering: pending, broken: broken)
+                    let entry = record(pending, answer, backend: backend, slot: slot, scope: scope, violations: violations)
+                    return (answer, JournalRecord(entry: entry, journal: journal))
                 })
         case .decline:
             break
@@ -406,7 +438,9 @@ public final class Router: HTTPHandler {
     }
 
     @discardableResult
-    private func record(_ request: consuming Request, _ response: Response, backend: String?, slot: Int?, scope: StateScope) -> JournalEntry {
+    private func record(
+        _ request: consuming Request, _ response: Response, backend: String?, slot: Int?, scope: StateScope, violations: [ContractViolation] = []
+    ) -> JournalEntry {
         if let channelHost, channelHost.watchesHTTP { channelHost.served(request, by: backend, in: scope) }
         let now = MonotonicClock.nanoseconds()
         let duration = now &- request.receivedAtNanos
@@ -417,7 +451,9 @@ public final class Router: HTTPHandler {
                     status: response.status, servedBy: backend, micros: Int(clamping: duration / 1_000), scope: scope.name))
         }
         metrics.record(backend: slot, status: response.status, durationNanos: duration)
-        return journal.record(request, scope: scope, backend: backend, response: response, atMonotonicNanos: now, durationNanos: duration)
+        if !violations.isEmpty { metrics.recordContractViolations(violations) }
+        return journal.record(
+            request, scope: scope, backend: backend, response: response, atMonotonicNanos: now, durationNanos: duration, violations: violations)
     }
 
     /// Bit i set when route i's prefix holds `path` (for the first 64 routes). Routes mounted at

@@ -12,11 +12,12 @@ public final class DeferredReply {
     }
 
     private let destination: Destination
-    /// Journals the exchange; nil for an admin call, which is not journaled.
-    private let completion: (Response) -> JournalRecord?
+    /// Journals the exchange and gives the answer to send (the same, or what replaces it: hard
+    /// contract enforcement's 502); no record for an admin call, which is not journaled.
+    private let completion: (Response) -> (Response, JournalRecord?)
     private var afterSent: [(JournalRecord?) -> Void] = []
 
-    init(responder: Responder, completion: @escaping (Response) -> JournalRecord?) {
+    init(responder: Responder, completion: @escaping (Response) -> (Response, JournalRecord?)) {
         destination = .responder(responder)
         self.completion = completion
     }
@@ -25,7 +26,7 @@ public final class DeferredReply {
     /// as status 0); `hasGone` says whether whoever waits for it has left.
     init(callerOn loop: EventLoop, hasGone: @escaping () -> Bool, take: @escaping (Response) -> Void) {
         destination = .caller(loop: loop, hasGone: hasGone, take: take)
-        completion = { _ in nil }
+        completion = { ($0, nil) }
     }
 
     /// Runs `action` on the loop once the answer has gone out (or the connection was broken
@@ -69,14 +70,14 @@ public final class DeferredReply {
     }
     private var finished = false
 
-    /// Marks the reply finished and journals `response`; then `deliver` sends it to a client, or
-    /// the caller takes `response` as it is.
-    private func finish(_ response: Response, _ deliver: (Responder) -> Void) {
+    /// Marks the reply finished and journals `response`; then `deliver` sends the answer (the
+    /// journal's: `response` or what replaced it) to a client, or the caller takes it as it is.
+    private func finish(_ response: Response, _ deliver: (Responder, Response) -> Void) {
         finished = true
-        let entry = completion(response)
+        let (answer, entry) = completion(response)
         switch destination {
-        case .responder(let responder): deliver(responder)
-        case .caller(_, _, let take): take(response)
+        case .responder(let responder): deliver(responder, answer)
+        case .caller(_, _, let take): take(answer)
         }
         sent(entry)
     }
@@ -84,28 +85,29 @@ public final class DeferredReply {
     /// Sends the reply; later calls are ignored.
     public func send(_ response: Response) {
         guard isOpen else { return }
-        finish(response) { $0.send(response) }
+        finish(response) { $0.send($1) }
     }
 
     /// Sends `response` in `chunks` pieces spread over `duration` (chunked encoding).
     public func sendDribbled(_ response: Response, chunks: Int, over duration: Duration) {
         guard isOpen else { return }
-        finish(response) { $0.sendDribbled(response, chunks: chunks, over: duration) }
+        finish(response) { $0.sendDribbled($1, chunks: chunks, over: duration) }
     }
 
     /// Sends `head` (journaled as the answer) and returns the stream its body goes out on; nil
-    /// when the client has gone, or for a caller inside the server (it takes `head` alone).
+    /// when the client has gone, or for a caller inside the server (it takes `head` alone). A
+    /// stream's head is sent as it is: what it streams is its own.
     public func startStream(_ head: Response) -> ResponseStream? {
         guard isOpen else { return nil }
         var stream: ResponseStream?
-        finish(head) { stream = $0.startStream(head) }
+        finish(head) { responder, _ in stream = responder.startStream(head) }
         return stream
     }
 
     /// Breaks the connection instead of answering; journaled with status 0 (no response).
     public func fail(with fault: ConnectionFault) {
         guard isOpen else { return }
-        finish(Response(status: 0)) { $0.fail(with: fault) }
+        finish(Response(status: 0)) { responder, _ in responder.fail(with: fault) }
     }
 
     /// Sends `response` after `delay`, without blocking the loop.

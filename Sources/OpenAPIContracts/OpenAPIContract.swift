@@ -1,0 +1,291 @@
+import Foundation
+import HTTPServer
+import JSON
+import MockCore
+import Stubs
+
+/// Traffic checked against an OpenAPI document (`serve --openapi`, a stubs folder's
+/// `openapi.yaml`): a request's path, method, parameters and body, an answer's status, content
+/// type and body. Bodies are checked when they are JSON (`application/json`, `…+json`); other
+/// bodies (XML, forms) only by content type. Everything here is the server's own code: the
+/// document was read once, when the server started.
+public struct OpenAPIContract: ContractCheck {
+    public let enforcement: ContractEnforcement
+    /// The document's file.
+    public let path: String
+    let operations: [SpecOperation]
+    private let routes: [PathRoute]
+    private let schemas: JSONSchema
+    /// The first server's path (`/v1`), under which the document's paths are served too.
+    let basePath: String
+
+    public static func load(_ path: String, enforcement: ContractEnforcement) throws(SpecError) -> OpenAPIContract {
+        try OpenAPIContract(document: SpecDocument.read(path), enforcement: enforcement)
+    }
+
+    init(document: SpecDocument, enforcement: ContractEnforcement) throws(SpecError) {
+        self.enforcement = enforcement
+        path = document.path
+        let json = document.version.hasPrefix("3.0.") ? Dialect30.normalized(document.json) : document.json
+        operations = try SpecOperation.all(in: document)
+        basePath = Self.basePath(of: document.json)
+        var routes: [PathRoute] = []
+        for (index, operation) in operations.enumerated() {
+            if let known = routes.firstIndex(where: { $0.template == operation.path }) {
+                routes[known].operations.append(index)
+            } else {
+                routes.append(PathRoute(template: operation.path, operation: index))
+            }
+        }
+        self.routes = routes
+        var pointers: [String] = []
+        for operation in operations {
+            pointers += operation.parameters.compactMap(\.schema) + operation.body.compactMap(\.schema)
+            pointers += operation.answers.flatMap { $0.content.compactMap(\.schema) }
+        }
+        do {
+            schemas = try JSONSchema(document: json, schemasAt: pointers)
+        } catch {
+            throw document.error(at: error.field, error.message)
+        }
+    }
+
+    /// The path of the first server's URL (`https://api.example.com/v1` → `/v1`), its variables
+    /// at their defaults; "" when it has none.
+    static func basePath(of json: JSONValue) -> String {
+        guard let server = json["servers"]?.arrayValue?.first, var url = server["url"]?.stringValue else { return "" }
+        for (name, variable) in server["variables"]?.objectValue ?? [] {
+            url = url.replacingOccurrences(of: "{\(name)}", with: variable["default"]?.stringValue ?? "")
+        }
+        var path = Substring(url)
+        if let scheme = path.range(of: "://") {
+            path = path[scheme.upperBound...]
+            path = path.firstIndex(of: "/").map { path[$0...] } ?? ""
+        }
+        while path.hasSuffix("/") { path = path.dropLast() }
+        return String(path)
+    }
+
+    /// What `value` breaks of the schema at `pointer`.
+    func schemaViolation(of value: JSONValue, against pointer: String) -> SchemaViolation? {
+        schemas.firstViolation(of: value, against: pointer)
+    }
+
+    // MARK: Requests
+
+    public func check(request: Request) -> (covered: Bool, violations: [ContractViolation]) {
+        let path = request.rawPath
+        guard let (route, captures) = findRoute(path) else {
+            return (false, [violation(.request, nil, "path", "#/paths", "no path of the contract matches \(path)")])
+        }
+        let method = request.method.rawValue
+        guard let operation = operation(in: route, method: method) else {
+            let allowed = route.operations.map { operations[$0].method }.joined(separator: ", ")
+            let at = "#/paths/" + SpecPointer.escaped(route.template)
+            return (true, [violation(.request, route.template, "method", at, "\(route.template) has no \(method) operation (it has \(allowed))")])
+        }
+        var found: [ContractViolation] = []
+        for parameter in operation.parameters {
+            let values = values(of: parameter, in: request, captures: captures)
+            let pointer = "\(parameter.location.rawValue).\(parameter.name)"
+            guard !values.isEmpty else {
+                if parameter.required {
+                    found.append(
+                        violation(
+                            .request, operation.name, pointer, operation.pointer + "/parameters",
+                            "required \(parameter.location.rawValue) parameter is missing"))
+                }
+                continue
+            }
+            guard let schema = parameter.schema else { continue }
+            if let broken = schemas.firstViolation(of: Self.typed(values, for: schema, parameter, in: schemas), against: schema) {
+                found.append(violation(.request, operation.name, pointer + broken.instancePointer, broken.schemaPointer, broken.rule))
+            }
+        }
+        found += checkBody(
+            request.body, contentType: request.headers["Content-Type"], of: operation, media: operation.body, part: .request,
+            required: operation.bodyRequired, at: operation.pointer + "/requestBody")
+        return (true, found)
+    }
+
+    /// A parameter's values in the request: path captures, query items, header fields, cookies.
+    private func values(of parameter: SpecOperation.Parameter, in request: Request, captures: [String: String]) -> [String] {
+        switch parameter.location {
+        case .path: return captures[parameter.name].map { [$0.removingPercentEncoding ?? $0] } ?? []
+        case .query:
+            let values = request.queryItems.filter { $0.name == parameter.name }.map { $0.value ?? "" }
+            return parameter.commaSeparated ? values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) } : values
+        case .header: return request.headers.values(for: parameter.name)
+        case .cookie: return request.cookies.filter { $0.name == parameter.name }.map(\.value)
+        }
+    }
+
+    /// Text values read as the schema's type says (`limit=20` is the integer 20): a value that
+    /// does not read as it stays a string, which the type check then refuses.
+    static func typed(_ values: [String], for pointer: String, _ parameter: SpecOperation.Parameter, in schemas: JSONSchema) -> JSONValue {
+        let schema = schemas.resolvedNode(at: pointer) ?? .null
+        let type = schema["type"]?.stringValue ?? schema["type"]?.arrayValue?.first?.stringValue
+        if type == "array" {
+            let items = schema["items"].flatMap { schemas.resolvedNode($0) } ?? .null
+            return .array(values.map { scalar($0, type: items["type"]?.stringValue) })
+        }
+        return scalar(values.last ?? "", type: type)
+    }
+
+    private static func scalar(_ text: String, type: String?) -> JSONValue {
+        switch type {
+        case "integer": return Int(text).map(JSONValue.int) ?? .string(text)
+        case "number": return Double(text).map { $0.isFinite ? JSONValue.double($0) : .string(text) } ?? .string(text)
+        case "boolean": return text == "true" ? .bool(true) : text == "false" ? .bool(false) : .string(text)
+        case "null": return text.isEmpty ? .null : .string(text)
+        default: return .string(text)
+        }
+    }
+
+    // MARK: Answers
+
+    public func check(response: Response, to request: Request) -> [ContractViolation] {
+        guard let (route, _) = findRoute(request.rawPath),
+            let operation = operation(in: route, method: request.method.rawValue)
+        else { return [] }
+        guard let answer = operation.answer(for: response.status) else {
+            let documented = operation.answers.map(\.code).joined(separator: ", ")
+            return [
+                violation(
+                    .response, operation.name, "status", operation.pointer + "/responses",
+                    "status \(response.status) is not documented (\(documented.isEmpty ? "none is" : documented))")
+            ]
+        }
+        var found: [ContractViolation] = []
+        for name in answer.requiredHeaders where response.headers[name] == nil {
+            found.append(violation(.response, operation.name, "header.\(name)", answer.pointer + "/headers", "required header is missing"))
+        }
+        // A body sent from a file is not read back to check it.
+        guard response.body.file == nil, request.method != .head else { return found }
+        return found
+            + checkBody(
+                response.body.bytes, contentType: response.headers["Content-Type"], of: operation, media: answer.content, part: .response,
+                required: false, at: answer.pointer)
+    }
+
+    // MARK: Bodies
+
+    private func checkBody(
+        _ body: [UInt8], contentType: String?, of operation: SpecOperation, media: [SpecOperation.MediaType], part: ContractViolation.Part,
+        required: Bool, at pointer: String
+    ) -> [ContractViolation] {
+        guard !body.isEmpty else {
+            return required ? [violation(part, operation.name, "", pointer, "the body is required but empty")] : []
+        }
+        guard !media.isEmpty else { return [] }
+        let given = contentType.map(Self.mediaType) ?? ""
+        guard let chosen = Self.choose(given, from: media) else {
+            let allowed = media.map(\.name).joined(separator: ", ")
+            return [
+                violation(
+                    part, operation.name, "content-type", pointer + "/content",
+                    "\(given.isEmpty ? "no Content-Type" : given) is not one the contract allows (\(allowed))")
+            ]
+        }
+        guard Self.isJSON(given.isEmpty ? chosen.name : given), let schema = chosen.schema else { return [] }
+        let instance: JSONValue
+        do {
+            instance = try JSONValue.parse(body)
+        } catch {
+            return [violation(part, operation.name, "", schema, "the body is not JSON: \(error)")]
+        }
+        guard let broken = schemas.firstViolation(of: instance, against: schema) else { return [] }
+        return [violation(part, operation.name, broken.instancePointer, broken.schemaPointer, broken.rule)]
+    }
+
+    /// `application/json; charset=utf-8` → `application/json`.
+    static func mediaType(_ header: String) -> String {
+        String(header.split(separator: ";", maxSplits: 1).first ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
+    static func isJSON(_ type: String) -> Bool {
+        let type = mediaType(type)
+        return type == "application/json" || type.hasSuffix("+json")
+    }
+
+    /// The documented media type for `given`: the same, else its `type/*`, else `*/*`.
+    static func choose(_ given: String, from media: [SpecOperation.MediaType]) -> SpecOperation.MediaType? {
+        let names = media.map { ($0, mediaType($0.name)) }
+        if let exact = names.first(where: { $0.1 == given }) { return exact.0 }
+        let family = given.split(separator: "/").first.map { "\($0)/*" }
+        if let family, let ranged = names.first(where: { $0.1 == family }) { return ranged.0 }
+        return names.first { $0.1 == "*/*" }?.0
+    }
+
+    // MARK: Paths
+
+    private struct PathRoute {
+        let template: String
+        var operations: [Int]
+        /// Literal segments, and nil for a `{parameter}` (its name in `names`).
+        let segments: [Substring?]
+        let names: [String?]
+
+        init(template: String, operation: Int) {
+            self.template = template
+            operations = [operation]
+            let parts = template.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+            segments = parts.map { $0.hasPrefix("{") && $0.hasSuffix("}") ? nil : $0 }
+            names = parts.map { $0.hasPrefix("{") && $0.hasSuffix("}") ? String($0.dropFirst().dropLast()) : nil }
+        }
+
+        /// The parameters' raw values when `path` is this template's.
+        func match(_ path: Substring) -> [String: String]? {
+            let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+            guard parts.count == segments.count else { return nil }
+            var captures: [String: String] = [:]
+            for (index, part) in zip(segments.indices, parts) {
+                if let literal = segments[index] {
+                    guard literal == part else { return nil }
+                } else {
+                    guard !part.isEmpty, let name = names[index] else { return nil }
+                    captures[name] = String(part)
+                }
+            }
+            return captures
+        }
+    }
+
+    /// The route of `path` (as written, or under the base path): literal templates before ones
+    /// with parameters, as OpenAPI says.
+    private func findRoute(_ path: String) -> (PathRoute, [String: String])? {
+        var candidates = [Substring(path)]
+        if !basePath.isEmpty, path.hasPrefix(basePath + "/") { candidates.append(path.dropFirst(basePath.count)) }
+        for candidate in candidates {
+            var best: (route: PathRoute, captures: [String: String])?
+            for route in routes {
+                guard let captures = route.match(candidate) else { continue }
+                if captures.count < best?.captures.count ?? Int.max { best = (route, captures) }
+            }
+            if let best { return best }
+        }
+        return nil
+    }
+
+    private func operation(in route: PathRoute, method: String) -> SpecOperation? {
+        route.operations.lazy.map { operations[$0] }.first { $0.method == method }
+    }
+
+    private func violation(_ part: ContractViolation.Part, _ operation: String?, _ pointer: String, _ location: String, _ rule: String)
+        -> ContractViolation
+    {
+        ContractViolation(part: part, operation: operation, pointer: pointer, specLocation: location, rule: rule)
+    }
+}
+
+extension JSONSchema {
+    /// The node at `pointer`, its `$ref`s followed.
+    func resolvedNode(at pointer: String) -> JSONValue? {
+        guard let node = Self.node(at: pointer, in: document) else { return nil }
+        return resolvedNode(node)
+    }
+
+    func resolvedNode(_ node: JSONValue) -> JSONValue? {
+        SpecPointer.resolved(node, at: "", in: document)?.0
+    }
+}
