@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "Recording", targets: ["Recording"]),
         .library(name: "MCPServer", targets: ["MCPServer"]),
         .library(name: "GraphQLMatching", targets: ["GraphQLMatching"]),
+        .library(name: "ContractValidation", targets: ["ContractValidation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -86,12 +87,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // API contracts: OpenAPI documents read, imported as stubs, and traffic checked against them
-        // (the checks use Stubs' JSON Schema validator; OpenAPIKit and Yams only read the document).
+        // Traffic checked against an API contract (an OpenAPI document's operations and schemas,
+        // with Stubs' JSON Schema validator): the server's own code, on the request path.
+        .target(name: "ContractValidation", dependencies: ["MockCore", "HTTPServer", "JSON", "Stubs"]),
+        // OpenAPI documents read (OpenAPIKit's model, Yams) and imported as stubs: when the server
+        // starts or a spec is imported, never on a request.
         .target(
             name: "OpenAPIContracts",
             dependencies: [
-                "MockCore", "HTTPServer", "JSON", "Stubs", "WorkLimits",
+                "ContractValidation", "MockCore", "JSON", "Stubs",
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"), .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -129,7 +133,7 @@ let package = Package(
             name: "understudy",
             dependencies: [
                 "MockCore", "DeviceProxy", "HTTPServer", "JSON", "Stubs", "Geocoder", "Informix", "Lotus", "Recording", "Commerce", "MCPServer",
-                "OpenAPIContracts", "WireFormat", "WorkLimits",
+                "ContractValidation", "OpenAPIContracts", "WireFormat", "WorkLimits",
                 "CAllocatorSettings", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -168,7 +172,8 @@ let package = Package(
         .testTarget(name: "GraphQLMatchingTests", dependencies: ["GraphQLMatching", "HTTPServer", "JSON"]),
         .testTarget(name: "MCPServerTests", dependencies: ["MCPServer", "MockCore", "HTTPServer", "JSON", "Stubs", "UnderstudyTesting"]),
         .testTarget(
-            name: "OpenAPIContractsTests", dependencies: ["OpenAPIContracts", "Stubs", "JSON", "HTTPServer", "MockCore", "UnderstudyTesting"],
+            name: "OpenAPIContractsTests",
+            dependencies: ["OpenAPIContracts", "ContractValidation", "Stubs", "JSON", "HTTPServer", "MockCore", "UnderstudyTesting"],
             resources: [.copy("Specs")]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Stubs", "JSON", "HTTPServer", "MockCore", "UnderstudyTesting"]),
         .testTarget(

@@ -7,7 +7,7 @@ import PackageDescription
 let targets = [
     "fuzz-xml", "fuzz-json", "fuzz-form", "fuzz-template", "fuzz-jsonpath", "fuzz-stub-mapping",
     "fuzz-informix-sql", "fuzz-har", "fuzz-content-decoding", "fuzz-proxy-request", "fuzz-multipart", "fuzz-http-version",
-    "fuzz-json-schema", "fuzz-webhook-destination", "fuzz-websocket", "fuzz-mcp", "fuzz-graphql",
+    "fuzz-json-schema", "fuzz-webhook-destination", "fuzz-websocket", "fuzz-mcp", "fuzz-graphql", "fuzz-contract",
 ]
 
 let package = Package(
@@ -35,6 +35,7 @@ let package = Package(
                     .product(name: "Recording", package: "Understudy"),
                     .product(name: "MCPServer", package: "Understudy"),
                     .product(name: "GraphQLMatching", package: "Understudy"),
+                    .product(name: "ContractValidation", package: "Understudy"),
                 ],
                 path: "Sources/\(name)"
             )

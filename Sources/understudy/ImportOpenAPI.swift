@@ -1,4 +1,5 @@
 import ArgumentParser
+import ContractValidation
 import Foundation
 import OpenAPIContracts
 

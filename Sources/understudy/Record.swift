@@ -1,4 +1,5 @@
 import ArgumentParser
+import ContractValidation
 import DeviceProxy
 import Foundation
 import HTTPServer

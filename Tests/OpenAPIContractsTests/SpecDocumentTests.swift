@@ -1,3 +1,4 @@
+import ContractValidation
 import Foundation
 import JSON
 import Testing

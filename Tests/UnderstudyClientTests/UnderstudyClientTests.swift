@@ -9,12 +9,13 @@ import FoundationNetworking
 
 /// A real `understudy serve` for one test, on a free port, with a shared stub file, a body file and
 /// a host name device mode maps to the stubs; stopped with SIGTERM at the end.
-func withUnderstudy(_ body: (Understudy) async throws -> Void) async throws {
-    let stubs = try makeTemporaryDirectory([
-        "mappings/shared.json": #"{"request": {"method": "GET", "urlPath": "/shared"}, "response": {"body": "for everyone"}}"#,
-        "__files/catalog.json": #"{"items": 3}"#,
-        "hosts.json": #"{"api.example.test": "stubs"}"#,
-    ])
+func withUnderstudy(files: [String: String] = [:], _ body: (Understudy) async throws -> Void) async throws {
+    let stubs = try makeTemporaryDirectory(
+        [
+            "mappings/shared.json": #"{"request": {"method": "GET", "urlPath": "/shared"}, "response": {"body": "for everyone"}}"#,
+            "__files/catalog.json": #"{"items": 3}"#,
+            "hosts.json": #"{"api.example.test": "stubs"}"#,
+        ].merging(files) { _, given in given })
     defer { try? FileManager.default.removeItem(at: stubs) }
     let process = try UnderstudyProcess([
         "serve", "--port", "0", "--threads", "2", "--no-watch", "--stubs", stubs.path,

@@ -82,16 +82,17 @@ struct JournalFeed {
 extension JournalEntry {
     /// One line of the live list: who asked what, and who answered how.
     func summaryJSON() -> JSONValue {
-        .object([
-            ("id", .string(id)),
-            ("sequence", .int(Int(clamping: sequence))),
-            ("method", .string(request.method.rawValue)),
-            ("url", .string(request.target)),
-            ("status", .int(status)),
-            ("servedBy", backend.map(JSONValue.string) ?? .null),
-            ("scope", .string(scope.name)),
-            ("loggedDate", .int(Int(loggedAt * 1000))),
-            ("totalTimeMicros", .int(Int(clamping: durationNanos / 1_000))),
-        ])
+        .object(
+            [
+                ("id", .string(id)),
+                ("sequence", .int(Int(clamping: sequence))),
+                ("method", .string(request.method.rawValue)),
+                ("url", .string(request.target)),
+                ("status", .int(status)),
+                ("servedBy", backend.map(JSONValue.string) ?? .null),
+                ("scope", .string(scope.name)),
+                ("loggedDate", .int(Int(loggedAt * 1000))),
+                ("totalTimeMicros", .int(Int(clamping: durationNanos / 1_000))),
+            ] + (violations.isEmpty ? [] : [("violations", .int(violations.count))]))
     }
 }

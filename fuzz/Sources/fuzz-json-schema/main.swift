@@ -17,7 +17,11 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     // The server's budget, so that an input stops where a request would (past it: no match).
     let budget = RequestBudget.begin(limitNanoseconds: 100_000_000)
     defer { budget.end() }
-    _ = schema.validates(instance)
+    let valid = schema.validates(instance)
+    // The explaining run (contract checks) must agree: a violation exactly when invalid.
+    let violation = schema.firstViolation(of: instance)
+    if valid && violation != nil && !RequestBudget.isExhausted { fatalError("valid, but explained as breaking: \(violation!)") }
+    if !valid && violation == nil { fatalError("invalid, but nothing explained") }
     return 0
 }
 

@@ -205,6 +205,10 @@ function renderRequests() {
       el('span', {className: 'time', text: clock(request.loggedDate)}),
       el('span', {className: 'meta', text: `${request.servedBy || 'unmatched'} · ${(request.totalTimeMicros / 1000).toFixed(1)} ms`
         + (request.scope === 'default' ? '' : ` · scope ${request.scope}`)}));
+    if (request.violations) {
+      row.append(el('span', {className: 'contract-badge', text: `contract ×${request.violations}`,
+        title: 'broke the API contract (serve --openapi)'}));
+    }
     row.dataset.id = request.id;
     if (!request.servedBy) row.classList.add('unmatched-row');
     row.addEventListener('click', () => openRequest(request.id));
@@ -259,6 +263,7 @@ function renderDetail(event) {
   $('stub-draft').hidden = true;
   $('stub-result').textContent = '';
   renderNearMisses(event.nearMisses || []);
+  renderViolations(event.violations || []);
   renderHeaders($('request-headers'), request.headers);
   renderBody($('request-body'), request.bodyAsBase64, headerValue(request.headers, 'content-type'));
   renderHeaders($('response-headers'), event.response.headers);
@@ -268,6 +273,18 @@ function renderDetail(event) {
     $('response-body').prepend(el('p', {className: 'muted truncated',
       text: `Body truncated at ${Math.round(kept / 1024)} KiB of ${event.responseBodyTruncatedFrom.toLocaleString()} bytes sent.`}));
   }
+}
+
+// What the exchange broke of the API contract: where, the rule, and the place in the document.
+function renderViolations(violations) {
+  const box = $('violations');
+  box.replaceChildren();
+  if (!violations.length) return;
+  box.append(el('h3', {text: 'API contract violations'}));
+  box.append(el('ul', {className: 'card violations'}, ...violations.map((violation) => el('li', {},
+    el('strong', {text: `${violation.in} ${violation.pointer || 'body'}: `}),
+    el('span', {text: violation.rule}),
+    el('div', {className: 'muted mono', text: `${violation.operation || ''} ${violation.specLocation}`.trim()})))));
 }
 
 function renderNearMisses(misses) {

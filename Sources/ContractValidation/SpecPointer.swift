@@ -2,18 +2,18 @@ import JSON
 import Stubs
 
 /// JSON Pointers (`#/paths/~1pets/get`) into a document, and `$ref`s followed.
-enum SpecPointer {
-    static func escaped(_ token: String) -> String {
+public enum SpecPointer {
+    public static func escaped(_ token: String) -> String {
         token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
-    static func node(at pointer: String, in document: JSONValue) -> JSONValue? {
+    public static func node(at pointer: String, in document: JSONValue) -> JSONValue? {
         JSONSchema.node(at: pointer, in: document)
     }
 
     /// `node` (at `pointer`) or, when it is a `$ref`, what it leads to (through at most 32
     /// references), with where that is.
-    static func resolved(_ node: JSONValue, at pointer: String, in document: JSONValue) -> (JSONValue, String)? {
+    public static func resolved(_ node: JSONValue, at pointer: String, in document: JSONValue) -> (JSONValue, String)? {
         var (node, pointer) = (node, pointer)
         for _ in 0..<32 {
             guard let ref = node["$ref"]?.stringValue else { return (node, pointer) }
@@ -25,8 +25,8 @@ enum SpecPointer {
 }
 
 /// Walks a document's objects.
-enum SpecWalk {
-    static func visitObjects(_ node: JSONValue, at pointer: String, _ visit: (JSONValue, String) -> Void) {
+public enum SpecWalk {
+    public static func visitObjects(_ node: JSONValue, at pointer: String, _ visit: (JSONValue, String) -> Void) {
         switch node {
         case .object(let members):
             visit(node, pointer)

@@ -5,8 +5,8 @@ import JSON
 /// `exclusiveMaximum` of draft 4 become the numeric bounds they qualify. (3.1's schemas are
 /// 2020-12 already.) Applied to every object of the document: a member named `nullable` whose
 /// value is not `true` (a property schema so named) is left alone.
-enum Dialect30 {
-    static func normalized(_ node: JSONValue) -> JSONValue {
+public enum Dialect30 {
+    public static func normalized(_ node: JSONValue) -> JSONValue {
         switch node {
         case .array(let items): return .array(items.map(normalized))
         case .object(let members): return normalizedSchema(members.map { ($0.0, normalized($0.1)) })

@@ -2,63 +2,70 @@ import JSON
 
 /// A document's operations, read from its tree with every `$ref` followed: what stubs are made
 /// from and what traffic is checked against. Each schema is named by its pointer in the tree.
-struct SpecOperation: Sendable {
-    struct Parameter: Sendable {
-        enum Location: String, Sendable {
+public struct SpecOperation: Sendable {
+    public struct Parameter: Sendable {
+        public enum Location: String, Sendable {
             case query, header, path, cookie
         }
 
-        let name: String
-        let location: Location
-        let required: Bool
+        public let name: String
+        public let location: Location
+        public let required: Bool
         /// Where its schema is (nil: none, or given by `content`, which is not checked).
-        let schema: String?
+        public let schema: String?
         /// Form style with `explode: false`: an array's items in one value, comma-separated.
-        let commaSeparated: Bool
-        let example: JSONValue?
+        public let commaSeparated: Bool
+        public let example: JSONValue?
     }
 
-    struct MediaType: Sendable {
+    public struct MediaType: Sendable {
         /// As the document writes it (`application/json`, `image/*`).
-        let name: String
-        let schema: String?
+        public let name: String
+        public let schema: String?
         /// Named examples in document order (`example` alone is named "example").
-        let examples: [(name: String, value: JSONValue)]
+        public let examples: [(name: String, value: JSONValue)]
     }
 
-    struct Answer: Sendable {
+    public struct Answer: Sendable {
         /// `200`, `2XX`, `default`.
-        let code: String
-        let pointer: String
-        let content: [MediaType]
+        public let code: String
+        public let pointer: String
+        public let content: [MediaType]
         /// Headers the answer must carry, by name.
-        let requiredHeaders: [String]
+        public let requiredHeaders: [String]
+
+        public init(code: String, pointer: String, content: [MediaType], requiredHeaders: [String]) {
+            self.code = code
+            self.pointer = pointer
+            self.content = content
+            self.requiredHeaders = requiredHeaders
+        }
     }
 
     /// `GET`, `POST`, …
-    let method: String
+    public let method: String
     /// As the document writes it: `/pets/{petId}`.
-    let path: String
+    public let path: String
     /// `#/paths/~1pets/get`.
-    let pointer: String
-    let operationID: String?
-    let parameters: [Parameter]
-    let bodyRequired: Bool
-    let body: [MediaType]
-    let answers: [Answer]
+    public let pointer: String
+    public let operationID: String?
+    public let parameters: [Parameter]
+    public let bodyRequired: Bool
+    public let body: [MediaType]
+    public let answers: [Answer]
 
-    var name: String { "\(method) \(path)" }
+    public var name: String { "\(method) \(path)" }
 
     /// The answer documented for `status`: its own code, else its class (`2XX`), else `default`.
-    func answer(for status: Int) -> Answer? {
+    public func answer(for status: Int) -> Answer? {
         answers.first { $0.code == String(status) } ?? answers.first { $0.code.uppercased() == "\(status / 100)XX" }
             ?? answers.first { $0.code == "default" }
     }
 
-    static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+    public static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
     /// Every operation of `document`, in its order.
-    static func all(in document: SpecDocument) throws(SpecError) -> [SpecOperation] {
+    public static func all(in document: SpecDocument) throws(SpecError) -> [SpecOperation] {
         let json = document.json
         var operations: [SpecOperation] = []
         for (path, item) in json["paths"]?.objectValue ?? [] {

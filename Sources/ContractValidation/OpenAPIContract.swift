@@ -13,17 +13,15 @@ public struct OpenAPIContract: ContractCheck {
     public let enforcement: ContractEnforcement
     /// The document's file.
     public let path: String
-    let operations: [SpecOperation]
+    public let operations: [SpecOperation]
     private let routes: [PathRoute]
     private let schemas: JSONSchema
     /// The first server's path (`/v1`), under which the document's paths are served too.
     let basePath: String
 
-    public static func load(_ path: String, enforcement: ContractEnforcement) throws(SpecError) -> OpenAPIContract {
-        try OpenAPIContract(document: SpecDocument.read(path), enforcement: enforcement)
-    }
-
-    init(document: SpecDocument, enforcement: ContractEnforcement) throws(SpecError) {
+    /// The checks of `document` (read by OpenAPIContracts' `SpecDocument.read`), its schemas
+    /// compiled once.
+    public init(document: SpecDocument, enforcement: ContractEnforcement) throws(SpecError) {
         self.enforcement = enforcement
         path = document.path
         let json = document.version.hasPrefix("3.0.") ? Dialect30.normalized(document.json) : document.json
@@ -52,7 +50,7 @@ public struct OpenAPIContract: ContractCheck {
 
     /// The path of the first server's URL (`https://api.example.com/v1` → `/v1`), its variables
     /// at their defaults; "" when it has none.
-    static func basePath(of json: JSONValue) -> String {
+    public static func basePath(of json: JSONValue) -> String {
         guard let server = json["servers"]?.arrayValue?.first, var url = server["url"]?.stringValue else { return "" }
         for (name, variable) in server["variables"]?.objectValue ?? [] {
             url = url.replacingOccurrences(of: "{\(name)}", with: variable["default"]?.stringValue ?? "")
@@ -67,7 +65,7 @@ public struct OpenAPIContract: ContractCheck {
     }
 
     /// What `value` breaks of the schema at `pointer`.
-    func schemaViolation(of value: JSONValue, against pointer: String) -> SchemaViolation? {
+    public func schemaViolation(of value: JSONValue, against pointer: String) -> SchemaViolation? {
         schemas.firstViolation(of: value, against: pointer)
     }
 
@@ -199,11 +197,11 @@ public struct OpenAPIContract: ContractCheck {
     }
 
     /// `application/json; charset=utf-8` → `application/json`.
-    static func mediaType(_ header: String) -> String {
+    public static func mediaType(_ header: String) -> String {
         String(header.split(separator: ";", maxSplits: 1).first ?? "").trimmingCharacters(in: .whitespaces).lowercased()
     }
 
-    static func isJSON(_ type: String) -> Bool {
+    public static func isJSON(_ type: String) -> Bool {
         let type = mediaType(type)
         return type == "application/json" || type.hasSuffix("+json")
     }
