@@ -17,18 +17,25 @@ import WireFormat
 struct HARExport {
     let options: RecordingOptions
 
-    func log(_ entries: [(entry: JournalEntry, stub: JSONValue?)]) -> JSONValue {
-        .object([
+    func log(_ entries: [(entry: JournalEntry, stub: JSONValue?)], sessions: [ChannelSession] = []) -> JSONValue {
+        // Exchanges and WebSocket sessions together, by when each began.
+        var dated = entries.map { (Self.startedAt($0.entry), entry($0.entry, stub: $0.stub)) }
+        dated += sessions.map { ($0.openedAt, entry($0)) }
+        dated.sort { $0.0 < $1.0 }
+        return .object([
             (
                 "log",
                 .object([
                     ("version", "1.2"),
                     ("creator", .object([("name", "Understudy"), ("version", .string(UnderstudyVersion.current))])),
-                    ("entries", .array(entries.map { entry($0.entry, stub: $0.stub) })),
+                    ("entries", .array(dated.map(\.1))),
                 ])
             )
         ])
     }
+
+    /// When the request arrived, seconds since 1970.
+    private static func startedAt(_ entry: JournalEntry) -> Double { entry.loggedAt - Double(entry.durationNanos) / 1e9 }
 
     func entry(_ entry: JournalEntry, stub: JSONValue?) -> JSONValue {
         let request = entry.request
@@ -77,34 +84,96 @@ struct HARExport {
         var understudy: [(String, JSONValue)] = [("scope", .string(entry.scope.name)), ("servedBy", entry.backend.map(JSONValue.string) ?? .null)]
         if let id = stub?["id"] { understudy.append(("stubId", id)) }
         if let truncated = entry.truncatedFrom { understudy.append(("truncatedFrom", .int(truncated))) }
-        return .object([
-            ("startedDateTime", .string(Timestamp.iso8601(entry.loggedAt - Double(entry.durationNanos) / 1e9))),
-            ("time", .double(milliseconds)),
-            ("request", .object(requestMembers)),
-            (
-                "response",
-                .object([
-                    ("status", .int(entry.status)),
-                    ("statusText", .string(response.reason ?? "")),
-                    ("httpVersion", "HTTP/1.1"),
-                    (
-                        "cookies",
-                        .array(
-                            response.headers.values(for: "Set-Cookie").map {
-                                Self.pair(String($0.prefix { $0 != "=" }), RecordingOptions.placeholder)
-                            })
-                    ),
-                    ("headers", headers(response.headers, hide)),
-                    ("content", .object(content)),
-                    ("redirectURL", .string(hide(response.headers["Location"] ?? ""))),
-                    ("headersSize", -1),
-                    ("bodySize", .int(entry.truncatedFrom ?? sent.count)),
-                ])
-            ),
-            ("cache", .object([])),
-            ("timings", .object([("send", 0), ("wait", .double(milliseconds)), ("receive", 0)])),
-            ("_understudy", .object(understudy)),
-        ])
+        return .object(
+            [
+                ("startedDateTime", .string(Timestamp.iso8601(Self.startedAt(entry)))),
+                ("time", .double(milliseconds)),
+                ("request", .object(requestMembers)),
+                (
+                    "response",
+                    .object([
+                        ("status", .int(entry.status)),
+                        ("statusText", .string(response.reason ?? "")),
+                        ("httpVersion", "HTTP/1.1"),
+                        (
+                            "cookies",
+                            .array(
+                                response.headers.values(for: "Set-Cookie").map {
+                                    Self.pair(String($0.prefix { $0 != "=" }), RecordingOptions.placeholder)
+                                })
+                        ),
+                        ("headers", headers(response.headers, hide)),
+                        ("content", .object(content)),
+                        ("redirectURL", .string(hide(response.headers["Location"] ?? ""))),
+                        ("headersSize", -1),
+                        ("bodySize", .int(entry.truncatedFrom ?? sent.count)),
+                    ])
+                ),
+                ("cache", .object([])),
+                ("timings", .object([("send", 0), ("wait", .double(milliseconds)), ("receive", 0)])),
+            ] + Self.serverIPAddress(of: request) + [("_understudy", .object(understudy))])
+    }
+
+    /// A WebSocket session as Chrome writes one: the upgrade answered `101`, its messages in
+    /// `_webSocketMessages` (`send`: from the app; `time` in seconds since 1970; text, opcode 1),
+    /// secrets in them redacted as in a body.
+    func entry(_ session: ChannelSession) -> JSONValue {
+        let request = session.request
+        let recipe = MappingRecipe(options: options)
+        let secrets = recipe.secrets(RecordedExchange(request, Response(status: 101), source: ""))
+        let hide = { (text: String) in MappingRecipe.scrub(text, secrets) }
+        let host = request.proxiedAuthority ?? request.headers["Host"] ?? "localhost:\(request.localPort)"
+        let messages = session.messages.map { message in
+            JSONValue.object([
+                ("type", .string(message.fromClient ? "send" : "receive")), ("time", .double(message.wallSeconds)), ("opcode", 1),
+                ("data", .string(hide(message.text))),
+            ])
+        }
+        return .object(
+            [
+                ("startedDateTime", .string(Timestamp.iso8601(session.openedAt))),
+                ("time", 0),
+                (
+                    "request",
+                    .object([
+                        ("method", "GET"), ("url", .string(hide("\(request.isSecure ? "wss" : "ws")://\(host)\(request.target)"))),
+                        ("httpVersion", "HTTP/1.1"), ("cookies", .array(request.cookies.map { Self.pair($0.name, RecordingOptions.placeholder) })),
+                        ("headers", headers(request.headers, hide)),
+                        ("queryString", .array(request.queryItems.map { Self.pair($0.name, hide($0.value ?? "")) })),
+                        ("headersSize", -1), ("bodySize", 0),
+                    ])
+                ),
+                (
+                    "response",
+                    .object([
+                        ("status", 101), ("statusText", "Switching Protocols"), ("httpVersion", "HTTP/1.1"), ("cookies", .array([])),
+                        ("headers", .array([])), ("content", .object([("size", 0), ("mimeType", "")])), ("redirectURL", ""),
+                        ("headersSize", -1), ("bodySize", 0),
+                    ])
+                ),
+                ("cache", .object([])),
+                ("timings", .object([("send", 0), ("wait", 0), ("receive", 0)])),
+            ] + Self.serverIPAddress(of: request) + [
+                ("_resourceType", "websocket"),
+                ("_webSocketMessages", .array(messages)),
+                ("_understudy", .object([("scope", .string(session.scope.name))])),
+            ])
+    }
+
+    /// The address the client reached the server at, as far as the request says: the `Host`
+    /// when it is an IP address, else the loopback address of a client on this machine; none
+    /// otherwise (HAR makes the field optional). The connection's own address is not kept.
+    private static func serverIPAddress(of request: Request) -> [(String, JSONValue)] {
+        if !request.isProxied, let host = request.headers["Host"].flatMap({ HostName.of(authority: Substring($0))?.host }),
+            host.contains(":") || host.split(separator: ".", omittingEmptySubsequences: false).map({ UInt8($0) }).filter({ $0 != nil }).count == 4
+        {
+            return [("serverIPAddress", .string(host))]
+        }
+        switch request.remoteAddress {
+        case "127.0.0.1": return [("serverIPAddress", "127.0.0.1")]
+        case "::1": return [("serverIPAddress", "::1")]
+        default: return []
+        }
     }
 
     /// The request's body with the values of redacted form or JSON fields `REDACTED` (written

@@ -42,8 +42,8 @@ public final class RecordingAdminAPI: Backend, AdminRoutesProvider, JournalExpor
     public let exportFormats = ["har"]
 
     /// The journal as HAR, with a recording's redaction (`HARExport`).
-    public func export(_ entries: [(entry: JournalEntry, stub: JSONValue?)], format: String) -> Response {
-        .json(HARExport(options: RecordingOptions()).log(entries).serialized)
+    public func export(_ entries: [(entry: JournalEntry, stub: JSONValue?)], sessions: [ChannelSession], format: String) -> Response {
+        .json(HARExport(options: RecordingOptions()).log(entries, sessions: sessions).serialized)
     }
 
     private let proxy: RecordingProxy

@@ -81,3 +81,40 @@ def test_the_journal_as_har_reads_in_haralyzer_with_secrets_redacted_and_replays
             assert again.status_code == 200 and again.json() == ORDERS, "the same answer, whatever token is sent"
             assert requests.get(url + "/logo.png").content == bytes(range(256))
             assert requests.post(url + "/login", json={"user": "ann", "password": "x"}).json() == {"welcome": "ann"}
+
+
+def test_a_websocket_session_is_exported_as_chrome_writes_one_and_replays_after_import():
+    from websockets.sync.client import connect
+    greeting = {"name": "Greeting", "trigger": {"type": "message", "channel": {"type": "websocket", "initiatingRequestPattern": {"urlPath": "/chat"}},
+                                                "message": {"body": {"equalTo": "hello"}}},
+                "actions": [{"type": "send", "channelTarget": {"type": "originating"}, "message": {"body": {"data": "hi there"}}}]}
+    with tempfile.TemporaryDirectory() as stubs, tempfile.TemporaryDirectory() as scratch:
+        os.makedirs(os.path.join(stubs, "message-mappings"))
+        json.dump(greeting, open(os.path.join(stubs, "message-mappings", "greeting.json"), "w"))
+        with serve(stubs) as url:
+            with connect(url.replace("http://", "ws://") + "/chat?room=1", additional_headers={"X-Understudy-Scope": "ws-har"}, open_timeout=30) as channel:
+                channel.send("hello")
+                assert channel.recv(timeout=10) == "hi there"
+            requests.get(url + "/before-nothing", headers={"X-Understudy-Scope": "ws-har"})
+            har = requests.get(url + "/__admin/requests?format=har&scope=ws-har").json()
+        entries = har["log"]["entries"]
+        assert [entry["response"]["status"] for entry in entries] == [101, 404], "oldest first, sessions among the exchanges"
+        session = entries[0]
+        assert session["_resourceType"] == "websocket" and session["request"]["url"].startswith("ws://")
+        assert session["request"]["url"].endswith("/chat?room=1")
+        assert [(message["type"], message["data"], message["opcode"]) for message in session["_webSocketMessages"]] == [
+            ("send", "hello", 1), ("receive", "hi there", 1)]
+        assert all(message["time"] > 1.7e9 for message in session["_webSocketMessages"])
+        assert session["serverIPAddress"] == "127.0.0.1" and entries[1]["serverIPAddress"] == "127.0.0.1"
+        assert HarEntry(session).status == 101
+        # import-har makes the session message mappings that answer the same.
+        exported = os.path.join(scratch, "ws.har")
+        json.dump(har, open(exported, "w"))
+        replay = os.path.join(scratch, "replay")
+        os.makedirs(os.path.join(replay, "mappings"))
+        done = subprocess.run([BINARY, "import-har", exported, "--out", os.path.join(replay, "recorded", "ws")], capture_output=True, text=True)
+        assert done.returncode == 0 and "1 WebSocket session(s)" in done.stdout, done.stdout + done.stderr
+        with serve(replay) as url:
+            with connect(url.replace("http://", "ws://") + "/chat?room=1", open_timeout=30) as channel:
+                channel.send("hello")
+                assert channel.recv(timeout=10) == "hi there"

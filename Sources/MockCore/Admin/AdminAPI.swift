@@ -144,15 +144,18 @@ final class AdminAPI: Backend {
                 + (known.isEmpty ? "" : ", or as \(known.joined(separator: ", "))")
             return .response(.json(JSONValue.object([("message", .string(message))]).serialized, status: 400))
         }
-        let entries = journal.entriesOf(scope)
+        // The journal's filters apply as to its JSON: the scope, `violations=true`, `limit`.
+        let entries = journal.entriesOf(scope).filter { call.request.query("violations") != "true" || !$0.violations.isEmpty }
         let shown = Array(entries.suffix(max(0, limit ?? entries.count)))
+        let channelHost = backends.lazy.compactMap { $0 as? any ChannelHost }.first
+        let sessions = call.request.query("violations") == "true" ? [] : channelHost?.sessions(in: scope) ?? []
         let backends = backends
         // Off the loop: each entry's stub is found again, and the document may be large.
         return .computed(on: .global()) {
             exporter.export(
                 shown.map { entry in
                     (entry, entry.backend.flatMap { name in backends.first { $0.name == name }?.answeringStub(for: entry.request, in: entry.scope) })
-                },
+                }, sessions: sessions,
                 format: format)
         }
     }

@@ -18,6 +18,39 @@ public protocol ChannelHost: Backend {
     /// An app's HTTP request in `scope` was answered by `backend` (nil: nothing answered); called
     /// before the answer is sent.
     func served(_ request: Request, by backend: String?, in scope: StateScope)
+    /// The WebSocket sessions of `scope` (nil: every scope's) the message journal still holds or
+    /// that are open, oldest first: what a HAR export writes as `_webSocketMessages`.
+    func sessions(in scope: StateScope?) -> [ChannelSession]
+}
+
+/// A WebSocket session: its opening request and the messages journaled on it.
+public struct ChannelSession: Sendable {
+    public struct Message: Sendable {
+        /// Sent by the app (received here), else sent to it.
+        public let fromClient: Bool
+        /// Seconds since 1970.
+        public let wallSeconds: Double
+        public let text: String
+
+        public init(fromClient: Bool, wallSeconds: Double, text: String) {
+            self.fromClient = fromClient
+            self.wallSeconds = wallSeconds
+            self.text = text
+        }
+    }
+
+    public let request: Request
+    public let scope: StateScope
+    /// Seconds since 1970.
+    public let openedAt: Double
+    public let messages: [Message]
+
+    public init(request: Request, scope: StateScope, openedAt: Double, messages: [Message]) {
+        self.request = request
+        self.scope = scope
+        self.openedAt = openedAt
+        self.messages = messages
+    }
 }
 
 /// A backend that records WebSockets by relaying them to a real server (the recording proxy while

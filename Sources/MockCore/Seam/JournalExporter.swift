@@ -6,6 +6,6 @@ import JSON
 public protocol JournalExporter: Backend {
     var exportFormats: [String] { get }
     /// `entries`, oldest first, each with the stub that answers it now (nil: none, or not a stub),
-    /// as a document of `format` (one of `exportFormats`).
-    func export(_ entries: [(entry: JournalEntry, stub: JSONValue?)], format: String) -> Response
+    /// and the WebSocket `sessions` of the same scope, as a document of `format` (one of `exportFormats`).
+    func export(_ entries: [(entry: JournalEntry, stub: JSONValue?)], sessions: [ChannelSession], format: String) -> Response
 }

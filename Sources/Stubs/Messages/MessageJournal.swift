@@ -54,7 +54,8 @@ struct MessageEvent: Sendable {
     let message: String
     /// The mapping that matched a received message (nil: none did, or a sent one).
     let stub: JSONValue?
-    let timestamp = MonotonicClock.wallSeconds()
+    /// When it came or went, seconds since 1970.
+    let timestamp: Double
 
     var scope: StateScope { channel.scope }
     var request: Request { channel.request }
@@ -62,7 +63,8 @@ struct MessageEvent: Sendable {
     /// What the event holds in memory, roughly: its text and the fixed part.
     var bytes: Int { message.utf8.count + 128 }
 
-    init(type: Kind, channel: MessageStubs.OpenChannel, message: String, stub: JSONValue?) {
+    init(type: Kind, channel: MessageStubs.OpenChannel, message: String, stub: JSONValue?, at timestamp: Double = MonotonicClock.wallSeconds()) {
+        self.timestamp = timestamp
         self.type = type
         self.channel = channel
         self.message = message

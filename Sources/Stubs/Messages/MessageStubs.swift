@@ -46,6 +46,7 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
         let id = UUID().uuidString.lowercased()
         let scope: StateScope
         let request: Request
+        let openedAt = MonotonicClock.wallSeconds()
         /// The loop's own: used there only (`loop.execute` from elsewhere).
         let channel: WebSocketChannel
         private let madeModel = Mutex<TemplateValue?>(nil)
@@ -364,6 +365,8 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
         default: return
         }
         let text = String(decoding: bytes, as: UTF8.self)
+        // Journaled after what it makes the stubs send, but dated when it came.
+        let arrived = MonotonicClock.wallSeconds()
         RequestBudget.run {
             let matched = mappings(in: open.scope).first { mapping in
                 guard case .message(let channel, let body) = mapping.trigger else { return false }
@@ -373,7 +376,7 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
             if let matched {
                 for action in matched.actions { send(action, message: text, model: open.model, scope: open.scope, from: open) }
             }
-            record(MessageEvent(type: .received, channel: open, message: text, stub: matched?.json))
+            record(MessageEvent(type: .received, channel: open, message: text, stub: matched?.json, at: arrived))
         }
     }
 
@@ -449,6 +452,26 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
     /// The journal of `scope` (nil: every scope's), oldest first.
     func events(in scope: StateScope?) -> [MessageEvent] {
         state.withLock { state in state.journal.events.filter { scope == nil || $0.scope === scope } }
+    }
+
+    public func sessions(in scope: StateScope?) -> [ChannelSession] {
+        let (events, open) = state.withLock { state in
+            (state.journal.events.filter { scope == nil || $0.scope === scope }, state.channels.values.filter { scope == nil || $0.scope === scope })
+        }
+        var order: [String] = []
+        var channels: [String: OpenChannel] = [:]
+        var messages: [String: [ChannelSession.Message]] = [:]
+        for channel in open + events.map(\.channel) where channels[channel.id] == nil {
+            channels[channel.id] = channel
+            order.append(channel.id)
+        }
+        for event in events.sorted(by: { $0.timestamp < $1.timestamp }) {
+            messages[event.channel.id, default: []].append(
+                ChannelSession.Message(fromClient: event.type == .received, wallSeconds: event.timestamp, text: event.message))
+        }
+        return order.compactMap { id in
+            channels[id].map { ChannelSession(request: $0.request, scope: $0.scope, openedAt: $0.openedAt, messages: messages[id] ?? []) }
+        }.sorted { $0.openedAt < $1.openedAt }
     }
 
     func removeEvents(in scope: StateScope?, where condition: (MessageEvent) -> Bool) -> [MessageEvent] {
