@@ -79,7 +79,7 @@ public struct OpenAPIContract: ContractCheck {
         let method = request.method.rawValue
         guard let operation = operation(in: route, method: method) else {
             let allowed = route.operations.map { operations[$0].method }.joined(separator: ", ")
-            let at = "#/paths/" + SpecPointer.escaped(route.template)
+            let at = "#/paths/" + JSONPointer.escaped(route.template)
             return (true, [violation(.request, route.template, "method", at, "\(route.template) has no \(method) operation (it has \(allowed))")])
         }
         var found: [ContractViolation] = []

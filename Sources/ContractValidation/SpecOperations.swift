@@ -69,7 +69,7 @@ public struct SpecOperation: Sendable {
         let json = document.json
         var operations: [SpecOperation] = []
         for (path, item) in json["paths"]?.objectValue ?? [] {
-            let itemPointer = "#/paths/" + SpecPointer.escaped(path)
+            let itemPointer = "#/paths/" + JSONPointer.escaped(path)
             guard let (item, _) = SpecPointer.resolved(item, at: itemPointer, in: json) else {
                 throw document.error(at: itemPointer, "its $ref leads nowhere")
             }
@@ -98,7 +98,7 @@ public struct SpecOperation: Sendable {
                 }
                 var answers: [Answer] = []
                 for (code, response) in operation["responses"]?.objectValue ?? [] {
-                    let at = pointer + "/responses/" + SpecPointer.escaped(code)
+                    let at = pointer + "/responses/" + JSONPointer.escaped(code)
                     guard let (resolved, resolvedAt) = SpecPointer.resolved(response, at: at, in: json) else {
                         throw document.error(at: at, "its $ref leads nowhere")
                     }
@@ -141,7 +141,7 @@ public struct SpecOperation: Sendable {
 
     private static func mediaTypes(_ content: JSONValue?, at pointer: String, in document: SpecDocument) throws(SpecError) -> [MediaType] {
         (content?.objectValue ?? []).map { name, media in
-            let at = pointer + "/" + SpecPointer.escaped(name)
+            let at = pointer + "/" + JSONPointer.escaped(name)
             var examples: [(String, JSONValue)] = []
             if let example = media["example"] { examples.append(("example", example)) }
             for (exampleName, example) in media["examples"]?.objectValue ?? [] {

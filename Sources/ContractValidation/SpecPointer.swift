@@ -3,10 +3,6 @@ import Stubs
 
 /// JSON Pointers (`#/paths/~1pets/get`) into a document, and `$ref`s followed.
 public enum SpecPointer {
-    public static func escaped(_ token: String) -> String {
-        token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-    }
-
     public static func node(at pointer: String, in document: JSONValue) -> JSONValue? {
         JSONSchema.node(at: pointer, in: document)
     }
@@ -30,7 +26,7 @@ public enum SpecWalk {
         switch node {
         case .object(let members):
             visit(node, pointer)
-            for (key, value) in members { visitObjects(value, at: pointer + "/" + SpecPointer.escaped(key), visit) }
+            for (key, value) in members { visitObjects(value, at: pointer + "/" + JSONPointer.escaped(key), visit) }
         case .array(let items):
             for (index, item) in items.enumerated() { visitObjects(item, at: "\(pointer)/\(index)", visit) }
         default:

@@ -56,7 +56,7 @@ public enum InputSchema {
         if let types = schema["type"] {
             let names = types.arrayValue?.compactMap(\.stringValue) ?? types.stringValue.map { [$0] } ?? []
             guard names.contains(where: { conforms(value, to: $0) }) else {
-                return "\(place): expected \(names.joined(separator: " or ")), got \(typeName(of: value))"
+                return "\(place): expected \(names.joined(separator: " or ")), got \(value.schemaTypeName)"
             }
         }
         if let allowed = schema["enum"]?.arrayValue, !allowed.contains(value) {
@@ -79,7 +79,7 @@ public enum InputSchema {
                 return "\(place): \(name) is required"
             }
             for (name, member) in members {
-                let inner = pointer + "/" + escaped(name)
+                let inner = pointer + "/" + JSONPointer.escaped(name)
                 if let property = properties.first(where: { $0.0 == name })?.1 {
                     if let problem = violation(of: property, by: member, root: root, at: inner) { return problem }
                 } else if schema["additionalProperties"] == false {
@@ -103,30 +103,5 @@ public enum InputSchema {
         case ("integer", .double(let number)): number.rounded() == number
         default: false
         }
-    }
-
-    private static func typeName(of value: JSONValue) -> String {
-        switch value {
-        case .null: "null"
-        case .bool: "boolean"
-        case .int: "integer"
-        case .double: "number"
-        case .string: "string"
-        case .array: "array"
-        case .object: "object"
-        }
-    }
-
-    /// RFC 6901: `~` and `/` in a name are `~0` and `~1`.
-    private static func escaped(_ name: String) -> String {
-        var out = ""
-        for character in name {
-            switch character {
-            case "~": out += "~0"
-            case "/": out += "~1"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 }

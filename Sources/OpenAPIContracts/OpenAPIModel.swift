@@ -27,7 +27,7 @@ enum OpenAPIModel {
             }
         } catch {
             let failure = OpenAPIKit.OpenAPI.Error(from: error)
-            let pointer = "#" + failure.codingPath.map { "/" + SpecPointer.escaped($0.intValue.map(String.init) ?? $0.stringValue) }.joined()
+            let pointer = "#" + failure.codingPath.map { "/" + JSONPointer.escaped($0.intValue.map(String.init) ?? $0.stringValue) }.joined()
             throw document.error(at: pointer, "not a valid OpenAPI \(version) document: \(failure.localizedDescription)")
         }
     }

@@ -78,7 +78,7 @@ private struct FileBundle {
                 if key == "$ref", case .string(let ref) = value {
                     rewritten.append((key, .string(try target(of: ref, in: file, at: "\(file.base)\(pointer)/$ref"))))
                 } else {
-                    rewritten.append((key, try rewriteReferences(in: value, of: file, pointer: pointer + "/" + SpecPointer.escaped(key))))
+                    rewritten.append((key, try rewriteReferences(in: value, of: file, pointer: pointer + "/" + JSONPointer.escaped(key))))
                 }
             }
             return .object(rewritten)
@@ -157,7 +157,7 @@ enum YAMLTree {
                     (
                         name,
                         try convert(
-                            value, pointer: pointer + "/" + SpecPointer.escaped(name), lines: &lines, budget: &budget, depth: depth + 1, file: file)
+                            value, pointer: pointer + "/" + JSONPointer.escaped(name), lines: &lines, budget: &budget, depth: depth + 1, file: file)
                     ))
             }
             return .object(members)

@@ -153,7 +153,7 @@ public struct JSONSchema: Sendable {
         guard fragment.hasPrefix("/") else { return nil }
         var node = document
         for token in fragment.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            let key = token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            let key = JSONPointer.unescaped(token)
             if case .array(let items) = node, let index = Int(key), items.indices.contains(index) {
                 node = items[index]
             } else if let child = node[key] {
@@ -264,12 +264,8 @@ private struct Run {
     func violation(_ keyword: String, _ rule: @autoclosure () -> String) -> SchemaViolation? {
         guard explains else { return nil }
         return SchemaViolation(
-            instancePointer: instancePath.map { "/" + Self.escaped($0) }.joined(),
-            schemaPointer: schemaPath[0] + (schemaPath.dropFirst() + [keyword]).map { "/" + Self.escaped($0) }.joined(), rule: rule())
-    }
-
-    private static func escaped(_ token: String) -> String {
-        token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+            instancePointer: instancePath.map { "/" + JSONPointer.escaped($0) }.joined(),
+            schemaPointer: schemaPath[0] + (schemaPath.dropFirst() + [keyword]).map { "/" + JSONPointer.escaped($0) }.joined(), rule: rule())
     }
 
     /// Evaluates the subschema at `keys` under this one against the instance's member `member`
@@ -324,7 +320,7 @@ private struct Run {
         if let type = node["type"] {
             let names = type.arrayValue?.compactMap(\.stringValue) ?? type.stringValue.map { [$0] } ?? []
             if !names.contains(where: { Self.isType(instance, $0, draft: draft) }) {
-                result.fail(violation("type", "expected \(names.joined(separator: " or ")), found \(Self.typeName(of: instance))"))
+                result.fail(violation("type", "expected \(names.joined(separator: " or ")), found \(instance.schemaTypeName)"))
             }
         }
         if let options = node["enum"]?.arrayValue, !options.contains(where: { Self.equal($0, instance) }) {
@@ -573,19 +569,6 @@ private struct Run {
                     result.fail(violation("dependentRequired", "'\(name)' needs '\(missing)'"))
                 }
             }
-        }
-    }
-
-    /// A value's JSON type, as a failure names it.
-    static func typeName(of value: JSONValue) -> String {
-        switch value {
-        case .null: "null"
-        case .bool: "boolean"
-        case .int: "integer"
-        case .double: "number"
-        case .string: "string"
-        case .array: "array"
-        case .object: "object"
         }
     }
 
