@@ -77,7 +77,9 @@ public struct OpenAPIContract: ContractCheck {
             return (false, [violation(.request, nil, "path", "#/paths", "no path of the contract matches \(path)")])
         }
         let method = request.method.rawValue
-        guard let operation = operation(in: route, method: method) else {
+        guard let operation = operation(in: route, for: request) else {
+            // A browser's CORS preflight is the browser's, not the app's: not the contract's business.
+            if request.method == .options, request.headers["Access-Control-Request-Method"] != nil { return (true, []) }
             let allowed = route.operations.map { operations[$0].method }.joined(separator: ", ")
             let at = "#/paths/" + JSONPointer.escaped(route.template)
             return (true, [violation(.request, route.template, "method", at, "\(route.template) has no \(method) operation (it has \(allowed))")])
@@ -144,7 +146,7 @@ public struct OpenAPIContract: ContractCheck {
 
     public func check(response: Response, to request: Request) -> [ContractViolation] {
         guard let (route, _) = findRoute(request.rawPath),
-            let operation = operation(in: route, method: request.method.rawValue)
+            let operation = operation(in: route, for: request)
         else { return [] }
         guard let answer = operation.answer(for: response.status) else {
             let documented = operation.answers.map(\.code).joined(separator: ", ")
@@ -265,8 +267,12 @@ public struct OpenAPIContract: ContractCheck {
         return nil
     }
 
-    private func operation(in route: PathRoute, method: String) -> SpecOperation? {
-        route.operations.lazy.map { operations[$0] }.first { $0.method == method }
+    /// The operation `request` is for: its method's, or for a HEAD the GET's (HTTP allows HEAD
+    /// wherever GET is, and documents seldom list it).
+    private func operation(in route: PathRoute, for request: Request) -> SpecOperation? {
+        let candidates = route.operations.lazy.map { operations[$0] }
+        let method = request.method.rawValue
+        return candidates.first { $0.method == method } ?? (request.method == .head ? candidates.first { $0.method == "GET" } : nil)
     }
 
     private func violation(_ part: ContractViolation.Part, _ operation: String?, _ pointer: String, _ location: String, _ rule: String)

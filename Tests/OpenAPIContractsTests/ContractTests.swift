@@ -113,6 +113,15 @@ import Testing
         let method = contract.check(request: request(.delete, "/orders"))
         #expect(method.covered)
         #expect(method.violations.first?.rule == "/orders has no DELETE operation (it has GET, POST)")
+        // HEAD is checked as the GET it stands for (its empty answer too); a CORS preflight passes.
+        #expect(contract.check(request: request(.head, "/orders?limit=1", headers: ["X-Tenant": "a"])).violations.isEmpty)
+        #expect(contract.check(request: request(.head, "/orders")).violations.map(\.pointer) == ["query.limit", "header.X-Tenant"])
+        let head = request(.head, "/orders/1")
+        #expect(contract.check(response: Response(status: 200), to: head).isEmpty)
+        #expect(contract.check(response: Response(status: 500), to: head).map(\.pointer) == ["status"])
+        let preflight = request(.options, "/orders", headers: ["Access-Control-Request-Method": "POST", "Origin": "http://app.test"])
+        #expect(contract.check(request: preflight) == (true, []))
+        #expect(contract.check(request: request(.options, "/orders")).violations.map(\.pointer) == ["method"])
     }
 
     @Test func openAPI31SchemasAreJSONSchema202012() throws {
