@@ -4,7 +4,7 @@
 /// `required`, `additionalProperties` (false), `items`, `enum`, `minimum`/`maximum`, `minLength`
 /// and `description`. Anything else in a schema is documentation: it is kept, not checked (the
 /// admin route that gets the value checks it fully). A stub's `matchesJsonSchema` is another
-/// matter: Stubs' `JSONSchema` applies every keyword of five drafts, and says only yes or no.
+/// matter: Stubs' `JSONSchema` applies every keyword of five drafts (and says where a value breaks one).
 public enum InputSchema {
     public static func object(
         _ description: String, _ properties: [(String, JSONValue)] = [], required: [String] = [], closed: Bool = false

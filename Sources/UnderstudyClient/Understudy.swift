@@ -133,6 +133,11 @@ public struct Understudy: Sendable {
     func call(_ method: String, _ path: String, scope: String? = nil, body: Data? = nil, query: [URLQueryItem] = []) async throws -> Data {
         let (status, answer) = try await send(method, path, scope: scope, body: body, query: query)
         guard (200..<300).contains(status) else {
+            if status == 410, let lost = try? JSONValue(parsing: answer), let scope = lost["scope"]?.stringValue,
+                let replica = lost["lostReplica"]?.stringValue
+            {
+                throw UnderstudyError.scopeLost(scope: scope, replica: replica)
+            }
             throw UnderstudyError.server(call: "\(method) \(path)", status: status, message: Self.message(in: answer))
         }
         return answer

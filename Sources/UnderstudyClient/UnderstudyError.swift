@@ -14,6 +14,8 @@ public enum UnderstudyError: Error, Sendable, Equatable, CustomStringConvertible
     case invalidScopeName(String, reason: String)
     /// A URL (`UNDERSTUDY_URL`, a base URL) that cannot be used.
     case invalidURL(String)
+    /// On a team server: the scope lived on a replica that has gone, and its state with it (`410`).
+    case scopeLost(scope: String, replica: String)
 
     public var description: String {
         switch self {
@@ -29,6 +31,9 @@ public enum UnderstudyError: Error, Sendable, Equatable, CustomStringConvertible
             return "bad scope name \"\(name)\": \(reason)"
         case .invalidURL(let text):
             return "not an http(s) URL: \(text)"
+        case .scopeLost(let scope, let replica):
+            return "scope \"\(scope)\" is lost: the team server's replica \(replica) that held it has gone, and its stubs, "
+                + "state and journal with it. Start it afresh with `try await scope.reset()` (it then lives where it now routes)."
         }
     }
 

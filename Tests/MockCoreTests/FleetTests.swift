@@ -68,4 +68,40 @@ import Testing
         let bytes = try #require(ProcessMemory.residentBytes())
         #expect(bytes > 1_000_000 && bytes < 1 << 40)
     }
+
+    @Test func theScopeDirectoryKeepsNewerWordAndWhatItKnows() {
+        let directory = ScopeDirectory()
+        directory.set("ci-1", livesOn: "http://a:8080")
+        // An old replica's word that it dropped the scope does not undo the newer owner's.
+        directory.drop("ci-1", ifOwnedBy: "http://b:8080")
+        #expect(directory.owner(of: "ci-1") == "http://a:8080")
+        directory.drop("ci-1", ifOwnedBy: "http://a:8080")
+        #expect(directory.owner(of: "ci-1") == nil)
+        // A joining replica takes a peer's entries, keeping those it knows.
+        directory.set("ci-2", livesOn: "http://c:8080")
+        directory.adopt(.object([("ci-2", "http://a:8080"), ("ci-3", "http://b:8080")]))
+        #expect(directory.entries == ["ci-2": "http://c:8080", "ci-3": "http://b:8080"])
+    }
+
+    @Test func adminRoutesOfAScopeNameItAndSayWhetherTheyStartItAfresh() {
+        func route(_ method: HTTPMethod, _ path: String) -> String? {
+            ScopeDirectory.scopeRoute(Request(method: method, target: path)).map { "\($0.name) \($0.startsAfresh ? "afresh" : "as it is")" }
+        }
+        #expect(route(.post, "/__admin/scopes/ci-7/reset") == "ci-7 afresh")
+        #expect(route(.delete, "/__admin/scopes/ci-7") == "ci-7 afresh")
+        #expect(route(.put, "/__admin/scopes/ci-7") == "ci-7 afresh")
+        #expect(route(.get, "/__admin/scopes/ci-7") == "ci-7 as it is")
+        #expect(route(.put, "/__admin/scopes/ci-7/network") == "ci-7 as it is")
+        #expect(route(.get, "/__admin/scopes") == nil)
+        #expect(route(.post, "/__admin/scopes/default/reset") == nil)
+    }
+
+    @Test func aLostScopeIsA410NamingItsReplicaAndTheWayBack() throws {
+        let answer = ScopeDirectory.lost("ci-9", on: "http://10.0.0.3:8080", because: "does not answer")
+        #expect(answer.status == 410)
+        #expect(answer.headers["X-Understudy-Scope-Lost"] == "ci-9")
+        let body = try JSONValue.parse(answer.body.bytes)
+        #expect(body["lostReplica"] == "http://10.0.0.3:8080" && body["scope"] == "ci-9")
+        #expect(body["message"]?.stringValue?.contains("POST /__admin/scopes/ci-9/reset") == true)
+    }
 }

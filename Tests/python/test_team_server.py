@@ -1,6 +1,7 @@
 """A team server: three replicas on loopback behind Debian's nginx running deploy/nginx/understudy.conf.
 Every scope, named by header or by prefix, lands on one replica each time; its journal and counts
-are exact there; killing a replica loses only its scopes."""
+are exact there; killing a replica loses only its scopes, and loudly (410); a replica back keeps
+scopes that live elsewhere where they are; a hung one's scopes are answered within 10 s."""
 import json
 import os
 import shutil
@@ -54,14 +55,8 @@ def fleet(tmp_path):
     stubs = tmp_path / "stubs"
     (stubs / "mappings").mkdir(parents=True)
     (stubs / "mappings" / "ping.json").write_text(json.dumps({"request": {"urlPath": "/ping"}, "response": {"body": "pong"}}))
-    replicas = []
-    for _ in range(3):
-        port = free_port()
-        process = subprocess.Popen([BINARY, "serve", "--port", str(port), "--stubs", str(stubs), "--no-watch", "--threads", "2"],
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        replicas.append((port, process))
-    for port, _ in replicas:
-        wait_healthy("http://127.0.0.1:%d" % port)
+    # Peers of each other, as a team server's replicas are (the scope directory goes through them).
+    replicas = start_replicas(stubs, 3)
     # nginx with the shipped config, its listen port and its replicas set for loopback.
     prefix = tmp_path / "nginx"
     (prefix / "logs").mkdir(parents=True)
@@ -81,7 +76,7 @@ def fleet(tmp_path):
     base = "http://127.0.0.1:%d" % front
     try:
         wait_healthy(base)
-        yield base, replicas
+        yield base, replicas, stubs
     finally:
         server.send_signal(signal.SIGQUIT)
         server.wait(timeout=30)
@@ -92,19 +87,19 @@ def fleet(tmp_path):
 
 
 def node_of(replicas, scope):
-    """The replicas whose journal holds requests of `scope`."""
+    """The replicas that hold `scope` (asked each one's own list: a scope's own queries are relayed to where it lives)."""
     holders = []
     for port, process in replicas:
         if process.poll() is not None:
             continue
-        status, body = call("http://127.0.0.1:%d/__admin/requests?scope=%s" % (port, scope))
-        if status == 200 and json.loads(body)["requests"]:
+        status, body = call("http://127.0.0.1:%d/__admin/scopes" % port)
+        if status == 200 and scope in [entry["name"] for entry in json.loads(body)["scopes"]]:
             holders.append(port)
     return holders
 
 
 def test_every_scope_lands_on_one_replica_whatever_names_it(fleet):
-    base, replicas = fleet
+    base, replicas, _ = fleet
     scopes = ["ci-%d" % n for n in range(40)]
     for scope in scopes:
         for _ in range(3):
@@ -121,26 +116,144 @@ def test_every_scope_lands_on_one_replica_whatever_names_it(fleet):
     assert len(used) == 3, "40 scopes over 3 replicas use them all: %s" % used
 
 
-def test_a_replica_gone_loses_only_its_scopes(fleet):
-    base, replicas = fleet
+def add_stub(base, scope, body):
+    mapping = {"request": {"urlPath": "/mine"}, "response": {"body": body}}
+    return call(base + "/__admin/mappings", "POST", json.dumps(mapping).encode(), {"X-Understudy-Scope": scope, "Content-Type": "application/json"})[0]
+
+
+def test_a_replica_gone_loses_its_scopes_loudly_and_a_reset_starts_one_afresh(fleet):
+    base, replicas, _ = fleet
     scopes = ["run-%d" % n for n in range(30)]
     for scope in scopes:
-        mapping = {"request": {"urlPath": "/mine"}, "response": {"body": scope}}
-        status, _ = call(base + "/__admin/mappings", "POST", json.dumps(mapping).encode(), {"X-Understudy-Scope": scope, "Content-Type": "application/json"})
-        assert status == 201
+        assert add_stub(base, scope, scope) == 201
         assert call(base + "/mine", headers={"X-Understudy-Scope": scope}) == (200, scope.encode())
     home = {scope: node_of(replicas, scope)[0] for scope in scopes}
     victim_port, victim = replicas[0]
     victim.send_signal(signal.SIGKILL)
     victim.wait(timeout=10)
+    lost = [scope for scope in scopes if home[scope] == victim_port]
+    assert lost and len(lost) < len(scopes)
     for scope in scopes:
-        status, body = call(base + "/mine", headers={"X-Understudy-Scope": scope})
-        if home[scope] == victim_port:
-            # Retried on another replica, where the scope starts from the fixtures: its stub is gone.
-            assert status == 404, (scope, status, body)
+        request = urllib.request.Request(base + "/mine", headers={"X-Understudy-Scope": scope})
+        try:
+            with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+                status, body, header = answer.status, answer.read(), answer.headers.get("X-Understudy-Scope-Lost")
+        except urllib.error.HTTPError as error:
+            status, body, header = error.code, error.read(), error.headers.get("X-Understudy-Scope-Lost")
+        if scope in lost:
+            # Not a fresh scope whose stubs are gone (a 404 that looks like a test bug): 410, saying so.
+            assert (status, header) == (410, scope), (scope, status, body)
+            answer = json.loads(body)
+            assert answer["lostReplica"] == "http://127.0.0.1:%d" % victim_port and "/__admin/scopes/%s/reset" % scope in answer["message"]
         else:
             assert (status, body) == (200, scope.encode()), "%s lived on a replica that is still up" % scope
-    assert any(port == victim_port for port in home.values()) and any(port != victim_port for port in home.values())
+    # A write in a lost scope is refused too; the scope's admin queries say it is lost.
+    assert add_stub(base, lost[0], "again") == 410
+    assert call(base + "/__admin/requests?scope=" + lost[0])[0] == 410
+    # A reset starts it afresh where it now routes: its old stub is gone, new ones stand.
+    assert call(base + "/__admin/scopes/%s/reset" % lost[0], "POST")[0] == 200
+    assert call(base + "/mine", headers={"X-Understudy-Scope": lost[0]})[0] == 404
+    assert add_stub(base, lost[0], "afresh") == 201
+    assert call(base + "/mine", headers={"X-Understudy-Scope": lost[0]}) == (200, b"afresh")
+
+
+def test_a_replica_back_leaves_scopes_where_they_live_and_its_own_stay_lost(fleet):
+    base, replicas, stubs = fleet
+    scopes = ["back-%d" % n for n in range(30)]
+    for scope in scopes:
+        assert add_stub(base, scope, scope) == 201
+    home = {scope: node_of(replicas, scope)[0] for scope in scopes}
+    victim_port, victim = replicas[0]
+    victim.send_signal(signal.SIGKILL)
+    victim.wait(timeout=10)
+    lost = [scope for scope in scopes if home[scope] == victim_port]
+    # One lost scope made afresh on a survivor while the victim is down, one left lost.
+    renewed, still_lost = lost[0], lost[1]
+    assert call(base + "/__admin/scopes/%s/reset" % renewed, "POST")[0] == 200
+    assert add_stub(base, renewed, "renewed") == 201
+    # The victim comes back on its port, a peer as before: it joins with the directory.
+    others = ["--peer", "http://127.0.0.1:%d" % replicas[1][0], "--peer", "http://127.0.0.1:%d" % replicas[2][0]]
+    back = serve(stubs, victim_port, others)
+    replicas[0] = (victim_port, back)
+    wait_healthy("http://127.0.0.1:%d" % victim_port)
+    # For 15 s (past nginx's fail_timeout, when it sends the victim's hash back to it) every read
+    # answers from where each scope lives: none alternates, none starts afresh.
+    deadline = time.time() + 15
+    while time.time() < deadline:
+        assert call(base + "/mine", headers={"X-Understudy-Scope": renewed}) == (200, b"renewed")
+        for scope in scopes:
+            if scope not in lost:
+                assert call(base + "/mine", headers={"X-Understudy-Scope": scope}) == (200, scope.encode()), scope
+        assert call(base + "/mine", headers={"X-Understudy-Scope": still_lost})[0] == 410
+        time.sleep(0.5)
+    # No copy of the renewed scope was made anywhere but where it lives.
+    holders = [port for port, _ in replicas
+               if renewed in [entry["name"] for entry in json.loads(call("http://127.0.0.1:%d/__admin/scopes" % port)[1])["scopes"]]]
+    assert len(holders) == 1 and holders[0] != victim_port
+
+
+def test_a_scopes_admin_routes_through_nginx_reach_its_replica(fleet):
+    base, replicas, _ = fleet
+    assert add_stub(base, "routed", "mine") == 201
+    [home] = node_of(replicas, "routed")
+    status, body = call(base + "/__admin/scopes/routed")
+    assert status == 200 and json.loads(body)["name"] == "routed"
+    assert call(base + "/__admin/scopes/routed/reset", "POST")[0] == 200
+    assert call(base + "/mine", headers={"X-Understudy-Scope": "routed"})[0] == 404, "reset where the scope lives"
+    for port, _ in replicas:
+        names = [entry["name"] for entry in json.loads(call("http://127.0.0.1:%d/__admin/scopes" % port)[1])["scopes"]]
+        assert ("routed" in names) == (port == home), (port, names)
+
+
+def test_a_hung_replicas_scopes_are_answered_within_ten_seconds(fleet):
+    base, replicas, _ = fleet
+    scopes = ["hung-%d" % n for n in range(12)]
+    for scope in scopes:
+        assert call(base + "/ping", headers={"X-Understudy-Scope": scope}) == (200, b"pong")
+    home = {scope: node_of(replicas, scope)[0] for scope in scopes}
+    port, process = replicas[1]
+    stuck = [scope for scope in scopes if home[scope] == port]
+    assert stuck
+    process.send_signal(signal.SIGSTOP)
+    try:
+        started = time.time()
+        status, body = call(base + "/ping", headers={"X-Understudy-Scope": stuck[0]})
+        assert time.time() - started < 10
+        assert status in (410, 503) and str(port) in body.decode(), (status, body)
+    finally:
+        process.send_signal(signal.SIGCONT)
+
+
+def test_a_replica_joining_answers_503_until_it_has_the_shared_state(tmp_path):
+    import socket
+    stubs = tmp_path / "stubs"
+    (stubs / "mappings").mkdir(parents=True)
+    (stubs / "mappings" / "ping.json").write_text(json.dumps({"request": {"urlPath": "/ping"}, "response": {"body": "pong"}}))
+    # A peer that takes connections and never answers: joining waits for it (5 s).
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)
+    port = free_port()
+    process = serve(stubs, port, ["--peer", "http://127.0.0.1:%d" % silent.getsockname()[1]])
+    url = "http://127.0.0.1:%d" % port
+    try:
+        deadline = time.time() + 30
+        while True:
+            try:
+                request = urllib.request.Request(url + "/ping")
+                urllib.request.urlopen(request, timeout=TIMEOUT)
+                pytest.fail("answered before joining")
+            except urllib.error.HTTPError as error:
+                assert error.code == 503 and error.headers.get("Retry-After") and b"joining" in error.read()
+                break
+            except OSError:
+                assert time.time() < deadline
+                time.sleep(0.05)
+        wait_healthy(url)
+        assert call(url + "/ping") == (200, b"pong")
+    finally:
+        stop([process])
+        silent.close()
 
 
 def test_the_kubernetes_manifests_validate_and_the_kustomization_holds_together():
@@ -201,11 +314,14 @@ def test_the_default_scopes_admin_writes_reach_every_replica(tmp_path):
             assert answer.status == 200 and closed in (answer.headers.get("X-Understudy-Peers-Failed") or "")
         for url in urls:
             assert call(url + "/shared")[0] == 404, "removed everywhere: " + url
-        # A scope's writes stay on their replica.
+        # A scope's writes stay on their replica: another replica relays the scope's requests there
+        # and holds no copy of it.
         status, _ = call(urls[2] + "/__admin/mappings?scope=ci-1", "POST", json.dumps(shared).encode(), {"Content-Type": "application/json"})
         assert status == 201
         assert call(urls[2] + "/shared", headers={"X-Understudy-Scope": "ci-1"}) == (200, b"everywhere")
-        assert call(urls[0] + "/shared", headers={"X-Understudy-Scope": "ci-1"})[0] == 404
+        assert call(urls[0] + "/shared", headers={"X-Understudy-Scope": "ci-1"}) == (200, b"everywhere")
+        assert "ci-1" not in [entry["name"] for entry in json.loads(call(urls[0] + "/__admin/scopes")[1])["scopes"]]
+        assert json.loads(call(urls[0] + "/__admin/fleet/scopes")[1]) == {"ci-1": urls[2]}
         # A write forwarded by a peer of another version is refused.
         status, body = call(urls[0] + "/__admin/reset", "POST", b"", {"X-Understudy-Forwarded": "1", "X-Understudy-Version": "0.0.0-other"})
         assert status == 409 and b"0.0.0-other" in body
@@ -284,9 +400,9 @@ def test_a_replica_started_later_takes_the_shared_stubs_and_the_fleet_is_seen_wh
             assert nodes[url]["residentBytes"] > 1000000
         assert fleet["joined"] != "joining", "the first replicas started together: each joined with the other's state or none"
         assert "took the shared state from" in json.loads(call(urls[2] + "/__admin/fleet")[1])["joined"]
-        # One scope's query stays on its replica.
+        # One scope's query asked of another replica is answered by the scope's own (relayed).
         status, body = call(urls[0] + "/__admin/requests/count?scope=job-2", "POST", pattern, {"Content-Type": "application/json"})
-        assert json.loads(body)["count"] == 0
+        assert json.loads(body)["count"] == 3
 
         # A replica gone: the fleet view says so, and the gathered journal names it and counts the rest.
         processes[1].send_signal(signal.SIGKILL)

@@ -33,6 +33,8 @@ public final class FleetAdmin: Backend, AdminRoutesProvider {
     private let joined = Atomic(false)
     /// How joining went, for the fleet view.
     private let joinedFrom = Mutex<String?>(nil)
+    /// The loop peer calls go out on, once started.
+    private let clientLoop = Mutex<EventLoop?>(nil)
 
     public var adminRoutes: [AdminRoute] { Self.endpoints.routes(servedBy: self) }
 
@@ -46,7 +48,22 @@ public final class FleetAdmin: Backend, AdminRoutesProvider {
         AdminEndpoint(
             "/__admin/fleet/shared", "the default scope's admin-made mappings and settings, which a replica starting later takes",
             [.get: { fleet, _ in .response(.json(fleet.shared().serialized)) }]),
+        AdminEndpoint(
+            "/__admin/fleet/scopes", "where each named scope lives (scope → replica), as this replica knows it",
+            [.get: { fleet, _ in .response(.json((fleet.peers?.directory.json ?? .object([])).serialized)) }]),
+        AdminEndpoint(
+            "/__admin/fleet/scopes/{name}", "a peer's word that a scope now lives on it (`PUT`) or has gone from it (`DELETE`)",
+            [
+                .put: { fleet, call in .response(fleet.noteScope(call, alive: true)) },
+                .delete: { fleet, call in .response(fleet.noteScope(call, alive: false)) },
+            ],
+            input: [
+                .put: RouteInput(body: announcement), .delete: RouteInput(body: announcement),
+            ]),
     ]
+
+    private static let announcement = InputSchema.object(
+        "which replica says so", [("owner", InputSchema.string("the replica's base URL, as its peers reach it"))], required: ["owner"])
 
     /// `backends`: those whose shared state peers take and give, and whose readiness this
     /// replica's reports.
@@ -57,6 +74,31 @@ public final class FleetAdmin: Backend, AdminRoutesProvider {
         self.scopes = scopes
         self.logger = logger
         if peers == nil { joined.store(true, ordering: .relaxed) }
+        // Each scope made or dropped here is announced to the peers, and noted here.
+        if let peers {
+            let selfURL = peers.selfURL
+            scopes.onNamedScopeChange { [weak self] name, alive in
+                if alive { peers.directory.set(name, livesOn: selfURL) } else { peers.directory.drop(name, ifOwnedBy: selfURL) }
+                guard let loop = self?.clientLoop.withLock({ $0 }) else { return }
+                loop.execute { peers.announce(scope: name, alive: alive, on: loop) }
+            }
+        }
+    }
+
+    /// `PUT`/`DELETE /__admin/fleet/scopes/NAME` with `{"owner": URL}`: a peer's announcement.
+    private func noteScope(_ call: AdminCall, alive: Bool) -> Response {
+        guard let directory = peers?.directory, let name = call.parameters.first else { return .emptyJSONObject }
+        guard let owner = (try? JSONValue.parse(call.request.body))?["owner"]?.stringValue else {
+            return .json(JSONValue.object([("message", "expected {\"owner\": URL}")]).serialized, status: 400)
+        }
+        if alive {
+            // Two replicas that made the same scope at once (two nginx instances) each keep theirs:
+            // an announcement never drops what lives here.
+            if scopes.existing(name) == nil { directory.set(name, livesOn: owner) }
+        } else {
+            directory.drop(name, ifOwnedBy: owner)
+        }
+        return .emptyJSONObject
     }
 
     public var isReady: Bool { joined.load(ordering: .relaxed) }
@@ -66,6 +108,7 @@ public final class FleetAdmin: Backend, AdminRoutesProvider {
     public func start() throws {
         guard let peers else { return }
         let loop = try EventLoop.startClient()
+        clientLoop.withLock { $0 = loop }
         loop.execute { [self] in
             peers.discover(on: loop) { [self] in join(from: peers.peers, on: loop) }
         }
@@ -87,6 +130,7 @@ public final class FleetAdmin: Backend, AdminRoutesProvider {
                 for case let backend as any FleetSharedState in backends {
                     if let part = state["state"]?[backend.name] { problems += backend.adopt(sharedState: part) }
                 }
+                if let scopes = state["scopes"] { peers.directory.adopt(scopes) }
                 for problem in problems { logger.warning("shared state from \(answer.peer) not all taken: \(problem)") }
                 return finishJoining("took the shared state from \(answer.peer)")
             }
@@ -99,6 +143,7 @@ public final class FleetAdmin: Backend, AdminRoutesProvider {
         logger.info("joined the fleet: \(how)")
         joinedFrom.withLock { $0 = how }
         joined.store(true, ordering: .releasing)
+        peers?.hasJoined.store(true, ordering: .releasing)
     }
 
     /// This replica: health, version, uptime, its named scopes and its resident memory.
@@ -119,6 +164,7 @@ public final class FleetAdmin: Backend, AdminRoutesProvider {
         .object([
             ("joined", .bool(isReady)),
             ("state", .object(backends.compactMap { backend in (backend as? any FleetSharedState).map { ($0.name, $0.sharedState()) } })),
+            ("scopes", peers?.directory.json ?? .object([])),
         ])
     }
 

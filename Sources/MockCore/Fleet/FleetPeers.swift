@@ -20,6 +20,11 @@ public final class FleetPeers: Sendable {
     /// Sent to peers as `Authorization: Bearer …`: every replica has the same token.
     let token: String?
     private let found = Mutex(PeerDNS.Found())
+    /// Where each named scope lives.
+    public let directory = ScopeDirectory()
+    /// Whether this replica has taken the shared state (or found none to take): until then it
+    /// answers `503` to all but health and its peers' calls.
+    let hasJoined = Atomic(false)
 
     static let forwardedHeader = "X-Understudy-Forwarded"
     static let versionHeader = "X-Understudy-Version"
@@ -96,6 +101,59 @@ public final class FleetPeers: Sendable {
         ask(peers, request.method, request.target, body: body, contentType: request.headers["Content-Type"], on: loop) { answers in
             done(answers.compactMap { answer in answer.failure.map { "\(answer.peer) (\($0))" } })
         }
+    }
+
+    // MARK: Scopes that live elsewhere
+
+    /// How long a replica may take to answer a request relayed to it, but for a long-poll.
+    static let relayTimeout: Duration = .seconds(4)
+    /// Admin calls that wait for something on purpose (up to 60 s).
+    static let longPolls = ["/__admin/requests/live", "/__admin/messages/wait", "/__admin/messages/wait-for-count"]
+
+    private static let hopByHop = [
+        "Connection", "Keep-Alive", "Proxy-Connection", "Proxy-Authorization", "TE", "Trailer", "Transfer-Encoding", "Upgrade", "Host",
+        "Content-Length",
+    ]
+
+    /// Sends `request` of scope `name` to `owner`, the replica the scope lives on, from `loop`;
+    /// `done` gets the owner's answer, or `410` when the owner is gone (its scopes with it) and
+    /// `503` naming it when it does not answer in time. Marked as relayed, so the owner never
+    /// relays it on. A stream's answer arrives whole.
+    func relay(_ request: Request, scope name: String, to owner: String, on loop: EventLoop, done: @escaping (Response) -> Void) {
+        let waits = Self.longPolls.contains(request.path)
+        var outbound = OutboundRequest(
+            method: request.method, url: owner + request.target, body: request.body, timeout: waits ? .seconds(75) : Self.relayTimeout)
+        outbound.maxResponseBytes = 64 * 1024 * 1024
+        outbound.headers = HTTPHeaders(request.headers.fields.filter { field in !Self.hopByHop.contains { HTTPHeaders.namesEqual($0, field.name) } })
+        outbound.headers.set("X-Understudy-Scope", name)
+        outbound.headers.set(Self.forwardedHeader, "1")
+        outbound.headers.set(Self.versionHeader, UnderstudyVersion.current)
+        loop.send(outbound) { result in
+            switch result {
+            case .success(var answer):
+                for name in Self.hopByHop { answer.headers.remove(name) }
+                done(answer)
+            case .failure(.timedOut): done(ScopeDirectory.unanswered(name, by: owner))
+            case .failure: done(ScopeDirectory.lost(name, on: owner, because: "does not answer: it has gone or restarted"))
+            }
+        }
+    }
+
+    /// The answer of a replica still joining (taking the shared state): `503` to all but its
+    /// health and its peers' calls; nil for those.
+    static func notJoinedAnswer(to request: Request) -> Response? {
+        guard request.path != "/__admin/health", request.headers[forwardedHeader] == nil else { return nil }
+        var response = Response.json(
+            JSONValue.object([("message", "This replica is joining the team server (taking the shared stubs from its peers); try again.")])
+                .serialized, status: 503)
+        response.headers.set("Retry-After", "1")
+        return response
+    }
+
+    /// Tells every peer that scope `name` now lives here (`alive`) or is gone from here, from `loop`.
+    func announce(scope name: String, alive: Bool, on loop: EventLoop) {
+        let body = Array(JSONValue.object([("owner", .string(selfURL))]).serialized.utf8)
+        ask(peers, alive ? .put : .delete, "/__admin/fleet/scopes/" + name, body: body, contentType: "application/json", on: loop) { _ in }
     }
 
     /// One peer's answer to `ask`: its response, or why there is none (a status outside 2xx counts as a failure).

@@ -124,6 +124,9 @@ public final class Router: HTTPHandler {
     /// mounted backends are asked in order; the 404 page when none answers.
     public func handle(_ request: consuming Request, responder: Responder) {
         if request.method == .connect { return openTunnel(request, responder) }
+        if let fleet, !fleet.hasJoined.load(ordering: .acquiring), let waiting = FleetPeers.notJoinedAnswer(to: request) {
+            return responder.send(waiting)
+        }
         // Everything the request makes this loop do, from matching to the 404 page's near misses,
         // draws on one budget.
         let budget = RequestBudget.begin(limitNanoseconds: requestBudgetNanoseconds)
@@ -134,6 +137,7 @@ public final class Router: HTTPHandler {
         } catch {
             return responder.send(error.response)
         }
+        if let elsewhere = admission.elsewhere { return answerElsewhere(elsewhere, request, responder) }
         let scope = admission.scope
         scope.noteUse(at: request.receivedAtNanos, countsRequest: !admission.isAdmin)
         // The scope's simulated network (admin calls are never slowed). Offline: the request never
@@ -207,6 +211,52 @@ public final class Router: HTTPHandler {
         let isAdmin: Bool
         /// Bit i set when route i's prefix holds the path (the first 64 routes).
         let mounted: UInt64
+        /// On a team server: the request's scope lives on another replica, or is lost.
+        var elsewhere: Elsewhere? = nil
+    }
+
+    /// Where a team server's request goes when its scope is not on this replica.
+    private enum Elsewhere {
+        /// To `owner`, where scope `name` lives; `afresh`: a call that starts the scope afresh,
+        /// made here when the owner turns out to be gone.
+        case relay(name: String, owner: String, afresh: Bool)
+        /// The scope's replica is gone: this answer (410).
+        case lost(Response)
+    }
+
+    /// Where the scope of `request` (`subject`: the one it names, or the one its
+    /// `/__admin/scopes/NAME…` route is about) lives when not here: nil when here, unknown (it is
+    /// made here), or no team server.
+    private func placeElsewhere(_ request: Request, subject: String?, fleet: FleetPeers) -> Elsewhere? {
+        guard let subject, subject != StateScope.defaultName, scopes.existing(subject) == nil,
+            let owner = fleet.directory.owner(of: subject)
+        else { return nil }
+        let afresh = ScopeDirectory.startsAfresh(request, scope: subject)
+        let relayed = request.headers[FleetPeers.forwardedHeader] != nil
+        guard owner == fleet.selfURL || relayed else { return .relay(name: subject, owner: owner, afresh: afresh) }
+        // It lived here and is not here: this replica restarted (or a relay found it gone).
+        if afresh {
+            fleet.directory.drop(subject)
+            return nil
+        }
+        let reason = owner == fleet.selfURL ? "restarted since (a replica keeps no state over a restart)" : "no longer has it"
+        return .lost(ScopeDirectory.lost(subject, on: owner, because: reason))
+    }
+
+    /// Relays the request to its scope's replica, or answers that the scope is lost. A call that
+    /// starts the scope afresh, whose replica is gone, is then handled here.
+    private func answerElsewhere(_ elsewhere: Elsewhere, _ request: consuming Request, _ responder: Responder) {
+        guard let fleet else { return }
+        switch elsewhere {
+        case .lost(let response): responder.send(response)
+        case .relay(let name, let owner, let afresh):
+            let pending = copy request
+            fleet.relay(request, scope: name, to: owner, on: responder.loop) { [self] response in
+                guard afresh, response.headers[ScopeDirectory.lostHeader] != nil else { return responder.send(response) }
+                fleet.directory.drop(name, ifOwnedBy: owner)
+                handle(pending, responder: responder)
+            }
+        }
     }
 
     /// A CONNECT: device mode opens a tunnel (none for an offline scope's device); without device
@@ -301,6 +351,11 @@ public final class Router: HTTPHandler {
         }
         do throws(ScopeRefusal) {
             let name = isAdmin ? try ScopeSelection.adminQueryName(request, given: named.name) : named.name
+            if let fleet,
+                let elsewhere = placeElsewhere(request, subject: isAdmin ? ScopeDirectory.scopeRoute(request)?.name ?? name : name, fleet: fleet)
+            {
+                return Admission(scope: scopes.default, basePath: named.basePath, isAdmin: isAdmin, mounted: mounted, elsewhere: elsewhere)
+            }
             let scope = name.map { scopes.scope(named: $0, now: request.receivedAtNanos) } ?? scopes.default
             return Admission(scope: scope, basePath: named.basePath, isAdmin: isAdmin, mounted: mounted)
         } catch {

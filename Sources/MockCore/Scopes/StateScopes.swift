@@ -32,6 +32,8 @@ public final class StateScopes: Sendable {
     private let expiries: LogThrottle
     /// What drops the leftovers of gone scopes (their journal entries); run off the request path.
     private let reclaimers = Locked<[@Sendable () -> Void]>([])
+    /// Told when a named scope is made (true) or goes (false): a team server's directory.
+    private let watchers = Locked<[@Sendable (String, Bool) -> Void]>([])
     private let reclaimPending = Atomic<Bool>(false)
     private let evictionCount = Atomic<Int>(0)
     private let conditioned = ConditionedCount()
@@ -55,8 +57,10 @@ public final class StateScopes: Sendable {
     /// The scope called `name` (a valid name), made now when there is none.
     public func scope(named name: String, now: UInt64 = MonotonicClock.nanoseconds()) -> StateScope {
         if name == StateScope.defaultName { return self.default }
+        var made = false
         let (scope, evicted) = named.withLock { named -> (StateScope, StateScope?) in
             if let existing = named[name] { return (existing, nil) }
+            made = true
             var evicted: StateScope?
             if named.count >= limits.maxScopes, let oldest = named.values.min(by: { $0.lastUsed < $1.lastUsed }) {
                 named[oldest.name] = nil
@@ -78,8 +82,20 @@ public final class StateScopes: Sendable {
             }
             evicted.discard()
             scheduleReclaim()
+            tell(evicted.name, alive: false)
         }
+        if made { tell(name, alive: true) }
         return scope
+    }
+
+    /// `body` is told, with the scope's name, when a named scope is made (`true`) and when it
+    /// goes (`false`: deleted, evicted or expired); called on the thread that made or dropped it.
+    public func onNamedScopeChange(_ body: @escaping @Sendable (_ name: String, _ alive: Bool) -> Void) {
+        watchers.withLock { $0.append(body) }
+    }
+
+    private func tell(_ name: String, alive: Bool) {
+        for watcher in watchers.withLock({ $0 }) { watcher(name, alive) }
     }
 
     /// Named scopes evicted to make room since the start.
@@ -121,6 +137,7 @@ public final class StateScopes: Sendable {
         guard let removed = named.withLock({ $0.removeValue(forKey: name) }) else { return false }
         removed.discard()
         scheduleReclaim()
+        tell(name, alive: false)
         return true
     }
 
@@ -147,6 +164,7 @@ public final class StateScopes: Sendable {
                 logger.info("\(line)")
             }
             scope.discard()
+            tell(scope.name, alive: false)
         }
     }
 }
