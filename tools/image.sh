@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `make image`: builds docker/Dockerfile as the image `understudy`.
+# `make image`: builds docker/Dockerfile as the image `understudy`, tagged `latest` and with the
+# version (Sources/MockCore/Observability/UnderstudyVersion.swift), which deploy/kubernetes pins.
 # - With a Docker engine (`docker info` answers): `docker build`, the multi-stage build from source,
 #   its base images pulled from the registry.
 # - Else with podman and buildah (Debian's), as on a machine that reaches no registry: the base image
@@ -9,9 +10,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 IMAGE=${IMAGE:-understudy}
+VERSION=$(sed -n 's/.*current = "\(.*\)".*/\1/p' Sources/MockCore/Observability/UnderstudyVersion.swift)
 
 if command -v docker >/dev/null && docker info >/dev/null 2>&1; then
-  exec docker build -f docker/Dockerfile -t "$IMAGE" .
+  exec docker build -f docker/Dockerfile -t "$IMAGE" -t "$IMAGE:$VERSION" .
 fi
 for tool in buildah podman; do
   command -v "$tool" >/dev/null || { echo "image: neither a Docker engine nor $tool here (apt-get install buildah podman runc debootstrap)" >&2; exit 1; }
@@ -25,5 +27,5 @@ cp "$(readlink -f .build/release/understudy)" .build/image/understudy
 cp -R .build/release/Understudy_MockCore.resources .build/image/
 # Docker's format keeps the HEALTHCHECK (OCI's drops it).
 buildah bud --isolation chroot --network host --format docker --target runtime-prebuilt \
-  -f docker/Dockerfile -t "$IMAGE" .
+  -f docker/Dockerfile -t "$IMAGE" -t "$IMAGE:$VERSION" .
 podman image inspect "$IMAGE" --format 'image {{.RepoTags}}: {{.Size}} bytes'

@@ -267,11 +267,24 @@ def test_the_kubernetes_manifests_validate_and_the_kustomization_holds_together(
     kustomization = open(os.path.join(ROOT, "deploy", "kustomization.yaml")).read()
     for listed in ["kubernetes/understudy.yaml", "kubernetes/nginx.yaml", "nginx/understudy.conf", "nginx/understudy-replicas.conf"]:
         assert listed in kustomization and os.path.exists(os.path.join(ROOT, "deploy", listed)), listed
-    # nginx finds the replicas file where understudy.conf includes it (relative to /etc/nginx).
-    assert "include understudy-replicas.conf;" in open(CONF).read()
-    assert "mountPath: /etc/nginx/understudy-replicas.conf" in open(os.path.join(ROOT, "deploy", "kubernetes", "nginx.yaml")).read()
+    # nginx finds the replicas file where understudy.conf includes it (relative to /etc/nginx), and
+    # re-resolves the ready replicas (a zone for the upstream, `resolve` with a resolver).
+    conf = open(CONF).read()
+    assert "include understudy-replicas.conf;" in conf and "zone understudy_replicas" in conf
+    nginx = open(os.path.join(ROOT, "deploy", "kubernetes", "nginx.yaml")).read()
+    assert "mountPath: /etc/nginx/understudy-replicas.conf" in nginx
     replicas = open(os.path.join(ROOT, "deploy", "nginx", "understudy-replicas.conf")).read()
-    assert "understudy-2.understudy-peers:8080" in replicas and "replicas: 3" in open(manifests[-1]).read()
+    assert "server understudy-ready.default.svc.cluster.local:8080 resolve;" in replicas and "\nresolver " in replicas
+    understudy = open(os.path.join(ROOT, "deploy", "kubernetes", "understudy.yaml")).read()
+    assert "replicas: 3" in understudy and "name: understudy-ready" in understudy
+    # Hardened as the issue of a team server's failures asked: no floating tags, no default secret,
+    # read-only roots, RuntimeDefault seccomp, spread over nodes, a PDB for each.
+    for text in (understudy, nginx):
+        assert ":latest" not in text and "seccompProfile: {type: RuntimeDefault}" in text and "readOnlyRootFilesystem: true" in text
+        assert "topologySpreadConstraints" in text and "kind: PodDisruptionBudget" in text
+    assert "kind: Secret" not in understudy and "change-me" not in understudy
+    assert "secretGenerator" in kustomization and "token=admin-token.txt" in kustomization
+    assert "deploy/admin-token.txt" in open(os.path.join(ROOT, ".gitignore")).read()
 
 
 def start_replicas(stubs, count, peers=True, extra_peers=()):
