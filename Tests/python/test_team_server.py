@@ -203,6 +203,18 @@ def test_a_scopes_admin_routes_through_nginx_reach_its_replica(fleet):
     for port, _ in replicas:
         names = [entry["name"] for entry in json.loads(call("http://127.0.0.1:%d/__admin/scopes" % port)[1])["scopes"]]
         assert ("routed" in names) == (port == home), (port, names)
+    # Its requests sent straight to another replica are relayed there; a WebSocket is told where.
+    other = next(port for port, _ in replicas if port != home)
+    assert call("http://127.0.0.1:%d/mine" % other, headers={"X-Understudy-Scope": "routed"})[0] == 404
+    assert add_stub("http://127.0.0.1:%d" % other, "routed", "relayed") == 201
+    assert call("http://127.0.0.1:%d/mine" % home, headers={"X-Understudy-Scope": "routed"}) == (200, b"relayed")
+    import http.client
+    connection = http.client.HTTPConnection("127.0.0.1", other, timeout=TIMEOUT)
+    connection.request("GET", "/chat", headers={"X-Understudy-Scope": "routed", "Upgrade": "websocket", "Connection": "Upgrade",
+                                                "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version": "13"})
+    answer = connection.getresponse()
+    assert answer.status == 421 and ("%d" % home).encode() in answer.read()
+    connection.close()
 
 
 def test_a_hung_replicas_scopes_are_answered_within_ten_seconds(fleet):
@@ -216,10 +228,24 @@ def test_a_hung_replicas_scopes_are_answered_within_ten_seconds(fleet):
     assert stuck
     process.send_signal(signal.SIGSTOP)
     try:
+        # A stop takes effect when the thread that takes the signal runs (under load, some ms
+        # later): until every thread is stopped, the replica still answers.
+        tasks = "/proc/%d/task" % process.pid
+        deadline = time.time() + 10
+        while not all(open(os.path.join(tasks, task, "stat")).read().rsplit(")", 1)[1].split()[0] == "T" for task in os.listdir(tasks)):
+            assert time.time() < deadline, "the replica did not stop"
+            time.sleep(0.01)
         started = time.time()
         status, body = call(base + "/ping", headers={"X-Understudy-Scope": stuck[0]})
         assert time.time() - started < 10
-        assert status in (410, 503) and str(port) in body.decode(), (status, body)
+        if status not in (410, 503):
+            # What each replica holds and knows, to see how the scope was answered elsewhere.
+            seen = {other: ([entry["name"] for entry in json.loads(call("http://127.0.0.1:%d/__admin/scopes" % other)[1])["scopes"]],
+                            json.loads(call("http://127.0.0.1:%d/__admin/fleet/scopes" % other)[1]).get(stuck[0]))
+                    for other, _ in replicas if other != port}
+            state = open("/proc/%d/status" % process.pid).read().split("State:")[1].split("\n")[0].strip()
+            pytest.fail("%s (home %d, %s) answered %d %r after %.2f s; the others: %r" % (stuck[0], port, state, status, body, time.time() - started, seen))
+        assert str(port) in body.decode(), (status, body)
     finally:
         process.send_signal(signal.SIGCONT)
 

@@ -249,6 +249,12 @@ public final class Router: HTTPHandler {
         guard let fleet else { return }
         switch elsewhere {
         case .lost(let response): responder.send(response)
+        case .relay(let name, let owner, _) where WebSocketHandshake.isUpgrade(request):
+            // A channel is not relayed between replicas: the client is told where its scope lives.
+            let message = "Scope \"\(name)\" lives on replica \(owner): WebSockets are not relayed between replicas; connect there.\n"
+            var answer = Response.text(message, status: 421)
+            answer.reason = "Misdirected Request"
+            responder.send(answer)
         case .relay(let name, let owner, let afresh):
             let pending = copy request
             fleet.relay(request, scope: name, to: owner, on: responder.loop) { [self] response in
@@ -484,6 +490,12 @@ public final class Router: HTTPHandler {
             JSONValue.object([("message", .string("\(request.path) is not a route of the admin API (GET /__admin/routes lists them)"))]).serialized,
             status: 404)
         guard admission.isAdmin else { return done(notAdmin) }
+        // On a team server, a call in a scope that lives elsewhere goes there (or says it is lost).
+        switch admission.elsewhere {
+        case .lost(let response)?: return done(response)
+        case .relay(let name, let owner, _)?: return fleet?.relay(request, scope: name, to: owner, on: loop, done: done) ?? done(notAdmin)
+        case nil: break
+        }
         admission.scope.noteUse(at: request.receivedAtNanos, countsRequest: false)
         switch adminRoutes.dispatch(request, RequestContext(scope: admission.scope, basePath: admission.basePath)) {
         case .response(let response): answerAdminCall(request, response, scope: admission.scope, on: loop, done)
