@@ -98,7 +98,7 @@ public struct OpenAPIContract: ContractCheck {
                 continue
             }
             guard let schema = parameter.schema else { continue }
-            if let broken = schemas.firstViolation(of: Self.typed(values, for: schema, parameter, in: schemas), against: schema) {
+            if let broken = schemas.firstViolation(of: Self.typed(values, parameter), against: schema) {
                 found.append(violation(.request, operation.name, pointer + broken.instancePointer, broken.schemaPointer, broken.rule))
             }
         }
@@ -122,14 +122,9 @@ public struct OpenAPIContract: ContractCheck {
 
     /// Text values read as the schema's type says (`limit=20` is the integer 20): a value that
     /// does not read as it stays a string, which the type check then refuses.
-    static func typed(_ values: [String], for pointer: String, _ parameter: SpecOperation.Parameter, in schemas: JSONSchema) -> JSONValue {
-        let schema = schemas.resolvedNode(at: pointer) ?? .null
-        let type = schema["type"]?.stringValue ?? schema["type"]?.arrayValue?.first?.stringValue
-        if type == "array" {
-            let items = schema["items"].flatMap { schemas.resolvedNode($0) } ?? .null
-            return .array(values.map { scalar($0, type: items["type"]?.stringValue) })
-        }
-        return scalar(values.last ?? "", type: type)
+    static func typed(_ values: [String], _ parameter: SpecOperation.Parameter) -> JSONValue {
+        guard parameter.type == "array" else { return scalar(values.last ?? "", type: parameter.type) }
+        return .array(values.map { scalar($0, type: parameter.itemType) })
     }
 
     private static func scalar(_ text: String, type: String?) -> JSONValue {
@@ -279,17 +274,5 @@ public struct OpenAPIContract: ContractCheck {
         -> ContractViolation
     {
         ContractViolation(part: part, operation: operation, pointer: pointer, specLocation: location, rule: rule)
-    }
-}
-
-extension JSONSchema {
-    /// The node at `pointer`, its `$ref`s followed.
-    func resolvedNode(at pointer: String) -> JSONValue? {
-        guard let node = Self.node(at: pointer, in: document) else { return nil }
-        return resolvedNode(node)
-    }
-
-    func resolvedNode(_ node: JSONValue) -> JSONValue? {
-        SpecPointer.resolved(node, at: "", in: document)?.0
     }
 }

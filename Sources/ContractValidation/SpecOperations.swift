@@ -15,7 +15,10 @@ public struct SpecOperation: Sendable {
         public let schema: String?
         /// Form style with `explode: false`: an array's items in one value, comma-separated.
         public let commaSeparated: Bool
-        public let example: JSONValue?
+        /// The schema's type and, for an array, its items' (what the text of a value is read as),
+        /// found once when the document loads.
+        public let type: String?
+        public let itemType: String?
     }
 
     public struct MediaType: Sendable {
@@ -130,13 +133,16 @@ public struct SpecOperation: Sendable {
         let style = parameter["style"]?.stringValue ?? "form"
         let explode = parameter["explode"]?.boolValue ?? (style == "form")
         let schema = parameter["schema"].map { _ in at + "/schema" }
-        var example = parameter["example"] ?? parameter["examples"]?.objectValue?.first.flatMap { $0.1["value"] }
-        if example == nil, let schema, let node = SpecPointer.node(at: schema, in: document.json) {
-            example = SpecPointer.resolved(node, at: schema, in: document.json)?.0["example"]
+        func typeName(_ node: JSONValue?) -> String? {
+            let resolved = node.flatMap { SpecPointer.resolved($0, at: "", in: document.json)?.0 }
+            return resolved?["type"]?.stringValue ?? resolved?["type"]?.arrayValue?.first?.stringValue
         }
+        let type = typeName(parameter["schema"])
+        let itemType =
+            type == "array" ? typeName(parameter["schema"].flatMap { SpecPointer.resolved($0, at: "", in: document.json)?.0["items"] }) : nil
         return Parameter(
             name: name, location: location, required: location == .path || parameter["required"]?.boolValue == true, schema: schema,
-            commaSeparated: location == .query && style == "form" && !explode, example: example)
+            commaSeparated: location == .query && style == "form" && !explode, type: type, itemType: itemType)
     }
 
     private static func mediaTypes(_ content: JSONValue?, at pointer: String, in document: SpecDocument) throws(SpecError) -> [MediaType] {

@@ -231,15 +231,10 @@ public final class RecordingProxy: Backend, ChannelRecorder {
         }
     }
 
-    private static let hopByHop = [
-        "Connection", "Keep-Alive", "Proxy-Connection", "Proxy-Authorization", "TE", "Trailer",
-        "Transfer-Encoding", "Upgrade", "Host", "Content-Length",
-    ]
-
     /// Hop-by-hop fields stay here; the client's others go on (Host is the target's), with
     /// `Accept-Encoding` narrowed to the codings a recording can decode.
     static func forwardedHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
-        var forwarded = HTTPHeaders(headers.fields.filter { field in !hopByHop.contains { HTTPHeaders.namesEqual($0, field.name) } })
+        var forwarded = headers.withoutHopByHop
         if let accepted = headers["Accept-Encoding"] {
             forwarded.remove("Accept-Encoding")
             if let decodable = ContentDecoding.decodable(acceptEncoding: accepted) { forwarded.add("Accept-Encoding", decodable) }

@@ -82,4 +82,16 @@ public struct HTTPHeaders: Sendable, Hashable, RandomAccessCollection, Expressib
         }
         return true
     }
+
+    /// Fields a proxy consumes or sets anew rather than passing on (RFC 9110 §7.6.1's
+    /// hop-by-hop fields, and `Host` and `Content-Length`, which the next hop's request has its own).
+    public static let hopByHop = [
+        "Connection", "Keep-Alive", "Proxy-Connection", "Proxy-Authorization", "TE", "Trailer", "Transfer-Encoding", "Upgrade", "Host",
+        "Content-Length",
+    ]
+
+    /// These fields without the `hopByHop` ones.
+    public var withoutHopByHop: HTTPHeaders {
+        HTTPHeaders(fields.filter { field in !Self.hopByHop.contains { Self.namesEqual($0, field.name) } })
+    }
 }

@@ -110,11 +110,6 @@ public final class FleetPeers: Sendable {
     /// Admin calls that wait for something on purpose (up to 60 s).
     static let longPolls = ["/__admin/requests/live", "/__admin/messages/wait", "/__admin/messages/wait-for-count"]
 
-    private static let hopByHop = [
-        "Connection", "Keep-Alive", "Proxy-Connection", "Proxy-Authorization", "TE", "Trailer", "Transfer-Encoding", "Upgrade", "Host",
-        "Content-Length",
-    ]
-
     /// Sends `request` of scope `name` to `owner`, the replica the scope lives on, from `loop`;
     /// `done` gets the owner's answer, or `410` when the owner is gone (its scopes with it) and
     /// `503` naming it when it does not answer in time. Marked as relayed, so the owner never
@@ -124,14 +119,14 @@ public final class FleetPeers: Sendable {
         var outbound = OutboundRequest(
             method: request.method, url: owner + request.target, body: request.body, timeout: waits ? .seconds(75) : Self.relayTimeout)
         outbound.maxResponseBytes = 64 * 1024 * 1024
-        outbound.headers = HTTPHeaders(request.headers.fields.filter { field in !Self.hopByHop.contains { HTTPHeaders.namesEqual($0, field.name) } })
+        outbound.headers = request.headers.withoutHopByHop
         outbound.headers.set("X-Understudy-Scope", name)
         outbound.headers.set(Self.forwardedHeader, "1")
         outbound.headers.set(Self.versionHeader, UnderstudyVersion.current)
         loop.send(outbound) { result in
             switch result {
             case .success(var answer):
-                for name in Self.hopByHop { answer.headers.remove(name) }
+                answer.headers = answer.headers.withoutHopByHop
                 done(answer)
             case .failure(.timedOut): done(ScopeDirectory.unanswered(name, by: owner))
             case .failure: done(ScopeDirectory.lost(name, on: owner, because: "does not answer: it has gone or restarted"))
