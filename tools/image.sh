@@ -15,8 +15,8 @@ VERSION=$(sed -n 's/.*current = "\(.*\)".*/\1/p' Sources/MockCore/Observability/
 if command -v docker >/dev/null && docker info >/dev/null 2>&1; then
   exec docker build -f docker/Dockerfile -t "$IMAGE" -t "$IMAGE:$VERSION" .
 fi
-for tool in buildah podman; do
-  command -v "$tool" >/dev/null || { echo "image: neither a Docker engine nor $tool here (apt-get install buildah podman runc debootstrap)" >&2; exit 1; }
+for tool in buildah podman patchelf; do
+  command -v "$tool" >/dev/null || { echo "image: no Docker engine, and no $tool here (apt-get install buildah podman runc debootstrap patchelf)" >&2; exit 1; }
 done
 . tools/podman-env.sh
 tools/base-images.sh
@@ -24,6 +24,8 @@ make --no-print-directory release
 # The binary and the dashboard's files of `make release`, where the Dockerfile's context takes them.
 rm -rf .build/image && mkdir -p .build/image
 cp "$(readlink -f .build/release/understudy)" .build/image/understudy
+# Its debug information stays here, in .build/image/understudy.debug (tools/slim-binary.sh).
+tools/slim-binary.sh .build/image/understudy
 cp -R .build/release/Understudy_MockCore.resources .build/image/
 # Docker's format keeps the HEALTHCHECK (OCI's drops it).
 buildah bud --isolation chroot --network host --format docker --target runtime-prebuilt \

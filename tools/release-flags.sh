@@ -35,6 +35,28 @@ if [ -n "$resources" ] && [ -x "$resources/../../bin/ld.lld" ]; then
   else
     echo "release-flags: no libjemalloc_pic.a (apt-get install libjemalloc-dev): glibc's malloc, slower under load" >&2
   fi
+  # libxml2 linked in, its character converters answered by the ICU that Foundation already links
+  # in: Debian's libxml2.so would load a second ICU (libicudata, 30 MB) for the five converter
+  # calls libxml2 makes when iconv lacks an encoding. ICU's C API is stable across versions; the
+  # version suffix of its names (ucnv_open_72) only keeps two ICUs apart, and Foundation's copy names
+  # them swift_ucnv_open. Every versioned name libxml2 wants is mapped so; one that Foundation's ICU
+  # lacks fails the link.
+  xml="$(pkg-config --variable=libdir libxml-2.0 2>/dev/null || true)/libxml2.a"
+  if [ -f "$xml" ]; then
+    # As one object, so its definitions are the binary's own (the module map still names
+    # libxml2.so, which then serves nothing: tools/slim-binary.sh drops it for the image).
+    object="$(dirname "$link")/../.build/libxml2/libxml2.o"
+    if [ ! "$object" -nt "$xml" ]; then
+      mkdir -p "$(dirname "$object")"
+      "$resources/../../bin/ld.lld" -r --whole-archive "$xml" -o "$object"
+    fi
+    flags+=(-Xlinker "$(cd "$(dirname "$object")" && pwd)/libxml2.o" -Xlinker -llzma)
+    for name in $(nm -u "$object" | awk '$2 ~ /_[0-9]+$/ {print $2}' | sort -u); do
+      flags+=(-Xlinker "--defsym=$name=swift_${name%_*}")
+    done
+  else
+    echo "release-flags: no libxml2.a (apt-get install libxml2-dev): libxml2 and a second ICU loaded at run time" >&2
+  fi
   glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')
   if [ -n "$glibc" ] && [ "$(printf '%s\n2.36\n' "$glibc" | sort -V | head -n 1)" = 2.36 ]; then
     flags+=(-Xlinker -z -Xlinker pack-relative-relocs)

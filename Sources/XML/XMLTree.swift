@@ -28,11 +28,18 @@ public final class XMLTree {
         bitPattern: XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
             | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_NOXINCNODE.rawValue)
 
+    /// Text is characters already: its own encoding declaration is not applied to them (as Java
+    /// reads a document from a `String`, which WireMock's XML matchers and helpers do).
     public static func parse(_ text: String, limits: XMLLimits = .standard) throws(XMLReadError) -> XMLTree {
-        try parse(Array(text.utf8), limits: limits)
+        try parse(Array(text.utf8), encoding: "UTF-8", limits: limits)
     }
 
+    /// Bytes are read in the encoding their declaration names (UTF-8 without one).
     public static func parse(_ bytes: [UInt8], limits: XMLLimits = .standard) throws(XMLReadError) -> XMLTree {
+        try parse(bytes, encoding: nil, limits: limits)
+    }
+
+    private static func parse(_ bytes: [UInt8], encoding: String?, limits: XMLLimits) throws(XMLReadError) -> XMLTree {
         // A step of the request's budget for each KiB read (see JSON's parser).
         guard RequestBudget.spend(1 + bytes.count >> 10, in: "reading XML") else {
             throw XMLReadError("not read: the request's work budget (\(RequestBudget.limitDescription)) ran out")
@@ -42,7 +49,7 @@ public final class XMLTree {
         let result: Result<XMLTree, XMLReadError> = bytes.withUnsafeBufferPointer { buffer in
             do throws(XMLReadError) {
                 try XMLScreen.check(buffer, limits: limits)
-                return .success(try read(buffer))
+                return .success(try read(buffer, encoding: encoding))
             } catch {
                 return .failure(error)
             }
@@ -50,13 +57,13 @@ public final class XMLTree {
         return try result.get()
     }
 
-    private static func read(_ buffer: UnsafeBufferPointer<UInt8>) throws(XMLReadError) -> XMLTree {
+    private static func read(_ buffer: UnsafeBufferPointer<UInt8>, encoding: String?) throws(XMLReadError) -> XMLTree {
         guard let base = buffer.baseAddress, let size = Int32(exactly: buffer.count),
             let context = xmlNewParserCtxt()
         else { throw XMLReadError("the document could not be read") }
         defer { xmlFreeParserCtxt(context) }
         let parsed = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-            xmlCtxtReadMemory(context, $0, size, nil, nil, options)
+            xmlCtxtReadMemory(context, $0, size, nil, encoding, options)
         }
         guard let document = parsed, context.pointee.wellFormed != 0 else {
             if let parsed { xmlFreeDoc(parsed) }

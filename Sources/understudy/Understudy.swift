@@ -13,7 +13,7 @@ struct Understudy: ParsableCommand {
         version: UnderstudyVersion.current,
         subcommands: [
             Serve.self, Record.self, ImportHAR.self, ImportOpenAPI.self, CheckContract.self, Check.self, CA.self, Trust.self, Tail.self,
-            ExportHAR.self, MCPBridge.self, ListEmulators.self,
+            ExportHAR.self, MCPBridge.self, ListEmulators.self, Health.self,
             ListAdminRoutes.self,
         ],
         defaultSubcommand: Serve.self

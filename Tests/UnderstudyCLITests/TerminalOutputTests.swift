@@ -86,6 +86,25 @@ import FoundationNetworking
         #expect(errors.contains("--url must be an http:// or https:// URL"))
     }
 
+    /// `understudy health` (the container image's health check): 0 while the server answers 200,
+    /// 1 with the reason when nothing listens or the answer is not 200.
+    @Test func healthExitsZeroOnlyWhileTheServerIsHealthy() async throws {
+        let stubs = try makeTemporaryDirectory(["mappings/hello.json": mapping])
+        defer { try? FileManager.default.removeItem(at: stubs) }
+        let server = try UnderstudyProcess(["serve", "--port", "0", "--stubs", stubs.path, "--threads", "1"])
+        let port = try #require(Int(server.firstLine().split(separator: ":").last ?? ""))
+        #expect(try UnderstudyProcess(["health", "--url", "http://127.0.0.1:\(port)"]).finish().status == 0)
+        // A server that answers, but not 200 (here: no such path under it).
+        let unhealthy = try UnderstudyProcess(["health", "--url", "http://127.0.0.1:\(port)/nothing-here"]).finish()
+        #expect(unhealthy.status == 1)
+        #expect(unhealthy.stderr.contains("answered 404"), "\(unhealthy.stderr)")
+        server.signal(SIGTERM)
+        #expect(server.finish().status == 0)
+        let gone = try UnderstudyProcess(["health", "--url", "http://127.0.0.1:\(port)", "--timeout", "2"]).finish()
+        #expect(gone.status == 1)
+        #expect(gone.stderr.contains("cannot reach http://127.0.0.1:\(port)/__admin/health"), "\(gone.stderr)")
+    }
+
     #if os(Linux)
     /// Long work counts on a terminal (util-linux's `script` gives the command one) and prints only
     /// its summary into a pipe.

@@ -74,6 +74,15 @@ import XML
         #expect(throws: XMLReadError.self) { try XMLTree.parse(deep) }
     }
 
+    /// Text is characters already (a request body WireMock's matchers read as a Java `String`):
+    /// its declaration's encoding is not applied to them again. Bytes follow their declaration.
+    @Test func textIsReadAsItsCharactersBytesByTheirDeclaration() throws {
+        #expect(try XMLTree.parse(#"<?xml version="1.0" encoding="windows-1252"?><a>café €</a>"#).root.text == "café €")
+        #expect(try XMLTree.parse(#"<?xml version="1.0" encoding="ISO-8859-1"?><a>café</a>"#).root.text == "café")
+        let bytes = Array(#"<?xml version="1.0" encoding="windows-1252"?><a>caf"#.utf8) + [0xE9, 0x20, 0x80] + Array("</a>".utf8)
+        #expect(try XMLTree.parse(bytes).root.text == "café €")
+    }
+
     @Test func refusesEncodingsWhoseMarkupCannotBeScreened() {
         let utf16 = [UInt8]([0xFF, 0xFE]) + Array("<a/>".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
         #expect(throws: XMLReadError.self) { try XMLTree.parse(utf16) }
