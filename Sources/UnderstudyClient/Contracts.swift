@@ -60,10 +60,15 @@ extension UnderstudyScope {
         }
     }
 
-    /// Throws `ContractViolationFailure`, naming each operation, pointer and rule, when anything
-    /// in the scope broke the API contract: a test that calls it fails with that text.
-    public func assertNoContractViolations() async throws {
+    /// Fails the test at this line (as `verify` does) with a `ContractViolationFailure`, naming
+    /// each operation, pointer and rule, when anything in the scope broke the API contract.
+    public func assertNoContractViolations(
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) async throws {
         let violations = try await contractViolations()
-        guard violations.isEmpty else { throw ContractViolationFailure(scope: name, violations: violations) }
+        guard !violations.isEmpty else { return }
+        try report(
+            ContractViolationFailure(scope: name, violations: violations),
+            at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 }

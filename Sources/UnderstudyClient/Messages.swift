@@ -137,13 +137,22 @@ extension UnderstudyScope {
         return answer == .null ? nil : ChannelMessage(answer)
     }
 
-    /// Throws `MessageVerificationFailure` unless the scope journaled `times` messages (in either
-    /// direction) matching `body`.
-    public func verifyMessages(_ body: StringMatch, _ times: Times = .atLeast(1)) async throws {
+    /// Fails the test at this line (as `verify` does) unless the scope journaled `times` messages
+    /// (in either direction) matching `body`, with a `MessageVerificationFailure`.
+    public func verifyMessages(
+        _ body: StringMatch, _ times: Times = .atLeast(1),
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) async throws {
+        guard let failure = try await messageVerification(of: body, times) else { return }
+        try report(failure, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    /// What `verifyMessages` would report: nil when the scope journaled `times` messages matching `body`.
+    public func messageVerification(of body: StringMatch, _ times: Times = .atLeast(1)) async throws -> MessageVerificationFailure? {
         let answer = try await server.json("POST", "/__admin/messages/count", scope: name, body: ["body": body.json])
         let count = answer["count"]?.intValue ?? 0
-        guard !times.accepts(count) else { return }
+        guard !times.accepts(count) else { return nil }
         let recent = count == 0 ? Array(try await messages().prefix(5)) : []
-        throw MessageVerificationFailure(body: body, expected: times, received: count, scope: name, recent: recent)
+        return MessageVerificationFailure(body: body, expected: times, received: count, scope: name, recent: recent)
     }
 }

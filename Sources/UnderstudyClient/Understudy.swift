@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(XCTest)
+import XCTest
+#endif
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -92,6 +96,19 @@ public struct Understudy: Sendable {
         try await scope.reset()
         return scope
     }
+
+    #if canImport(XCTest)
+    /// A fresh scope for the XCTest case `test`, named after it (`CartTests.testCheckout-3f9a1c02`,
+    /// the same on Apple platforms and Linux), made on the server now and deleted when the test
+    /// ends (`addTeardownBlock`). A failed `verify` in it is recorded at the `verify` line.
+    public func makeScope(for test: XCTestCase) async throws -> UnderstudyScope {
+        let scope = UnderstudyScope(
+            server: self, uncheckedName: ScopeName.unique(test: test.name, file: #fileID), boundTo: BoundTestCase(testCase: test))
+        try await scope.reset()
+        test.addTeardownBlock { try await scope.delete() }
+        return scope
+    }
+    #endif
 
     /// The names of the live scopes, `default` first.
     public func scopeNames() async throws -> [String] {

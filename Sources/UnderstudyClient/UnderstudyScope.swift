@@ -11,10 +11,19 @@ public struct UnderstudyScope: Sendable, Hashable {
 
     public let server: Understudy
     public let name: String
+    /// The XCTest case it was made for, which its failed assertions are recorded on.
+    let boundTestCase: BoundTestCase?
 
-    init(server: Understudy, uncheckedName name: String) {
+    init(server: Understudy, uncheckedName name: String, boundTo testCase: BoundTestCase? = nil) {
         self.server = server
         self.name = name
+        boundTestCase = testCase
+    }
+
+    /// Reports a failed assertion at `site` on the running test (the XCTest case the scope was
+    /// made for, or Swift Testing's current test), or throws it where no test runs.
+    func report(_ failure: any Error & CustomStringConvertible, at site: CallSite) throws {
+        if !TestReporting.record(failure, at: site, on: boundTestCase) { throw failure }
     }
 
     public static func == (left: UnderstudyScope, right: UnderstudyScope) -> Bool {
@@ -171,13 +180,25 @@ public struct UnderstudyScope: Sendable, Hashable {
             .map(LoggedRequest.init)
     }
 
-    /// Throws `VerificationFailure` (the closest requests and why each missed) unless the scope
-    /// received `times` requests matching `pattern`.
-    public func verify(_ pattern: RequestPattern, _ times: Times = .atLeast(1)) async throws {
+    /// Fails the test at this line unless the scope received `times` requests matching `pattern`,
+    /// with a `VerificationFailure` (the closest requests and why each missed). In an XCTest case
+    /// whose scope was made with `makeScope(for: self)`, and in any Swift Testing test, the failure
+    /// is recorded at the call's line and the test goes on (as `XCTAssert` and `#expect` do);
+    /// elsewhere it is thrown. It throws `UnderstudyError` when the server cannot be asked.
+    public func verify(
+        _ pattern: RequestPattern, _ times: Times = .atLeast(1),
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) async throws {
+        guard let failure = try await verification(of: pattern, times) else { return }
+        try report(failure, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    /// What `verify` would report: nil when the scope received `times` requests matching `pattern`.
+    public func verification(of pattern: RequestPattern, _ times: Times = .atLeast(1)) async throws -> VerificationFailure? {
         let count = try await count(pattern)
-        guard !times.accepts(count) else { return }
+        guard !times.accepts(count) else { return nil }
         let nearMisses = count == 0 ? try await self.nearMisses(to: pattern) : []
-        throw VerificationFailure(pattern: pattern, expected: times, received: count, scope: name, nearMisses: nearMisses)
+        return VerificationFailure(pattern: pattern, expected: times, received: count, scope: name, nearMisses: nearMisses)
     }
 
     /// The journaled requests closest to `pattern`, closest first, and why each missed.

@@ -110,7 +110,7 @@ func get(_ url: URL, _ session: URLSession = URLSession(configuration: .ephemera
             _ = try await URLSession(configuration: .ephemeral).data(for: post)
 
             let pattern = RequestPattern.get("/orders").withHeader("Accept", .contains("json"))
-            let failure = try await #require(throws: VerificationFailure.self) { try await scope.verify(pattern, .once) }
+            let failure = try #require(await scope.verification(of: pattern, .once))
             #expect(failure.received == 0 && failure.expected == .once && failure.scope == scope.name)
             let message = failure.description
             #expect(
@@ -123,14 +123,24 @@ func get(_ url: URL, _ session: URLSession = URLSession(configuration: .ephemera
             #expect(failure.localizedDescription == message, "XCTest shows the same text")
 
             // Too many: the count, without near misses.
-            let tooMany = try await #require(throws: VerificationFailure.self) { try await scope.verify(.anyRequest, .atMost(1)) }
+            let tooMany = try #require(await scope.verification(of: .anyRequest, .atMost(1)))
             #expect(
                 tooMany.description.hasPrefix("Expected at most 1 request matching any method any URL in scope \"\(scope.name)\", but received 2."))
             try await scope.verify(.post("/orders"), .between(1, 2))
             #expect(try await scope.find(.get(.pathMatching("/order.*"))).map(\.url) == ["/orderz?page=2"])
             let empty = try await understudy.makeScope()
-            let nothing = try await #require(throws: VerificationFailure.self) { try await empty.verify(.get("/orders")) }
+            let nothing = try #require(await empty.verification(of: .get("/orders")))
             #expect(nothing.description.contains("No request in this scope came close"))
+            #expect(try await scope.verification(of: .post("/orders"), .once) == nil)
+
+            // In a test, verify records the failure at its own line and the test goes on.
+            let line = #line + 2
+            try await withKnownIssue {
+                try await empty.verify(.get("/orders"))
+            } matching: { issue in
+                issue.sourceLocation?.line == line && issue.sourceLocation?.fileID == #fileID
+                    && issue.comments.contains { $0.rawValue.hasPrefix("Expected at least 1 request matching GET /orders in scope") }
+            }
         }
     }
 
@@ -352,11 +362,13 @@ func get(_ url: URL, _ session: URLSession = URLSession(configuration: .ephemera
             let waited = try await scope.waitForMessage(.equalTo("bye"), timeout: .seconds(5))
             #expect(waited?.direction == .received && waited?.wasMatched == false)
             try await scope.verifyMessages(.matches("hello.*"), .once)
-            do {
+            let failure = try #require(await scope.messageVerification(of: .equalTo("never sent")))
+            #expect(failure.description.contains("received 0") && failure.description.contains("\"bye\""))
+            let line = #line + 2
+            try await withKnownIssue {
                 try await scope.verifyMessages(.equalTo("never sent"))
-                Issue.record("a message never sent was verified")
-            } catch let failure as MessageVerificationFailure {
-                #expect(failure.description.contains("received 0") && failure.description.contains("\"bye\""))
+            } matching: { issue in
+                issue.sourceLocation?.line == line && issue.comments.contains { $0.rawValue.contains("received 0") }
             }
         }
     }

@@ -1,12 +1,15 @@
 """UnderstudyClient as an app's tests use it: a throwaway package outside the repository depends on
 this one by path, imports the library product and nothing else, and its XCTest case stubs and
-verifies in a scope of its own against a real server. Also: the product's dependency graph holds
+verifies in a scope made for it (deleted when the test ends) against a real server, and a failed
+verify is reported at its own line. Also: the product's dependency graph holds
 none of the server's targets or system libraries."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
+import urllib.request
 
 import pytest
 
@@ -31,35 +34,42 @@ import UnderstudyClient
 import FoundationNetworking
 #endif
 
+struct Order: Codable, Equatable {
+    var id: Int
+    var items: [String]
+}
+
 final class CheckoutTests: XCTestCase {
     func testAnOrderIsPostedOnceInAScopeOfItsOwn() async throws {
         let understudy = try Understudy.fromEnvironment()
         try await understudy.waitUntilHealthy(timeout: .seconds(30))
-        let scope = try await understudy.makeScope()
+        let scope = try await understudy.makeScope(for: self)
         XCTAssertTrue(scope.name.hasPrefix("CheckoutTests.testAnOrderIsPostedOnceInAScopeOfItsOwn-"), scope.name)
         try await scope.stub(.post("/orders").withBody(.matchesJSONPath("$.items[0]"))
-            .willReturn(.json(["id": 7], status: 201)))
+            .willReturn(.json(encoding: Order(id: 7, items: ["tea"]), status: 201)))
 
-        var request = URLRequest(url: scope.url("/orders"))
+        // The app's own code: a path relative to its base URL.
+        var request = URLRequest(url: try XCTUnwrap(URL(string: "orders", relativeTo: scope.baseURL)))
         request.httpMethod = "POST"
         request.httpBody = Data(#"{"items": ["tea"]}"#.utf8)
         let (body, response) = try await URLSession(configuration: .ephemeral).data(for: request)
         XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 201)
-        XCTAssertEqual(try JSONValue(parsing: body), ["id": 7])
+        XCTAssertEqual(try JSONDecoder().decode(Order.self, from: body), Order(id: 7, items: ["tea"]))
 
         try await scope.verify(.post("/orders"), .once)
-        do {
-            try await scope.verify(.get("/orders"))
-            XCTFail("nothing was sent with GET")
-        } catch let failure as VerificationFailure {
-            XCTAssertTrue(failure.description.contains("1. POST /orders"), failure.description)
-        }
+        let failure = try await scope.verification(of: .get("/orders"))
+        XCTAssertTrue(failure?.description.contains("1. POST /orders") ?? false, failure?.description ?? "no failure")
         let other = try await understudy.makeScope()
         let othersCount = try await other.count(.anyRequest)
         XCTAssertEqual(othersCount, 0, "another scope saw nothing")
-        try await scope.delete()
         try await other.delete()
         print("CLIENT-CHECK-DONE")
+    }
+
+    func testAFailedVerifyIsReportedAtItsOwnLine() async throws {
+        let scope = try await Understudy.fromEnvironment().makeScope(for: self)
+        try await scope.verify(.get("/never-sent"))  // THE-VERIFY
+        print("WENT-ON-AFTER-VERIFY")
     }
 }
 '''
@@ -94,11 +104,24 @@ def test_an_outside_package_stubs_and_verifies_through_the_client(swift):
             test.write(TEST)
         stubs = os.path.join(work, "stubs")
         os.makedirs(stubs)
+        environment = dict(os.environ, UNDERSTUDY_URL="")
         with serve(stubs, "--no-watch") as url:
-            done = subprocess.run([swift, "test", "--package-path", app], capture_output=True, text=True, timeout=900,
-                                  env=dict(os.environ, UNDERSTUDY_URL=url))
-        output = done.stdout + done.stderr
-        assert done.returncode == 0 and "CLIENT-CHECK-DONE" in output, output[-6000:]
+            environment["UNDERSTUDY_URL"] = url
+            done = subprocess.run([swift, "test", "--package-path", app, "--filter", "testAnOrderIsPostedOnce"],
+                                  capture_output=True, text=True, timeout=900, env=environment)
+            output = done.stdout + done.stderr
+            assert done.returncode == 0 and "CLIENT-CHECK-DONE" in output, output[-6000:]
+            failed = subprocess.run([swift, "test", "--package-path", app, "--filter", "testAFailedVerify"],
+                                    capture_output=True, text=True, timeout=600, env=environment)
+            scopes = json.load(urllib.request.urlopen(url + "/__admin/scopes"))["scopes"]
+        # The failed verify: reported at its own line with the server's explanation, and the test went on.
+        line = TEST.splitlines().index(next(l for l in TEST.splitlines() if "THE-VERIFY" in l)) + 1
+        output = failed.stdout + failed.stderr
+        assert failed.returncode != 0, output[-4000:]
+        assert re.search(r"CheckoutTests\.swift:%d: error: .*Expected at least 1 request matching GET /never-sent" % line, output), output[-4000:]
+        assert "WENT-ON-AFTER-VERIFY" in output, output[-4000:]
+        # Each scope made for a test case was deleted when its test ended.
+        assert not [s["name"] for s in scopes if s["name"].startswith("CheckoutTests.")], scopes
         # SwiftPM makes a folder for every target of the graph; only the client's holds object files.
         compiled = set()
         for folder, _, files in os.walk(os.path.join(app, ".build", "debug")):
