@@ -66,7 +66,14 @@ extension ContentPattern {
                     let known = JSONSchema.Draft.allCases.map(\.rawValue).joined(separator: ", ")
                     throw StubError(field: "\(field).schemaVersion", message: "'\(versionName)' is not one of \(known)")
                 }
-                return .matchesJsonSchema(try JSONSchema(schema, draft: draft, field: "\(field).matchesJsonSchema"))
+                // WireMock's validator (networknt 1.5) refuses `id` after draft 4 ("No suitable validator for id").
+                if draft != .v4, schema["id"] != nil { return .invalidJsonSchema(reason: "No suitable validator for id") }
+                do throws(StubError) {
+                    return .matchesJsonSchema(try JSONSchema(schema, draft: draft, field: "\(field).matchesJsonSchema"))
+                } catch {
+                    let place = error.field.components(separatedBy: ".matchesJsonSchema").last ?? ""
+                    return .invalidJsonSchema(reason: place.isEmpty ? error.message : "\(place.dropFirst()): \(error.message)")
+                }
             case "equalToXml":
                 var options = EqualToXmlOptions()
                 if let ignore = json["ignoreOrderOfSameNode"] {

@@ -21,6 +21,9 @@ public indirect enum ContentPattern: Sendable {
     case dateTime(DateTimePattern)
     case number(NumberPattern)
     case matchesJsonSchema(JSONSchema)
+    /// A `matchesJsonSchema` whose schema is JSON but not a schema this server (or WireMock's
+    /// validator) reads: the stub loads, as in WireMock, and nothing matches it.
+    case invalidJsonSchema(reason: String)
     case not(ContentPattern)
     case and([ContentPattern])
     case or([ContentPattern])
@@ -81,9 +84,16 @@ public indirect enum ContentPattern: Sendable {
         case .number(let pattern):
             return pattern.matches(value)
         case .matchesJsonSchema(let schema):
-            // A value that is not JSON matches no schema, as in WireMock's JsonSchemaMatchingAcceptanceTest.
-            guard let document = try? JSONValue.parse(value) else { return false }
-            return schema.validates(document)
+            // As WireMock's MatchesJsonSchemaPattern: a value that is not JSON is read as a JSON
+            // string, and a number, boolean or null that fails is tried as the string of its text.
+            guard let document = try? JSONValue.parse(value) else { return schema.validates(.string(value)) }
+            if schema.validates(document) { return true }
+            switch document {
+            case .int, .double, .bool, .null: return schema.validates(.string(value))
+            default: return false
+            }
+        case .invalidJsonSchema:
+            return false
         case .matchesXPath(let expression, let namespaces, let nested):
             guard let found = XMLComparison.evaluate(xPath: expression, namespaces: namespaces, in: value) else { return false }
             guard let nested else { return !found.isEmpty }
@@ -110,6 +120,7 @@ public indirect enum ContentPattern: Sendable {
         case .dateTime(let pattern): pattern.expectation
         case .number(let pattern): pattern.expectation
         case .matchesJsonSchema(let schema): "valid against the given JSON schema (\(schema.draft.rawValue))"
+        case .invalidJsonSchema(let reason): "valid against a JSON schema that is not one (\(reason)): nothing is"
         case .not(let inner): "not " + inner.expectation
         case .and(let all): all.map(\.expectation).joined(separator: " and ")
         case .or(let any): any.map(\.expectation).joined(separator: " or ")

@@ -67,6 +67,15 @@ public enum MappingFiles {
             loaded.errors.append(StubError(file: file.path, line: error.line, field: "", message: "column \(error.column): \(error.message)"))
             return loaded
         }
+        // A file of many: WireMock's StubMappingCollection, which refuses what it does not know
+        // (`importOptions` belongs to POST /__admin/mappings/import, not to a file).
+        if json["mappings"] != nil, let unknown = json.objectValue?.first(where: { !["mappings", "meta", "$schema"].contains($0.0) }) {
+            loaded.errors.append(
+                StubError(
+                    file: file.path, line: JSONLocator.line(of: unknown.0, in: Array(data)), field: unknown.0,
+                    message: "unknown field '\(unknown.0)' beside `mappings` (a file holds `mappings`, `meta` and `$schema`)"))
+            return loaded
+        }
         let items =
             json["mappings"]?.arrayValue.map { items in items.enumerated().map { (Optional($0.offset), $0.element) } }
             ?? [(nil, json)]

@@ -54,8 +54,8 @@ public struct RequestPattern: Sendable {
     var scheme: String?
     var host: ContentPattern?
     var port: Int?
-    /// WireMock 3.13's `clientIp`: the address the request came from (through a tunnel, the
-    /// device's), as a string pattern.
+    /// WireMock 3.13's `clientIp`: `X-Forwarded-For` as sent, else the address the request came
+    /// from (through a tunnel, the device's), as a string pattern (`Request.clientIP`).
     var clientIp: ContentPattern?
     var url: URLMatch = .any
     var queryParameters: [(String, ValuesPattern)] = []
@@ -144,7 +144,7 @@ public struct RequestPattern: Sendable {
             if let port { result.check(requested?.port == port, "port is \(requested.map { String($0.port) } ?? "absent"), not \(port)") }
         }
         if let clientIp {
-            result.check(clientIp.matches(request.remoteAddress), "client IP is \(request.remoteAddress), expected \(clientIp.expectation)")
+            result.check(clientIp.matches(request.clientIP), "client IP is \(request.clientIP), expected \(clientIp.expectation)")
         }
         let rawPath = request.rawPath
         switch url {
@@ -350,7 +350,13 @@ extension RequestPattern {
         if let body = json["bodyPatterns"] {
             guard let items = body.arrayValue else { throw StubError(field: "\(field).bodyPatterns", message: "expected an array") }
             for (index, item) in items.enumerated() {
-                pattern.bodyPatterns.append(try ContentPattern.parse(item, field: "\(field).bodyPatterns[\(index)]"))
+                let body = try ContentPattern.parse(item, field: "\(field).bodyPatterns[\(index)]")
+                if case .invalidJsonSchema(let reason) = body {
+                    warnings.append(
+                        StubError(
+                            field: "\(field).bodyPatterns[\(index)]", message: "not a JSON schema (\(reason)): nothing matches it, as in WireMock"))
+                }
+                pattern.bodyPatterns.append(body)
             }
         }
         return pattern

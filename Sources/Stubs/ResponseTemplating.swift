@@ -304,7 +304,7 @@ enum ResponseTemplating {
                 ("host", hostName),
                 ("port", .number(Double(request.localPort))),
                 ("baseUrl", baseUrl),
-                ("clientIp", .string(request.remoteAddress)),
+                ("clientIp", .string(request.clientIP)),
                 ("requestLine", .object(TemplateObject(requestLine))),
                 ("query", query),
                 ("headers", .object(grouped(request.headers.fields.map { ($0.name, $0.value) }, caseInsensitive: true))),

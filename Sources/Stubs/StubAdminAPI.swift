@@ -27,6 +27,10 @@ public final class StubAdminAPI: AdminRoutesProvider {
     public var adminRoutes: [AdminRoute] { Self.endpoints.routes(servedBy: self) }
 
     public static let endpoints: [AdminEndpoint<StubAdminAPI>] = [
+        // WireMock's RootTask (2.35 and 3.13): the admin root lists the mappings.
+        AdminEndpoint(
+            "/__admin/", "the mappings, as `GET /__admin/mappings` lists them (WireMock's admin root)",
+            [.get: { api, call in .response(api.listMappings(call.request, call.scope)) }]),
         AdminEndpoint(
             "/__admin/mappings", "the mappings (`?offset`, `?limit`); `POST` adds one; `DELETE` removes every one",
             [

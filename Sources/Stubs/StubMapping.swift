@@ -59,6 +59,21 @@ public struct StubMapping: Sendable {
         }
     }
 
+    /// `priority` as WireMock's Jackson reads it into an Integer: a whole number, or text that is one
+    /// (`"1"`); anything else is refused, not taken as the default.
+    static func priority(_ value: JSONValue?, default defaultPriority: Int) throws(StubError) -> Int {
+        switch value {
+        case nil, .null?: return defaultPriority
+        case .int(let number)?: return number
+        case .string(let text)?:
+            if let number = Int(text.trimmingCharacters(in: .whitespaces)) { return number }
+        case .double(let number)?:
+            if let whole = Int(exactly: number) { return whole }
+        default: break
+        }
+        throw StubError(field: "priority", message: "expected a whole number")
+    }
+
     private static func parseMapping(_ json: JSONValue, in directory: StubDirectory, file: String?) throws(StubError) -> StubMapping {
         guard var members = json.objectValue else { throw StubError(field: "", message: "a mapping must be a JSON object") }
         var warnings: [StubError] = []
@@ -76,7 +91,7 @@ public struct StubMapping: Sendable {
             members.removeAll { $0.0 == "id" || $0.0 == "uuid" }
             members.insert(("id", .string(id)), at: 0)
         }
-        let priority = json["priority"]?.intValue ?? defaultPriority
+        let priority = try Self.priority(json["priority"], default: defaultPriority)
         guard priority >= 1 else { throw StubError(field: "priority", message: "must be 1 or more") }
         let request = try RequestPattern.parse(
             directory.wireMockVersion == .v2 ? Self.legacyNamespaces(requestJSON) : requestJSON, warnings: &warnings)

@@ -295,14 +295,39 @@ public final class WebhookDispatch: Sendable {
         return JournalEntry.headersJSON(kept)
     }
 
-    /// The request as the stub asked for it (its URL before a mapped host's was pointed here).
+    /// The request as the stub asked for it (its URL before a mapped host's was pointed here), in
+    /// the shape of WireMock 3.13's logged request: `url` the path and query, `absoluteUrl` all of
+    /// it, and its scheme, host and port; the body only when there is one.
     private static func requestJSON(_ outbound: OutboundRequest, url: String) -> JSONValue {
-        .object([
-            ("method", .string(outbound.method.rawValue)),
-            ("url", .string(kept(url))),
-            ("headers", keptHeaders(outbound.headers)),
-            ("body", .string(String(decoding: outbound.body.prefix(keptBodyBytes), as: UTF8.self))),
-        ])
+        let parts = URLComponents(string: url)
+        let scheme = parts?.scheme ?? "http"
+        let path = parts?.percentEncodedPath ?? ""
+        var queryParams: [(String, JSONValue)] = []
+        for item in parts?.queryItems ?? [] where !queryParams.contains(where: { $0.0 == item.name }) {
+            let values = (parts?.queryItems ?? []).filter { $0.name == item.name }.map { JSONValue.string($0.value ?? "") }
+            queryParams.append((item.name, .object([("key", .string(item.name)), ("values", .array(values))])))
+        }
+        let now = Date().timeIntervalSince1970
+        let body = Array(outbound.body.prefix(keptBodyBytes))
+        let bodyMembers: [(String, JSONValue)] =
+            body.isEmpty
+            ? [] : [("bodyAsBase64", .string(Data(body).base64EncodedString())), ("body", .string(String(decoding: body, as: UTF8.self)))]
+        return .object(
+            [
+                ("url", .string(kept((path.isEmpty ? "/" : path) + (parts?.percentEncodedQuery.map { "?" + $0 } ?? "")))),
+                ("absoluteUrl", .string(kept(url))),
+                ("method", .string(outbound.method.rawValue)),
+                ("headers", keptHeaders(outbound.headers)),
+                ("browserProxyRequest", false),
+                ("loggedDate", .int(Int(now * 1000))),
+            ] + bodyMembers + [
+                ("scheme", .string(scheme)),
+                ("host", .string(parts?.host ?? "")),
+                ("port", .int(parts?.port ?? (scheme == "https" ? 443 : 80))),
+                ("loggedDateString", .string(Timestamp.iso8601(now))),
+                ("queryParams", .object(queryParams)),
+                ("formParams", .object([])),
+            ])
     }
 
     private static func responseJSON(_ answer: Response) -> JSONValue {

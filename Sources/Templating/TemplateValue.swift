@@ -31,6 +31,19 @@ public enum TemplateValue: Sendable {
         }
     }
 
+    /// The Java class WireMock's Handlebars holds such a value in, for error texts that name it.
+    var javaTypeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "java.lang.Boolean"
+        case .number(let value): value == value.rounded() && abs(value) <= Double(Int32.max) ? "java.lang.Integer" : "java.lang.Double"
+        case .string: "java.lang.String"
+        case .array: "java.util.ArrayList"
+        case .object: "java.util.LinkedHashMap"
+        case .date: "java.util.Date"
+        }
+    }
+
     /// The text `{{value}}` prints (before HTML escaping).
     public var text: String {
         switch self {

@@ -13,7 +13,9 @@ extension TemplateHelpers {
                 guard call.params.count > 1 else { throw HelperError("Missing required parameter: additional value to add to list") }
                 var list = items
                 guard let position = try position(call) else { return .array(list + [call.params[1]]) }
-                guard (0...list.count).contains(position) else { throw HelperError("position must be within the list (0 to \(list.count))") }
+                guard (0...list.count).contains(position) else {
+                    throw HelperError("position must be greater than or equal to 0 and less than or equal to the size of the list")
+                }
                 list.insert(call.params[1], at: position)
                 return .array(list)
             },

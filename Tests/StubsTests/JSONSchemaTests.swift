@@ -47,18 +47,44 @@ import Testing
         #expect(small.matches("1") && small.matches(#""a""#), "within the budget the same schema answers")
     }
 
-    @Test func badSchemasAreRefusedWithTheFieldNamed() {
-        for (json, message) in [
+    /// As WireMock 3.13 (its MatchesJsonSchemaPatternTest.invalidJsonSchemaNeverMatches): a schema
+    /// that is JSON but not one its validator reads loads, and nothing matches it; the reason names
+    /// the place in the schema (and the mapping loads with a warning saying so).
+    @Test func badSchemasLoadAndNeverMatchWithTheReasonNamed() throws {
+        for (json, reason) in [
             (
                 ##"{"matchesJsonSchema": {"properties": {"a": {"$ref": "other.json#/a"}}}}"##,
-                "bodyPatterns[0].matchesJsonSchema.properties.a.$ref: 'other.json#/a' is outside the schema"
+                "properties.a.$ref: 'other.json#/a' is outside the schema"
             ),
-            (#"{"matchesJsonSchema": {"items": {"pattern": "(("}}}"#, "bodyPatterns[0].matchesJsonSchema.items: '((' is not a regular expression"),
-            (##"{"matchesJsonSchema": {"$dynamicRef": "#x"}}"##, "$dynamicRef is not supported"),
+            (#"{"matchesJsonSchema": {"items": {"pattern": "(("}}}"#, "items: '((' is not a regular expression"),
+            (##"{"matchesJsonSchema": {"$dynamicRef": "#x"}}"##, "$dynamicRef: $dynamicRef is not supported"),
             (#"{"matchesJsonSchema": 3}"#, "a JSON schema is an object"),
+            (#"{"matchesJsonSchema": {"id": 1, "name": "alice"}}"#, "No suitable validator for id"),
+            (
+                ##"{"matchesJsonSchema": {"type": "array", "items": {"$ref": "#/does/not/exist"}}}"##,
+                "items.$ref: '#/does/not/exist' points at nothing"
+            ),
         ] {
-            #expect(throws: StubError.self) { try pattern(json) }
-            do { _ = try pattern(json) } catch { #expect("\(error)".contains(message), "\(error)") }
+            let loaded = try pattern(json)
+            guard case .invalidJsonSchema(let said) = loaded else {
+                Issue.record("\(json) loaded as \(loaded)")
+                continue
+            }
+            #expect(said.hasPrefix(reason), "\(said)")
+            for body in [#"{"field":"value"}"#, "\"json string\"", #"{"id":1,"name":"alice"}"#, #"[{"id":1,"name":"alice"}]"#, "3"] {
+                #expect(!loaded.matches(body), "\(json) matched \(body)")
+            }
         }
+        // A schema that is not JSON at all is still refused.
+        #expect(throws: StubError.self) { try pattern(#"{"matchesJsonSchema": "not json"}"#) }
+    }
+
+    /// WireMock reads a value that is not JSON as a JSON string, and tries a number that fails as the
+    /// string of its text (its matchesAString and doesNotMatchAnInvalidString cases).
+    @Test func textAndNumbersAreTriedAsStrings() throws {
+        let schema = try pattern(#"{"matchesJsonSchema": "{\"type\": \"string\", \"minLength\": 2, \"maxLength\": 4}"}"#)
+        for body in [#""12""#, #""123""#, #""1234""#, "12", "123", "1234", "abc"] { #expect(schema.matches(body), "\(body)") }
+        for body in ["", #""""#, #""1""#, #""12345""#, "1", "12345"] { #expect(!schema.matches(body), "\(body)") }
+        #expect(try pattern(#"{"matchesJsonSchema": {"type": "string"}}"#).matches("my value"))
     }
 }

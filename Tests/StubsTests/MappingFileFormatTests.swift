@@ -37,6 +37,9 @@ import FoundationNetworking
             "mappings/multipart.json": #"{"request": {"multipartPatterns": [{"nme": "file"}]}}"#,
             "mappings/custom.json": #"{"request": {"urlPath": "/c", "customMatcher": {"name": "mine"}}}"#,
             "mappings/operator.json": #"{"request": {"urlPath": "/o", "headers": {"X": {"equalT": "1"}}}}"#,
+            // WireMock's StubMappingCollection knows no importOptions (the import API's), nor a priority that is no number.
+            "mappings/many.json": #"{"mappings": [{"request": {"urlPath": "/m"}, "response": {}}], "importOptions": {"duplicatePolicy": "IGNORE"}}"#,
+            "mappings/priority.json": #"{"priority": "high", "request": {"urlPath": "/p"}, "response": {}}"#,
         ])
         defer {
             server.stop()
@@ -44,7 +47,9 @@ import FoundationNetworking
         }
         let errors = engine.reloadFiles().map(\.description)
         func expectError(_ text: String) { #expect(errors.contains { $0.contains(text) }, "\(text) in \(errors)") }
-        #expect(errors.count == 9)
+        #expect(errors.count == 11)
+        expectError("many.json:1: importOptions: unknown field 'importOptions' beside `mappings`")
+        expectError("priority.json:1: priority: expected a whole number")
         expectError("query.json:4: request.queryParamters: unknown field 'queryParamters' (did you mean 'queryParameters'?)")
         expectError("file.json:2: response.bodyFile: unknown field 'bodyFile' (did you mean 'bodyFileName'?)")
         expectError("top.json:1: zzz: unknown field 'zzz'")
@@ -58,7 +63,17 @@ import FoundationNetworking
         // The others still load, and the refused ones match nothing.
         #expect(text(try await server.send("GET", "/good").body) == "good")
         #expect(try await server.send("GET", "/q").response.statusCode == 404)
+        #expect(try await server.send("GET", "/m").response.statusCode == 404, "the whole file is refused")
         #expect(engine.mappings.count == 1)
+    }
+
+    /// Jackson reads a priority given as text into WireMock's Integer: `"1"` is 1.
+    @Test func aPriorityGivenAsTextIsItsNumber() throws {
+        #expect(try StubMapping.priority(.string("1"), default: 5) == 1)
+        #expect(try StubMapping.priority(nil, default: 5) == 5)
+        #expect(try StubMapping.priority(.double(2), default: 5) == 2)
+        #expect(throws: StubError.self) { try StubMapping.priority(.double(2.5), default: 5) }
+        #expect(throws: StubError.self) { try StubMapping.priority(.bool(true), default: 5) }
     }
 
     @Test func keysWithoutEffectLoadWithAWarning() throws {

@@ -94,6 +94,14 @@ func content(_ json: String) throws -> ContentPattern {
         let missed = try pattern(#"{"clientIp": {"equalTo": "10.0.0.1"}}"#).evaluate(phone)
         #expect(missed.misses == ["client IP is 192.168.1.20, expected equal to '10.0.0.1'"], "\(missed.misses)")
         #expect(throws: StubError.self) { try pattern(#"{"clientIp": {"equalT": "x"}}"#) }
+        // StubbingWithBrowserProxyAcceptanceTest.matchesClientIp (3.13): X-Forwarded-For, as sent, wins.
+        var proxied = request(.get, "/a", headers: ["X-Forwarded-For": "192.168.1.1"])
+        proxied.remoteAddress = "127.0.0.1"
+        #expect(try pattern(#"{"clientIp": {"equalTo": "192.168.1.1"}}"#).evaluate(proxied).matched)
+        #expect(try !pattern(#"{"clientIp": {"equalTo": "192.168.100.1"}}"#).evaluate(proxied).matched)
+        let chain = request(.get, "/a", headers: ["X-Forwarded-For": "1.2.3.4, 5.6.7.8"])
+        #expect(chain.clientIP == "1.2.3.4, 5.6.7.8", "the header whole, as WireMock reads it")
+        #expect(request(.get, "/a", headers: ["X-Forwarded-For": ""]).clientIP == request(.get, "/a").remoteAddress, "an empty one is none")
     }
 
     @Test func urlForms() throws {

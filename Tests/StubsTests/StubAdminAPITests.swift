@@ -41,6 +41,8 @@ func object(_ data: Data) throws -> [String: Any] {
 
         let listing = try object(try await server.send("GET", "/__admin/mappings").body)
         #expect((listing["meta"] as? [String: Int])?["total"] == 1)
+        // WireMock's admin root lists them too (AdminApiTest.deprecatedGetAllStubMappings).
+        #expect(try object(try await server.send("GET", "/__admin/").body)["meta"] as? [String: Int] == ["total": 1])
         #expect(try object(try await server.send("GET", "/__admin/mappings/\(id)").body)["id"] as? String == id)
 
         let replacement = #"{"request": {"urlPath": "/npi/rally/config.json"}, "response": {"status": 503}}"#

@@ -72,7 +72,7 @@ import FoundationNetworking
             #expect(refused.contains { $0.contains("not sent to \(name) (it resolves to 192.0.2.1)") }, "\(refused)")
         }
         // Only the name that resolves to loopback was sent, to the address checked (DNS knows no `dev.test`).
-        let sent = events.filter { $0["type"]?.stringValue == "WEBHOOK_REQUEST" }.compactMap { $0["data"]?["url"]?.stringValue }
+        let sent = events.filter { $0["type"]?.stringValue == "WEBHOOK_REQUEST" }.compactMap { $0["data"]?["absoluteUrl"]?.stringValue }
         #expect(sent == ["http://dev.test:\(port)/dev.test"], "\(events)")
         let received = try await pair.received(1)
         #expect(received.map(\.request.target) == ["/dev.test"])

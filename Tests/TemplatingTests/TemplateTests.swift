@@ -109,8 +109,10 @@ private func render(_ source: String, _ json: String = "{}") throws -> String {
 
     @Test func json() throws {
         #expect(try render("{{#with (parseJson text)}}{{a.b.[1]}}{{/with}}", #"{"text":"{\"a\":{\"b\":[1,2]}}"}"#) == "2")
-        #expect(try render("{{{toJson o}}}", #"{"o":{"k":[1,"x"]}}"#) == #"{"k":[1,"x"]}"#)
-        #expect(try render("{{{formatJson o}}}", #"{"o":{"k":[1,2]}}"#) == "{\n  \"k\" : [ 1, 2 ]\n}")
+        #expect(try render("{{{toJson o}}}", #"{"o":{"k":[1,"x"]}}"#) == "{\n  \"k\" : [ 1, \"x\" ]\n}")
+        #expect(try render("{{{formatJson t}}}", #"{"t":"{\"k\":[1,2]}"}"#) == "{\n  \"k\" : [ 1, 2 ]\n}")
+        // Not a string: WireMock's helper has nothing to format.
+        #expect(try render("{{{formatJson o}}}", #"{"o":{"k":[1,2]}}"#).hasPrefix("[ERROR: formatJson should take a block"))
         #expect(try render("{{parseJson 'nope'}}").hasPrefix("[ERROR: parseJson:"))
     }
 

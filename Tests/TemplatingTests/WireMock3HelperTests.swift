@@ -23,6 +23,52 @@ private func render(_ source: String, _ json: String = "{}") throws -> String {
         #expect(try render("{{{arrayAdd (array) 'three' position='abc'}}}") == "[ERROR: position must be 'start', 'end' or an integer]")
         #expect(try render("{{arrayAdd list}}", list) == "[ERROR: Missing required parameter: additional value to add to list]")
         #expect(try render("{{#each (arrayAdd list 'x')}}{{this}};{{/each}}", list) == "one;two;x;", "the result is a list")
+        // ResponseTemplateTransformerTest (3.13): past either end of the list.
+        for position in ["-2", "3"] {
+            #expect(
+                try render("{{{arrayAdd (array 1 'three') 2 position=\(position)}}}")
+                    == "[ERROR: position must be greater than or equal to 0 and less than or equal to the size of the list]")
+        }
+        #expect(try render("{{arrayAdd (array 1 'three') 2 position=2}}") == "[1, three, 2]", "the size itself appends")
+    }
+
+    /// FormatJsonHelperTest (3.13), case by case.
+    @Test func formatJson() throws {
+        let compact = #"{"foo":true,"bar":{"baz":false}}"#
+        let pretty = "{\n  \"foo\" : true,\n  \"bar\" : {\n    \"baz\" : false\n  }\n}"
+        #expect(try render("{{#formatJson}} \(compact) {{/formatJson}}") == pretty, "pretty by default")
+        #expect(try render("{{#formatJson format='pretty'}} \(compact) {{/formatJson}}") == pretty)
+        #expect(try render("{{#formatJson format='compact'}} \(pretty) {{/formatJson}}") == compact)
+        // `{{{…}}}`: WireMock 3 does not HTML-escape (this renderer does unless told).
+        #expect(try render("{{~#assign 'someJson'~}} \(pretty) {{/assign}}{{{formatJson someJson format='compact'}}}") == compact, "a variable")
+        #expect(
+            try render("{{#formatJson format='foo'}} \(compact) {{/formatJson}}")
+                == "[ERROR: formatJson: format [foo] should be one of [pretty, compact]]")
+        #expect(
+            try render(#"{{#formatJson format="compact"}} {"foo":true,} {{/formatJson}}"#)
+                == "[ERROR: There was an error parsing the json. Please make sure the json is valid]")
+        let nothing = "[ERROR: formatJson should take a block of JSON to format or a single parameter of type String]"
+        for template in [
+            "{{#formatJson}}{{/formatJson}}", "{{formatJson}}", "{{formatJson nullVariable}}", "{{#formatJson}}                  {{/formatJson}}",
+        ] {
+            #expect(try render(template) == nothing, "\(template)")
+        }
+        #expect(
+            try render("{{#formatJson format=1}} \(pretty) {{/formatJson}}")
+                == "[ERROR: formatJson: format [1] of type [java.lang.Integer should be a Format or a String and one of [pretty, compact]]]")
+    }
+
+    /// ToJsonHelperTest (3.13), and Jackson's default pretty printer on nested values.
+    @Test func toJson() throws {
+        #expect(try render("{{ toJson (array 1 2 3) }}") == "[ 1, 2, 3 ]")
+        #expect(try render("{{ toJson null }}") == "")
+        #expect(try render("{{{ toJson 'null' }}}") == #""null""#)
+        #expect(try render("{{ toJson true }}") == "true")
+        #expect(try render("{{ toJson 123 }}") == "123")
+        #expect(try render("{{{ toJson v }}}", #"{"v": [1, [2, 3], []]}"#) == "[ 1, [ 2, 3 ], [ ] ]")
+        #expect(
+            try render("{{{ toJson v }}}", #"{"v": [{"a": 1}, {"b": [{"c": {}}]}]}"#)
+                == "[ {\n  \"a\" : 1\n}, {\n  \"b\" : [ {\n    \"c\" : { }\n  } ]\n} ]")
     }
 
     @Test func arrayRemove() throws {

@@ -78,7 +78,7 @@ def test_a_stub_files_webhooks_reach_a_receiver_and_the_servers_own_hosts():
                     events = requests.get(base + "/__admin/requests?scope=ci-4", timeout=TIMEOUT).json()["requests"]
                     return next(e for e in events if e["request"]["url"] == "/checkout").get("subEvents", [])
                 assert wait_for(lambda: len(checkout_events()) == 4), checkout_events()
-                by_url = {e["data"].get("url"): e for e in checkout_events() if e["type"] == "WEBHOOK_REQUEST"}
+                by_url = {e["data"].get("absoluteUrl"): e for e in checkout_events() if e["type"] == "WEBHOOK_REQUEST"}
                 assert set(by_url) == {"http://127.0.0.1:%d/paid" % receiver.server_address[1], "https://orders.example.com/orders/A-17"}
                 statuses = sorted(e["data"]["status"] for e in checkout_events() if e["type"] == "WEBHOOK_RESPONSE")
                 assert statuses == [201, 204], checkout_events()
@@ -125,7 +125,7 @@ def test_webhook_hosts_are_judged_by_the_addresses_they_resolve_to_not_by_their_
             return next(e for e in served if e["request"]["url"] == "/names").get("subEvents", [])
         assert wait_for(lambda: len(events()) >= 5), events()
         time.sleep(0.3)
-        sent = [e["data"]["url"] for e in events() if e["type"] == "WEBHOOK_REQUEST"]
+        sent = [e["data"]["absoluteUrl"] for e in events() if e["type"] == "WEBHOOK_REQUEST"]
         assert sent == ["http://dev.test:%d/dev.test" % port], events()
         refused = [e["data"]["message"] for e in events() if e["type"] == "ERROR"]
         for name in names[:3]:

@@ -309,7 +309,7 @@ extension JournalEntry {
                         ("url", .string(request.target)),
                         ("absoluteUrl", .string(absoluteURL)),
                         ("method", .string(request.method.rawValue)),
-                        ("clientIp", .string(request.remoteAddress)),
+                        ("clientIp", .string(request.clientIP)),
                         ("headers", Self.headersJSON(request.headers)),
                         ("cookies", .object(request.cookies.map { ($0.name, .string($0.value)) })),
                         ("browserProxyRequest", .bool(request.isProxied)),

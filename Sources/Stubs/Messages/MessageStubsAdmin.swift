@@ -150,7 +150,7 @@ struct MessageStubsAdmin: Sendable {
                 "initiatingRequest",
                 .object([
                     ("url", .string(request.target)), ("method", .string(request.method.rawValue)),
-                    ("clientIp", .string(request.remoteAddress)), ("headers", JournalEntry.headersJSON(request.headers)),
+                    ("clientIp", .string(request.clientIP)), ("headers", JournalEntry.headersJSON(request.headers)),
                 ])
             ),
         ])
