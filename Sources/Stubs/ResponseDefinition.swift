@@ -220,12 +220,16 @@ public struct ResponseDefinition: Sendable {
 }
 
 /// The `__files` directory that `bodyFileName` reads from; a name that leads outside it is refused.
+/// A named scope's own files (`PUT /__admin/files/NAME` in the scope, held in its memory) come
+/// first, for the mappings added in that scope.
 public struct BodyFiles: Sendable {
     public let root: URL
     /// `root` in messages, relative to the stubs folder (e.g. `__files`): they reach clients (a
     /// 404 for a body file the request names, a 422 from the admin API), which must not learn
     /// the server's paths.
     public let shownAs: String
+    /// A scope's own files by name, read before `root`'s.
+    var scopeFiles: [String: SharedBytes] = [:]
 
     public init(root: URL, shownAs: String = "__files") {
         self.root = root.standardizedFileURL.resolvingSymlinksInPath()
@@ -239,6 +243,7 @@ public struct BodyFiles: Sendable {
     /// The file as a body: read once and shared, or sent from the file when it is large.
     func body(_ name: String, field: String) throws(StubError) -> ResponseBody {
         let file = try path(name, field: field)
+        if let own = scopeFiles[Self.key(name)] { return ResponseBody(shared: own) }
         if let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int, size > Self.largeFile {
             let descriptor = open(file.path, O_RDONLY)
             guard descriptor >= 0 else { throw StubError(field: field, message: "cannot open '\(name)' in \(shownAs)") }
@@ -249,8 +254,12 @@ public struct BodyFiles: Sendable {
 
     /// Whether the file is there; throws when the name leads outside the folder.
     func exists(_ name: String, field: String) throws(StubError) -> Bool {
-        FileManager.default.fileExists(atPath: try path(name, field: field).path)
+        let file = try path(name, field: field)
+        return scopeFiles[Self.key(name)] != nil || FileManager.default.fileExists(atPath: file.path)
     }
+
+    /// A scope file's name as stored: without leading slashes, as `bodyFileName` names resolve.
+    static func key(_ name: String) -> String { String(name.drop { $0 == "/" }) }
 
     /// The file `name` names, refused when it leads outside `root` (`..`, a symbolic link).
     func path(_ name: String, field: String) throws(StubError) -> URL {
@@ -263,6 +272,7 @@ public struct BodyFiles: Sendable {
 
     func bytes(_ name: String, field: String) throws(StubError) -> Data {
         let file = try path(name, field: field)
+        if let own = scopeFiles[Self.key(name)] { return Data(own.buffer) }
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw StubError(field: field, message: "no file '\(name)' in \(shownAs)")
         }

@@ -132,9 +132,10 @@ public final class StubAdminAPI: AdminRoutesProvider {
                 .patch: { api, call in .response(api.updateSettings(call.request, call.scope)) },
             ], input: [.post: .body(StubSchemas.settings), .patch: .body(StubSchemas.settings)]),
         AdminEndpoint(
-            "/__admin/files", "the names of the body files under `__files/`", [.get: { api, _ in .response(api.fileNames()) }]),
+            "/__admin/files", "the names of the body files under `__files/` (in a named scope, its own too)",
+            [.get: { api, call in .response(api.fileNames(call.scope)) }]),
         AdminEndpoint(
-            "/__admin/files/{name...}", "one body file: read, written or deleted",
+            "/__admin/files/{name...}", "one body file: read, written or deleted (in a named scope: its own, held in its memory)",
             [
                 .get: { api, call in .response(api.file(call.request, call.scope, name: call.parameters[0])) },
                 .put: { api, call in .response(api.file(call.request, call.scope, name: call.parameters[0])) },
@@ -200,7 +201,7 @@ public final class StubAdminAPI: AdminRoutesProvider {
 
     private func createMapping(_ request: Request, _ scope: StateScope) -> Response {
         do throws(StubError) {
-            var mapping = try StubMapping.parse(try parseBody(request, lenient: true), in: engine.directory)
+            var mapping = try StubMapping.parse(try parseBody(request, lenient: true), in: engine.directory(for: scope))
             mapping.adminBytes = request.body.count
             try refuseFiles(for: mapping, in: scope, "add")
             if let refusal = overScopeCap([mapping], in: scope) { return refusal }
@@ -282,7 +283,7 @@ public final class StubAdminAPI: AdminRoutesProvider {
             // The path's id wins over any in the body.
             let body = try parseBody(request, lenient: true)
             let json = JSONValue.object([("id", .string(id.lowercased()))] + (body.objectValue ?? []).filter { $0.0 != "id" && $0.0 != "uuid" })
-            var mapping = try StubMapping.parse(json, in: engine.directory)
+            var mapping = try StubMapping.parse(json, in: engine.directory(for: scope))
             mapping.adminBytes = request.body.count
             try refuseFiles(for: mapping, in: scope, "replace")
             if let refusal = overScopeCap([mapping], in: scope) { return refusal }
@@ -329,7 +330,7 @@ public final class StubAdminAPI: AdminRoutesProvider {
         let given: StubMapping
         do throws(StubError) {
             let body = try parseBody(request, lenient: true)
-            given = try StubMapping.parse(body, in: engine.directory)
+            given = try StubMapping.parse(body, in: engine.directory(for: scope))
             if body["id"] != nil || body["uuid"] != nil, engine.remove(id: given.id, in: scope) { return Response(status: 200) }
         } catch {
             return invalid(error)
@@ -378,7 +379,7 @@ public final class StubAdminAPI: AdminRoutesProvider {
             var mappings: [StubMapping] = []
             for (index, item) in items.enumerated() {
                 do {
-                    var mapping = try StubMapping.parse(item, in: engine.directory)
+                    var mapping = try StubMapping.parse(item, in: engine.directory(for: scope))
                     mapping.adminBytes = scope.isDefault ? 0 : item.serialized.utf8.count
                     mappings.append(mapping)
                 } catch {

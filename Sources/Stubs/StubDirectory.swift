@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import JSON
 import Templating
 
@@ -8,12 +9,19 @@ public struct StubDirectory: Sendable {
     /// The pack's folder (or `stubs/` itself): fixtures are read relative to it.
     public let root: URL
     public let mappings: URL
-    public let files: BodyFiles
+    public private(set) var files: BodyFiles
     /// Every response is a template, not only those naming `response-template`.
     public let globalTemplating: Bool
     /// Whose behaviour templates follow where WireMock 2.35 and 3.13 differ.
     public let wireMockVersion: WireMockVersion
     let helpers: TemplateHelpers
+
+    /// This directory with a scope's own body files read first (mappings added in that scope).
+    func with(scopeFiles: [String: SharedBytes]) -> StubDirectory {
+        var directory = self
+        directory.files.scopeFiles = scopeFiles
+        return directory
+    }
 
     /// `root/mappings` and `root/__files`. `shownAs` is `root` as messages that clients may see
     /// name it, relative to the stubs folder (`""` for the stubs folder itself, else a pack's

@@ -284,10 +284,44 @@ public final class StubEngine: Backend {
         scope[scopeKey].withScenarios { states in states = states.filter { named.contains($0.key) } }
     }
 
+    /// Where mappings added in `scope` read their bodies: its own body files first.
+    public func directory(for scope: StateScope) -> StubDirectory {
+        scope.isDefault ? directory : directory.with(scopeFiles: scope[scopeKey].withFiles { $0 })
+    }
+
+    /// A named scope's own body files, by name.
+    public func files(in scope: StateScope) -> [String: SharedBytes] {
+        scope.isDefault ? [:] : scope[scopeKey].withFiles { $0 }
+    }
+
+    /// Puts (or, with nil, removes) a named scope's own body file, and reads again the bodies of
+    /// the scope's mappings that name it. Returns whether there was one.
+    @discardableResult
+    public func setFile(_ name: String, to bytes: SharedBytes?, in scope: StateScope) -> Bool {
+        let key = BodyFiles.key(name)
+        let had = scope[scopeKey].withFiles { files in
+            defer { files[key] = bytes }
+            return files[key] != nil
+        }
+        let directory = directory(for: scope)
+        scope[scopeKey].changeOwn { own in
+            own = own.map { mapping in
+                guard mapping.json["response"]?["bodyFileName"]?.stringValue.map(BodyFiles.key) == key,
+                    var parsed = try? StubMapping.parse(mapping.json, in: directory)
+                else { return mapping }
+                parsed.adminBytes = mapping.adminBytes
+                return parsed
+            }
+        }
+        return had
+    }
+
     /// Bytes of the mappings a named scope's admin calls made (`adminBytes`), but those in `excluded`.
     public func ownBytes(in scope: StateScope, excluding excluded: Set<String>) -> Int {
-        guard !scope.isDefault, let own = ownMappings(scope) else { return 0 }
-        return own.set.ordered.reduce(0) { $0 + (excluded.contains($1.id) ? 0 : $1.adminBytes) }
+        guard !scope.isDefault else { return 0 }
+        let files = scope[scopeKey].withFiles { $0.values.reduce(0) { $0 + $1.count } }
+        guard let own = ownMappings(scope) else { return files }
+        return files + own.set.ordered.reduce(0) { $0 + (excluded.contains($1.id) ? 0 : $1.adminBytes) }
     }
 
     private func ownMappings(_ scope: StateScope) -> (set: StubSet, ids: Set<String>)? {
@@ -481,6 +515,9 @@ private final class ScopeCounter: Sendable {
 private final class StubScope: ScopeState {
     private struct Contents {
         var scenarios: [String: String] = [:]
+        /// Body files put in this scope (`PUT /__admin/files/NAME`), by name: in memory, the
+        /// scope's alone, gone with its reset.
+        var files: [String: SharedBytes] = [:]
         /// Oldest first; `set` and `ids` are made from it.
         var own: [StubMapping] = []
         var set = StubSet(mappings: [])
@@ -518,6 +555,10 @@ private final class StubScope: ScopeState {
         contents.withLock { body(&$0.scenarios) }
     }
 
+    func withFiles<Result>(_ body: (inout [String: SharedBytes]) -> Result) -> Result {
+        contents.withLock { body(&$0.files) }
+    }
+
     func reset() {
         contents.withLock { contents in
             count(had: !contents.own.isEmpty, has: false)
@@ -530,6 +571,7 @@ private final class StubScope: ScopeState {
     var estimatedBytes: Int {
         contents.withLock { contents in
             contents.own.reduce(0) { $0 + 1024 + $1.adminBytes + $1.response.response.body.count } + contents.scenarios.count * 64
+                + contents.files.values.reduce(0) { $0 + $1.count }
         }
     }
 }

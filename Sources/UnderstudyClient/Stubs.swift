@@ -188,7 +188,8 @@ public struct Response: Sendable, Hashable {
     public static func data(_ body: Data, contentType: String = "application/octet-stream", status: Int = 200) -> Response {
         Response(raw: ["status": .int(status), "base64Body": .string(body.base64EncodedString())]).withHeader("Content-Type", contentType)
     }
-    /// A file under the server's `__files/` (see `Understudy.putFile`).
+    /// A body file: the scope's own (`UnderstudyScope.putFile`), else the shared one under the
+    /// server's `__files/` (`Understudy.putFile`).
     public static func file(_ name: String, status: Int = 200) -> Response {
         Response(raw: ["status": .int(status), "bodyFileName": .string(name)])
     }

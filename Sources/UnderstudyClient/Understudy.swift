@@ -124,11 +124,14 @@ public struct Understudy: Sendable {
     /// The local CA's certificate (DER) that device mode's TLS answers are signed with.
     public func caCertificate() async throws -> Data { try await call("GET", "/__admin/ca.der") }
 
-    /// Body files (`__files/NAME`), shared by every scope: what `Response.file(_:)` answers with.
+    /// A body file every scope shares: written to the server's stubs folder on disk
+    /// (`stubs/__files/NAME`), where it stays; what `Response.file(_:)` answers with. For a file of
+    /// one test's alone, held in memory, use `UnderstudyScope.putFile`.
     public func putFile(_ name: String, _ contents: Data) async throws {
         _ = try await call("PUT", "/__admin/files/" + Self.pathSegments(name), body: contents)
     }
 
+    /// Deletes a shared body file from the server's stubs folder.
     public func deleteFile(_ name: String) async throws {
         _ = try await call("DELETE", "/__admin/files/" + Self.pathSegments(name))
     }

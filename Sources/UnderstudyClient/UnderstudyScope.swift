@@ -130,6 +130,18 @@ public struct UnderstudyScope: Sendable, Hashable {
         return id
     }
 
+    /// A body file of this scope alone, for `Response.file(name)` in its stubs (read before the
+    /// shared `__files/`): held in the server's memory, nothing written to disk, gone when the
+    /// scope is reset or deleted. Put it before or after the stubs that name it.
+    public func putFile(_ name: String, _ contents: Data) async throws {
+        _ = try await server.call("PUT", "/__admin/files/" + Understudy.pathSegments(name), scope: self.name, body: contents)
+    }
+
+    /// Deletes one of this scope's own body files.
+    public func deleteFile(_ name: String) async throws {
+        _ = try await server.call("DELETE", "/__admin/files/" + Understudy.pathSegments(name), scope: self.name)
+    }
+
     public func removeStub(_ id: UUID) async throws {
         try await server.call("DELETE", "/__admin/mappings/\(id.uuidString.lowercased())", scope: name)
     }

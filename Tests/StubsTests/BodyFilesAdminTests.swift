@@ -74,8 +74,20 @@ import UnderstudyTesting
             #expect(write.statusCode == 400, "\(name)")
         }
         #expect(try String(contentsOf: root.appendingPathComponent("secret.txt"), encoding: .utf8) == "do not serve")
+        // In a named scope: the scope's own file, in memory (not written to the folder), read there only.
         let (_, scoped) = try await server.send("PUT", "/__admin/files/c.txt", headers: ["X-Understudy-Scope": "alice"], body: Data("x".utf8))
-        #expect(scoped.statusCode == 400, "body files are shared by every scope")
+        #expect(scoped.statusCode == 200)
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("__files/c.txt").path))
+        #expect(
+            String(decoding: try await server.send("GET", "/__admin/files/c.txt", headers: ["X-Understudy-Scope": "alice"]).body, as: UTF8.self)
+                == "x")
+        #expect(try await server.send("GET", "/__admin/files/c.txt").response.statusCode == 404)
         #expect(try await server.send("GET", "/__admin/files/a.txt", headers: ["X-Understudy-Scope": "alice"]).response.statusCode == 200)
+        let (_, sharedDelete) = try await server.send("DELETE", "/__admin/files/a.txt", headers: ["X-Understudy-Scope": "alice"])
+        #expect(sharedDelete.statusCode == 400, "a scope cannot delete a shared file")
+        // A name leading outside is refused in a scope as well.
+        let (_, outside) = try await server.send(
+            "PUT", "/__admin/files/..%2Fsecret.txt", headers: ["X-Understudy-Scope": "alice"], body: Data("x".utf8))
+        #expect(outside.statusCode == 400)
     }
 }

@@ -220,6 +220,40 @@ func get(_ url: URL, _ session: URLSession = URLSession(configuration: .ephemera
         }
     }
 
+    /// A scope's own body files: read by its stubs before the shared ones, put before or after the
+    /// stub, never on disk nor seen by another scope, gone with the scope's reset.
+    @Test func aScopesBodyFilesAreItsOwn() async throws {
+        try await withUnderstudy(files: ["__files/menu.json": #"{"shared": true}"#]) { understudy in
+            let mine = try await understudy.makeScope()
+            let other = try await understudy.makeScope()
+            try await mine.stub(.get("/menu").willReturn(.file("menu.json")))
+            try await other.stub(.get("/menu").willReturn(.file("menu.json")))
+            #expect(try await get(mine.url("/menu")).body == #"{"shared": true}"#, "the shared file until the scope has its own")
+            try await mine.putFile("menu.json", Data(#"{"mine": true}"#.utf8))
+            try await mine.putFile("late/hi.txt", Data("hi".utf8))
+            try await mine.stub(.get("/hi").willReturn(.file("/late/hi.txt")))
+            #expect(try await get(mine.url("/menu")).body == #"{"mine": true}"#, "a stub added before the file reads it")
+            #expect(try await get(mine.url("/hi")).body == "hi")
+            #expect(try await get(other.url("/menu")).body == #"{"shared": true}"#, "another scope keeps the shared one")
+            #expect(try await get(other.url("/hi")).status == 404)
+            // Not in the shared folder: its list has no such file; the scope's list has both.
+            let shared = try await get(understudy.url.appendingPathComponent("__admin/files")).body
+            #expect(shared.contains("menu.json") && !shared.contains("late/hi.txt"), "\(shared)")
+            #expect(try await get(mine.url("/__admin/files")).body.contains("late/hi.txt"))
+            try await mine.deleteFile("late/hi.txt")
+            #expect(try await get(mine.url("/hi")).status == 500, "a stub of a file that is not there")
+            let refused = try await #require(throws: UnderstudyError.self) { try await mine.deleteFile("menu-never.json") }
+            guard case .server(_, let status, _) = refused else {
+                Issue.record("\(refused)")
+                return
+            }
+            #expect(status == 404)
+            try await mine.reset()
+            try await mine.stub(.get("/menu").willReturn(.file("menu.json")))
+            #expect(try await get(mine.url("/menu")).body == #"{"shared": true}"#, "a reset forgets the scope's files")
+        }
+    }
+
     @Test func errorsCarryTheServersMessageAndBadNamesAreRefusedBeforeSending() async throws {
         try await withUnderstudy { understudy in
             let scope = try await understudy.makeScope()
