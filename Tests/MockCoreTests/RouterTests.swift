@@ -56,6 +56,16 @@ func answering(_ text: String) -> @Sendable (Request) -> Reply {
         #expect(page.hasPrefix("No backend or stub answers GET /nowhere?x=1\n"))
         #expect(page.contains("  /maps/api/geocode  geocoder\n"))
         #expect(page.contains("/__admin"))
+        #expect(page.hasSuffix("the dashboard, /__admin/ui/\n"))
+
+        // A browser's page load: the same, escaped, with the dashboard a click away.
+        let (html, htmlResponse) = try await server.send(
+            "GET", "/nowhere?a=1&b=2", headers: ["Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"])
+        #expect(htmlResponse.statusCode == 404)
+        #expect(htmlResponse.value(forHTTPHeaderField: "Content-Type") == "text/html; charset=utf-8")
+        let htmlPage = String(decoding: html, as: UTF8.self)
+        #expect(htmlPage.contains(#"<a href="/__admin/ui/">Open the dashboard</a>"#))
+        #expect(htmlPage.contains("GET /nowhere?a=1&amp;b=2") && !htmlPage.contains("a=1&b=2"), "\(htmlPage)")
 
         let (json, jsonResponse) = try await server.send("GET", "/nowhere", headers: ["Accept": "application/json"])
         #expect(jsonResponse.statusCode == 404)

@@ -274,3 +274,74 @@ def test_the_channels_view_shows_open_websockets_and_their_messages_live(base, b
         shot(browser, "channels")
     WebDriverWait(browser, 5, ignored_exceptions=STALE).until(lambda b: "No channel is open" in b.find_element(By.ID, "channel-table").text)
     assert severe_console_messages(browser) == []
+
+
+# What fits where, measured in the page: nothing wider than its box, the search hint whole, the
+# right pane beside the list and never blank, the state's reset in view.
+LAYOUT = """
+const overflowing = Array.from(document.querySelectorAll('.pane, .card, .bar, main'))
+  .filter((e) => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1)
+  .map((e) => (e.id || e.className) + ' ' + e.scrollWidth + '>' + e.clientWidth);
+const search = document.querySelector('.view:not([hidden]) .filters input[type=search]');
+let hintCut = false;
+if (search) {
+  const style = getComputedStyle(search);
+  const context = document.createElement('canvas').getContext('2d');
+  context.font = style.font;
+  const room = search.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  hintCut = context.measureText(search.placeholder).width > room;
+}
+const panes = Array.from(document.querySelectorAll('.view:not([hidden]) > .pane')).filter((e) => e.offsetParent !== null)
+  .map((e) => { const r = e.getBoundingClientRect(); return {cls: e.className, left: r.left, right: r.right, width: r.width}; });
+return {overflowing, hintCut, panes, page: document.documentElement.scrollWidth, window: window.innerWidth};
+"""
+
+
+@pytest.fixture(scope="module")
+def full_base():
+    """A server with the shipped stubs: every emulator's card, the longest mount lists."""
+    import shutil
+    from understudy_server import ROOT
+    with tempfile.TemporaryDirectory() as work:
+        stubs = os.path.join(work, "stubs")
+        shutil.copytree(os.path.join(ROOT, "stubs"), stubs)
+        with serve(stubs, "--no-watch") as url:
+            yield url
+
+
+@pytest.mark.parametrize("width", [1024, 1400, 1920])
+def test_two_panes_use_the_width_and_nothing_overflows(full_base, browser, width):
+    size = (width, 900)
+    for target in ["/maps/api/geocode/json?address=94086", "/nothing/here?x=1", "/developerworks/mydeveloperworks/news/atom/stories/public"]:
+        send(full_base, "GET", target)
+    open_dashboard(browser, full_base, size)
+    row_for(browser, "/nothing/here?x=1")
+    measured = browser.execute_script(LAYOUT)
+    assert measured["page"] <= measured["window"] and not measured["overflowing"], measured
+    assert not measured["hintCut"], "the filter's hint is cut"
+    # Before a click: list and a pane that says what a click shows, side by side, filling the width.
+    panes = measured["panes"]
+    assert len(panes) == 2 and "placeholder" in panes[1]["cls"], panes
+    assert panes[0]["right"] < panes[1]["left"] and panes[0]["width"] + panes[1]["width"] > 0.9 * (width - 40), panes
+    shot(browser, "requests-%d" % width, size)
+    open_row(browser, "/nothing/here?x=1")
+    measured = browser.execute_script(LAYOUT)
+    assert not measured["overflowing"], measured
+    shot(browser, "request-detail-%d" % width, size)
+
+    browser.find_element(By.CSS_SELECTOR, "#tabs [data-view=backends]").click()
+    WebDriverWait(browser, 5).until(lambda b: b.find_element(By.CSS_SELECTOR, ".backend-card[data-backend=lotus]"))
+    measured = browser.execute_script(LAYOUT)
+    assert measured["page"] <= measured["window"] and not measured["overflowing"], measured
+    reset = browser.find_element(By.ID, "reset-state").rect
+    assert reset["y"] + reset["height"] <= 900, "Reset state is below the fold: %s" % reset
+    shot(browser, "backends-%d" % width, size)
+
+
+def test_the_root_links_to_the_dashboard(base, browser):
+    browser.set_window_size(*LAPTOP)
+    browser.get(base + "/")
+    link = WebDriverWait(browser, 5).until(lambda b: b.find_element(By.LINK_TEXT, "Open the dashboard"))
+    assert "No backend or stub answers GET /" in browser.find_element(By.TAG_NAME, "pre").text
+    link.click()
+    WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "connection").text == "live")

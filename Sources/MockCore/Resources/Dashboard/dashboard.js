@@ -642,7 +642,9 @@ async function loadBackends() {
       el('span', {className: backend.ready ? 'ready' : 'loading', text: backend.ready ? 'ready' : 'loading…'}),
       el('span', {className: 'muted', text: ` · ${backend.kind}`}),
       counts,
-      el('div', {className: 'muted mono', text: backend.mounts.join('  ')}));
+      el('details', {},
+        el('summary', {text: backend.mounts.length === 1 ? `mounted at ${backend.mounts[0]}` : `${backend.mounts.length} mounts`}),
+        el('ul', {className: 'mounts mono'}, ...backend.mounts.map((mount) => el('li', {text: mount})))));
     card.dataset.backend = backend.name;
     return card;
   }));
