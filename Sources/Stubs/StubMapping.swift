@@ -74,6 +74,23 @@ public struct StubMapping: Sendable {
         throw StubError(field: "priority", message: "expected a whole number")
     }
 
+    /// The mapping as WireMock echoes and lists it: a request of `ANY` method when it names none, a
+    /// response of status 200 when it names none, and `uuid` (the id again) last.
+    private static func normalised(_ members: [(String, JSONValue)], id: String) -> [(String, JSONValue)] {
+        var members = members.filter { $0.0 != "uuid" }
+        func change(_ key: String, _ body: (inout [(String, JSONValue)]) -> Void) {
+            guard let index = members.firstIndex(where: { $0.0 == key }) else { return }
+            guard var object = members[index].1.objectValue else { return }
+            body(&object)
+            members[index].1 = .object(object)
+        }
+        if !members.contains(where: { $0.0 == "request" }) { members.append(("request", .object([]))) }
+        if !members.contains(where: { $0.0 == "response" }) { members.append(("response", .object([]))) }
+        change("request") { request in if !request.contains(where: { $0.0 == "method" }) { request.append(("method", "ANY")) } }
+        change("response") { response in if !response.contains(where: { $0.0 == "status" }) { response.insert(("status", 200), at: 0) } }
+        return members + [("uuid", .string(id))]
+    }
+
     private static func parseMapping(_ json: JSONValue, in directory: StubDirectory, file: String?) throws(StubError) -> StubMapping {
         guard var members = json.objectValue else { throw StubError(field: "", message: "a mapping must be a JSON object") }
         var warnings: [StubError] = []
@@ -91,8 +108,10 @@ public struct StubMapping: Sendable {
             members.removeAll { $0.0 == "id" || $0.0 == "uuid" }
             members.insert(("id", .string(id)), at: 0)
         }
+        members = Self.normalised(members, id: id)
         let priority = try Self.priority(json["priority"], default: defaultPriority)
         guard priority >= 1 else { throw StubError(field: "priority", message: "must be 1 or more") }
+        if let index = members.firstIndex(where: { $0.0 == "priority" }) { members[index].1 = .int(priority) }
         let request = try RequestPattern.parse(
             directory.wireMockVersion == .v2 ? Self.legacyNamespaces(requestJSON) : requestJSON, warnings: &warnings)
         let response = try ResponseDefinition.parse(responseJSON, in: directory, warnings: &warnings)

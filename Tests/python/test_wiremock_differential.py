@@ -232,6 +232,20 @@ ADMIN = {
         post("/__admin/mappings", {"request": {"urlPath": "/typo", "bodyPatterns": [{"equalToXml": "not xml"}]}, "response": {"status": 200}},
              compare=("status",))],
     "HEAD is not a GET stub's": [status_only(Step("HEAD", "/m/path"))],
+    # A created mapping is echoed normalised: a request of ANY method, a response of 200, its uuid.
+    "an empty mapping is echoed normalised": [
+        post("/__admin/mappings", {"id": "5c0e1a1e-0000-4000-8000-00000000000c"}, compare=("status", "json")),
+        post("/__admin/mappings", {"id": "5c0e1a1e-0000-4000-8000-00000000000d", "request": {"urlPath": "/fault"},
+                                   "response": {"fault": "EMPTY_RESPONSE"}}, compare=("status", "json")),
+        Step("DELETE", "/__admin/mappings/5c0e1a1e-0000-4000-8000-00000000000c", compare=("status",)),
+        Step("DELETE", "/__admin/mappings/5c0e1a1e-0000-4000-8000-00000000000d", compare=("status",))],
+    "a file without an extension is JSON": [get("/answer", compare=("status", "body", "header:Content-Type"))],
+    "the admin root lists the mappings": [get("/__admin/", compare=("status", lambda r: r.json()["meta"]["total"]))],
+    "a priority given as text is its number": [
+        post("/__admin/mappings", {"id": "5c0e1a1e-0000-4000-8000-00000000000e", "priority": "1", "request": {"urlPath": "/prio"},
+                                   "response": {"status": 200, "body": "first"}}, compare=("status", lambda r: r.json()["priority"])),
+        get("/prio"),
+        Step("DELETE", "/__admin/mappings/5c0e1a1e-0000-4000-8000-00000000000e", compare=("status",))],
     "an unknown operator is refused": [
         post("/__admin/mappings", {"request": {"urlPath": "/typo", "headers": {"A": {"equalsTo": "1"}}}, "response": {"status": 200}},
              compare=("status", error_pointer))],

@@ -5,7 +5,8 @@ import Logging
 /// Serves the files under a directory (the stubs' `__files/`) at the root for GET and HEAD, as
 /// WireMock does for requests no stub matches. Files are read at start (and again by `reload()`)
 /// and kept in memory that libevent writes from directly; a directory answers with its
-/// `index.html` or `index.json`.
+/// `index.html` or `index.json`. A file without an extension is served as `application/json`, as
+/// WireMock serves it.
 public final class StaticFiles: Backend {
     public let name = "files"
     public let mounts = ["/"]
@@ -61,7 +62,8 @@ public final class StaticFiles: Backend {
                 let bytes = try Data(contentsOf: file)
                 responses[relative] = Response(
                     status: 200,
-                    headers: ["Content-Type": MediaType.forFileExtension(file.pathExtension)],
+                    // As WireMock: a file without an extension is JSON (an API's recorded answer).
+                    headers: ["Content-Type": file.pathExtension.isEmpty ? "application/json" : MediaType.forFileExtension(file.pathExtension)],
                     body: ResponseBody(shared: SharedBytes(bytes)))
             } catch {
                 responses[relative] = previous[relative]
