@@ -41,7 +41,10 @@ PREFIX ?= /usr/local
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 .build/release/understudy $(DESTDIR)$(PREFIX)/bin/understudy
-	@echo "installed $(DESTDIR)$(PREFIX)/bin/understudy"
+	@# The dashboard's files, which the executable looks for beside itself.
+	rm -rf $(DESTDIR)$(PREFIX)/bin/Understudy_MockCore.resources
+	cp -R .build/release/Understudy_MockCore.resources $(DESTDIR)$(PREFIX)/bin/
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/understudy (and its dashboard, Understudy_MockCore.resources, beside it)"
 
 # Python clients (the official WireMock client, geopy, googlemaps) and the storefront in headless Chromium
 # (Selenium) against the built server, then the Swift suite, then a short pass of every fuzz target
