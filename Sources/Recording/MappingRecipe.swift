@@ -300,6 +300,14 @@ struct MappingRecipe: Sendable {
             return (.object(response), (file, ResponseBody(file: bodyFile)))
         }
         guard !body.isEmpty else { return (.object(response), nil) }
+        // An event stream: its events, which an SSE stub replays in order.
+        if contentType.hasPrefix("text/event-stream"), !encoded, let text = String(validating: body, as: UTF8.self) {
+            let events = RecordedEventStream.events(in: text)
+            if !events.isEmpty {
+                response.append(("eventStream", .object([("events", .array(events))])))
+                return (.object(response), nil)
+            }
+        }
         if body.count <= options.inlineBodyLimit, !encoded, Self.isText(contentType), let text = String(validating: body, as: UTF8.self) {
             response.append(("body", .string(text)))
             return (.object(response), nil)

@@ -89,6 +89,12 @@ import FoundationNetworking
                             body: ResponseBody(Array(repeating: UInt8(asked), count: 300_000))))
                 case "/slow":
                     return .deferred { reply in reply.send(.text("late"), after: .seconds(3)) }
+                case "/events":
+                    // An event stream that ends: CRLF and LF lines, a multi-line event, a comment, a heartbeat, an unfinished tail.
+                    return .response(
+                        Response(
+                            status: 200, headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-cache"],
+                            body: ResponseBody(RecordingTests.events)))
                 default:
                     return .response(.text("no such page", status: 404))
                 }
@@ -114,6 +120,10 @@ import FoundationNetworking
             return Array(data)
         }
     }
+
+    static let events =
+        "retry: 1500\r\n\r\n: prices follow\nid: 1\nevent: price\ndata: {\"bid\": 101.5}\n\n:\n\nid: 2\ndata: line one\ndata:line two\n\n"
+        + "data: never finished"
 
     final class Counter: Sendable {
         private let counts = Locked<[String: Int]>([:])
@@ -212,6 +222,39 @@ import FoundationNetworking
         for secret in ["SECRET", "TOKEN42", "hunter2", "abc123"] { #expect(!everything.contains(secret), "\(secret)") }
         let files = try FileManager.default.contentsOfDirectory(atPath: recorded.appendingPathComponent("run/__files").path)
         #expect(files.contains { $0.hasPrefix("get-image-png-") && $0.hasSuffix(".png") })
+    }
+
+    /// An event stream is recorded as its events (an SSE stub), which replay in order with the
+    /// upstream gone, as a browser's EventSource would have read them.
+    @Test func anEventStreamIsRecordedAsItsEvents() async throws {
+        let upstream = try Upstream()
+        let recorded = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: recorded) }
+        let (recorder, _) = try Self.recorder(upstream.baseURL, recorded.appendingPathComponent("run"))
+        let request = "GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nConnection: close\r\n\r\n"
+        let live = try Self.exchange(recorder, request)
+        #expect(live.bodyText == Self.events)
+        recorder.stop()
+        upstream.server.stop()
+
+        let files = try FileManager.default.contentsOfDirectory(
+            at: recorded.appendingPathComponent("run/mappings"), includingPropertiesForKeys: nil)
+        let mapping = try JSONValue.parse(String(decoding: try Data(contentsOf: try #require(files.first)), as: UTF8.self))
+        let expected = try JSONValue.parse(
+            #"{"events": [{"retry": 1500}, {"comment": "prices follow", "id": "1", "event": "price", "data": "{\"bid\": 101.5}"}, "#
+                + #"{"id": "2", "data": "line one\nline two"}]}"#)
+        #expect(mapping["response"]?["eventStream"] == expected, "\(mapping)")
+        #expect(mapping["response"]?["body"] == nil && mapping["response"]?["headers"]?["Content-Type"] == "text/event-stream")
+
+        let replayer = try Self.replayer(recorded)
+        defer { replayer.stop() }
+        let (replayed, answer) = try await URLSession(configuration: .ephemeral).data(
+            from: try #require(URL(string: replayer.server.baseURL + "/events")))
+        #expect((answer as? HTTPURLResponse)?.statusCode == 200)
+        #expect((answer as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "text/event-stream")
+        #expect(
+            String(decoding: replayed, as: UTF8.self)
+                == "retry: 1500\n\n: prices follow\nid: 1\nevent: price\ndata: {\"bid\": 101.5}\n\nid: 2\ndata: line one\ndata: line two\n\n")
     }
 
     @Test func aRequestAnsweredDifferentlyAgainIsAScenario() async throws {
