@@ -135,6 +135,32 @@ def test_java_answers_the_challenge_through_a_tunnel(tmp_path):
         assert urls_in(device, "android-7") == ["https://%s/java" % RALLY]
 
 
+def test_javas_websocket_answers_the_challenge_and_reaches_its_scopes_message_stub(tmp_path):
+    """java.net.http.WebSocket through the proxy's 407 to wss:// on a mapped host: the scope named
+    by the credentials answers, with its own message stub (another scope's is not heard)."""
+    javac, keytool = shutil.which("javac"), shutil.which("keytool")
+    assert javac and keytool, "this test needs a JDK (tools/install-deps.sh python installs one)"
+    source = __file__.replace("python/test_device_scopes.py", "java/WebSocketProxyCheck.java")
+    subprocess.run([javac, "-d", str(tmp_path), source], check=True, capture_output=True, timeout=300)
+    def echo(reply):
+        return {"trigger": {"type": "message", "channel": {"type": "websocket", "initiatingRequestPattern": {"urlPath": "/live"}}},
+                "actions": [{"type": "send", "message": {"body": {"data": reply + " {{message.body}}"}}}]}
+    with device_server("--proxy-password", "s3cret") as device:
+        for scope, reply in [("android-8", "heard"), ("android-9", "other scope heard")]:
+            answer = requests.post(device.base + "/__admin/message-mappings", json=echo(reply),
+                                   headers={"X-Understudy-Scope": scope}, timeout=TIMEOUT)
+            assert answer.status_code in (200, 201), answer.text
+        store = str(tmp_path / "trust.jks")
+        subprocess.run([keytool, "-importcert", "-noprompt", "-alias", "understudy", "-file", device.ca_file, "-keystore", store,
+                        "-storepass", "changeit"], check=True, capture_output=True, timeout=120)
+        run = subprocess.run(["java", "-Djdk.http.auth.tunneling.disabledSchemes=", "-Djavax.net.ssl.trustStore=" + store,
+                              "-Djavax.net.ssl.trustStorePassword=changeit", "-cp", str(tmp_path), "WebSocketProxyCheck",
+                              "127.0.0.1", str(device.port), "wss://%s/live" % RALLY, "android-8", "s3cret", "hello"],
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, run.stderr[-3000:]
+        assert run.stdout.splitlines() == ["heard hello"], run.stdout
+
+
 def test_a_scopes_network_holds_through_the_proxy_and_its_tunnels(device):
     requests.put(device.base + "/__admin/scopes/ci-slow/network", json={"latencyMs": 300}, timeout=TIMEOUT).raise_for_status()
     requests.put(device.base + "/__admin/scopes/ci-off/network", json={"profile": "offline"}, timeout=TIMEOUT).raise_for_status()
