@@ -1,6 +1,7 @@
 import HTTPServer
 import JSON
 import MockCore
+import Templating
 
 /// A stub answer that is a Server-Sent Events stream (the WHATWG HTML standard's
 /// `text/event-stream`): `response.eventStream` lists the events, each sent after its own delay,
@@ -21,13 +22,17 @@ struct EventStream: Sendable {
     struct Event: Sendable {
         let id: String?
         /// The event's bytes on the wire, `id:`/`event:`/`retry:`/`data:` lines and the blank line.
-        let wire: [UInt8]
+        var wire: [UInt8]
         let delay: Duration
         /// Its data as given (`data`, or `jsonData` written out): a GraphQL subscription's `next`.
         var data: String? = nil
+        /// In a templated stub (`response-template`), data with `{{…}}`: rendered per request into
+        /// its `data:` lines after `head` (the lines before them).
+        var dataTemplate: Template? = nil
+        var head = ""
     }
 
-    let events: [Event]
+    private(set) var events: [Event]
     let repeats: Bool
     let keepsOpen: Bool
     let heartbeat: Duration?
@@ -35,14 +40,15 @@ struct EventStream: Sendable {
     static let known: Set<String> = ["events", "repeat", "keepOpen", "heartbeatMs"]
     static let knownInEvent: Set<String> = ["id", "event", "data", "jsonData", "retry", "comment", "delayMs"]
 
-    static func parse(_ json: JSONValue, field: String) throws(StubError) -> EventStream {
+    /// `helpers`: the stub's template helpers when it is templated, to render each event's data.
+    static func parse(_ json: JSONValue, field: String, helpers: TemplateHelpers? = nil) throws(StubError) -> EventStream {
         guard json.objectValue != nil else { throw StubError(field: field, message: "must be an object with events") }
         for (key, _) in json.objectValue ?? [] where !known.contains(key) {
             throw StubError(field: "\(field).\(key)", message: "not a field of an event stream (\(known.sorted().joined(separator: ", ")))")
         }
         guard let list = json["events"]?.arrayValue else { throw StubError(field: "\(field).events", message: "must be an array of events") }
         var events: [Event] = []
-        for (index, item) in list.enumerated() { events.append(try event(item, field: "\(field).events[\(index)]")) }
+        for (index, item) in list.enumerated() { events.append(try event(item, field: "\(field).events[\(index)]", helpers: helpers)) }
         let repeats = json["repeat"]?.boolValue ?? false
         if repeats, events.allSatisfy({ $0.delay == .zero }) {
             throw StubError(field: "\(field).repeat", message: "a repeating stream needs a delayMs above 0 on some event (else it never rests)")
@@ -57,7 +63,7 @@ struct EventStream: Sendable {
         return EventStream(events: events, repeats: repeats, keepsOpen: json["keepOpen"]?.boolValue ?? false, heartbeat: heartbeat)
     }
 
-    private static func event(_ json: JSONValue, field: String) throws(StubError) -> Event {
+    private static func event(_ json: JSONValue, field: String, helpers: TemplateHelpers?) throws(StubError) -> Event {
         guard json.objectValue != nil else { throw StubError(field: field, message: "an event must be an object") }
         for (key, _) in json.objectValue ?? [] where !knownInEvent.contains(key) {
             throw StubError(field: "\(field).\(key)", message: "not a field of an event (\(knownInEvent.sorted().joined(separator: ", ")))")
@@ -88,10 +94,16 @@ struct EventStream: Sendable {
         }
         let data = json["data"]?.stringValue ?? json["jsonData"]?.serialized
         if json["data"] != nil && json["data"]?.stringValue == nil { throw StubError(field: "\(field).data", message: "must be a string") }
-        // Each line of the data its own `data:` line; the client joins them with line breaks.
-        if let data {
-            for part in data.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) { wire += "data: \(part)\n" }
+        var dataTemplate: Template?
+        if let helpers, let data, data.contains("{{") {
+            do {
+                dataTemplate = try Template(data, helpers: helpers)
+            } catch {
+                throw StubError(field: "\(field).\(json["data"] != nil ? "data" : "jsonData")", message: "template \(error)")
+            }
         }
+        let head = wire
+        if let data { wire += dataLines(data) }
         guard !wire.isEmpty else { throw StubError(field: field, message: "an event needs data, jsonData, an id, an event name, retry or a comment") }
         var delay = Duration.zero
         if let value = json["delayMs"] {
@@ -100,7 +112,34 @@ struct EventStream: Sendable {
             }
             delay = .milliseconds(milliseconds)
         }
-        return Event(id: id, wire: Array((wire + "\n").utf8), delay: delay, data: data)
+        return Event(id: id, wire: Array((wire + "\n").utf8), delay: delay, data: data, dataTemplate: dataTemplate, head: head)
+    }
+
+    /// Each line of the data its own `data:` line; the client joins them with line breaks.
+    private static func dataLines(_ data: String) -> String {
+        var lines = ""
+        for part in data.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+            lines += "data: \(part)\n"
+        }
+        return lines
+    }
+
+    /// Whether some event's data is a template (rendered per request).
+    var isTemplated: Bool { events.contains { $0.dataTemplate != nil } }
+
+    /// The stream with its templated events' data rendered in `context` (one request's model):
+    /// a rendered line break starts another `data:` line, never another field.
+    func rendered(in context: TemplateValue) -> EventStream {
+        var copy = self
+        copy.events = events.map { event in
+            guard let template = event.dataTemplate else { return event }
+            var rendered = event
+            let data = template.render(context)
+            rendered.data = data
+            rendered.wire = Array((event.head + Self.dataLines(data) + "\n").utf8)
+            return rendered
+        }
+        return copy
     }
 
     /// The index to start from for a client that last saw `lastEventID`: the event after it (the

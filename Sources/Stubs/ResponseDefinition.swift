@@ -176,7 +176,7 @@ public struct ResponseDefinition: Sendable {
             definition.fault = known
         }
         if let stream = json["eventStream"] {
-            definition.eventStream = try EventStream.parse(stream, field: "\(field).eventStream")
+            definition.eventStream = try EventStream.parse(stream, field: "\(field).eventStream", helpers: templated ? directory.helpers : nil)
             if definition.response.headers["Content-Type"] == nil {
                 definition.response.headers.set("Content-Type", "text/event-stream; charset=utf-8")
             }

@@ -1,5 +1,6 @@
 import HTTPServer
 import MockCore
+import Templating
 
 /// A matched mapping's answer: rendered if it is a template, then proxied, delayed or sent.
 enum StubReply {
@@ -44,8 +45,14 @@ enum StubReply {
         if let template = definition.template {
             response = template.render(response, for: request, pathVariables: mapping.request.pathVariables(request.rawPath))
         }
-        if let events = definition.eventStream {
+        if var events = definition.eventStream {
             let first = events.start(after: request.headers["Last-Event-ID"])
+            if events.isTemplated {
+                events = events.rendered(
+                    in: ResponseTemplating.context(
+                        for: request, parameters: definition.template?.parameters ?? .object(TemplateObject([])),
+                        pathVariables: mapping.request.pathVariables(request.rawPath)))
+            }
             return .deferred { [response] reply in
                 let start = {
                     var head = response

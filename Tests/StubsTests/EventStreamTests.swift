@@ -1,3 +1,5 @@
+import Foundation
+import HTTPServer
 import JSON
 import Testing
 
@@ -17,6 +19,32 @@ import Testing
         #expect(String(decoding: parsed.events[0].wire, as: UTF8.self) == ": hi\nid: 7\nevent: price\nretry: 500\ndata: a\ndata: b\ndata: c\n\n")
         #expect(String(decoding: parsed.events[1].wire, as: UTF8.self) == "data: {\"x\":[1]}\n\n")
         #expect(parsed.events[1].delay == .milliseconds(20) && !parsed.repeats && !parsed.keepsOpen && parsed.heartbeat == nil)
+    }
+
+    /// In a templated stub, an event's data is rendered per request; a line break it renders
+    /// starts another `data:` line, never another field. A stub that is not templated sends it as
+    /// written; a bad template is refused where it is.
+    @Test func templatedDataIsRenderedPerRequest() throws {
+        let directory = StubDirectory(root: FileManager.default.temporaryDirectory.appendingPathComponent("no-stubs-\(UUID().uuidString)"))
+        func definition(_ text: String) throws -> ResponseDefinition {
+            var warnings: [StubError] = []
+            return try ResponseDefinition.parse(try JSONValue.parse(text), in: directory, warnings: &warnings)
+        }
+        let templated = try definition(
+            #"{"transformers": ["response-template"], "eventStream": {"events": [{"id": "1", "event": "hi", "data": "hello {{request.query.name}}"}, {"data": "plain"}]}}"#
+        )
+        let stream = try #require(templated.eventStream)
+        #expect(stream.isTemplated)
+        let request = Request(method: .get, target: "/feed?name=ann%0Aevent:%20evil", headers: [:], body: [])
+        let played = stream.rendered(in: ResponseTemplating.context(for: request, parameters: .null))
+        #expect(String(decoding: played.events[0].wire, as: UTF8.self) == "id: 1\nevent: hi\ndata: hello ann\ndata: event: evil\n\n")
+        #expect(String(decoding: played.events[1].wire, as: UTF8.self) == "data: plain\n\n")
+        let literal = try #require(try definition(#"{"eventStream": {"events": [{"data": "hello {{request.query.name}}"}]}}"#).eventStream)
+        #expect(!literal.isTemplated)
+        #expect(String(decoding: literal.events[0].wire, as: UTF8.self) == "data: hello {{request.query.name}}\n\n")
+        #expect(throws: StubError.self) {
+            try definition(#"{"transformers": ["response-template"], "eventStream": {"events": [{"data": "{{#if}}"}]}}"#)
+        }
     }
 
     @Test func aReconnectingClientStartsAfterTheLastEventItSaw() throws {

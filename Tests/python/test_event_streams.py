@@ -32,12 +32,20 @@ HEARTBEAT = {
     "response": {"status": 200, "eventStream": {"events": [{"data": "hello"}], "keepOpen": True, "heartbeatMs": 100}},
 }
 
+ROOM = {
+    "request": {"method": "GET", "urlPathTemplate": "/rooms/{room}/feed"},
+    "response": {"status": 200, "transformers": ["response-template"], "eventStream": {"events": [
+        {"id": "1", "event": "joined", "data": "room {{request.path.room}} for {{request.query.user}}"},
+        {"id": "2", "jsonData": {"room": "{{request.path.room}}"}, "delayMs": 50},
+    ]}},
+}
+
 
 @pytest.fixture(scope="module")
 def server():
     with tempfile.TemporaryDirectory() as stubs:
         os.makedirs(os.path.join(stubs, "mappings"))
-        for name, mapping in [("prices", PRICES), ("ticker", TICKER), ("quiet", HEARTBEAT)]:
+        for name, mapping in [("prices", PRICES), ("ticker", TICKER), ("quiet", HEARTBEAT), ("room", ROOM)]:
             json.dump(mapping, open(os.path.join(stubs, "mappings", name + ".json"), "w"))
         json.dump({"events.example.com": "stubs"}, open(os.path.join(stubs, "hosts.json"), "w"))
         with serve(stubs, "--ca-dir", os.path.join(stubs, "ca")) as url:
@@ -77,6 +85,16 @@ def test_events_come_in_order_each_after_its_delay_then_the_stream_ends(server):
         {"id": "3", "data": "line one\nline two"},
     ]
     assert time.monotonic() - started >= 0.55, "each event after its own delay"
+
+
+def test_a_templated_streams_data_is_rendered_for_each_request(server):
+    url, _ = server
+    for room, user in [("7", "ann"), ("12", "bo%0Aid:%20x")]:
+        answer = requests.get(url + "/rooms/%s/feed?user=%s" % (room, user), stream=True, timeout=10)
+        got = list(events(answer.iter_lines(decode_unicode=True)))
+        shown = user.replace("%0A", "\n").replace("%20", " ")
+        assert got == [{"id": "1", "event": "joined", "data": "room %s for %s" % (room, shown)},
+                       {"id": "2", "data": json.dumps({"room": room}, separators=(",", ":"))}], got
 
 
 def test_a_client_that_reconnects_with_last_event_id_gets_what_followed(server):
