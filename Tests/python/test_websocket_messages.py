@@ -291,6 +291,27 @@ def test_a_scopes_network_reaches_its_channels_latency_per_message_and_offline_d
                 assert fast.recv(timeout=5) == "ack", "another scope's channel stays"
 
 
+def test_a_scopes_down_rate_paces_its_channels_messages():
+    """downKbps limits what a channel's connection writes, as it does an answer's bytes."""
+    big = "x" * 100_000
+    with tempfile.TemporaryDirectory() as stubs:
+        with serve(stubs) as url:
+            admin(url, "POST", "/__admin/message-mappings", json={"actions": [{"type": "send", "message": {"body": big}}]})
+            assert admin(url, "PUT", "/__admin/scopes/narrow/network", json={"downKbps": 400}).status_code == 200  # 50,000 B/s
+            # Without permessage-deflate, which would shrink the message to a few bytes.
+            def plain(scope):
+                return connect(url.replace("http://", "ws://") + "/live", additional_headers={"X-Understudy-Scope": scope},
+                               open_timeout=30, compression=None, max_size=None)
+            with plain("narrow") as narrow, plain("wide") as wide:
+                started = time.monotonic()
+                wide.send("go")
+                assert wide.recv(timeout=10) == big and time.monotonic() - started < 1.0, "another scope at full speed"
+                started = time.monotonic()
+                narrow.send("go")
+                assert narrow.recv(timeout=20) == big
+                assert time.monotonic() - started >= 1.5, "100 KB at 50 KB/s takes about 2 s"
+
+
 def test_through_device_mode_a_mapped_hosts_websocket_opens_a_channel_and_an_unmapped_one_does_not():
     with tempfile.TemporaryDirectory() as stubs:
         json.dump({"chat.example.com": "stubs"}, open(os.path.join(stubs, "hosts.json"), "w"))

@@ -266,6 +266,8 @@ public final class Responder {
     public func upgradeToWebSocket(_ handshake: WebSocketHandshake, opened: @escaping (WebSocketChannel) -> Void) {
         // A slow reader may have a few messages waiting, never without bound.
         let limits = (message: loop.maxMessageBytes, unsent: max(4 << 20, 2 * loop.maxMessageBytes))
+        // A simulated network's down rate holds for the channel's writes as for an answer's bytes.
+        let rate = pacing?.bytesPerSecond.map { Pacing(delay: .zero, bytesPerSecond: $0) }
         if let request, let connection = evhttp_request_get_connection(request), let events = evhttp_connection_get_bufferevent(connection),
             bufferevent_openssl_get_ssl(events) != nil
         {
@@ -277,6 +279,7 @@ public final class Responder {
             loop.schedule(after: .zero) {
                 // The upgrade's request is never answered through evhttp: it is done here.
                 loop.requestCompleted()
+                rate?.apply(to: events)
                 WebSocketChannel.start(
                     loop: loop, events: events, connection: connection, handshake: handshake, maxMessageBytes: limits.message,
                     maxUnsentBytes: limits.unsent, opened: opened)
@@ -289,6 +292,7 @@ public final class Responder {
                 close(socket)
                 return
             }
+            rate?.apply(to: events)
             WebSocketChannel.start(
                 loop: loop, events: events, connection: nil, handshake: handshake, maxMessageBytes: limits.message, maxUnsentBytes: limits.unsent,
                 opened: opened)
