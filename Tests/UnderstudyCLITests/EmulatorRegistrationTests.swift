@@ -1,4 +1,5 @@
 import Foundation
+import MockCore
 import Testing
 import UnderstudyTesting
 
@@ -33,7 +34,7 @@ import FoundationNetworking
         var scenarios: [String: [String: Any]] = [:]
         for emulator in emulators {
             let summary = emulator["summary"] as? String ?? ""
-            #expect(!summary.isEmpty && summary.count <= 68, "one line of serve --help's list: \(summary)")
+            #expect(!summary.isEmpty && summary.count <= Emulator.maxSummaryLength, "one line of serve --help's list: \(summary)")
             #expect(!(emulator["checkedFiles"] as? String ?? "").isEmpty)
             for benchmark in emulator["benchmarks"] as? [[String: Any]] ?? [] {
                 scenarios[benchmark["name"] as? String ?? ""] = benchmark

@@ -24,8 +24,10 @@ public struct Emulator: Sendable {
 
     /// The backend's name and its folder under `stubs/`, e.g. "geocoder".
     public let name: String
-    /// One line for the help text: what it emulates (at most 68 characters, so help lines stay under 80).
+    /// One line for the help text: what it emulates (at most `maxSummaryLength` characters, so
+    /// help lines stay under 80; a longer one stops the server at start, saying so).
     public let summary: String
+    public static let maxSummaryLength = 68
     /// What `check` reads in the folder, for its help text, e.g. "the gazetteer, places and settings".
     public let checkedFiles: String
     /// The requests `bench/run.py` measures it by, on the shipped fixtures.
@@ -37,6 +39,11 @@ public struct Emulator: Sendable {
         name: String, summary: String, checkedFiles: String, benchmarks: [EmulatorBenchmark] = [],
         start: @escaping @Sendable (Context) -> any Backend, check: @escaping @Sendable (URL) -> [FixtureError]
     ) {
+        // A registration that breaks the help's layout is the programmer's to fix, said at start.
+        precondition(
+            summary.count <= Self.maxSummaryLength && !summary.contains("\n"),
+            "emulator \(name): its summary is one line of at most \(Self.maxSummaryLength) characters (serve --help), "
+                + "not \(summary.count): \(summary)")
         self.name = name
         self.summary = summary
         self.checkedFiles = checkedFiles
