@@ -22,16 +22,21 @@ if [ -n "$resources" ] && [ -x "$resources/../../bin/ld.lld" ]; then
   flags+=(-Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld
           -Xlinker "--symbol-ordering-file=$link/functions.txt" -Xlinker --no-warn-symbol-ordering
           -Xlinker -T -Xlinker "$link/unnamed.ld")
+  # ARCHIVE as one object, .build/NAME/NAME.o (made again when the archive is newer); prints its path.
+  whole_object() {
+    local folder
+    folder="$(cd "$(dirname "$link")/.." && pwd)/.build/$2"
+    if [ ! "$folder/$2.o" -nt "$1" ]; then
+      mkdir -p "$folder"
+      "$resources/../../bin/ld.lld" -r --whole-archive "$1" -o "$folder/$2.o"
+    fi
+    echo "$folder/$2.o"
+  }
   jemalloc="$(pkg-config --variable=libdir jemalloc 2>/dev/null || true)/libjemalloc_pic.a"
   if [ -f "$jemalloc" ]; then
     # As one object, not an archive: the static runtime's flags keep an archive's symbols to the
     # executable, and libevent and libc must allocate and free through the same malloc as Swift.
-    object="$(dirname "$link")/../.build/jemalloc/jemalloc.o"
-    if [ ! "$object" -nt "$jemalloc" ]; then
-      mkdir -p "$(dirname "$object")"
-      "$resources/../../bin/ld.lld" -r --whole-archive "$jemalloc" -o "$object"
-    fi
-    flags+=(-Xlinker "$(cd "$(dirname "$object")" && pwd)/jemalloc.o")
+    flags+=(-Xlinker "$(whole_object "$jemalloc" jemalloc)")
   else
     echo "release-flags: no libjemalloc_pic.a (apt-get install libjemalloc-dev): glibc's malloc, slower under load" >&2
   fi
@@ -45,12 +50,8 @@ if [ -n "$resources" ] && [ -x "$resources/../../bin/ld.lld" ]; then
   if [ -f "$xml" ]; then
     # As one object, so its definitions are the binary's own (the module map still names
     # libxml2.so, which then serves nothing: tools/slim-binary.sh drops it for the image).
-    object="$(dirname "$link")/../.build/libxml2/libxml2.o"
-    if [ ! "$object" -nt "$xml" ]; then
-      mkdir -p "$(dirname "$object")"
-      "$resources/../../bin/ld.lld" -r --whole-archive "$xml" -o "$object"
-    fi
-    flags+=(-Xlinker "$(cd "$(dirname "$object")" && pwd)/libxml2.o" -Xlinker -llzma)
+    object=$(whole_object "$xml" libxml2)
+    flags+=(-Xlinker "$object" -Xlinker -llzma)
     for name in $(nm -u "$object" | awk '$2 ~ /_[0-9]+$/ {print $2}' | sort -u); do
       flags+=(-Xlinker "--defsym=$name=swift_${name%_*}")
     done

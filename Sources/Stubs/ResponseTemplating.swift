@@ -80,32 +80,9 @@ enum ResponseTemplating {
     /// WireMock 3.10's `{{#formatXml format='pretty'|'compact'}}…{{/formatXml}}` or `{{formatXml x}}`:
     /// the XML written out again (`XMLTree.formatted`), with WireMock's error texts.
     private static func formatXml(_ call: HelperCall) throws(HelperError) -> TemplateValue {
-        var pretty = true
-        if let format = call.hash["format"] {
-            guard case .string(let name) = format else {
-                let type =
-                    switch format {
-                    case .number(let number): number == number.rounded() ? "java.lang.Integer" : "java.lang.Double"
-                    case .bool: "java.lang.Boolean"
-                    default: "java.lang.Object"
-                    }
-                throw HelperError("formatXml: format [\(format.text)] of type [\(type) should be a Format or a String and one of [pretty, compact]]")
-            }
-            guard ["pretty", "compact"].contains(name) else { throw HelperError("formatXml: format [\(name)] should be one of [pretty, compact]") }
-            pretty = name == "pretty"
-        }
-        let input: String
-        if let block = call.block {
-            input = block
-        } else if case .string(let text) = call.param(0) {
-            input = text
-        } else {
-            input = ""
-        }
-        let trimmed = input.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw HelperError("formatXml should take a block of XML to format or a single parameter of type String") }
-        guard let tree = try? XMLTree.parse(trimmed) else { throw HelperError("Input is not valid XML") }
-        return .string(tree.formatted(pretty: pretty))
+        let format = try FormattingCall(call, helper: "formatXml", what: "XML")
+        guard let tree = try? XMLTree.parse(format.text) else { throw HelperError("Input is not valid XML") }
+        return .string(tree.formatted(pretty: format.pretty))
     }
 
     /// WireMock 3's `{{jsonRemove json '$.path'}}`: the JSON without what the path selects (as it

@@ -100,33 +100,12 @@ extension TemplateHelpers {
             // `{{#formatJson format='compact'}}…{{/formatJson}}` or `{{formatJson text}}`: WireMock's
             // AbstractFormattingHelper, pretty by default, with its error texts.
             "formatJson": { call throws(HelperError) in
-                let input: String
-                if let block = call.block {
-                    input = block
-                } else if case .string(let text) = call.param(0) {
-                    input = text
-                } else {
-                    input = ""
-                }
-                let text = input.trimmingCharacters(in: .whitespacesAndNewlines)
-                guard !text.isEmpty else {
-                    throw HelperError("formatJson should take a block of JSON to format or a single parameter of type String")
-                }
-                let compact: Bool
-                switch call.hash["format"] {
-                case nil, .null?, .string("pretty")?: compact = false
-                case .string("compact")?: compact = true
-                case .string(let other)?: throw HelperError("formatJson: format [\(other)] should be one of [pretty, compact]")
-                case let other?:
-                    throw HelperError(
-                        "formatJson: format [\(other.text)] of type [\(other.javaTypeName) should be a Format or a String and one of [pretty, compact]]"
-                    )
-                }
+                let format = try FormattingCall(call, helper: "formatJson", what: "JSON")
                 // WireMock answers a 500 for text that is not JSON when pretty; this says so in place (docs/stubs.md).
-                guard let value = try? JSONValue.parse(text) else {
+                guard let value = try? JSONValue.parse(format.text) else {
                     throw HelperError("There was an error parsing the json. Please make sure the json is valid")
                 }
-                return .string(compact ? value.serialized : value.prettyPrinted())
+                return .string(format.pretty ? value.prettyPrinted() : value.serialized)
             },
 
             // Random values.
