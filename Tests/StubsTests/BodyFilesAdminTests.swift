@@ -85,6 +85,11 @@ import UnderstudyTesting
         #expect(try await server.send("GET", "/__admin/files/a.txt", headers: ["X-Understudy-Scope": "alice"]).response.statusCode == 200)
         let (_, sharedDelete) = try await server.send("DELETE", "/__admin/files/a.txt", headers: ["X-Understudy-Scope": "alice"])
         #expect(sharedDelete.statusCode == 400, "a scope cannot delete a shared file")
+        // A scope's files count in its byte cap with its mappings (4 MiB by default): past it, 413.
+        let (_, large) = try await server.send(
+            "PUT", "/__admin/files/big.bin", headers: ["X-Understudy-Scope": "alice"], body: Data(count: StubAdminAPI.defaultMaxScopeMappingBytes))
+        #expect(large.statusCode == 413)
+        #expect(try await server.send("GET", "/__admin/files/big.bin", headers: ["X-Understudy-Scope": "alice"]).response.statusCode == 404)
         // A name leading outside is refused in a scope as well.
         let (_, outside) = try await server.send(
             "PUT", "/__admin/files/..%2Fsecret.txt", headers: ["X-Understudy-Scope": "alice"], body: Data("x".utf8))
