@@ -26,10 +26,11 @@ public struct CallSite: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The XCTest case a scope was made for (`makeScope(for: self)`): failed assertions in the scope
-/// are recorded on it. XCTest records from any thread.
+/// are recorded on it. XCTest records from any thread. Held weakly: a test case that keeps its
+/// scope in a property does not keep itself alive through it.
 struct BoundTestCase: @unchecked Sendable {
     #if canImport(XCTest)
-    let testCase: XCTestCase
+    weak var testCase: XCTestCase?
     #endif
 }
 
