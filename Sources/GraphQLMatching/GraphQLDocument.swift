@@ -29,8 +29,11 @@ public struct GraphQLDocument: Sendable, Equatable {
         guard size <= Self.maxBytes else { throw GraphQLProblem("the query has \(size) bytes; at most \(Self.maxBytes) are read") }
         // A step of the request's budget for each KiB, as other body matchers spend.
         guard RequestBudget.spend(1 + size >> 10, in: "graphql") else { throw GraphQLProblem("the request's work budget ran out reading the query") }
-        let depth = Self.nesting(of: text)
+        let (depth, cutEscape) = Self.scan(text)
         guard depth <= Self.maxDepth else { throw GraphQLProblem("the query nests \(depth) levels deep; at most \(Self.maxDepth) are read") }
+        // GraphQLSwift's lexer reads a `\u` escape's four bytes without looking for the end, and
+        // traps there: refused before it reads.
+        guard !cutEscape else { throw GraphQLProblem("the query is not GraphQL: a \\u escape is cut short by the end of the document") }
         let document: Document
         do {
             document = try parse(source: text, noLocation: true)
@@ -58,9 +61,14 @@ public struct GraphQLDocument: Sendable, Equatable {
     }
 
     /// The deepest nesting of `{`, `(` and `[` outside strings (block strings included).
-    static func nesting(of text: String) -> Int {
+    static func nesting(of text: String) -> Int { scan(text).depth }
+
+    /// What the parser must not be given: the deepest nesting (as `nesting(of:)`), and whether a
+    /// string's `\u` escape has fewer than four bytes after it before the document ends.
+    static func scan(_ text: String) -> (depth: Int, cutEscape: Bool) {
         var depth = 0
         var deepest = 0
+        var cutEscape = false
         var bytes = text.utf8[...]
         while let byte = bytes.popFirst() {
             switch byte {
@@ -79,13 +87,15 @@ public struct GraphQLDocument: Sendable, Equatable {
                     bytes = bytes.dropFirst(3)
                 } else {
                     while let inner = bytes.popFirst(), inner != UInt8(ascii: "\""), inner != UInt8(ascii: "\n") {
-                        if inner == UInt8(ascii: "\\") { _ = bytes.popFirst() }
+                        guard inner == UInt8(ascii: "\\") else { continue }
+                        if bytes.first == UInt8(ascii: "u"), bytes.dropFirst().prefix(4).count < 4 { cutEscape = true }
+                        _ = bytes.popFirst()
                     }
                 }
             default: break
             }
         }
-        return deepest
+        return (deepest, cutEscape)
     }
 
     private static func firstLine(of error: any Error) -> String {
