@@ -129,8 +129,14 @@ public indirect enum ContentPattern: Sendable {
 
     /// Whether the raw body bytes satisfy the pattern (binary patterns compare bytes, others text).
     func matches(body: [UInt8]) -> Bool {
-        if case .binaryEqualTo(let expected) = self { return body == expected }
-        return matches(String(decoding: body, as: UTF8.self))
+        matches(body: body, text: String(decoding: body, as: UTF8.self))
+    }
+
+    /// The same, given the body's text as well (a message's, already decoded); `body` is read
+    /// only by binary patterns.
+    func matches(body: @autoclosure () -> [UInt8], text: String) -> Bool {
+        if case .binaryEqualTo(let expected) = self { return body() == expected }
+        return matches(text)
     }
 }
 

@@ -63,9 +63,28 @@ public struct Template: Sendable {
     }
 
     public func render(_ context: TemplateValue) -> String {
+        if let text = renderedAsValue(context) { return text }
         var out = ByteWriter(capacity: 256)
         render(context, into: &out)
         return String(decoding: out.bytes, as: UTF8.self)
+    }
+
+    /// A template that is one value and nothing else (`{{message.body}}`, a WebSocket echo's) is
+    /// that value's text, escaped as the renderer would: found with no renderer made. Nil for
+    /// every other template.
+    private func renderedAsValue(_ context: TemplateValue) -> String? {
+        guard program.steps.count == 1, case .path(let path, let escaped) = program.steps[0], !path.isData, path.depth == 0 else {
+            return nil
+        }
+        // As `Renderer.resolve` finds it with one frame and no variables (`assign` is a helper
+        // call: such a template has no single path step).
+        var value: TemplateValue? = context
+        if !path.isThis {
+            for key in path.keys { value = value?.member(key) }
+        }
+        let text: String
+        if case .string(let string) = value ?? .null { text = string } else { text = (value ?? .null).text }
+        return escaped ? TextEscaper.handlebars.escaped(text) : text
     }
 
     /// Appends the rendered bytes to `out`, for pages built from several templates.

@@ -178,7 +178,8 @@ public final class TemplateObject: Sendable {
     /// Set for list-like objects: what `#each` walks and what `.[n]` indexes.
     public let elements: [TemplateValue]?
 
-    /// The members' name hashes (`TemplateKey`), in order: a lookup scans these integers.
+    /// The members' name hashes (`TemplateKey`), in order: a lookup scans these integers. None
+    /// for an object of a few members, whose names are compared as they are.
     private let hashes: [UInt64?]
     /// Member positions by name, for objects so large that even a scan of integers costs more
     /// (large JSON bodies).
@@ -193,9 +194,13 @@ public final class TemplateObject: Sendable {
         self.printed = printed
         self.elements = elements
         let indexed = !caseInsensitive && members.count >= 64
-        hashes = caseInsensitive || indexed ? [] : members.map { TemplateKey($0.key).hash }
+        hashes = caseInsensitive || indexed || members.count <= Self.comparedByName ? [] : members.map { TemplateKey($0.key).hash }
         positions = indexed ? Dictionary(members.enumerated().map { ($0.element.key, $0.offset) }, uniquingKeysWith: { first, _ in first }) : nil
     }
+
+    /// Up to this many members, hashing the names when the object is made costs more than
+    /// comparing them on a lookup.
+    static let comparedByName = 4
 
     /// A list that prints as its first element.
     public static func listOrSingle(_ values: [String]) -> TemplateObject {
@@ -223,7 +228,7 @@ public final class TemplateObject: Sendable {
             return members.first { $0.key.caseInsensitiveCompare(key.name) == .orderedSame }?.value
         }
         if let positions { return positions[key.name].map { members[$0].value } }
-        guard let hash = key.hash else { return members.first { $0.key == key.name }?.value }
+        guard let hash = key.hash, !hashes.isEmpty else { return members.first { $0.key == key.name }?.value }
         // An ASCII name equals only a member with the same hash, or one outside ASCII that Swift
         // finds equivalent.
         for index in hashes.indices where hashes[index] == hash || hashes[index] == nil {

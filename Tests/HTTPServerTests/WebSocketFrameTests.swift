@@ -55,6 +55,39 @@ import Testing
         }
     }
 
+    /// Unmasking goes eight bytes at a time with a byte-wise tail, and text is checked by a scan
+    /// of words when it is ASCII: every length around those steps reads back as sent, and a byte
+    /// outside UTF-8 is found wherever it sits.
+    @Test func payloadsOfEveryLengthUnmaskAndValidate() throws {
+        for length in 0...40 {
+            let text = String((0..<length).map { Character(UnicodeScalar(UInt8(0x21 + $0 % 90))) })
+            #expect(try read(Self.frame(1, Array(text.utf8))) == [.text(text)], "\(length) ASCII bytes")
+            let binary = (0..<length).map { UInt8(truncatingIfNeeded: $0 * 37 + 200) }
+            #expect(try read(Self.frame(2, binary)) == [.binary(binary)], "\(length) binary bytes")
+            guard length > 0 else { continue }
+            var invalid = Array(text.utf8)
+            invalid[length - 1] = 0xFF
+            #expect(failure(Self.frame(1, invalid)) == 1007, "0xFF at byte \(length) of \(length)")
+            let accented = String(repeating: "a", count: length) + "é"
+            #expect(try read(Self.frame(1, Array(accented.utf8))) == [.text(accented)], "é after \(length) ASCII bytes")
+        }
+    }
+
+    /// A server's frames, header written apart from the payload, read back by a client's reader
+    /// at each length form's edges (7-bit, 16-bit, 64-bit).
+    @Test func serverFramesReadBackAtEachLengthForm() throws {
+        for length in [0, 125, 126, 65_535, 65_536] {
+            let payload = (0..<length).map { UInt8(truncatingIfNeeded: $0) }
+            var reader = WebSocketFrameReader(masked: false, maxMessageBytes: 1 << 20)
+            #expect(try reader.read(WebSocketFrameWriter.frame(.binary, payload)) == [.binary(payload)], "\(length) bytes")
+            let header = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: WebSocketFrameWriter.maxHeaderBytes)
+            defer { header.deallocate() }
+            let headerLength = WebSocketFrameWriter.writeHeader(.binary, payloadCount: length, into: header)
+            #expect(headerLength == (length < 126 ? 2 : length <= 65_535 ? 4 : 10))
+            #expect(try reader.read(Array(header[..<headerLength]) + payload) == [.binary(payload)], "header apart, \(length) bytes")
+        }
+    }
+
     @Test func eachViolationClosesWithTheRFCsCode() {
         #expect(failure(Self.frame(1, Array("hi".utf8), masked: false)) == 1002, "a client frame unmasked")
         #expect(failure(Self.frame(1, Array("hi".utf8), rsv: 0x20)) == 1002, "RSV2 with nothing agreed")

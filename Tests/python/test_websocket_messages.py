@@ -130,6 +130,39 @@ def test_the_admin_api_adds_replaces_and_removes_mappings_as_wiremock_4(server):
     assert admin(server, "GET", "/__admin/message-mappings/not-a-uuid").status_code == 400
 
 
+def test_an_open_channel_answers_by_the_mappings_as_they_are_at_each_message(server):
+    # A channel keeps the mappings that may answer on it; every change to them reaches it at once.
+    def add(body, answer, scope=None, channel_path="/live"):
+        mapping = {"trigger": {"channel": {"type": "websocket", "initiatingRequestPattern": {"urlPath": channel_path}},
+                               "message": {"body": {"equalTo": body}}},
+                   "actions": [{"type": "send", "message": {"body": answer}}]}
+        return admin(server, "POST", "/__admin/message-mappings", json=mapping, scope=scope).json()["id"]
+
+    with ws(server, "/live", scope="kept") as channel:
+        channel.send("hello")
+        assert nothing_comes(channel), "no mapping yet"
+        first = add("hello", "one")
+        channel.send("hello")
+        assert channel.recv(timeout=5) == "one", "a mapping added after the channel opened"
+        elsewhere = add("hello", "elsewhere", channel_path="/other")
+        channel.send("hello")
+        assert channel.recv(timeout=5) == "one", "a mapping for another channel path does not answer here"
+        own = add("hello", "the scope's", scope="kept")
+        channel.send("hello")
+        assert channel.recv(timeout=5) == "the scope's", "the scope's own mapping, added later, wins"
+        assert admin(server, "DELETE", "/__admin/message-mappings/" + own, scope="kept").status_code == 200
+        channel.send("hello")
+        assert channel.recv(timeout=5) == "one", "its removal reaches the open channel"
+        admin(server, "PUT", "/__admin/message-mappings/" + first, json={
+            "trigger": {"message": {"body": {"equalTo": "hello"}}}, "actions": [{"type": "send", "message": {"body": "two"}}]})
+        channel.send("hello")
+        assert channel.recv(timeout=5) == "two", "a replaced mapping"
+        for identifier in (first, elsewhere):
+            assert admin(server, "DELETE", "/__admin/message-mappings/" + identifier).status_code == 200
+        channel.send("hello")
+        assert nothing_comes(channel), "none left"
+
+
 @pytest.mark.parametrize("mapping, pointer, title", [
     ({"trigger": {"type": "http-request"}, "actions": [{"type": "send", "message": {"body": "test"}}]},
      "requestPattern", "requestPattern is required"),

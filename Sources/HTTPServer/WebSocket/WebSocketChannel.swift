@@ -94,17 +94,29 @@ public final class WebSocketChannel: @unchecked Sendable {
     /// Whether the channel still takes messages to send.
     public var isOpen: Bool { !ended && !closeSent }
 
-    public func send(text: String) { send(.text, Array(text.utf8)) }
+    public func send(text: String) {
+        var text = text
+        text.withUTF8 { send(.text, UnsafeRawBufferPointer($0)) }
+    }
 
-    public func send(binary: [UInt8]) { send(.binary, binary) }
+    public func send(binary: [UInt8]) {
+        binary.withUnsafeBytes { send(.binary, $0) }
+    }
 
-    private func send(_ opcode: WebSocketOpcode, _ payload: [UInt8]) {
+    private func send(_ opcode: WebSocketOpcode, _ payload: UnsafeRawBufferPointer) {
         loop.assertOnLoopThread()
         guard isOpen else { return }
-        if let deflate, let compressed = deflate.deflate(payload) {
+        if let deflate, let compressed = deflate.deflate(Array(payload)) {
             write(WebSocketFrameWriter.frame(opcode, compressed, rsv1: true))
+        } else if isClient {
+            write(frame(opcode, Array(payload)))
         } else {
-            write(frame(opcode, payload))
+            // A server's frame is its header and the payload as it is: both go to the socket's
+            // buffer with no frame assembled first.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: WebSocketFrameWriter.maxHeaderBytes) { header in
+                let length = WebSocketFrameWriter.writeHeader(opcode, payloadCount: payload.count, into: header)
+                write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(header)[..<length]), payload)
+            }
         }
     }
 
@@ -120,15 +132,39 @@ public final class WebSocketChannel: @unchecked Sendable {
     }
 
     private func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { write($0, UnsafeRawBufferPointer(start: nil, count: 0)) }
+    }
+
+    /// `first` then `second` to the socket's buffer, unless the client leaves more than
+    /// `maxUnsentBytes` unread: then the channel ends.
+    private func write(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) {
         guard let events else { return }
         let output = bufferevent_get_output(events)
-        guard evbuffer_get_length(output) + bytes.count <= maxUnsentBytes || bytes.count > maxUnsentBytes && evbuffer_get_length(output) == 0
+        let count = first.count + second.count
+        guard evbuffer_get_length(output) + count <= maxUnsentBytes || count > maxUnsentBytes && evbuffer_get_length(output) == 0
         else {
             report(WebSocketFailure.policyViolation, "the client reads too slowly: over \(maxUnsentBytes) bytes wait for it")
             return end()
         }
-        _ = bytes.withUnsafeBytes { evbuffer_add(output, $0.baseAddress, $0.count) }
+        guard !second.isEmpty else {
+            evbuffer_add(output, first.baseAddress, first.count)
+            return
+        }
+        // A small frame goes in with one call (each add costs as much as a small copy).
+        guard count <= Self.copiedFrameBytes else {
+            for part in [first, second] { evbuffer_add(output, part.baseAddress, part.count) }
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { frame in
+            let raw = UnsafeMutableRawBufferPointer(frame)
+            raw.copyMemory(from: first)
+            UnsafeMutableRawBufferPointer(rebasing: raw[first.count...]).copyMemory(from: second)
+            evbuffer_add(output, frame.baseAddress, count)
+        }
     }
+
+    /// Frames up to this size are assembled on the stack and added to the socket's buffer whole.
+    private static let copiedFrameBytes = 1024
 
     /// A client masks every frame it sends (RFC 6455 5.3), with a fresh key; a server never does.
     private var maskKey: [UInt8]? { isClient ? (0..<4).map { _ in UInt8.random(in: 0...255) } : nil }
@@ -142,20 +178,23 @@ public final class WebSocketChannel: @unchecked Sendable {
         let input = bufferevent_get_input(events)
         let count = evbuffer_get_length(input)
         guard count > 0 else { return }
-        var bytes = [UInt8](repeating: 0, count: count)
-        _ = bytes.withUnsafeMutableBytes { evbuffer_remove(input, $0.baseAddress, count) }
-        take(bytes)
+        // Out of the socket's buffer into the reader's, through a scratch buffer (the stack's for
+        // the usual small read).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { scratch in
+            let removed = evbuffer_remove(input, scratch.baseAddress, count)
+            take(UnsafeBufferPointer(rebasing: scratch[..<max(0, Int(removed))]))
+        }
     }
 
     /// Bytes the peer sent, read.
-    private func take(_ bytes: [UInt8]) {
+    private func take(_ bytes: some Collection<UInt8>) {
         // After its close frame a peer sends nothing more, and after a violation nothing it sends
         // is read: dropped.
         guard !closeReceived && !failed else { return }
         do throws(WebSocketFailure) {
-            for event in try reader.read(bytes) {
-                handle(event)
-                if ended || closeReceived { return }
+            try reader.read(bytes) { event in
+                // What follows the end or the peer's close frame is not handled.
+                if !ended && !closeReceived { handle(event) }
             }
         } catch {
             fail(error)

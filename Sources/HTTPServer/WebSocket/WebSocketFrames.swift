@@ -66,14 +66,20 @@ public struct WebSocketFrameReader: Sendable {
     /// Takes `bytes` and returns what they complete, in order; throws at the first violation
     /// (the reader is then spent: the channel closes).
     public mutating func read(_ bytes: some Collection<UInt8>) throws(WebSocketFailure) -> [WebSocketEvent] {
+        var events: [WebSocketEvent] = []
+        try read(bytes) { events.append($0) }
+        return events
+    }
+
+    /// The same, each event handed to `handle` as it is read (no list made).
+    public mutating func read(_ bytes: some Collection<UInt8>, _ handle: (WebSocketEvent) -> Void) throws(WebSocketFailure) {
         if start > 0 && start == pending.count {
             pending.removeAll(keepingCapacity: true)
             start = 0
         }
         pending.append(contentsOf: bytes)
-        var events: [WebSocketEvent] = []
         while let event = try nextFrame() {
-            if let event { events.append(event) }
+            if let event { handle(event) }
         }
         // What was consumed goes, so a long-lived channel's buffer stays its largest frame, and an
         // emptied large buffer is let go: an idle channel holds none.
@@ -84,7 +90,6 @@ public struct WebSocketFrameReader: Sendable {
             pending.removeFirst(start)
             start = 0
         }
-        return events
     }
 
     /// The next whole frame's event (nil inside: a fragment that completes nothing yet); nil
@@ -134,17 +139,30 @@ public struct WebSocketFrameReader: Sendable {
         var payload = Array(pending[payloadStart..<(payloadStart + Int(length))])
         if isMasked {
             let key = (pending[start + header], pending[start + header + 1], pending[start + header + 2], pending[start + header + 3])
-            for index in payload.indices {
-                switch index & 3 {
-                case 0: payload[index] ^= key.0
-                case 1: payload[index] ^= key.1
-                case 2: payload[index] ^= key.2
-                default: payload[index] ^= key.3
-                }
-            }
+            payload.withUnsafeMutableBufferPointer { Self.unmask($0, key) }
         }
         start = payloadStart + Int(length)
         return .some(try event(opcode, fin: fin, rsv1: rsv1, payload))
+    }
+
+    /// XORs `payload` with the mask `key` (RFC 6455 5.3), eight bytes at a time where it can.
+    private static func unmask(_ payload: UnsafeMutableBufferPointer<UInt8>, _ key: (UInt8, UInt8, UInt8, UInt8)) {
+        let keyBytes = [key.0, key.1, key.2, key.3]
+        var index = 0
+        if payload.count >= 8, let base = payload.baseAddress {
+            // The key repeated to eight bytes, in memory order, as one word.
+            var wide: UInt64 = 0
+            withUnsafeMutableBytes(of: &wide) { for offset in 0..<8 { $0[offset] = keyBytes[offset & 3] } }
+            let raw = UnsafeMutableRawPointer(base)
+            while index + 8 <= payload.count {
+                raw.storeBytes(of: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ wide, toByteOffset: index, as: UInt64.self)
+                index += 8
+            }
+        }
+        while index < payload.count {
+            payload[index] ^= keyBytes[index & 3]
+            index += 1
+        }
     }
 
     private mutating func event(_ opcode: WebSocketOpcode, fin: Bool, rsv1: Bool, _ payload: [UInt8]) throws(WebSocketFailure) -> WebSocketEvent? {
@@ -183,10 +201,28 @@ public struct WebSocketFrameReader: Sendable {
             payload = try inflater.inflate(payload, limit: maxMessageBytes)
         }
         guard opcode == .text else { return .binary(payload) }
-        guard let text = String(validating: payload, as: UTF8.self) else {
+        guard let text = Self.text(payload) else {
             throw WebSocketFailure(WebSocketFailure.invalidData, "a text message that is not UTF-8")
         }
         return .text(text)
+    }
+
+    /// `bytes` as text if they are UTF-8. ASCII (most messages) is UTF-8 as it is, found by a scan
+    /// of words; the rest is validated by the standard library.
+    static func text(_ bytes: [UInt8]) -> String? {
+        let isASCII = bytes.withUnsafeBytes { raw in
+            var index = 0
+            while index + 8 <= raw.count {
+                if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+                index += 8
+            }
+            while index < raw.count {
+                if raw[index] >= 0x80 { return false }
+                index += 1
+            }
+            return true
+        }
+        return isASCII ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
     }
 
     /// A close frame's payload: nothing, or a code and a UTF-8 reason (RFC 6455 5.5.1, 7.4).
@@ -221,16 +257,10 @@ public enum WebSocketFrameWriter {
     {
         var bytes: [UInt8] = []
         let count = payload.count
-        bytes.reserveCapacity(count + 14)
-        bytes.append((fin ? 0x80 : 0) | (rsv1 ? 0x40 : 0) | opcode.rawValue)
-        let maskBit: UInt8 = maskKey == nil ? 0 : 0x80
-        if count < 126 {
-            bytes.append(maskBit | UInt8(count))
-        } else if count <= 0xFFFF {
-            bytes += [maskBit | 126, UInt8(count >> 8), UInt8(count & 0xFF)]
-        } else {
-            bytes.append(maskBit | 127)
-            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: UInt64(count) >> UInt64(shift))) }
+        bytes.reserveCapacity(count + maxHeaderBytes + 4)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxHeaderBytes) { header in
+            let length = writeHeader(opcode, payloadCount: count, fin: fin, rsv1: rsv1, masked: maskKey != nil, into: header)
+            bytes += header[..<length]
         }
         guard let maskKey, maskKey.count == 4 else {
             bytes += payload
@@ -239,6 +269,31 @@ public enum WebSocketFrameWriter {
         bytes += maskKey
         for (index, byte) in payload.enumerated() { bytes.append(byte ^ maskKey[index & 3]) }
         return bytes
+    }
+
+    /// The longest header a frame has, its mask key aside.
+    public static let maxHeaderBytes = 10
+
+    /// Writes a frame's header (its mask key aside) into `header` (`maxHeaderBytes` at least);
+    /// its length.
+    public static func writeHeader(
+        _ opcode: WebSocketOpcode, payloadCount count: Int, fin: Bool = true, rsv1: Bool = false, masked: Bool = false,
+        into header: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
+        precondition(header.count >= maxHeaderBytes)
+        header[0] = (fin ? 0x80 : 0) | (rsv1 ? 0x40 : 0) | opcode.rawValue
+        let maskBit: UInt8 = masked ? 0x80 : 0
+        if count < 126 {
+            header[1] = maskBit | UInt8(count)
+            return 2
+        }
+        if count <= 0xFFFF {
+            (header[1], header[2], header[3]) = (maskBit | 126, UInt8(count >> 8), UInt8(count & 0xFF))
+            return 4
+        }
+        header[1] = maskBit | 127
+        for index in 0..<8 { header[2 + index] = UInt8(truncatingIfNeeded: UInt64(count) >> UInt64(56 - 8 * index)) }
+        return 10
     }
 
     /// A close frame with `code` and `reason` (cut to fit the 125 bytes a control frame may hold).

@@ -3,42 +3,74 @@ import JSON
 import MockCore
 import Synchronization
 
-/// The messages received and sent, oldest first, at most a count and a number of bytes: the
-/// oldest go as new ones come. Dropping from the front moves a start index; the array is
-/// compacted only when half of it is dropped, so recording a message costs the same however full.
-struct MessageJournal {
-    private var stored: [MessageEvent] = []
-    private var start = 0
+/// The messages received and sent, oldest first, at most a count and a number of bytes.
+typealias MessageJournal = BoundedJournal<MessageEvent>
+
+/// What a `BoundedJournal` keeps: its size in memory, roughly.
+protocol Weighed {
+    var bytes: Int { get }
+}
+
+/// Events, oldest first, at most a count and a number of bytes: the oldest go as new ones come.
+/// A ring: recording an event costs the same however full.
+struct BoundedJournal<Event: Weighed> {
+    /// The ring's slots; `nil` where an event was dropped (its memory let go) or none came yet.
+    private var slots: [Event?] = []
+    /// The oldest event's slot.
+    private var head = 0
+    private var count = 0
     private var bytes = 0
 
-    var events: ArraySlice<MessageEvent> { stored[start...] }
+    /// The events, oldest first.
+    var events: [Event] {
+        (0..<count).compactMap { slots[(head + $0) % slots.count] }
+    }
 
-    mutating func append(_ event: MessageEvent, keeping capacity: Int, bytes limit: Int) {
-        stored.append(event)
+    mutating func append(_ event: Event, keeping capacity: Int, bytes limit: Int) {
+        guard capacity > 0 else { return }
+        if count == slots.count {
+            // Full: grow (up to the capacity, then drop the oldest to make room).
+            if slots.count < capacity {
+                grow(to: min(capacity, max(16, slots.count * 2)))
+            } else {
+                dropOldest()
+            }
+        }
+        slots[(head + count) % slots.count] = event
+        count += 1
         bytes += event.bytes
-        while stored.count - start > capacity || (bytes > limit && stored.count - start > 1) {
-            bytes -= stored[start].bytes
-            start += 1
-        }
-        if start > 1024 && start * 2 > stored.count {
-            stored.removeFirst(start)
-            start = 0
-        }
+        while count > 1 && bytes > limit { dropOldest() }
+    }
+
+    private mutating func dropOldest() {
+        bytes -= slots[head]?.bytes ?? 0
+        slots[head] = nil
+        head = (head + 1) % slots.count
+        count -= 1
+    }
+
+    private mutating func grow(to size: Int) {
+        var grown: [Event?] = events
+        grown.append(contentsOf: repeatElement(nil, count: size - grown.count))
+        slots = grown
+        head = 0
     }
 
     /// Removes the events `condition` picks; those removed, oldest first.
-    mutating func remove(where condition: (MessageEvent) -> Bool) -> [MessageEvent] {
-        let removed = events.filter(condition)
+    mutating func remove(where condition: (Event) -> Bool) -> [Event] {
+        let all = events
+        let removed = all.filter(condition)
         guard !removed.isEmpty else { return [] }
-        stored = events.filter { !condition($0) }
-        start = 0
-        bytes = stored.reduce(0) { $0 + $1.bytes }
+        slots = all.filter { !condition($0) }
+        head = 0
+        count = slots.count
+        bytes = slots.reduce(0) { $0 + ($1?.bytes ?? 0) }
         return removed
     }
 }
 
 /// A message journaled: received on a channel, or sent to one.
-struct MessageEvent: Sendable {
+struct MessageEvent: Sendable, Weighed {
     enum Kind: String, Sendable {
         case received
         case sent

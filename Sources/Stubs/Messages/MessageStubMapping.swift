@@ -38,8 +38,8 @@ struct MessageStubMapping: Sendable {
     struct SendAction: Sendable {
         let body: OutgoingMessage
         let target: Target
-        /// The action's `transformerParameters`: `parameters` in its template.
-        var parameters: JSONValue?
+        /// The action's `transformerParameters` (`{}` when none): `parameters` in its template.
+        var parameters: TemplateValue
         /// Understudy's own `delayMs`: sent this long after the trigger (a recording's spacing).
         var delay: Duration = .zero
     }
@@ -168,7 +168,7 @@ struct MessageStubMapping: Sendable {
             }
             delay = .milliseconds(milliseconds)
         }
-        return SendAction(body: body, target: target, parameters: json["transformerParameters"], delay: delay)
+        return SendAction(body: body, target: target, parameters: TemplateValue(json["transformerParameters"] ?? .object([])), delay: delay)
     }
 
     /// `message`: `{"body": "text"}` or `{"body": {"data" | "base64Data" | "filePath", "format"}}`.

@@ -28,6 +28,8 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
     let httpStubs: StubEngine?
     /// Some mapping has an `http-stub` or `http-request` trigger.
     private let httpTriggers = Atomic(false)
+    /// Moves after every change to the mappings: a channel's `answering` list is taken again.
+    private let generation = Atomic<UInt64>(0)
     let state = Mutex(State())
 
     struct State {
@@ -50,6 +52,11 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
         /// The loop's own: used there only (`loop.execute` from elsewhere).
         let channel: WebSocketChannel
         private let madeModel = Mutex<TemplateValue?>(nil)
+        /// The message mappings that may answer on this channel, in the order tried: those of its
+        /// scope whose `channel` pattern matches its opening request (which never changes, so
+        /// each message tests only bodies), as of the mappings' `generation`. Taken at the first
+        /// message (an idle channel holds none); the channel's loop's own.
+        var answering: (generation: UInt64, mappings: [MessageStubMapping], candidates: [(index: Int, body: ContentPattern?)])?
 
         init(scope: StateScope, request: Request, channel: WebSocketChannel) {
             self.scope = scope
@@ -219,7 +226,10 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
         noteHTTPTriggers()
     }
 
+    /// The mappings changed: channels take their `answering` lists again, and whether any mapping
+    /// watches HTTP is noted.
     private func noteHTTPTriggers() {
+        generation.add(1, ordering: .releasing)
         let any = state.withLock { state in
             (state.shared + state.own.values.joined()).contains { mapping in
                 switch mapping.trigger {
@@ -253,7 +263,7 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
             }
             let requestModel = model ?? ResponseTemplating.requestModel(request)
             model = requestModel
-            for action in mapping.actions { send(action, message: nil, model: requestModel, scope: scope, from: nil) }
+            send(mapping.actions, model: requestModel, scope: scope, from: nil)
         }
     }
 
@@ -341,7 +351,7 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
                 guard case .channelOpen(let pattern) = mapping.trigger else { return false }
                 return pattern?.evaluate(request).matched ?? true
             }
-            for action in greeting?.actions ?? [] { send(action, message: nil, model: open.model, scope: scope, from: open) }
+            send(greeting?.actions ?? [], model: open.model, scope: scope, from: open)
         }
         channel.onClose = { [weak self, logger] code, reason in
             _ = self?.state.withLock { $0.channels.removeValue(forKey: open.id) }
@@ -358,48 +368,77 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
     /// A message in: the first mapping that matches sends its messages; the message is journaled
     /// either way. Runs on the channel's loop, within a work budget as a request does.
     private func received(_ event: WebSocketEvent, on open: OpenChannel) {
-        let bytes: [UInt8]
+        let text: String
+        var binary: [UInt8]?
         switch event {
-        case .text(let text): bytes = Array(text.utf8)
-        case .binary(let data): bytes = data
+        case .text(let value): text = value
+        case .binary(let data): (text, binary) = (String(decoding: data, as: UTF8.self), data)
         default: return
         }
-        let text = String(decoding: bytes, as: UTF8.self)
         // Journaled after what it makes the stubs send, but dated when it came.
         let arrived = MonotonicClock.wallSeconds()
         RequestBudget.run {
-            let matched = mappings(in: open.scope).first { mapping in
-                guard case .message(let channel, let body) = mapping.trigger else { return false }
-                if let channel, !channel.evaluate(open.request).matched { return false }
-                return body?.matches(body: bytes) ?? true
+            let (mappings, candidates) = answering(on: open)
+            let matched = candidates.first { candidate in
+                guard let body = candidate.body else { return true }
+                return body.matches(body: binary ?? Array(text.utf8), text: text)
+            }.map { mappings[$0.index] }
+            var journaled: [MessageEvent] = []
+            journaled.reserveCapacity((matched?.actions.count ?? 0) + 1)
+            for action in matched?.actions ?? [] {
+                send(action, message: text, model: open.model, scope: open.scope, from: open, journaling: &journaled)
             }
-            if let matched {
-                for action in matched.actions { send(action, message: text, model: open.model, scope: open.scope, from: open) }
-            }
-            record(MessageEvent(type: .received, channel: open, message: text, stub: matched?.json, at: arrived))
+            journaled.append(MessageEvent(type: .received, channel: open, message: text, stub: matched?.json, at: arrived))
+            record(journaled)
         }
+    }
+
+    /// The mappings that may answer a message on `open` (`OpenChannel.answering`), taken again
+    /// when the mappings have changed since.
+    private func answering(on open: OpenChannel) -> ([MessageStubMapping], [(index: Int, body: ContentPattern?)]) {
+        // Read before the mappings: a change in between only makes the next message take them again.
+        let now = generation.load(ordering: .acquiring)
+        if let answering = open.answering, answering.generation == now { return (answering.mappings, answering.candidates) }
+        let mappings = mappings(in: open.scope)
+        var candidates: [(index: Int, body: ContentPattern?)] = []
+        for (index, mapping) in mappings.enumerated() {
+            guard case .message(let channel, let body) = mapping.trigger else { continue }
+            if let channel, !channel.evaluate(open.request).matched { continue }
+            candidates.append((index, body))
+        }
+        open.answering = (now, mappings, candidates)
+        return (mappings, candidates)
     }
 
     /// Sends what `action` says: to `open` (the channel the message came on) or to every channel of
     /// `scope` opened by a request its pattern matches. `model` is the template's `request`.
+    /// What it sends goes into `journaled`.
     private func send(
         _ action: MessageStubMapping.SendAction, message: String?, model: TemplateValue, scope: StateScope,
-        from open: OpenChannel?
+        from open: OpenChannel?, journaling journaled: inout [MessageEvent]
     ) {
         guard let outgoing = render(action.body, message: message, model: model, parameters: action.parameters) else { return }
+        let targets: [OpenChannel]
         switch action.target {
-        case .originating:
-            guard let open else { return }
-            deliver(outgoing, to: open, after: action.delay)
-        case .requestInitiated(let pattern):
-            for target in channels(in: scope) where pattern.evaluate(target.request).matched { deliver(outgoing, to: target, after: action.delay) }
+        case .originating: targets = open.map { [$0] } ?? []
+        case .requestInitiated(let pattern): targets = channels(in: scope).filter { pattern.evaluate($0.request).matched }
         }
+        for target in targets {
+            if let event = deliver(outgoing, to: target, after: action.delay) { journaled.append(event) }
+        }
+    }
+
+    /// `actions` sent (none from a channel when `open` is nil) and journaled.
+    private func send(_ actions: [MessageStubMapping.SendAction], model: TemplateValue, scope: StateScope, from open: OpenChannel?) {
+        var journaled: [MessageEvent] = []
+        for action in actions { send(action, message: nil, model: model, scope: scope, from: open, journaling: &journaled) }
+        record(journaled)
     }
 
     /// What an action sends, rendered: text from its template (the message and the request that
     /// opened the channel in its model), bytes, or a body file.
     /// `model`: the request as the template's `request`; `parameters`: the action's `transformerParameters`.
-    func render(_ body: MessageStubMapping.OutgoingMessage, message: String?, model: TemplateValue?, parameters: JSONValue?) -> WebSocketEvent? {
+    func render(_ body: MessageStubMapping.OutgoingMessage, message: String?, model: TemplateValue?, parameters: TemplateValue?) -> WebSocketEvent? {
         switch body {
         case .binary(let bytes): return .binary(bytes)
         case .file(let name, let binary):
@@ -409,44 +448,59 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
             }
             return binary ? .binary(Array(data)) : .text(String(decoding: data, as: UTF8.self))
         case .text(let template):
-            var context: [(String, TemplateValue)] = []
+            var context: [(key: String, value: TemplateValue)] = []
+            context.reserveCapacity(3)
             if let model { context.append(("request", model)) }
             if let message { context.append(("message", .object(TemplateObject([("body", .string(message))])))) }
-            context.append(("parameters", TemplateValue(parameters ?? .object([]))))
+            context.append(("parameters", parameters ?? .object(TemplateObject([]))))
             return .text(template.render(.object(TemplateObject(context))))
         }
     }
 
-    /// Sends on `target`'s loop (now when that is this thread's, `delay` later when there is one)
-    /// and journals it.
-    func deliver(_ message: WebSocketEvent, to target: OpenChannel, after delay: Duration = .zero) {
+    /// Sends on `target`'s loop (now when that is this thread's, `delay` later when there is one);
+    /// what to journal (nil for what is not a message).
+    func deliver(_ message: WebSocketEvent, to target: OpenChannel, after delay: Duration = .zero) -> MessageEvent? {
         let text: String
         switch message {
         case .text(let value): text = value
         case .binary(let bytes): text = String(decoding: bytes, as: UTF8.self)
-        default: return
+        default: return nil
         }
         let channel = target.channel
         // The scope's simulated network: each message comes its latency late (a timer, never a wait).
         let latency = (target.scope.networkConditions.map { Duration.milliseconds($0.latencyMs) } ?? .zero) + delay
-        let work: @Sendable () -> Void = {
-            let send = {
-                switch message {
-                case .text(let value): channel.send(text: value)
-                case .binary(let bytes): channel.send(binary: bytes)
-                default: break
-                }
-            }
-            if latency > .zero { _ = channel.loop.schedule(after: latency, send) } else { send() }
+        let loop = channel.loop
+        if latency == .zero && loop.isOnLoopThread {
+            Self.send(message, on: channel)
+        } else {
+            let send: @Sendable () -> Void = { Self.send(message, on: channel) }
+            var sendOnLoop = send
+            if latency > .zero { sendOnLoop = { _ = loop.schedule(after: latency, send) } }
+            if loop.isOnLoopThread { sendOnLoop() } else { _ = loop.execute(sendOnLoop) }
         }
-        if channel.loop.isOnLoopThread { work() } else { _ = channel.loop.execute(work) }
-        record(MessageEvent(type: .sent, channel: target, message: text, stub: nil))
+        return MessageEvent(type: .sent, channel: target, message: text, stub: nil)
+    }
+
+    private static func send(_ message: WebSocketEvent, on channel: WebSocketChannel) {
+        switch message {
+        case .text(let value): channel.send(text: value)
+        case .binary(let bytes): channel.send(binary: bytes)
+        default: break
+        }
     }
 
     // MARK: Journal
 
     func record(_ event: MessageEvent) {
-        state.withLock { $0.journal.append(event, keeping: journalCapacity, bytes: journalBytes) }
+        record([event])
+    }
+
+    /// Journals `events` in order, under one lock.
+    func record(_ events: [MessageEvent]) {
+        guard !events.isEmpty else { return }
+        state.withLock { state in
+            for event in events { state.journal.append(event, keeping: journalCapacity, bytes: journalBytes) }
+        }
     }
 
     /// The journal of `scope` (nil: every scope's), oldest first.
@@ -474,7 +528,7 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
         }.sorted { $0.openedAt < $1.openedAt }
     }
 
-    func removeEvents(in scope: StateScope?, where condition: (MessageEvent) -> Bool) -> [MessageEvent] {
+    func removeEvents(in scope: StateScope?, where condition: @Sendable (MessageEvent) -> Bool) -> [MessageEvent] {
         state.withLock { state in state.journal.remove { (scope == nil || $0.scope === scope) && condition($0) } }
     }
 }

@@ -180,7 +180,9 @@ struct MessageStubsAdmin: Sendable {
         }
         let targets = stubs.channels(in: call.scope).filter { pattern?.evaluate($0.request).matched ?? true }
         for target in targets {
-            if let outgoing = stubs.render(message, message: nil, model: target.model, parameters: nil) { stubs.deliver(outgoing, to: target) }
+            if let outgoing = stubs.render(message, message: nil, model: target.model, parameters: nil) {
+                stubs.record(stubs.deliver(outgoing, to: target).map { [$0] } ?? [])
+            }
         }
         return .json(JSONValue.object([("channels", .array(targets.map(Self.describe))), ("channelsMessaged", .int(targets.count))]).serialized)
     }
