@@ -73,17 +73,35 @@ public struct Template: Sendable {
     /// that value's text, escaped as the renderer would: found with no renderer made. Nil for
     /// every other template.
     private func renderedAsValue(_ context: TemplateValue) -> String? {
-        guard program.steps.count == 1, case .path(let path, let escaped) = program.steps[0], !path.isData, path.depth == 0 else {
-            return nil
-        }
+        guard let (path, escaped) = singleValue else { return nil }
         // As `Renderer.resolve` finds it with one frame and no variables (`assign` is a helper
         // call: such a template has no single path step).
         var value: TemplateValue? = context
         if !path.isThis {
             for key in path.keys { value = value?.member(key) }
         }
+        return Self.text(of: value ?? .null, escaped: escaped)
+    }
+
+    /// For a template that is one value and nothing else, the text it renders when `lookup` knows
+    /// that value by its path's names; nil when it does not or the template is more. For a caller
+    /// whose context costs more to make than the value it holds (a message's body).
+    public func renderedValue(_ lookup: ([String]) -> TemplateValue?) -> String? {
+        guard let (path, escaped) = singleValue, !path.isThis, let value = lookup(path.segments) else { return nil }
+        return Self.text(of: value, escaped: escaped)
+    }
+
+    /// The path of a template that is one value (no `../`, no `@data`), and whether it is escaped.
+    private var singleValue: (path: TemplatePath, escaped: Bool)? {
+        guard program.steps.count == 1, case .path(let path, let escaped) = program.steps[0], !path.isData, path.depth == 0 else {
+            return nil
+        }
+        return (path, escaped)
+    }
+
+    private static func text(of value: TemplateValue, escaped: Bool) -> String {
         let text: String
-        if case .string(let string) = value ?? .null { text = string } else { text = (value ?? .null).text }
+        if case .string(let string) = value { text = string } else { text = value.text }
         return escaped ? TextEscaper.handlebars.escaped(text) : text
     }
 

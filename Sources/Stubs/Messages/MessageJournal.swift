@@ -1,7 +1,6 @@
 import HTTPServer
 import JSON
 import MockCore
-import Synchronization
 
 /// The messages received and sent, oldest first, at most a count and a number of bytes.
 typealias MessageJournal = BoundedJournal<MessageEvent>
@@ -78,8 +77,9 @@ struct MessageEvent: Sendable, Weighed {
 
     /// Its id in UUID form, from a serial (a random UUID per message costs more than the rest of it).
     var id: String { Request.serialID(serial | 1 << 63) }
-    private let serial = MessageEvent.serials.add(1, ordering: .relaxed).newValue
-    private static let serials = Atomic<UInt64>(0)
+    /// Given when it is journaled, under the journal's lock (a counter of its own would be one
+    /// more cache line every loop writes a message).
+    var serial: UInt64 = 0
     let type: Kind
     /// The channel (its id, scope and opening request, for a pattern's `channel`).
     let channel: MessageStubs.OpenChannel

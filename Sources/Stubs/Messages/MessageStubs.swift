@@ -40,6 +40,8 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
         var insertions = 0
         var channels: [String: OpenChannel] = [:]
         var journal = MessageJournal()
+        /// The last serial a journaled message got (`MessageEvent.serial`).
+        var serials: UInt64 = 0
     }
 
     /// A channel and what opened it; events of the channel share it (a reference, not a copy of
@@ -56,7 +58,7 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
         /// scope whose `channel` pattern matches its opening request (which never changes, so
         /// each message tests only bodies), as of the mappings' `generation`. Taken at the first
         /// message (an idle channel holds none); the channel's loop's own.
-        var answering: (generation: UInt64, mappings: [MessageStubMapping], candidates: [(index: Int, body: ContentPattern?)])?
+        var answering: (generation: UInt64, candidates: [Candidate])?
 
         init(scope: StateScope, request: Request, channel: WebSocketChannel) {
             self.scope = scope
@@ -74,6 +76,14 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
                 return model
             }
         }
+    }
+
+    /// A mapping that may answer on a channel: what a message is matched and answered with (not
+    /// the whole mapping, which costs more to copy).
+    struct Candidate {
+        let body: ContentPattern?
+        let actions: [MessageStubMapping.SendAction]
+        let json: JSONValue
     }
 
     public init(
@@ -378,11 +388,10 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
         // Journaled after what it makes the stubs send, but dated when it came.
         let arrived = MonotonicClock.wallSeconds()
         RequestBudget.run {
-            let (mappings, candidates) = answering(on: open)
-            let matched = candidates.first { candidate in
+            let matched = answering(on: open).first { candidate in
                 guard let body = candidate.body else { return true }
                 return body.matches(body: binary ?? Array(text.utf8), text: text)
-            }.map { mappings[$0.index] }
+            }
             var journaled: [MessageEvent] = []
             journaled.reserveCapacity((matched?.actions.count ?? 0) + 1)
             for action in matched?.actions ?? [] {
@@ -395,19 +404,18 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
 
     /// The mappings that may answer a message on `open` (`OpenChannel.answering`), taken again
     /// when the mappings have changed since.
-    private func answering(on open: OpenChannel) -> ([MessageStubMapping], [(index: Int, body: ContentPattern?)]) {
+    private func answering(on open: OpenChannel) -> [Candidate] {
         // Read before the mappings: a change in between only makes the next message take them again.
         let now = generation.load(ordering: .acquiring)
-        if let answering = open.answering, answering.generation == now { return (answering.mappings, answering.candidates) }
-        let mappings = mappings(in: open.scope)
-        var candidates: [(index: Int, body: ContentPattern?)] = []
-        for (index, mapping) in mappings.enumerated() {
+        if let answering = open.answering, answering.generation == now { return answering.candidates }
+        var candidates: [Candidate] = []
+        for mapping in mappings(in: open.scope) {
             guard case .message(let channel, let body) = mapping.trigger else { continue }
             if let channel, !channel.evaluate(open.request).matched { continue }
-            candidates.append((index, body))
+            candidates.append(Candidate(body: body, actions: mapping.actions, json: mapping.json))
         }
-        open.answering = (now, mappings, candidates)
-        return (mappings, candidates)
+        open.answering = (now, candidates)
+        return candidates
     }
 
     /// Sends what `action` says: to `open` (the channel the message came on) or to every channel of
@@ -448,6 +456,8 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
             }
             return binary ? .binary(Array(data)) : .text(String(decoding: data, as: UTF8.self))
         case .text(let template):
+            // An echo (`{{message.body}}`) needs no context made.
+            if let message, let text = template.renderedValue({ $0 == ["message", "body"] ? .string(message) : nil }) { return .text(text) }
             var context: [(key: String, value: TemplateValue)] = []
             context.reserveCapacity(3)
             if let model { context.append(("request", model)) }
@@ -499,7 +509,11 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
     func record(_ events: [MessageEvent]) {
         guard !events.isEmpty else { return }
         state.withLock { state in
-            for event in events { state.journal.append(event, keeping: journalCapacity, bytes: journalBytes) }
+            for var event in events {
+                state.serials += 1
+                event.serial = state.serials
+                state.journal.append(event, keeping: journalCapacity, bytes: journalBytes)
+            }
         }
     }
 
