@@ -13,7 +13,7 @@ import MockCore
 /// server's own geocoder emulator.
 struct CommerceSettings: EmulatorSettings {
     var responseCache = 4096
-    var responseCacheBytes = ResponseCache.defaultMaxBytes
+    var responseCacheBytes = AnswerCache.defaultMaxBytes
     var geocoder: String?
 
     init() {}

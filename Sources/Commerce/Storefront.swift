@@ -12,7 +12,7 @@ final class Storefront: Sendable {
     private let shopping: ShoppingStateKey
     /// Catalog pages as rendered for a shopper's cart count (they depend on nothing else that
     /// changes): browsing is answered from memory. Set-Cookie is added per request.
-    private let pageCache: ResponseCache
+    private let pageCache: AnswerCache
     private let renderer: PageRenderer
     private let views: StoreViews
     private let commands: StoreCommands
@@ -25,7 +25,7 @@ final class Storefront: Sendable {
     init(directory: URL, logger: Logger) {
         let (loaded, problems) = Self.load(directory)
         for problem in problems { logger.warning("commerce: \(problem)") }
-        pageCache = ResponseCache(capacity: loaded.settings.responseCache, maxBytes: loaded.settings.responseCacheBytes)
+        pageCache = AnswerCache(maxEntries: loaded.settings.responseCache, maxBytes: loaded.settings.responseCacheBytes)
         let catalog = loaded.catalog
         self.catalog = catalog
         physicalStores = loaded.stores

@@ -48,7 +48,7 @@ public final class GeocoderBackend: Backend {
     public var isReady: Bool { loaded.isLoaded }
 
     public var report: BackendReport {
-        loaded.value?.report ?? BackendReport(fixtures: [("user places", 0)], cache: ResponseCache(capacity: 0).statistics)
+        loaded.value?.report ?? BackendReport(fixtures: [("user places", 0)], cache: AnswerCache(maxEntries: 0).statistics)
     }
 
     /// The gazetteer, once loaded.

@@ -34,7 +34,7 @@ public struct GeocoderSettings: EmulatorSettings, Equatable {
     public var clients: [String: String] = [:]
     /// How many rendered answers are kept for repeated queries; 0 turns the cache off.
     public var responseCache = 4_096
-    public var responseCacheBytes = ResponseCache.defaultMaxBytes
+    public var responseCacheBytes = AnswerCache.defaultMaxBytes
     /// The 2010-era (v3) service: a request without `sensor=true` or `sensor=false` is
     /// `REQUEST_DENIED`. Google stopped requiring it in 2014, hence off by default.
     public var requireSensor = false

@@ -15,7 +15,7 @@ final class GeocodingService: Sendable {
         var places: UserPlaces
         /// Answers rendered from these places: a new, empty cache with every reload, so a request
         /// still answering from the old places can never fill the new cache.
-        var cache = ResponseCache(capacity: 0)
+        var cache = AnswerCache(maxEntries: 0)
     }
 
     private let directory: URL
@@ -56,7 +56,7 @@ final class GeocodingService: Sendable {
         } catch {
             logger.warning("geocoder: \(error)")
         }
-        copy.cache = ResponseCache(capacity: copy.settings.responseCache, maxBytes: copy.settings.responseCacheBytes)
+        copy.cache = AnswerCache(maxEntries: copy.settings.responseCache, maxBytes: copy.settings.responseCacheBytes)
         editable.withLock { $0 = copy }
     }
 
@@ -68,7 +68,7 @@ final class GeocodingService: Sendable {
             return Response(status: 200, headers: format.headers, body: ResponseBody(render(refusal, format)))
         }
         // Without a cache there is no key to make.
-        guard cache.capacity > 0 else { return fresh(request, places, gazetteer, format) }
+        guard cache.isEnabled else { return fresh(request, places, gazetteer, format) }
         let key = (format == .json ? "j" : "x") + (request.rawQuery ?? "")
         if let cached = cache.response(for: key) { return cached }
         let response = fresh(request, places, gazetteer, format)

@@ -19,7 +19,7 @@ public final class InformixBackend: Backend {
     /// The service at each path, known before the load.
     private let services: [String: PHPScripts.Service]
     /// Answers of read-only requests, of every scope, under one byte cap.
-    private let cache: ScopedResponseCache
+    private let cache: AnswerCache
 
     public var report: BackendReport {
         let tables = loaded.value?.template.definitions.values.filter { !$0.isCatalog }.count
@@ -32,7 +32,7 @@ public final class InformixBackend: Backend {
     /// file (and put there when not).
     public init(directory: URL, dataDirectory: URL? = nil, fixtureCache: FixtureCache? = .user, logger: Logger = Logger(label: "understudy")) {
         let settings = InformixSettings.load(from: directory, emulator: "informix", logger: logger)
-        let cache = ScopedResponseCache(maxEntries: settings.responseCache, maxBytes: settings.responseCacheBytes)
+        let cache = AnswerCache(maxEntries: settings.responseCache, maxBytes: settings.responseCacheBytes)
         self.cache = cache
         let databases = ScopeKey { scope in
             ScopeDatabase(scope: scope.name, cache: cache, file: dataDirectory?.appendingPathComponent("informix-\(scope.name).sqlite"))

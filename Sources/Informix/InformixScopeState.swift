@@ -32,13 +32,13 @@ final class ScopeDatabase: ScopeState, @unchecked Sendable {
     let queue: DispatchQueue
     /// In the data directory, when there is one.
     let file: URL?
-    private let cache: ScopedResponseCache
+    private let cache: AnswerCache
     /// The database's memory after its last change, for the scope list.
     let bytes = Atomic<Int>(0)
     var database: InformixDatabase?
     var needsRestore = false
 
-    init(scope: String, cache: ScopedResponseCache, file: URL?) {
+    init(scope: String, cache: AnswerCache, file: URL?) {
         self.scope = scope
         self.cache = cache
         self.file = file

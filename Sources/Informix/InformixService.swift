@@ -21,12 +21,12 @@ final class InformixService: Sendable {
     /// Each scope's database and queue.
     private let databases: ScopeKey<ScopeDatabase>
     /// Answers of read-only requests, of every scope, under one byte cap.
-    private let cache: ScopedResponseCache
+    private let cache: AnswerCache
 
     /// `services`: the service at each path the settings mount (the backend's).
     init(
         settings: InformixSettings, services: [String: PHPScripts.Service], template: TemplateDatabase, databases: ScopeKey<ScopeDatabase>,
-        cache: ScopedResponseCache, logger: Logger
+        cache: AnswerCache, logger: Logger
     ) {
         self.settings = settings
         self.services = services
@@ -59,7 +59,7 @@ final class InformixService: Sendable {
         _ database: InformixDatabase
     ) -> Response {
         let key = "\(path)\u{0}\(post["sql_stmt"] ?? "\u{1}")\u{0}\(post["tableName"] ?? "\u{1}")"
-        if let cached = cache.response(scope: scope, key: key, generation: database.changeCount) { return cached }
+        if let cached = cache.response(for: key, in: scope, generation: database.changeCount) { return cached }
         let before = database.changeCount
         let page = scripts.run(service, path: path, post: post, database: database)
         if let error = page.loggedError {
@@ -69,7 +69,7 @@ final class InformixService: Sendable {
             status: page.status, headers: ["Content-Type": page.contentType, "X-Powered-By": settings.runtime.poweredBy],
             body: ResponseBody(shared: SharedBytes(page.body)))
         if database.changeCount == before, PHPScripts.isRepeatable(post) {
-            cache.store(response, bodyBytes: page.body.count, scope: scope, key: key, generation: before)
+            cache.store(response, for: key, in: scope, generation: before, bodyBytes: page.body.count)
         }
         return response
     }

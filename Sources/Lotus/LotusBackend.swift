@@ -17,7 +17,7 @@ public final class LotusBackend: Backend {
     /// (requests wait for them).
     private let loaded = BackgroundLoad<LotusConnections>()
     /// Rendered answers of every scope, under one cap.
-    private let cache: ScopedResponseCache
+    private let cache: AnswerCache
     /// Mount prefixes with their trailing slash, longest first.
     private let prefixes: [String]
 
@@ -39,7 +39,7 @@ public final class LotusBackend: Backend {
     /// at once.
     public init(directory: URL, logger: Logger = Logger(label: "understudy")) {
         let settings = LotusSettings.load(from: directory, emulator: "lotus", logger: logger)
-        let cache = ScopedResponseCache(maxEntries: settings.responseCache, maxBytes: settings.responseCacheBytes)
+        let cache = AnswerCache(maxEntries: settings.responseCache, maxBytes: settings.responseCacheBytes)
         self.cache = cache
         let prefixes = settings.prefixes.sorted { $0.count > $1.count }.map { $0 + "/" }
         self.prefixes = prefixes

@@ -12,7 +12,7 @@ final class LotusConnections: Sendable {
     /// Each scope's writes.
     private let scopes: ScopeKey<LotusScope>
     /// Rendered answers of every scope, under one cap.
-    private let cache: ScopedResponseCache
+    private let cache: AnswerCache
     /// Mount prefixes with their trailing slash, longest first.
     private let prefixes: [String]
 
@@ -24,7 +24,7 @@ final class LotusConnections: Sendable {
 
     /// `prefixes`: the settings' prefixes with their trailing slash, longest first (the backend's).
     init(
-        settings: LotusSettings, prefixes: [String], directory: LotusDirectory, scopes: ScopeKey<LotusScope>, cache: ScopedResponseCache
+        settings: LotusSettings, prefixes: [String], directory: LotusDirectory, scopes: ScopeKey<LotusScope>, cache: AnswerCache
     ) {
         self.settings = settings
         self.prefixes = prefixes
@@ -61,7 +61,7 @@ final class LotusConnections: Sendable {
             key =
                 (request.isSecure ? "https\u{0}" : "") + context.basePath + request.target + "\u{0}" + (headers.host ?? "") + "\u{0}"
                 + (headers.authorization ?? "") + "\u{0}" + (headers.acceptLanguage ?? "")
-            if let cached = cache.response(scope: scope.name, key: key, generation: scope.generation) {
+            if let cached = cache.response(for: key, in: scope.name, generation: scope.generation) {
                 return .response(ConditionalGET.answer(headers, cached))
             }
         }
@@ -130,7 +130,7 @@ final class LotusConnections: Sendable {
             return self.error(error, lotus.labels)
         }
         if response.status == 200 {
-            cache.store(response, bodyBytes: response.body.count, scope: scope.name, key: key, generation: snapshot.generation)
+            cache.store(response, for: key, in: scope.name, generation: snapshot.generation)
         }
         return ConditionalGET.answer(view.headers, response)
     }

@@ -10,9 +10,9 @@ final class LotusScope: ScopeState {
     private let data = Locked((state: LotusState(), generation: 0))
     private let counter = Atomic<Int>(0)
     let name: String
-    private let cache: ScopedResponseCache
+    private let cache: AnswerCache
 
-    init(name: String, cache: ScopedResponseCache) {
+    init(name: String, cache: AnswerCache) {
         self.name = name
         self.cache = cache
     }

@@ -21,7 +21,7 @@ struct LotusSettings: EmulatorSettings {
     /// The time given to what clients post; the clock when nil.
     var now: AtomDate?
     var responseCache = 512
-    var responseCacheBytes = ResponseCache.defaultMaxBytes
+    var responseCacheBytes = AnswerCache.defaultMaxBytes
 
     init() {}
 

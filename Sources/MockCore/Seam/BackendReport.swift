@@ -7,11 +7,11 @@ public struct BackendReport: Sendable {
     /// What the backend loaded, by kind, e.g. `("places", 1200)`, in the order to show them.
     public var fixtures: [(kind: String, count: Int)] = []
     /// Its response cache's lookups, when it has one.
-    public var cache: ResponseCache.Statistics?
+    public var cache: AnswerCache.Statistics?
     /// For a recorder: whether it is recording and how many exchanges it has recorded.
     public var recorder: RecorderCounts?
 
-    public init(fixtures: [(kind: String, count: Int)] = [], cache: ResponseCache.Statistics? = nil, recorder: RecorderCounts? = nil) {
+    public init(fixtures: [(kind: String, count: Int)] = [], cache: AnswerCache.Statistics? = nil, recorder: RecorderCounts? = nil) {
         self.fixtures = fixtures
         self.cache = cache
         self.recorder = recorder
