@@ -9,10 +9,11 @@ A file's folder is its first path component under the module. Folder A uses fold
 lower-case name counts unless the file declares a local or parameter of that name). Nested types make a
 name declared in their folder too, so ambiguous, but are no use of it: Swift resolves one unqualified only
 within its outer type, whose name makes the use already, and the words they take (Result, Event, Kind)
-mean Swift's own elsewhere. Names of under 4 characters and those the using file declares itself (a
-private type, a generic parameter) are not uses either. Files directly in the module's folder are folder
-".": the module's unfiled top, which may use any folder and be used by any (`--graph` shows those uses;
-they are not checked). A module without subfolders has nothing to check.
+mean Swift's own elsewhere. Members, those extensions add too, are no names here: `s.trimmed` uses no
+folder. Names of under 4 characters and those the using file declares itself (a private type, a generic
+parameter) are not uses either. Files directly in the module's folder are folder ".": the module's unfiled
+top, which may use any folder and be used by any (`--graph` shows those uses; they are not checked). A
+module without subfolders has nothing to check.
 Exits 1 with one line per two-way pair, then for each direction up to 5 uses, `file:line: name`; 0,
 silently, when every pair is one-way. Modules named as arguments are checked alone. `--graph` prints
 every module's folder edges (`A -> B: names`, `A <-> B` when both ways) instead, for humans; the exit

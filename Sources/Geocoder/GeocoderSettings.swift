@@ -43,12 +43,7 @@ public struct GeocoderSettings: EmulatorSettings, Equatable {
 
     public mutating func read(_ json: JSONValue, in file: URL) throws(FixtureError) {
         func problem(_ field: String, _ message: String) -> FixtureError { .field(file, field, message) }
-        if let mounts = json["mounts"] {
-            guard let list = mounts.arrayValue?.compactMap(\.stringValue), list.count == mounts.arrayValue?.count, !list.isEmpty,
-                list.allSatisfy({ $0.hasPrefix("/") })
-            else { throw problem("mounts", "must be a list of paths starting with /") }
-            self.mounts = list
-        }
+        if let mounts = json["mounts"] { self.mounts = try Self.mountPaths(mounts, file: file) }
         switch json["keys"] {
         case nil, .string("none"): keyPolicy = .none
         case .string("required"): keyPolicy = .required

@@ -56,8 +56,7 @@ public struct InformixSettings: EmulatorSettings {
                 guard let service = PHPScripts.Service(rawValue: name) else {
                     throw problem("mounts.\(name)", "unknown service (generic, query, customers)")
                 }
-                guard let path = value.stringValue, path.hasPrefix("/") else { throw problem("mounts.\(name)", "must be a path starting with /") }
-                self.services[service] = path
+                self.services[service] = try Self.mountPath(value, field: "mounts.\(name)", file: file)
             }
         }
         if let version = try text("php") {

@@ -28,12 +28,7 @@ struct LotusSettings: EmulatorSettings {
     mutating func read(_ json: JSONValue, in file: URL) throws(FixtureError) {
         func problem(_ field: String, _ message: String) -> FixtureError { .field(file, field, message) }
         if let prefixes = try Self.mounts(in: json, formerly: "prefixes", file: file) {
-            guard let list = prefixes.arrayValue?.compactMap(\.stringValue), list.count == prefixes.arrayValue?.count,
-                list.allSatisfy({ $0.hasPrefix("/") && !$0.hasSuffix("/") })
-            else {
-                throw problem("mounts", "must be a list of paths starting with / and not ending with /")
-            }
-            self.prefixes = list
+            self.prefixes = try Self.mountPaths(prefixes, file: file, allowingNone: true)
         }
         if let realm = json["realm"] {
             guard let text = realm.stringValue else { throw problem("realm", "must be a string") }

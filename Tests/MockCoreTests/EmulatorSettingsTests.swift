@@ -14,15 +14,32 @@ import UnderstudyTesting
 
         mutating func read(_ json: JSONValue, in file: URL) throws(FixtureError) {
             limit = try FixtureError.wholeNumber(json, "limit", in: file) ?? limit
-            if let value = try Self.mounts(in: json, formerly: "prefixes", file: file) {
-                guard let list = value.arrayValue?.compactMap(\.stringValue) else { throw .field(file, "mounts", "must be a list") }
-                mounts = list
-            }
+            if let value = try Self.mounts(in: json, formerly: "prefixes", file: file) { mounts = try Self.mountPaths(value, file: file) }
         }
     }
 
     private func folder(_ config: String?) throws -> URL {
         try makeTemporaryDirectory(config.map { ["config.json": $0] } ?? [:])
+    }
+
+    /// Every emulator's mounts are checked by the one validator: each problem named with its place.
+    @Test func mountsAreCheckedAlikeWhereverTheyAre() throws {
+        for (config, place, words) in [
+            (#"{"mounts": "/a"}"#, "mounts", "list"), (#"{"mounts": []}"#, "mounts", "one path or more"),
+            (#"{"mounts": [7]}"#, "mounts[0]", "path"), (#"{"mounts": ["/a", "a"]}"#, "mounts[1]", "start with /"),
+            (#"{"mounts": ["/a/"]}"#, "mounts[0]", "not end with one"), (#"{"mounts": ["/"]}"#, "mounts[0]", "start with /"),
+            (#"{"mounts": ["/a?b=1"]}"#, "mounts[0]", "no query"), (#"{"mounts": ["/a b"]}"#, "mounts[0]", "space"),
+            (#"{"mounts": ["/__admin/x"]}"#, "mounts[0]", "admin API"), (#"{"mounts": ["/a", "/a"]}"#, "mounts[1]", "twice"),
+        ] {
+            let root = try folder(config)
+            defer { try? FileManager.default.removeItem(at: root) }
+            let problem = try #require(Example.read(from: root).problem, "\(config)").description
+            #expect(problem.contains(place) && problem.contains(words), "\(config): \(problem)")
+        }
+        let root = try folder(#"{"mounts": ["/a", "/b/c"]}"#)
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(Example.read(from: root).settings.mounts == ["/a", "/b/c"])
+        #expect(throws: Never.self) { try Example.mountPaths([], file: root, allowingNone: true) }
     }
 
     @Test func anAbsentFileGivesTheDefaults() throws {

@@ -53,4 +53,33 @@ extension EmulatorSettings {
         case (_?, _?): throw .field(file, formerly, "is the older name of mounts: give one of them")
         }
     }
+
+    /// `mounts` as a list of paths (`mountPath`); an empty list only when `allowingNone`.
+    public static func mountPaths(_ value: JSONValue, file: URL, allowingNone: Bool = false) throws(FixtureError) -> [String] {
+        guard let items = value.arrayValue, allowingNone || !items.isEmpty else {
+            throw .field(file, "mounts", allowingNone ? "must be a list of paths" : "must be a list of one path or more")
+        }
+        var paths: [String] = []
+        for (index, item) in items.enumerated() {
+            let path = try mountPath(item, field: "mounts[\(index)]", file: file)
+            guard !paths.contains(path) else { throw .field(file, "mounts[\(index)]", "\(path) is listed twice") }
+            paths.append(path)
+        }
+        return paths
+    }
+
+    /// One mount: a path that starts with `/` and does not end with one (a mount covers what is
+    /// under it), with no query, fragment or space, outside the admin API. Every emulator's mounts
+    /// are checked here, alike.
+    public static func mountPath(_ value: JSONValue, field: String, file: URL) throws(FixtureError) -> String {
+        guard let path = value.stringValue else { throw .field(file, field, "must be a path such as \"/api\"") }
+        guard path.hasPrefix("/"), path.count > 1, !path.hasSuffix("/") else {
+            throw .field(file, field, "\(path) must start with / and not end with one")
+        }
+        guard !path.contains(where: { $0 == "?" || $0 == "#" || $0.isWhitespace }) else {
+            throw .field(file, field, "\(path) must be a path alone: no query, fragment or space")
+        }
+        guard path != "/__admin" && !path.hasPrefix("/__admin/") else { throw .field(file, field, "\(path) is the admin API's") }
+        return path
+    }
 }
