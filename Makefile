@@ -60,6 +60,7 @@ test: deps $(VENV)/ok lint
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel Sources Tests fuzz Package.swift
 	python3 tools/check-imports.py
+	python3 tools/check-layers.py
 
 # The quick lane, for the edit-build-test loop: lint and the Swift suites that need no socket, child
 # process or server (tools/in-memory-tests.py picks them by what their files use). `make test`,
