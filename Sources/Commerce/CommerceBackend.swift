@@ -14,7 +14,8 @@ import MockCore
 /// before 7 served them).
 public final class CommerceBackend: Backend {
     public let name = "commerce"
-    public let mounts = ["/webapp/wcs/stores/servlet", "/shop", "/wcsstore", "/search/resources", "/wcs/resources"]
+    /// The storefront's paths `config.json` keeps (all by default).
+    public let mounts: [String]
 
     static let servlet = "/webapp/wcs/stores/servlet/"
 
@@ -24,6 +25,8 @@ public final class CommerceBackend: Backend {
     /// Loads `directory` (normally `stubs/commerce`) in the background; problems are logged with
     /// their file and field, and whatever loaded is served.
     public init(directory: URL, logger: Logger = Logger(label: "understudy")) {
+        // A problem with the file is logged once, by the storefront's load.
+        mounts = CommerceSettings.read(from: directory).settings.mounts
         loaded.start { Storefront(directory: directory, logger: logger) }
     }
 

@@ -11,7 +11,14 @@ import MockCore
 /// `geocoder`: the Google-compatible geocoding service the store locator places a ZIP code or
 /// city with (`…/json` or `…/xml`, as the app's "Geocoder URL" setting); by default this
 /// server's own geocoder emulator.
+/// `mounts`: which of the storefront's paths it serves (all by default): leaving one out lets
+/// another backend, a stub or a recording, answer there.
 struct CommerceSettings: EmulatorSettings {
+    /// The storefront's paths: the servlet, its SEO URLs, its assets, and the search REST
+    /// services (and where feature packs before 7 served them).
+    static let storefrontPaths = ["/webapp/wcs/stores/servlet", "/shop", "/wcsstore", "/search/resources", "/wcs/resources"]
+
+    var mounts = storefrontPaths
     var responseCache = 4096
     var responseCacheBytes = AnswerCache.defaultMaxBytes
     var geocoder: String?
@@ -19,6 +26,12 @@ struct CommerceSettings: EmulatorSettings {
     init() {}
 
     mutating func read(_ json: JSONValue, in file: URL) throws(FixtureError) {
+        if let value = json["mounts"] {
+            mounts = try Self.mountPaths(value, file: file)
+            if let other = mounts.first(where: { !Self.storefrontPaths.contains($0) }) {
+                throw FixtureError.field(file, "mounts", "\(other) is none of the storefront's: \(Self.storefrontPaths.joined(separator: ", "))")
+            }
+        }
         responseCache = try FixtureError.wholeNumber(json, "responseCache", in: file) ?? responseCache
         responseCacheBytes = try FixtureError.wholeNumber(json, "responseCacheBytes", in: file) ?? responseCacheBytes
         if let geocoder = json["geocoder"] {

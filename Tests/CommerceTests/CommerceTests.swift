@@ -471,6 +471,23 @@ import FoundationNetworking
             })
     }
 
+    /// `mounts` in config.json keeps some of the storefront's paths; one not the storefront's is a
+    /// problem `check` names, and the defaults serve.
+    @Test func theMountsAreThoseConfigJSONKeeps() throws {
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("commerce-mounts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        #expect(CommerceBackend(directory: copy).mounts.count == 5, "all five by default")
+        try #"{"mounts": ["/shop", "/wcsstore"]}"#.write(to: copy.appendingPathComponent("config.json"), atomically: true, encoding: .utf8)
+        #expect(CommerceBackend(directory: copy).mounts == ["/shop", "/wcsstore"])
+        try #"{"mounts": ["/shop", "/elsewhere"]}"#.write(to: copy.appendingPathComponent("config.json"), atomically: true, encoding: .utf8)
+        #expect(CommerceBackend(directory: copy).mounts.count == 5, "a bad list leaves the defaults")
+        #expect(
+            CommerceBackend.check(directory: copy).map(String.init(describing:)).contains {
+                $0.contains("config.json: mounts: /elsewhere is none of the storefront's")
+            })
+    }
+
     @Test func checkoutThenOrderHistory() throws {
         let (server, _) = try Self.start()
         defer { server.stop() }
