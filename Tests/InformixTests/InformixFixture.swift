@@ -21,7 +21,7 @@ enum InformixFixture {
         let copy = try InformixDatabase(settings: settings, path: ":memory:")
         try template.withLock { template in
             if template == nil {
-                let (database, problems) = InformixBackend.load(directory.appendingPathComponent("stores_demo.sql"), DatabaseSettings())
+                let (database, problems) = FixtureDatabase.load(directory.appendingPathComponent("stores_demo.sql"), DatabaseSettings())
                 precondition(problems.isEmpty, "the fixture does not load: \(problems)")
                 template = TemplateBox(database)
             }

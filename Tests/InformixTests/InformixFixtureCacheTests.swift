@@ -30,13 +30,13 @@ import Testing
     @Test func theFirstLoadCachesTheNextCopiesTheSameDatabase() throws {
         let (fixture, cache, root) = try Self.folder()
         defer { try? FileManager.default.removeItem(at: root) }
-        let (loaded, problems, first) = InformixBackend.load(fixture, DatabaseSettings(), cache: cache)
+        let (loaded, problems, first) = FixtureDatabase.load(fixture, DatabaseSettings(), cache: cache)
         #expect(problems.isEmpty)
         guard case .loadedAndCached(let path) = first else {
             Issue.record("not cached: \(first)")
             return
         }
-        let (copied, copyProblems, second) = InformixBackend.load(fixture, DatabaseSettings(), cache: cache)
+        let (copied, copyProblems, second) = FixtureDatabase.load(fixture, DatabaseSettings(), cache: cache)
         #expect(copyProblems.isEmpty)
         #expect(second == .copied(path))
         #expect(Set(copied.definitions.keys) == Set(loaded.definitions.keys))
@@ -48,7 +48,7 @@ import Testing
         }
         #expect(try copied.strings("SELECT max(customer_num) FROM customer") == loaded.strings("SELECT max(customer_num) FROM customer"))
         // Writes to a copy never reach the file: the next start copies the fixture as it was.
-        let (again, _, third) = InformixBackend.load(fixture, DatabaseSettings(), cache: cache)
+        let (again, _, third) = FixtureDatabase.load(fixture, DatabaseSettings(), cache: cache)
         #expect(third == .copied(path))
         #expect(try again.strings("SELECT count(*) FROM customer WHERE fname = 'Ida'") == [["0"]])
     }
@@ -56,7 +56,7 @@ import Testing
     @Test func anEditedFixtureOrOtherSettingsAreLoadedAgain() throws {
         let (fixture, cache, root) = try Self.folder()
         defer { try? FileManager.default.removeItem(at: root) }
-        let (_, _, first) = InformixBackend.load(fixture, DatabaseSettings(), cache: cache)
+        let (_, _, first) = FixtureDatabase.load(fixture, DatabaseSettings(), cache: cache)
         guard case .loadedAndCached(let path) = first else {
             Issue.record("not cached: \(first)")
             return
@@ -64,7 +64,7 @@ import Testing
 
         var dmy = DatabaseSettings()
         dmy.dateFormat = DBDateFormat("DMY4/")!
-        let (_, _, otherSettings) = InformixBackend.load(fixture, dmy, cache: cache)
+        let (_, _, otherSettings) = FixtureDatabase.load(fixture, dmy, cache: cache)
         guard case .loadedAndCached(let otherPath) = otherSettings else {
             Issue.record("not loaded again: \(otherSettings)")
             return
@@ -73,7 +73,7 @@ import Testing
 
         let text = try String(contentsOf: fixture, encoding: .utf8)
         try (text + "\nINSERT INTO state VALUES ('ZZ', 'Nowhere');\n").write(to: fixture, atomically: true, encoding: .utf8)
-        let (edited, problems, source) = InformixBackend.load(fixture, DatabaseSettings(), cache: cache)
+        let (edited, problems, source) = FixtureDatabase.load(fixture, DatabaseSettings(), cache: cache)
         #expect(problems.isEmpty)
         guard case .loadedAndCached(let editedPath) = source else {
             Issue.record("not loaded again: \(source)")
@@ -86,7 +86,7 @@ import Testing
     @Test func aDamagedCacheFileIsMadeAgain() throws {
         let (fixture, cache, root) = try Self.folder()
         defer { try? FileManager.default.removeItem(at: root) }
-        let (_, _, first) = InformixBackend.load(fixture, DatabaseSettings(), cache: cache)
+        let (_, _, first) = FixtureDatabase.load(fixture, DatabaseSettings(), cache: cache)
         guard case .loadedAndCached(let path) = first else {
             Issue.record("not cached: \(first)")
             return
@@ -94,20 +94,20 @@ import Testing
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         for offset in stride(from: 4096, to: bytes.count, by: 1024) { bytes[offset] ^= 0x5a }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        let (database, _, second) = InformixBackend.load(fixture, DatabaseSettings(), cache: cache)
+        let (database, _, second) = FixtureDatabase.load(fixture, DatabaseSettings(), cache: cache)
         #expect(second == .loadedAndCached(path))
         #expect(try database.strings("SELECT count(*) FROM customer") == [["28"]])
         // Not a database at all.
         try Data("not a database".utf8).write(to: URL(fileURLWithPath: path))
-        #expect(InformixBackend.load(fixture, DatabaseSettings(), cache: cache).2 == .loadedAndCached(path))
-        #expect(InformixBackend.load(fixture, DatabaseSettings(), cache: cache).2 == .copied(path))
+        #expect(FixtureDatabase.load(fixture, DatabaseSettings(), cache: cache).2 == .loadedAndCached(path))
+        #expect(FixtureDatabase.load(fixture, DatabaseSettings(), cache: cache).2 == .copied(path))
     }
 
     @Test func aFixtureWithProblemsIsNotCachedSoTheyAreReportedEveryTime() throws {
         let (fixture, cache, root) = try Self.folder { $0 + "\nINSERT INTO nowhere VALUES (1);\n" }
         defer { try? FileManager.default.removeItem(at: root) }
         for _ in 0..<2 {
-            let (_, problems, source) = InformixBackend.load(fixture, DatabaseSettings(), cache: cache)
+            let (_, problems, source) = FixtureDatabase.load(fixture, DatabaseSettings(), cache: cache)
             #expect(problems.count == 1)
             #expect(source == .loaded)
         }
@@ -120,7 +120,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         try Data().write(to: root.appendingPathComponent("blocker"))
         let cache = FixtureCache(directory: root.appendingPathComponent("blocker/cache"))
-        let (database, problems, source) = InformixBackend.load(fixture, DatabaseSettings(), cache: cache)
+        let (database, problems, source) = FixtureDatabase.load(fixture, DatabaseSettings(), cache: cache)
         #expect(problems.isEmpty)
         #expect(source == .loaded)
         #expect(try database.strings("SELECT count(*) FROM customer") == [["28"]])
