@@ -4,7 +4,7 @@ import JSON
 import MockCore
 
 /// `stubs/hosts.json`: the real hosts Understudy answers for when it is a device's proxy, and
-/// with what. A value names a backend (an emulator: `geocoder`, `informix`, `lotus`, `commerce`;
+/// with what. A value names a backend (an emulator, by the name `understudy emulators` lists;
 /// `stubs` for the stub mappings, stub packs included; `recordings`), or maps path prefixes to
 /// backends. A key is a host name, an IP address, or `*.domain` (any name under `domain`):
 ///
