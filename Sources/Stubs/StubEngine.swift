@@ -25,9 +25,9 @@ public final class StubEngine: Backend {
     public let settings: GlobalSettings
     /// Sends the mappings' webhooks; where they may go is set by `serve`.
     public let webhooks: WebhookDispatch
-    private let logger: Logger
+    let logger: Logger
 
-    private struct State {
+    struct State {
         /// Per file, the mappings of its last good version: a file that turns bad keeps these.
         var fromFiles: [String: [StubMapping]] = [:]
         /// Made through the admin API, oldest first; they win over file mappings of the same id.
@@ -46,14 +46,14 @@ public final class StubEngine: Backend {
         }
     }
 
-    private let state = Locked(State())
+    let state = Locked(State())
     /// Lets a request skip the lock when there are no mappings at all (emulator-only setups).
-    private let mappingCount = Atomic(0)
+    let mappingCount = Atomic(0)
     /// Each scope's scenario states and own mappings.
-    private let scopeKey: ScopeKey<StubScope>
+    let scopeKey: ScopeKey<StubScope>
     /// How many scopes have mappings of their own: while none has, requests in named scopes skip
     /// looking for them.
-    private let scopesWithOwnMappings: ScopeCounter
+    let scopesWithOwnMappings: ScopeCounter
 
     /// Loads the mappings of `stubsDirectory` and its packs; bad files are logged.
     public init(
@@ -120,7 +120,7 @@ public final class StubEngine: Backend {
         return errors
     }
 
-    private func publish(_ state: inout State) {
+    func publish(_ state: inout State) {
         state.publish()
         mappingCount.store(state.current.ordered.count, ordering: .relaxed)
     }
@@ -210,7 +210,7 @@ public final class StubEngine: Backend {
 
     /// Webhooks fired by mappings no longer served in their scope are cancelled: they neither go
     /// out nor hold their bytes, their delay or a connection any longer.
-    private func cancelWebhooksOfRemovedMappings() {
+    func cancelWebhooksOfRemovedMappings() {
         webhooks.cancel(because: "its mapping was removed") { scope in Set(mappings(in: scope).map(\.id)) }
     }
 
@@ -218,114 +218,6 @@ public final class StubEngine: Backend {
     /// own mappings and every scope's scenarios went with the scope's state).
     public func reset(scope: StateScope) {
         if scope.isDefault { restoreFromFiles() }
-    }
-
-    // MARK: A scope's mappings
-
-    /// The mappings requests in `scope` try, in order: the scope's own, then the shared ones.
-    public func mappings(in scope: StateScope) -> [StubMapping] {
-        guard let own = ownMappings(scope) else { return mappings }
-        return own.set.ordered + mappings.filter { !own.ids.contains($0.id) }
-    }
-
-    public func mapping(id: String, in scope: StateScope) -> StubMapping? {
-        mappings(in: scope).first { $0.id == id.lowercased() }
-    }
-
-    /// Adds `mapping` where `scope`'s admin calls add: the shared set for `default`, else the
-    /// scope's own.
-    public func add(_ mapping: StubMapping, in scope: StateScope) {
-        guard !scope.isDefault else { return add(mapping) }
-        var added = mapping
-        added.file = nil
-        scope[scopeKey].changeOwn { $0 = $0.filter { $0.id != mapping.id } + [added] }
-    }
-
-    /// Removes the mapping `id` from what `scope` may change (a named scope: its own only).
-    @discardableResult
-    public func remove(id: String, in scope: StateScope) -> Bool {
-        defer { forgetScenariosWithoutMappings(in: scope) }
-        defer { cancelWebhooksOfRemovedMappings() }
-        guard !scope.isDefault else { return remove(id: id) }
-        let id = id.lowercased()
-        var removed = false
-        scope[scopeKey].changeOwn { own in
-            removed = own.contains { $0.id == id }
-            own.removeAll { $0.id == id }
-        }
-        return removed
-    }
-
-    /// Removes every mapping `scope` may change.
-    public func removeAll(in scope: StateScope) {
-        defer { forgetScenariosWithoutMappings(in: scope) }
-        defer { cancelWebhooksOfRemovedMappings() }
-        guard !scope.isDefault else { return removeAll() }
-        scope[scopeKey].changeOwn { $0 = [] }
-    }
-
-    /// `POST /__admin/mappings/reset`: the shared mappings back to the files (`default`), or the
-    /// scope's own mappings gone; every scenario of the scope starts again, as WireMock's reset
-    /// clears its scenarios with its mappings.
-    public func resetMappings(in scope: StateScope) {
-        if scope.isDefault {
-            restoreFromFiles()
-        } else {
-            scope[scopeKey].changeOwn { $0 = [] }
-            cancelWebhooksOfRemovedMappings()
-        }
-        resetScenarios(in: scope)
-    }
-
-    /// As WireMock: a scenario lives while a mapping names it, so one whose mappings all went
-    /// starts at `Started` again when mappings name it anew.
-    private func forgetScenariosWithoutMappings(in scope: StateScope) {
-        let named = Set(mappings(in: scope).compactMap(\.scenarioName))
-        scope[scopeKey].withScenarios { states in states = states.filter { named.contains($0.key) } }
-    }
-
-    /// Where mappings added in `scope` read their bodies: its own body files first.
-    public func directory(for scope: StateScope) -> StubDirectory {
-        scope.isDefault ? directory : directory.with(scopeFiles: scope[scopeKey].withFiles { $0 })
-    }
-
-    /// A named scope's own body files, by name.
-    public func files(in scope: StateScope) -> [String: SharedBytes] {
-        scope.isDefault ? [:] : scope[scopeKey].withFiles { $0 }
-    }
-
-    /// Puts (or, with nil, removes) a named scope's own body file, and reads again the bodies of
-    /// the scope's mappings that name it. Returns whether there was one.
-    @discardableResult
-    public func setFile(_ name: String, to bytes: SharedBytes?, in scope: StateScope) -> Bool {
-        let key = BodyFiles.key(name)
-        let had = scope[scopeKey].withFiles { files in
-            defer { files[key] = bytes }
-            return files[key] != nil
-        }
-        let directory = directory(for: scope)
-        scope[scopeKey].changeOwn { own in
-            own = own.map { mapping in
-                guard mapping.json["response"]?["bodyFileName"]?.stringValue.map(BodyFiles.key) == key,
-                    var parsed = try? StubMapping.parse(mapping.json, in: directory)
-                else { return mapping }
-                parsed.adminBytes = mapping.adminBytes
-                return parsed
-            }
-        }
-        return had
-    }
-
-    /// Bytes of the mappings a named scope's admin calls made (`adminBytes`), but those in `excluded`.
-    public func ownBytes(in scope: StateScope, excluding excluded: Set<String>) -> Int {
-        guard !scope.isDefault else { return 0 }
-        let files = scope[scopeKey].withFiles { $0.values.reduce(0) { $0 + $1.count } }
-        guard let own = ownMappings(scope) else { return files }
-        return files + own.set.ordered.reduce(0) { $0 + (excluded.contains($1.id) ? 0 : $1.adminBytes) }
-    }
-
-    private func ownMappings(_ scope: StateScope) -> (set: StubSet, ids: Set<String>)? {
-        scope.isDefault ? nil : scope[scopeKey].own
     }
 
     /// Writes the admin API's mappings to `stubs/mappings/` (WireMock's `mappings/save`), each to
@@ -375,203 +267,5 @@ public final class StubEngine: Backend {
         }
         cleaned = String(cleaned.trimmingCharacters(in: CharacterSet(charactersIn: "-.")).prefix(60))
         return (cleaned.isEmpty ? "" : cleaned + "-") + mapping.id + ".json"
-    }
-
-    // MARK: Serving
-
-    public func handle(_ request: Request, _ context: RequestContext) -> Reply {
-        let scope = context.scope
-        let hostOnly = context.forUnmappedHost
-        if !scope.isDefault, scopesWithOwnMappings.value.load(ordering: .relaxed) > 0, let own = scope[scopeKey].own {
-            if let answer = answer(from: own.set, request, scope, hostOnly: hostOnly) { return answer }
-            return answer(from: state.withLock { $0.current }, request, scope, hiding: own.ids, hostOnly: hostOnly) ?? .decline
-        }
-        guard mappingCount.load(ordering: .relaxed) > 0 else { return .decline }
-        return answer(from: state.withLock({ $0.current }), request, scope, hostOnly: hostOnly) ?? .decline
-    }
-
-    /// A matched mapping's answer, followed by its webhooks once it has gone out.
-    private func reply(_ candidate: Candidate, to request: Request, _ scope: StateScope) -> Reply {
-        let answer = StubReply.reply(candidate, to: request, globalDelay: settings.delay)
-        guard !candidate.mapping.webhooks.isEmpty else { return answer }
-        let (webhooks, hooks, stub) = (self.webhooks, candidate.mapping.webhooks, candidate.mapping.name ?? candidate.mapping.id)
-        let mapping = candidate.mapping.id
-        let fire: (DeferredReply) -> Void = { reply in
-            let loop = reply.loop
-            reply.afterSending { entry in webhooks.fire(hooks, for: request, scope: scope, entry: entry, stub: stub, mapping: mapping, on: loop) }
-        }
-        switch answer {
-        case .response(let response):
-            return .deferred { reply in
-                fire(reply)
-                reply.send(response)
-            }
-        case .deferred(let start):
-            return .deferred { reply in
-                fire(reply)
-                start(reply)
-            }
-        case .decline: return answer
-        }
-    }
-
-    /// The reply of the first mapping of `set` that matches and may enter its scenario, leaving
-    /// out the ids `hiding` names (shared mappings a scope has its own version of); nil when none.
-    /// `hostOnly`: only mappings with a `host` condition (for a host hosts.json does not map).
-    /// Inlined, and the reply made where the mapping is visited, from its `Candidate`: a mapping
-    /// is a large value, and returned from a call, passed or kept in a variable it is copied
-    /// (this runs for every request).
-    @inline(__always)
-    private func answer(from set: StubSet, _ request: Request, _ scope: StateScope, hiding: Set<String>? = nil, hostOnly: Bool) -> Reply? {
-        var answer: Reply?
-        set.forEachCandidate(for: request) { candidate in
-            if let hiding, hiding.contains(candidate.mapping.id) { return true }
-            if hostOnly && candidate.mapping.request.host == nil { return true }
-            guard candidate.matches(request), enterScenario(candidate.mapping, scope: scope) else { return true }
-            answer = reply(candidate, to: request, scope)
-            return false
-        }
-        return answer
-    }
-
-    /// Checks the mapping's required scenario state and moves to its new state, atomically.
-    private func enterScenario(_ mapping: StubMapping, scope: StateScope) -> Bool {
-        guard let scenario = mapping.scenarioName else { return true }
-        return scope[scopeKey].withScenarios { states in
-            if let required = mapping.requiredScenarioState, states[scenario, default: Self.startedState] != required {
-                return false
-            }
-            if let next = mapping.newScenarioState { states[scenario] = next }
-            return true
-        }
-    }
-
-    public static let startedState = "Started"
-
-    /// The first mapping (by priority) whose request pattern matches `request` in `scope` now,
-    /// scenario states aside: a later state may have moved on from the one that answered.
-    public func answeringStub(for request: Request, in scope: StateScope) -> JSONValue? {
-        mappings(in: scope).first { $0.request.evaluate(request).matched }?.json
-    }
-
-    public var report: BackendReport {
-        BackendReport(fixtures: [("mappings", mappingCount.load(ordering: .relaxed))])
-    }
-
-    /// The closest mappings to a request nothing answered, and why each missed.
-    public func nearMisses(for request: Request, in scope: StateScope) -> [NearMiss] {
-        mappings(in: scope)
-            .map { ($0, $0.request.evaluate(request)) }
-            .sorted { $0.1.distance < $1.1.distance }
-            .prefix(NearMiss.reportedCount)
-            .map { mapping, result in
-                NearMiss(
-                    summary: mapping.name.map { "\"\($0)\" (\(mapping.summary))" } ?? mapping.summary,
-                    distance: result.distance, misses: result.misses, stub: mapping.json)
-            }
-    }
-
-    // MARK: Scenarios
-
-    /// Scenario names with their current state in `scope` and the states mappings name.
-    public func scenarioSummaries(in scope: StateScope) -> [(name: String, state: String, possibleStates: [String])] {
-        let all = mappings(in: scope)
-        let names = Array(Set(all.compactMap(\.scenarioName))).sorted()
-        let states = scope[scopeKey].withScenarios { $0 }
-        return names.map { name in
-            let named = all.filter { $0.scenarioName == name }
-            var possible = [Self.startedState]
-            for state in named.flatMap({ [$0.requiredScenarioState, $0.newScenarioState] }).compactMap({ $0 }) where !possible.contains(state) {
-                possible.append(state)
-            }
-            return (name, states[name] ?? Self.startedState, possible)
-        }
-    }
-
-    public enum ScenarioChange { case moved, noSuchScenario, noSuchState }
-
-    /// Sets a scenario's state in `scope`; nil puts it back to `Started`. Only to a state its
-    /// mappings name (or `Started`), as WireMock does.
-    public func setScenario(_ name: String, to state: String?, in scope: StateScope) -> ScenarioChange {
-        guard let summary = scenarioSummaries(in: scope).first(where: { $0.name == name }) else { return .noSuchScenario }
-        if let state, !summary.possibleStates.contains(state) { return .noSuchState }
-        scope[scopeKey].withScenarios { $0[name] = state }
-        return .moved
-    }
-
-    /// Every scenario of `scope` back to `Started`.
-    public func resetScenarios(in scope: StateScope) {
-        scope[scopeKey].withScenarios { $0 = [:] }
-    }
-}
-
-/// The engine's part of one scope: its scenario states, and (in a named scope) the mappings its
-/// admin calls added.
-/// A count shared by the engine and its scopes' states.
-private final class ScopeCounter: Sendable {
-    let value = Atomic<Int>(0)
-}
-
-private final class StubScope: ScopeState {
-    private struct Contents {
-        var scenarios: [String: String] = [:]
-        /// Body files put in this scope (`PUT /__admin/files/NAME`), by name: in memory, the
-        /// scope's alone, gone with its reset.
-        var files: [String: SharedBytes] = [:]
-        /// Oldest first; `set` and `ids` are made from it.
-        var own: [StubMapping] = []
-        var set = StubSet(mappings: [])
-        var ids: Set<String> = []
-    }
-
-    private let contents = Locked(Contents())
-    /// The engine's count of scopes with mappings of their own, kept as `own` fills and empties.
-    private let counter: ScopeCounter
-
-    init(counting counter: ScopeCounter) {
-        self.counter = counter
-    }
-
-    /// The scope's own mappings in match order, and their ids (which hide shared ones); nil when none.
-    var own: (set: StubSet, ids: Set<String>)? {
-        contents.withLock { $0.own.isEmpty ? nil : ($0.set, $0.ids) }
-    }
-
-    func changeOwn(_ change: (inout [StubMapping]) -> Void) {
-        contents.withLock { contents in
-            let had = !contents.own.isEmpty
-            change(&contents.own)
-            contents.set = StubSet(mappings: contents.own)
-            contents.ids = Set(contents.own.map(\.id))
-            count(had: had, has: !contents.own.isEmpty)
-        }
-    }
-
-    private func count(had: Bool, has: Bool) {
-        if had != has { counter.value.add(has ? 1 : -1, ordering: .relaxed) }
-    }
-
-    func withScenarios<Result>(_ body: (inout [String: String]) -> Result) -> Result {
-        contents.withLock { body(&$0.scenarios) }
-    }
-
-    func withFiles<Result>(_ body: (inout [String: SharedBytes]) -> Result) -> Result {
-        contents.withLock { body(&$0.files) }
-    }
-
-    func reset() {
-        contents.withLock { contents in
-            count(had: !contents.own.isEmpty, has: false)
-            contents = Contents()
-        }
-    }
-
-    func discard() { reset() }
-
-    var estimatedBytes: Int {
-        contents.withLock { contents in
-            contents.own.reduce(0) { $0 + 1024 + $1.adminBytes + $1.response.response.body.count } + contents.scenarios.count * 64
-                + contents.files.values.reduce(0) { $0 + $1.count }
-        }
     }
 }
