@@ -31,8 +31,7 @@ python3 - docs/architecture.md Sources/Acme/AcmeEmulator.swift <<'EOF'
 import re, sys
 doc = open(sys.argv[1]).read()
 recipe = doc[doc.index("## Adding an emulator"):]
-blocks = [textwrap for textwrap in re.findall(r"```swift\n(.*?)```", recipe, re.S)]
-registration = next(b for b in blocks if "public static let acme = Emulator(" in b)
+registration = next(b for b in re.findall(r"```swift\n(.*?)```", recipe, re.S) if "public static let acme = Emulator(" in b)
 open(sys.argv[2], "w").write("\n".join(line[3:] if line.startswith("   ") else line for line in registration.splitlines()) + "\n")
 EOF
 

@@ -147,21 +147,23 @@ public struct WebSocketFrameReader: Sendable {
 
     /// XORs `payload` with the mask `key` (RFC 6455 5.3), eight bytes at a time where it can.
     private static func unmask(_ payload: UnsafeMutableBufferPointer<UInt8>, _ key: (UInt8, UInt8, UInt8, UInt8)) {
-        let keyBytes = [key.0, key.1, key.2, key.3]
-        var index = 0
-        if payload.count >= 8, let base = payload.baseAddress {
-            // The key repeated to eight bytes, in memory order, as one word.
-            var wide: UInt64 = 0
-            withUnsafeMutableBytes(of: &wide) { for offset in 0..<8 { $0[offset] = keyBytes[offset & 3] } }
-            let raw = UnsafeMutableRawPointer(base)
-            while index + 8 <= payload.count {
-                raw.storeBytes(of: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ wide, toByteOffset: index, as: UInt64.self)
-                index += 8
+        // The key's four bytes in memory order (a tuple's are contiguous): no list made per frame.
+        withUnsafeBytes(of: key) { keyBytes in
+            var index = 0
+            if payload.count >= 8, let base = payload.baseAddress {
+                // The key repeated to eight bytes, in memory order, as one word.
+                var wide: UInt64 = 0
+                withUnsafeMutableBytes(of: &wide) { for offset in 0..<8 { $0[offset] = keyBytes[offset & 3] } }
+                let raw = UnsafeMutableRawPointer(base)
+                while index + 8 <= payload.count {
+                    raw.storeBytes(of: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ wide, toByteOffset: index, as: UInt64.self)
+                    index += 8
+                }
             }
-        }
-        while index < payload.count {
-            payload[index] ^= keyBytes[index & 3]
-            index += 1
+            while index < payload.count {
+                payload[index] ^= keyBytes[index & 3]
+                index += 1
+            }
         }
     }
 

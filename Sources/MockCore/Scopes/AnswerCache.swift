@@ -69,9 +69,13 @@ public final class AnswerCache: Sendable {
         guard isEnabled else { return nil }
         let key = Key(scope: scope, request: key)
         return entries.withLock { entries in
-            guard let entry = entries.byKey[key], entry.generation == generation else {
+            guard let entry = entries.byKey[key] else {
+                entries.misses += 1
+                return nil
+            }
+            guard entry.generation == generation else {
                 // An answer made from older data than this request's is of no more use.
-                if let stale = entries.byKey[key], stale.generation < generation { entries.remove(key) }
+                if entry.generation < generation { entries.remove(key) }
                 entries.misses += 1
                 return nil
             }

@@ -457,7 +457,7 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
             return binary ? .binary(Array(data)) : .text(String(decoding: data, as: UTF8.self))
         case .text(let template):
             // An echo (`{{message.body}}`) needs no context made.
-            if let message, let text = template.renderedValue({ $0 == ["message", "body"] ? .string(message) : nil }) { return .text(text) }
+            if let message, let text = template.renderedValue({ $0 == Self.messageBody ? .string(message) : nil }) { return .text(text) }
             var context: [(key: String, value: TemplateValue)] = []
             context.reserveCapacity(3)
             if let model { context.append(("request", model)) }
@@ -466,6 +466,9 @@ public final class MessageStubs: ChannelHost, AdminRoutesProvider {
             return .text(template.render(.object(TemplateObject(context))))
         }
     }
+
+    /// The path of a template's `{{message.body}}`.
+    private static let messageBody = ["message", "body"]
 
     /// Sends on `target`'s loop (now when that is this thread's, `delay` later when there is one);
     /// what to journal (nil for what is not a message).
