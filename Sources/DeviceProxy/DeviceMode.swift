@@ -14,7 +14,8 @@ import WireFormat
 public final class DeviceMode: ForwardProxy {
     public let hostsFile: URL
     public let passThrough: Bool
-    private let backendNames: Set<String>
+    /// The names `hosts.json` may use; nil until the backends are made (`readHosts(naming:)`).
+    private let backendNames: Locked<Set<String>?>
     private let map: Locked<HostMap>
     /// Whether the map has any host: while not, requests to this server skip the gate unread.
     private let mapsAnyHost = Atomic<Bool>(false)
@@ -32,25 +33,35 @@ public final class DeviceMode: ForwardProxy {
     /// is ignored.
     let proxyPassword: String?
 
-    /// `backends`: the names `hosts.json` may use.
+    /// `backends`: the names `hosts.json` may use. A server makes device mode before its backends
+    /// (their webhooks and file watchers ask it), so it gives nil and reads the file with
+    /// `readHosts(naming:)` once they are made; until then no host is mapped.
     public init(
-        hostsFile: URL, backends: Set<String>, passThrough: Bool = false, proxyPassword: String? = nil,
+        hostsFile: URL, backends: Set<String>?, passThrough: Bool = false, proxyPassword: String? = nil,
         logger: Logger = Logger(label: "understudy")
     ) {
         self.hostsFile = hostsFile
         self.passThrough = passThrough
         self.proxyPassword = proxyPassword
-        backendNames = backends
+        backendNames = Locked(nil)
         self.logger = logger
         map = Locked(HostMap())
+        if let backends { readHosts(naming: backends) }
+    }
+
+    /// Reads `hosts.json`, whose entries may name `backends`.
+    public func readHosts(naming backends: Set<String>) {
+        backendNames.withLock { $0 = backends }
         if let problem = reload() { logger.warning("device mode: \(problem); no host is mapped") }
     }
 
-    /// Reads `hosts.json` again; a file with a problem keeps the map in use.
+    /// Reads `hosts.json` again; a file with a problem keeps the map in use. Before
+    /// `readHosts(naming:)` there is nothing to read it against: nothing is read.
     @discardableResult
     public func reload() -> FixtureError? {
+        guard let names = backendNames.withLock({ $0 }) else { return nil }
         do {
-            let loaded = try HostMap.load(hostsFile, backends: backendNames)
+            let loaded = try HostMap.load(hostsFile, backends: names)
             map.withLock { $0 = loaded }
             mapsAnyHost.store(!loaded.isEmpty, ordering: .releasing)
             return nil
@@ -256,7 +267,7 @@ public final class DeviceMode: ForwardProxy {
     func offlinePage(host: String) -> Response {
         let file = hostsFile.lastPathComponent
         // The other names this server's hosts.json may use (its emulators among them), as it runs.
-        let others = backendNames.subtracting(["stubs"]).sorted().map { "\"\($0)\", " }.joined()
+        let others = (backendNames.withLock { $0 } ?? []).subtracting(["stubs"]).sorted().map { "\"\($0)\", " }.joined()
         let text = """
             502 Bad Gateway: Understudy does not answer for \(host).
 

@@ -42,12 +42,11 @@ struct DeviceOptions: ParsableArguments {
         return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".understudy/ca")
     }
 
-    /// Reads `hosts.json`. The local CA is read (or made) when TLS is first needed.
-    func start(hostsFile: URL, backends: [any Backend], logger: Logger) -> RunningDevice {
-        // hosts.json names backends that answer requests: emulators, stubs, recordings, static files.
-        let names = Set(backends.filter { $0.tier >= .userStubs }.map(\.name))
+    /// Device mode, made before the backends: `hosts.json` is read once they are
+    /// (`RunningDevice.readHosts(answeredBy:)`), the local CA when TLS is first needed.
+    func makeDevice(hostsFile: URL, logger: Logger) -> RunningDevice {
         let password = proxyPassword ?? ProcessInfo.processInfo.environment["UNDERSTUDY_PROXY_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
-        let mode = DeviceMode(hostsFile: hostsFile, backends: names, passThrough: passThrough, proxyPassword: password, logger: logger)
+        let mode = DeviceMode(hostsFile: hostsFile, backends: nil, passThrough: passThrough, proxyPassword: password, logger: logger)
         return RunningDevice(mode: mode, caDirectory: caDirectory, httpsPort: httpsPort, logger: logger)
     }
 }
@@ -66,6 +65,12 @@ final class RunningDevice: Sendable {
         self.caDirectory = caDirectory
         self.httpsPort = httpsPort
         self.logger = logger
+    }
+
+    /// Reads `hosts.json`, whose entries may name the backends that answer requests: emulators,
+    /// stubs, recordings, static files.
+    func readHosts(answeredBy backends: [any Backend]) {
+        mode.readHosts(naming: Set(backends.filter { $0.tier >= .userStubs }.map(\.name)))
     }
 
     /// Without a CA, device mode still answers proxied plain-HTTP requests; CONNECT tunnels are refused.

@@ -47,7 +47,7 @@ struct Record: ParsableCommand {
         let journal = RequestJournal(capacity: server.journalSize, maxBodyBytes: server.journalBytes)
         let store = RecordingStore(directory: directory, options: rules.options)
         // As a device's proxy no host is mapped: every one it asks for is forwarded and recorded.
-        let asDeviceProxy = proxy ? (device, directory.appendingPathComponent("hosts.json"), { (_: DeviceMode) in }) : nil
+        let asDeviceProxy = proxy ? (device, directory.appendingPathComponent("hosts.json")) : nil
         // On a terminal, a line that counts what is saved as it comes.
         let progress = ProgressLine()
         let ticker = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "record progress"))
@@ -76,7 +76,7 @@ struct Record: ParsableCommand {
                 logger.info("recorded \(store.mappings.count) mappings into \(directory.path)")
                 if let contract { Self.printDrift(journal, against: contract) }
             }, contract: contract
-        ) {
+        ) { _ in
             let recorder = RecordingProxy(timeout: .seconds(upstream.upstreamTimeout), tls: upstream.tls, logger: logger)
             recorder.start(targets: targets.compactMap(RecordingTarget.init(argument:)) + (proxy ? [.requestedHost] : []), store: store)
             logger.info("recording \((targets + (proxy ? ["the hosts a device asks for"] : [])).joined(separator: ", ")) into \(directory.path)")

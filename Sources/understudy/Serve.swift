@@ -83,18 +83,18 @@ struct Serve: ParsableCommand {
         let journal = RequestJournal(capacity: server.journalSize, maxBodyBytes: server.journalBytes)
         var watchers: [StubWatcher] = []
         let hostsFile = stubsURL.appendingPathComponent("hosts.json")
-        // hosts.json reloads with the stub files; device mode is made after the backends.
-        let deviceMode = Locked<DeviceMode?>(nil)
         let webhooks = WebhookDispatch(logger: logger)
-        webhooks.configure { [passThrough = device.passThrough, webhookHosts] policy in
-            policy.allowedHosts = Set(webhookHosts.map { $0.lowercased() })
-            policy.anyHost = passThrough
-            policy.isMapped = { host in deviceMode.withLock { $0 }?.hostMap.target(for: host) != nil }
-        }
         try server.run(
-            journal: journal, logger: logger, device: (device, hostsFile, { made in deviceMode.withLock { $0 = made } }),
-            listening: webhooks.listening(onPort:), stopped: { watchers.forEach { $0.stop() } }, contract: contract
-        ) {
+            journal: journal, logger: logger, device: (device, hostsFile), listening: webhooks.listening(onPort:),
+            stopped: { watchers.forEach { $0.stop() } }, contract: contract
+        ) { running in
+            // Webhooks may reach what hosts.json maps; the file reloads with the stub files.
+            let deviceMode = running?.mode
+            webhooks.configure { [passThrough = device.passThrough, webhookHosts] policy in
+                policy.allowedHosts = Set(webhookHosts.map { $0.lowercased() })
+                policy.anyHost = passThrough
+                policy.isMapped = { host in deviceMode?.hostMap.target(for: host) != nil }
+            }
             let settings = GlobalSettings()
             let stubs = StubEngine(
                 stubsDirectory: stubsURL, globalTemplating: globalTemplating, wireMockVersion: version, settings: settings,
@@ -133,7 +133,7 @@ struct Serve: ParsableCommand {
                     StubWatcher(engine: stubs, logger: logger, files: [hostsFile], folders: messages.watchedFolders) {
                         staticFiles.reload()
                         messages.reloadFiles()
-                        if let problem = deviceMode.withLock({ $0 })?.reload() { logger.warning("device mode: \(problem); the hosts in use stay") }
+                        if let problem = deviceMode?.reload() { logger.warning("device mode: \(problem); the hosts in use stay") }
                     },
                     StubWatcher(engine: recordings, logger: logger),
                 ]

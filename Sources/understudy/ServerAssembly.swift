@@ -5,104 +5,147 @@ import HTTPServer
 import Logging
 import MCPServer
 import MockCore
-import Recording
-import Stubs
 import WorkLimits
 
-extension ServerOptions {
-    /// Serves what `makeBackends` makes until SIGINT or SIGTERM; `stopped` runs after the
-    /// server has stopped. The signals are blocked first: threads the backends start (loaders,
-    /// queues) inherit the mask, so only the main thread's sigwait ever sees them.
-    /// `device`: device mode's options, the `hosts.json` it reads, and who wants its `DeviceMode`
-    /// once made (nil: no device mode).
-    /// `listening` is told the main port once the server listens.
-    func run(
-        journal: RequestJournal, logger: Logger, device: (options: DeviceOptions, hostsFile: URL, made: (DeviceMode) -> Void)? = nil,
-        listening: (Int) -> Void = { _ in }, stopped: () -> Void = {}, contract: (any ContractCheck)? = nil,
-        makeBackends: () throws -> [any Backend]
-    ) throws {
-        let signals = ShutdownSignals()
+/// The composition root: the listener's options and a command's backends in, a running server
+/// out. Each part is made once, after what it needs, and handed on; nothing is handed back:
+/// device mode first (the backends' webhooks and file watchers ask it; it reads hosts.json
+/// once they are made, as hosts.json names them), then the backends, the scopes, the scopes'
+/// proxy ports, the admin guard, the fleet, the router (which the MCP endpoint and the proxy
+/// ports answer with), the listeners.
+struct ServerAssembly {
+    let options: ServerOptions
+    let journal: RequestJournal
+    let logger: Logger
+    /// Device mode's options and the `hosts.json` it reads; nil: no device mode.
+    var device: (options: DeviceOptions, hostsFile: URL)?
+    /// What requests and answers are checked against (`--openapi`); nil: nothing.
+    var contract: (any ContractCheck)?
+
+    /// Starts the server with what `makeBackends` makes, given device mode (nil without).
+    /// Fixtures load once the sockets listen, so that the loads do not slow the start-up.
+    func start(makeBackends: (RunningDevice?) throws -> [any Backend]) throws -> RunningServer {
         MallocSettings.keepThresholdsFixed()
-        RequestBudget.defaultLimitNanoseconds.store(UInt64(requestCpuBudget) * 1_000_000, ordering: .relaxed)
-        // Fixtures load once the sockets listen, so that the loads do not slow the start-up.
+        RequestBudget.defaultLimitNanoseconds.store(UInt64(options.requestCpuBudget) * 1_000_000, ordering: .relaxed)
         LoadStart.shared.hold()
         defer { LoadStart.shared.release() }
-        var backends = try makeBackends()
-        let scopes = StateScopes(limits: .init(maxScopes: maxScopes, idleSeconds: scopeIdleTimeout), logger: logger)
-        if let network { scopes.default.networkConditions = NetworkConditions.profiles[network.lowercased()] }
-        let running = device.map { device in device.options.start(hostsFile: device.hostsFile, backends: backends, logger: logger) }
-        // Each scope's own proxy port (POST /__admin/scopes/NAME/proxy) listens as the main port
-        // does, on a free port, with one thread.
-        let portSettings = serverConfiguration
-        let scopePorts = running.map { _ in
-            ScopeProxyPorts { handler in
-                var configuration = portSettings
-                configuration.port = 0
-                configuration.threads = 1
-                return try HTTPServer.start(configuration: configuration, handler: handler)
-            }
-        }
-        if let running {
-            backends.append(DeviceModeAPI(deviceMode: running.mode, scopePorts: scopePorts))
-            device?.made(running.mode)
-        }
-        let device = running
-        let adminGuard = makeAdminGuard(logger: logger)
-        let fleet = makeFleet(token: adminGuard.token)
-        let fleetAdmin = FleetAdmin(peers: fleet, selfURL: selfURL, backends: backends, scopes: scopes, logger: logger)
+        let device = device.map { $0.options.makeDevice(hostsFile: $0.hostsFile, logger: logger) }
+        var backends = try makeBackends(device)
+        device?.readHosts(answeredBy: backends)
+        let scopes = StateScopes(limits: .init(maxScopes: options.maxScopes, idleSeconds: options.scopeIdleTimeout), logger: logger)
+        if let network = options.network { scopes.default.networkConditions = NetworkConditions.profiles[network.lowercased()] }
+        let scopePorts = device.map { _ in makeScopePorts() }
+        if let device { backends.append(DeviceModeAPI(deviceMode: device.mode, scopePorts: scopePorts)) }
+        let adminGuard = options.makeAdminGuard(logger: logger)
+        let fleet = options.makeFleet(token: adminGuard.token)
+        let fleetAdmin = FleetAdmin(peers: fleet, selfURL: options.selfURL, backends: backends, scopes: scopes, logger: logger)
         backends.append(fleetAdmin)
         let mcp = MCPEndpoint()
         backends.append(mcp)
         let router = Router(
             backends: backends, journal: journal, scopes: scopes, deviceMode: device?.mode, logger: logger,
-            adminGuard: adminGuard, requestLog: verbose ? RequestLog.forStandardError() : nil,
+            adminGuard: adminGuard, requestLog: options.verbose ? RequestLog.forStandardError() : nil,
             scopePorts: scopePorts, fleet: fleet, contract: contract
-        ) {
+        ) { [logger] in
             logger.info("shutdown requested through POST /__admin/shutdown")
             kill(getpid(), SIGTERM)
         }
         // Its tools are admin calls made through the router.
         mcp.connect(to: router)
-        var configuration = serverConfiguration
-        // With an https port of its own, the certificate files are that port's.
-        if let tlsCertificate, let tlsKey, device?.httpsPort == nil {
-            configuration.tls = TLSServerSettings(certificateFile: tlsCertificate, privateKeyFile: tlsKey)
+        if let scopePorts {
+            scopePorts.answer(with: router)
+            // A scope's proxy port closes when the scope goes.
+            scopes.onReclaim { scopePorts.closePorts() }
         }
+        let servers = try listen(router, device: device)
+        return RunningServer(servers: servers, device: device, scopePorts: scopePorts, fleetAdmin: fleetAdmin, backends: backends)
+    }
 
+    /// Each scope's own proxy port (POST /__admin/scopes/NAME/proxy) listens as the main port
+    /// does, on a free port, with one thread.
+    private func makeScopePorts() -> ScopeProxyPorts {
+        let settings = options.serverConfiguration
+        return ScopeProxyPorts { handler in
+            var configuration = settings
+            configuration.port = 0
+            configuration.threads = 1
+            return try HTTPServer.start(configuration: configuration, handler: handler)
+        }
+    }
+
+    /// The main listener, and device mode's https one when it has its own port.
+    private func listen(_ router: Router, device: RunningDevice?) throws -> [HTTPServer] {
+        var configuration = options.serverConfiguration
+        let tlsFiles = options.tlsCertificate.flatMap { certificate in options.tlsKey.map { (certificate, $0) } }
+        // With an https port of its own, the certificate files are that port's.
+        if let (certificate, key) = tlsFiles, device?.httpsPort == nil {
+            configuration.tls = TLSServerSettings(certificateFile: certificate, privateKeyFile: key)
+        }
         var servers: [HTTPServer] = []
         do {
             servers.append(try HTTPServer.start(configuration: configuration, handler: router))
-            if let device {
-                servers += try device.startHTTPS(configuration, tlsFiles: tlsCertificate.flatMap { c in tlsKey.map { (c, $0) } }, handler: router)
-            }
+            if let device { servers += try device.startHTTPS(configuration, tlsFiles: tlsFiles, handler: router) }
         } catch {
             servers.forEach { $0.shutdown(gracePeriod: .zero) }
             throw ValidationError("\(error)")
         }
+        return servers
+    }
+}
+
+/// A server `ServerAssembly` started: its listeners (the main one first), until `stop`.
+struct RunningServer {
+    let servers: [HTTPServer]
+    let device: RunningDevice?
+    let scopePorts: ScopeProxyPorts?
+    let fleetAdmin: FleetAdmin
+    let backends: [any Backend]
+
+    var port: Int { servers[0].address.port }
+
+    /// Peers reach this replica now: it may take the shared state from them (and they from it).
+    func joinFleet() throws { try fleetAdmin.start() }
+
+    /// Stops every listener (those device mode started later too), letting requests in flight
+    /// finish within `gracePeriod`.
+    func stop(gracePeriod: Duration) {
+        let all = servers + (device?.startedLater ?? [])
+        scopePorts?.closeAll()
+        for server in all { server.shutdown(gracePeriod: gracePeriod) }
+        for server in all { server.wait() }
+    }
+}
+
+extension ServerOptions {
+    /// Serves what `makeBackends` makes until SIGINT or SIGTERM; `stopped` runs after the
+    /// server has stopped. The signals are blocked first: threads the backends start (loaders,
+    /// queues) inherit the mask, so only the main thread's sigwait ever sees them.
+    /// `device`: device mode's options and the `hosts.json` it reads (nil: no device mode).
+    /// `listening` is told the main port once the server listens.
+    func run(
+        journal: RequestJournal, logger: Logger, device: (options: DeviceOptions, hostsFile: URL)? = nil,
+        listening: (Int) -> Void = { _ in }, stopped: () -> Void = {}, contract: (any ContractCheck)? = nil,
+        makeBackends: (RunningDevice?) throws -> [any Backend]
+    ) throws {
+        let signals = ShutdownSignals()
+        let server = try ServerAssembly(options: self, journal: journal, logger: logger, device: device, contract: contract)
+            .start(makeBackends: makeBackends)
+        listening(server.port)
         // The port file first: whoever waits for the line may read the file at once.
-        LoadStart.shared.release()
-        listening(servers[0].address.port)
-        if let portFile { try writePortFile(portFile, port: servers[0].address.port) }
-        // Peers reach this replica now: it may take the shared state from them (and they from it).
-        try fleetAdmin.start()
-        FileHandle.standardOutput.write(Data("listening on \(servers[0].baseURL)\n".utf8))
-        if device?.httpsPort != nil {
-            FileHandle.standardOutput.write(Data("listening on \(servers[1].baseURL)\n".utf8))
-        }
-        StartupSummary.printWhenReady(baseURL: servers[0].baseURL, backends: backends)
+        if let portFile { try writePortFile(portFile, port: server.port) }
+        try server.joinFleet()
+        for listener in server.servers { FileHandle.standardOutput.write(Data("listening on \(listener.baseURL)\n".utf8)) }
+        StartupSummary.printWhenReady(baseURL: server.servers[0].baseURL, backends: server.backends)
 
         let signal = signals.wait()
         logger.info("received \(signal), stopping: in-flight requests get \(shutdownGrace) s")
-        servers += device?.startedLater ?? []
-        scopePorts?.closeAll()
-        for server in servers { server.shutdown(gracePeriod: .seconds(shutdownGrace)) }
-        for server in servers { server.wait() }
+        server.stop(gracePeriod: .seconds(shutdownGrace))
         stopped()
         logger.info("stopped")
     }
 
     /// The other replicas of a team server (`--peer`, `--peers-dns`); nil for a server alone.
-    private func makeFleet(token: String?) -> FleetPeers? {
+    func makeFleet(token: String?) -> FleetPeers? {
         let given = FleetPeers.others(peer, thisHost: ProcessInfo.processInfo.hostName)
         let dns = peersDns.flatMap { text in
             PeerDNS.parse(
@@ -119,7 +162,7 @@ extension ServerOptions {
     private var listensEverywhere: Bool { ["0.0.0.0", "::", ""].contains(bind) }
 
     /// This replica's base URL as its peers reach it: its host name when it listens on every address.
-    private var selfURL: String {
+    var selfURL: String {
         if listensEverywhere { return "http://\(ProcessInfo.processInfo.hostName):\(port)" }
         return bind.contains(":") ? "http://[\(bind)]:\(port)" : "http://\(bind):\(port)"
     }
@@ -139,7 +182,7 @@ extension ServerOptions {
 
     /// The admin API's guard. Listening beyond loopback exposes it to other hosts, so it then
     /// always has a token: the one given, or a new one printed for the user.
-    private func makeAdminGuard(logger: Logger) -> AdminGuard {
+    func makeAdminGuard(logger: Logger) -> AdminGuard {
         var token = adminToken ?? ProcessInfo.processInfo.environment["UNDERSTUDY_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         if token == nil, !HostName.isLoopback(bind) {
             var generator = SystemRandomNumberGenerator()

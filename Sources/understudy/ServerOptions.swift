@@ -1,16 +1,13 @@
 import ArgumentParser
-import DeviceProxy
 import Foundation
 import HTTPServer
 import Logging
-import MCPServer
 import MockCore
 import Recording
 import Stubs
-import WorkLimits
 
-/// The listener's options, shared by `serve` and `record`, and the server's life: start, print
-/// where it listens, run until SIGINT or SIGTERM, let requests in flight finish.
+/// The listener's options, shared by `serve` and `record` (ServerAssembly.swift puts the server
+/// together from them and runs it).
 struct ServerOptions: ParsableArguments {
     @Option(help: "Port to listen on; 0 picks a free one.")
     var port: Int = 8080

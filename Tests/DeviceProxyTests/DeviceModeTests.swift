@@ -156,6 +156,25 @@ import UnderstudyTesting
         #expect(try proxied(server, "http://maps.googleapis.com/x").status == 502)
     }
 
+    /// A server makes device mode before its backends: hosts.json is read once their names are
+    /// given, against them, and a reload before then reads nothing.
+    @Test func hostsAreReadOnceTheBackendsAreNamed() throws {
+        let root = try makeTemporaryDirectory(["hosts.json": Self.hosts])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let deviceMode = DeviceMode(hostsFile: root.appendingPathComponent("hosts.json"), backends: nil)
+        #expect(deviceMode.hostMap.isEmpty)
+        #expect(deviceMode.reload() == nil)
+        #expect(deviceMode.hostMap.isEmpty)
+        deviceMode.readHosts(naming: ["geo", "lotus", "stubs"])
+        #expect(deviceMode.hostMap.target(for: "maps.googleapis.com") != nil)
+        #expect(deviceMode.hostMap.target(for: "api.example.com") != nil)
+        // Read against the names given: a name no backend has is the file's problem.
+        deviceMode.readHosts(naming: ["geo", "stubs"])
+        let error = try #require(deviceMode.reload())
+        #expect(error.description.contains("no backend 'lotus'"), "\(error)")
+        #expect(deviceMode.hostMap.target(for: "maps.googleapis.com") != nil, "the last good map stays")
+    }
+
     @Test func authoritiesAndHostNamesAreCheckedBeforeTheyAreTrusted() {
         #expect(HostName.of(authority: "WWW.IBM.com:443")! == ("www.ibm.com", 443))
         #expect(HostName.of(authority: "[::1]:8443")! == ("::1", 8443))

@@ -21,9 +21,10 @@ public final class Router: HTTPHandler {
     /// Every mount, in the order requests try them.
     public let routes: [Route]
     public let journal: RequestJournal
-    /// Every live state scope; each request names one (or gets `default`).
-    /// Scopes' own proxy ports, when the server opens them.
+    /// Scopes' own proxy ports, when the server opens them (whoever makes them has them answer
+    /// with this router and close with their scopes).
     let scopePorts: ScopeProxyPorts?
+    /// Every live state scope; each request names one (or gets `default`).
     public let scopes: StateScopes
     /// Proxy duty for devices (CONNECT, hosts.json); nil: requests are routed by path alone.
     public let deviceMode: (any ForwardProxy)?
@@ -104,11 +105,8 @@ public final class Router: HTTPHandler {
         self.scopes = scopes
         // Entries of scopes that have gone: their state is gone too, and they would pin memory.
         scopes.onReclaim { [journal] in journal.remove { $0.scope.isDiscarded } }
-        // A scope's proxy port closes when the scope goes.
-        scopes.onReclaim { scopePorts?.closePorts() }
         self.scopePorts = scopePorts
         self.deviceMode = deviceMode
-        defer { scopePorts?.answer(with: self) }
         self.logger = logger
         self.requestLog = requestLog
         self.adminGuard = adminGuard

@@ -20,7 +20,8 @@ public final class ScopeProxyPorts: Sendable {
         self.start = start
     }
 
-    func answer(with handler: any HTTPHandler) {
+    /// Every port answers with `handler` (the server's router) from now on.
+    public func answer(with handler: any HTTPHandler) {
         self.handler.withLock { $0 = handler }
     }
 
@@ -61,7 +62,7 @@ public final class ScopeProxyPorts: Sendable {
     }
 
     /// Closes the ports of the scopes that have gone (`isGone`: all of them when the server stops).
-    func closePorts(where isGone: (StateScope) -> Bool = { $0.isDiscarded }) {
+    public func closePorts(where isGone: (StateScope) -> Bool = { $0.isDiscarded }) {
         let closing = open.withLock { ports -> [HTTPServer] in
             let gone = ports.filter { isGone($0.value.scope) }
             for port in gone.keys { ports[port] = nil }
