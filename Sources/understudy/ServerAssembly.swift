@@ -37,7 +37,7 @@ struct ServerAssembly {
         let scopePorts = device.map { _ in makeScopePorts() }
         if let device { backends.append(DeviceModeAPI(deviceMode: device.mode, scopePorts: scopePorts)) }
         let adminGuard = options.makeAdminGuard(logger: logger)
-        let fleet = options.makeFleet(token: adminGuard.token)
+        let fleet = options.makeFleet(token: adminGuard.token, logger: logger)
         let fleetAdmin = FleetAdmin(peers: fleet, selfURL: options.selfURL, backends: backends, scopes: scopes, logger: logger)
         backends.append(fleetAdmin)
         let mcp = MCPEndpoint()
@@ -145,7 +145,7 @@ extension ServerOptions {
     }
 
     /// The other replicas of a team server (`--peer`, `--peers-dns`); nil for a server alone.
-    func makeFleet(token: String?) -> FleetPeers? {
+    func makeFleet(token: String?, logger: Logger) -> FleetPeers? {
         let given = FleetPeers.others(peer, thisHost: ProcessInfo.processInfo.hostName)
         let dns = peersDns.flatMap { text in
             PeerDNS.parse(
@@ -155,7 +155,7 @@ extension ServerOptions {
         // A replica on another port is another replica, whatever its address.
         return FleetPeers(
             given: given, dns: dns.map { $0.port == port ? $0 : PeerDNS(name: $0.name, port: $0.port, ownHosts: []) },
-            selfURL: selfURL, token: token)
+            selfURL: selfURL, token: token, logger: logger)
     }
 
     /// `--bind` names no one address: the server listens on every interface.

@@ -85,7 +85,7 @@ import Testing
 
     @Test func adminRoutesOfAScopeNameItAndSayWhetherTheyStartItAfresh() {
         func route(_ method: HTTPMethod, _ path: String) -> String? {
-            ScopeDirectory.scopeRoute(Request(method: method, target: path)).map { "\($0.name) \($0.startsAfresh ? "afresh" : "as it is")" }
+            ScopeRoute(Request(method: method, target: path)).map { "\($0.name) \($0.startsAfresh ? "afresh" : "as it is")" }
         }
         #expect(route(.post, "/__admin/scopes/ci-7/reset") == "ci-7 afresh")
         #expect(route(.delete, "/__admin/scopes/ci-7") == "ci-7 afresh")

@@ -200,3 +200,20 @@ struct ScopesAdmin: Sendable {
         .json(JSONValue.object([("message", .string("No live scope named \(name)"))]).serialized, status: 404)
     }
 }
+
+/// The scope an admin route under `/__admin/scopes/NAME…` is about (a named one, not `default`),
+/// and whether the call starts it afresh (`POST …/reset`, `DELETE`, `PUT` of the scope itself).
+public struct ScopeRoute: Sendable {
+    public let name: String
+    public let startsAfresh: Bool
+
+    public init?(_ request: Request) {
+        let prefix = "/__admin/scopes/"
+        guard request.path.hasPrefix(prefix) else { return nil }
+        let rest = request.path.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
+        guard let name = rest.first, !name.isEmpty, name != StateScope.defaultName else { return nil }
+        self.name = String(name)
+        startsAfresh =
+            rest.count == 1 ? request.method == .delete || request.method == .put : rest.count == 2 && rest[1] == "reset" && request.method == .post
+    }
+}

@@ -7,7 +7,7 @@ import JSON
 extension FleetPeers {
     /// Whether `request` is a journal query over every scope, not itself a peer's.
     func gathers(_ request: Request) -> Bool {
-        guard request.rawQuery != nil, request.headers[Self.forwardedHeader] == nil, request.query("scope") == "*" else { return false }
+        guard request.rawQuery != nil, !PeerCall.isForwarded(request), request.query("scope") == "*" else { return false }
         switch (request.method, request.path) {
         case (.get, "/__admin/requests"), (.get, "/__admin/requests/unmatched"), (.post, "/__admin/requests/count"),
             (.post, "/__admin/requests/find"):

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import JSON
+import Logging
 import Synchronization
 
 /// A team server's other replicas: given (`serve --peer URL`) or found (`--peers-dns NAME:PORT`,
@@ -26,16 +27,18 @@ public final class FleetPeers: Sendable {
     /// answers `503` to all but health and its peers' calls.
     let hasJoined = Atomic(false)
 
-    static let forwardedHeader = "X-Understudy-Forwarded"
-    static let versionHeader = "X-Understudy-Version"
     static let failedHeader = "X-Understudy-Peers-Failed"
     static let timeout: Duration = .seconds(5)
 
-    public init(given: [String], dns: PeerDNS? = nil, selfURL: String, token: String?) {
+    /// Says which shared writes did not reach a peer.
+    let logger: Logger
+
+    public init(given: [String], dns: PeerDNS? = nil, selfURL: String, token: String?, logger: Logger = Logger(label: "understudy")) {
         self.given = given.map(Self.withoutSlash)
         self.dns = dns
         self.selfURL = selfURL
         self.token = token
+        self.logger = logger
     }
 
     private static func withoutSlash(_ url: String) -> String { url.hasSuffix("/") ? String(url.dropLast()) : url }
@@ -73,24 +76,13 @@ public final class FleetPeers: Sendable {
     /// Whether the answer `response` to `request`, in `scope`, is a shared admin write to pass on.
     func forwards(_ request: Request, _ response: Response, scope: StateScope) -> Bool {
         guard scope.isDefault, [.post, .put, .patch, .delete].contains(request.method), (200..<300).contains(response.status),
-            request.headers[Self.forwardedHeader] == nil
+            !PeerCall.isForwarded(request)
         else { return false }
         let path = request.path
         let shared =
             path == "/__admin/reset" || path == "/__admin/settings"
             || ["/__admin/mappings", "/__admin/scenarios", "/__admin/files"].contains { path == $0 || path.hasPrefix($0 + "/") }
         return shared && !peers.isEmpty
-    }
-
-    /// A call a peer sent: refused (`409`) when that peer runs another version, whose shapes may differ.
-    static func refusal(of request: Request) -> Response? {
-        guard request.headers[forwardedHeader] != nil, let version = request.headers[versionHeader],
-            version != UnderstudyVersion.current
-        else { return nil }
-        return .json(
-            JSONValue.object([("message", .string("a peer of version \(version) forwarded a write; this replica is \(UnderstudyVersion.current)"))])
-                .serialized,
-            status: 409)
     }
 
     /// Sends the write to every peer, from `loop`; `done` gets the peers that failed, on `loop`.
@@ -121,8 +113,8 @@ public final class FleetPeers: Sendable {
         outbound.maxResponseBytes = 64 * 1024 * 1024
         outbound.headers = request.headers.withoutHopByHop
         outbound.headers.set("X-Understudy-Scope", name)
-        outbound.headers.set(Self.forwardedHeader, "1")
-        outbound.headers.set(Self.versionHeader, UnderstudyVersion.current)
+        outbound.headers.set(PeerCall.forwardedHeader, "1")
+        outbound.headers.set(PeerCall.versionHeader, UnderstudyVersion.current)
         loop.send(outbound) { result in
             switch result {
             case .success(var answer):
@@ -137,7 +129,7 @@ public final class FleetPeers: Sendable {
     /// The answer of a replica still joining (taking the shared state): `503` to all but its
     /// health and its peers' calls; nil for those.
     static func notJoinedAnswer(to request: Request) -> Response? {
-        guard request.path != "/__admin/health", request.headers[forwardedHeader] == nil else { return nil }
+        guard request.path != "/__admin/health", !PeerCall.isForwarded(request) else { return nil }
         var response = Response.json(
             JSONValue.object([("message", "This replica is joining the team server (taking the shared stubs from its peers); try again.")])
                 .serialized, status: 503)
@@ -172,8 +164,8 @@ public final class FleetPeers: Sendable {
             outbound.maxResponseBytes = 64 * 1024 * 1024
             if let contentType { outbound.headers.set("Content-Type", contentType) }
             if let token { outbound.headers.set("Authorization", "Bearer " + token) }
-            outbound.headers.set(Self.forwardedHeader, "1")
-            outbound.headers.set(Self.versionHeader, UnderstudyVersion.current)
+            outbound.headers.set(PeerCall.forwardedHeader, "1")
+            outbound.headers.set(PeerCall.versionHeader, UnderstudyVersion.current)
             loop.send(outbound) { result in
                 switch result {
                 case .success(let answer) where (200..<300).contains(answer.status):

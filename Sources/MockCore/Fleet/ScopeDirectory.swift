@@ -76,19 +76,7 @@ public final class ScopeDirectory: Sendable {
     /// Whether `request` starts scope `name` afresh: `POST /__admin/scopes/NAME/reset`, `DELETE`
     /// or `PUT /__admin/scopes/NAME`, or `POST /__admin/reset` in the scope.
     static func startsAfresh(_ request: Request, scope name: String) -> Bool {
-        if let route = scopeRoute(request) { return route.name == name && route.startsAfresh }
+        if let route = ScopeRoute(request) { return route.name == name && route.startsAfresh }
         return request.method == .post && request.path == "/__admin/reset"
-    }
-
-    /// The scope an admin route under `/__admin/scopes/NAME…` is about, and whether the call
-    /// starts it afresh (`POST …/reset`, `DELETE`, `PUT` of the scope itself).
-    static func scopeRoute(_ request: Request) -> (name: String, startsAfresh: Bool)? {
-        let prefix = "/__admin/scopes/"
-        guard request.path.hasPrefix(prefix) else { return nil }
-        let rest = request.path.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
-        guard let name = rest.first, !name.isEmpty, name != StateScope.defaultName else { return nil }
-        let afresh =
-            rest.count == 1 ? request.method == .delete || request.method == .put : rest.count == 2 && rest[1] == "reset" && request.method == .post
-        return (String(name), afresh)
     }
 }

@@ -46,7 +46,7 @@ public final class Router: HTTPHandler {
     private let requestLog: RequestLog?
     private let adminGuard: AdminGuard
     /// The other replicas of a team server, which the `default` scope's admin writes reach too.
-    private let fleet: FleetPeers?
+    private let fleet: (any TeamFleet)?
     /// Every admin route, for the guard's public ones.
     public let adminRoutes: AdminRouteTable
     /// The bit of the built-in admin API's route in `mountsHolding`.
@@ -66,7 +66,7 @@ public final class Router: HTTPHandler {
     public init(
         backends: [any Backend], journal: RequestJournal = RequestJournal(), scopes: StateScopes? = nil,
         deviceMode: (any ForwardProxy)? = nil, logger: Logger = Logger(label: "understudy"), adminGuard: AdminGuard = AdminGuard(),
-        requestLog: RequestLog? = nil, scopePorts: ScopeProxyPorts? = nil, fleet: FleetPeers? = nil,
+        requestLog: RequestLog? = nil, scopePorts: ScopeProxyPorts? = nil, fleet: (any TeamFleet)? = nil,
         requestBudgetNanoseconds: UInt64? = nil, contract: (any ContractCheck)? = nil, shutdown: (@Sendable () -> Void)? = nil
     ) {
         self.requestBudgetNanoseconds = requestBudgetNanoseconds
@@ -122,9 +122,7 @@ public final class Router: HTTPHandler {
     /// mounted backends are asked in order; the 404 page when none answers.
     public func handle(_ request: consuming Request, responder: Responder) {
         if request.method == .connect { return openTunnel(request, responder) }
-        if let fleet, !fleet.hasJoined.load(ordering: .acquiring), let waiting = FleetPeers.notJoinedAnswer(to: request) {
-            return responder.send(waiting)
-        }
+        if let fleet, let waiting = fleet.answerWhileJoining(request) { return responder.send(waiting) }
         // Everything the request makes this loop do, from matching to the 404 page's near misses,
         // draws on one budget.
         let budget = RequestBudget.begin(limitNanoseconds: requestBudgetNanoseconds)
@@ -135,7 +133,9 @@ public final class Router: HTTPHandler {
         } catch {
             return responder.send(error.response)
         }
-        if let elsewhere = admission.elsewhere { return answerElsewhere(elsewhere, request, responder) }
+        if let elsewhere = admission.elsewhere, let fleet {
+            return fleet.answer(request, elsewhere: elsewhere, responder) { [self] request, responder in handle(request, responder: responder) }
+        }
         let scope = admission.scope
         scope.noteUse(at: request.receivedAtNanos, countsRequest: !admission.isAdmin)
         // The scope's simulated network (admin calls are never slowed). Offline: the request never
@@ -210,57 +210,7 @@ public final class Router: HTTPHandler {
         /// Bit i set when route i's prefix holds the path (the first 64 routes).
         let mounted: UInt64
         /// On a team server: the request's scope lives on another replica, or is lost.
-        var elsewhere: Elsewhere? = nil
-    }
-
-    /// Where a team server's request goes when its scope is not on this replica.
-    private enum Elsewhere {
-        /// To `owner`, where scope `name` lives; `afresh`: a call that starts the scope afresh,
-        /// made here when the owner turns out to be gone.
-        case relay(name: String, owner: String, afresh: Bool)
-        /// The scope's replica is gone: this answer (410).
-        case lost(Response)
-    }
-
-    /// Where the scope of `request` (`subject`: the one it names, or the one its
-    /// `/__admin/scopes/NAME…` route is about) lives when not here: nil when here, unknown (it is
-    /// made here), or no team server.
-    private func placeElsewhere(_ request: Request, subject: String?, fleet: FleetPeers) -> Elsewhere? {
-        guard let subject, subject != StateScope.defaultName, scopes.existing(subject) == nil,
-            let owner = fleet.directory.owner(of: subject)
-        else { return nil }
-        let afresh = ScopeDirectory.startsAfresh(request, scope: subject)
-        let relayed = request.headers[FleetPeers.forwardedHeader] != nil
-        guard owner == fleet.selfURL || relayed else { return .relay(name: subject, owner: owner, afresh: afresh) }
-        // It lived here and is not here: this replica restarted (or a relay found it gone).
-        if afresh {
-            fleet.directory.drop(subject)
-            return nil
-        }
-        let reason = owner == fleet.selfURL ? "restarted since (a replica keeps no state over a restart)" : "no longer has it"
-        return .lost(ScopeDirectory.lost(subject, on: owner, because: reason))
-    }
-
-    /// Relays the request to its scope's replica, or answers that the scope is lost. A call that
-    /// starts the scope afresh, whose replica is gone, is then handled here.
-    private func answerElsewhere(_ elsewhere: Elsewhere, _ request: consuming Request, _ responder: Responder) {
-        guard let fleet else { return }
-        switch elsewhere {
-        case .lost(let response): responder.send(response)
-        case .relay(let name, let owner, _) where WebSocketHandshake.isUpgrade(request):
-            // A channel is not relayed between replicas: the client is told where its scope lives.
-            let message = "Scope \"\(name)\" lives on replica \(owner): WebSockets are not relayed between replicas; connect there.\n"
-            var answer = Response.text(message, status: 421)
-            answer.reason = "Misdirected Request"
-            responder.send(answer)
-        case .relay(let name, let owner, let afresh):
-            let pending = copy request
-            fleet.relay(request, scope: name, to: owner, on: responder.loop) { [self] response in
-                guard afresh, response.headers[ScopeDirectory.lostHeader] != nil else { return responder.send(response) }
-                fleet.directory.drop(name, ifOwnedBy: owner)
-                handle(pending, responder: responder)
-            }
-        }
+        var elsewhere: ScopePlacement? = nil
     }
 
     /// A CONNECT: device mode opens a tunnel (none for an offline scope's device); without device
@@ -347,7 +297,7 @@ public final class Router: HTTPHandler {
         // The built-in admin API's mount is among the first routes (its tier comes first), so the
         // prefix test is already in `mounted`.
         let isAdmin = mounted & adminMountBit != 0
-        if isAdmin, let refusal = adminGuard.refusal(for: request, isPublic: adminRoutes.isPublic(request)) ?? FleetPeers.refusal(of: request) {
+        if isAdmin, let refusal = adminGuard.refusal(for: request, isPublic: adminRoutes.isPublic(request)) ?? PeerCall.refusal(of: request) {
             // Not journaled (the journal is what the app under test sent) and logged only with
             // --verbose: the client is told why, and a hostile page could flood the log.
             logger.debug("admin API refused \(request.method.rawValue) \(request.path) from \(request.remoteAddress): status \(refusal.status)")
@@ -355,9 +305,7 @@ public final class Router: HTTPHandler {
         }
         do throws(ScopeRefusal) {
             let name = isAdmin ? try ScopeSelection.adminQueryName(request, given: named.name) : named.name
-            if let fleet,
-                let elsewhere = placeElsewhere(request, subject: isAdmin ? ScopeDirectory.scopeRoute(request)?.name ?? name : name, fleet: fleet)
-            {
+            if let fleet, let elsewhere = placement(of: request, subject: isAdmin ? ScopeRoute(request)?.name ?? name : name, in: fleet) {
                 return Admission(scope: scopes.default, basePath: named.basePath, isAdmin: isAdmin, mounted: mounted, elsewhere: elsewhere)
             }
             let scope = name.map { scopes.scope(named: $0, now: request.receivedAtNanos) } ?? scopes.default
@@ -451,24 +399,21 @@ public final class Router: HTTPHandler {
         }
     }
 
+    /// Where the scope of `request` (`subject`: the one it names, or the one its
+    /// `/__admin/scopes/NAME…` route is about) lives when not here: nil when here, or unknown (it
+    /// is made here).
+    private func placement(of request: Request, subject: String?, in fleet: any TeamFleet) -> ScopePlacement? {
+        guard let subject, subject != StateScope.defaultName, scopes.existing(subject) == nil else { return nil }
+        return fleet.placement(of: request, scope: subject)
+    }
+
     /// An admin call's answer: on a team server, a shared write goes to the peers before it is
     /// answered and a fleet-wide read gathers theirs; `send` gets the answer on `loop`.
     private func answerAdminCall(
         _ request: Request, _ response: Response, scope: StateScope, on loop: EventLoop, _ send: @escaping (Response) -> Void
     ) {
         guard let fleet else { return send(response) }
-        if fleet.forwards(request, response, scope: scope) {
-            return fleet.forward(request, answered: response, on: loop) { [logger] failed in
-                var answer = response
-                if !failed.isEmpty {
-                    answer.headers.set(FleetPeers.failedHeader, failed.joined(separator: ", "))
-                    logger.warning("\(request.method.rawValue) \(request.path) made here did not reach peer(s): \(failed.joined(separator: ", "))")
-                }
-                send(answer)
-            }
-        }
-        if fleet.gathers(request) { return fleet.gather(request, answered: response, on: loop, done: send) }
-        send(response)
+        fleet.pass(adminCall: request, answered: response, scope: scope, on: loop, send: send)
     }
 
     /// An admin call made inside the server, as an MCP tool makes it: admitted as a request over a
@@ -489,10 +434,8 @@ public final class Router: HTTPHandler {
             status: 404)
         guard admission.isAdmin else { return done(notAdmin) }
         // On a team server, a call in a scope that lives elsewhere goes there (or says it is lost).
-        switch admission.elsewhere {
-        case .lost(let response)?: return done(response)
-        case .relay(let name, let owner, _)?: return fleet?.relay(request, scope: name, to: owner, on: loop, done: done) ?? done(notAdmin)
-        case nil: break
+        if let elsewhere = admission.elsewhere {
+            return fleet?.answer(adminCall: request, elsewhere: elsewhere, on: loop, done: done) ?? done(notAdmin)
         }
         admission.scope.noteUse(at: request.receivedAtNanos, countsRequest: false)
         switch adminRoutes.dispatch(request, RequestContext(scope: admission.scope, basePath: admission.basePath)) {
