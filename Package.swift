@@ -75,6 +75,11 @@ let package = Package(
             name: "DeviceProxy",
             dependencies: ["MockCore", "HTTPServer", "JSON", "WireFormat", "CLibevent", .product(name: "Logging", package: "swift-log")]
         ),
+        // A team server's replicas (--peer, --peers-dns): the router's TeamFleet and /__admin/fleet.
+        .target(
+            name: "Fleet",
+            dependencies: ["MockCore", "HTTPServer", "JSON", .product(name: "Logging", package: "swift-log")]
+        ),
         .target(name: "Templating", dependencies: ["JSON", "WireFormat", "WorkLimits"]),
         // GraphQL requests read and compared as documents (wiremock-graphql-extension's matcher),
         // behind our own types: GraphQLSwift stays out of every other module.
@@ -132,7 +137,8 @@ let package = Package(
         .executableTarget(
             name: "understudy",
             dependencies: [
-                "MockCore", "DeviceProxy", "HTTPServer", "JSON", "Stubs", "Geocoder", "Informix", "Lotus", "Recording", "Commerce", "MCPServer",
+                "MockCore", "DeviceProxy", "Fleet", "HTTPServer", "JSON", "Stubs", "Geocoder", "Informix", "Lotus", "Recording", "Commerce",
+                "MCPServer",
                 "ContractValidation", "OpenAPIContracts", "WireFormat", "WorkLimits",
                 "CAllocatorSettings", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -151,6 +157,9 @@ let package = Package(
             name: "MockCoreTests",
             dependencies: ["MockCore", "HTTPServer", "JSON", "UnderstudyTesting", .product(name: "Logging", package: "swift-log")]
         ),
+        .testTarget(
+            name: "FleetTests",
+            dependencies: ["Fleet", "MockCore", "HTTPServer", "JSON", "UnderstudyTesting", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "DeviceProxyTests", dependencies: ["DeviceProxy", "MockCore", "HTTPServer", "CLibevent", "UnderstudyTesting"]),
         .testTarget(name: "TemplatingTests", dependencies: ["Templating", "JSON", "WorkLimits"]),
         .testTarget(name: "XMLTests", dependencies: ["XML"]),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeviceProxy
+import Fleet
 import MCPServer
 import MockCore
 import Recording

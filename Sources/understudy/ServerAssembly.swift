@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeviceProxy
+import Fleet
 import Foundation
 import HTTPServer
 import Logging

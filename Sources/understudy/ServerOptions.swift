@@ -1,4 +1,5 @@
 import ArgumentParser
+import Fleet
 import Foundation
 import HTTPServer
 import Logging

@@ -62,16 +62,6 @@ import FoundationNetworking
         #expect(served.dispatch(Request(method: .get, target: "/__admin/nothing"), context) == nil, "no route holds it: the 404 page")
     }
 
-    @Test func nothingButTheAdminAPIIsMountedUnderAdmin() throws {
-        let fleet = FleetAdmin(peers: nil, selfURL: "http://127.0.0.1", backends: [], scopes: StateScopes(), logger: Logger(label: "test"))
-        let server = try TestServer.start(backends: [fleet])
-        defer { server.stop() }
-        let router = try #require(server.router)
-        #expect(router.adminRoutes.route(.get, "/__admin/fleet/node") != nil, "its routes are in the table")
-        let underAdmin = router.routes.filter { Router.path($0.prefix, isUnder: "/__admin") }
-        #expect(underAdmin.map(\.backend.name) == ["admin"], "every admin path is the table's")
-    }
-
     @Test func theServersTableHasEachPathOnceAndTheGuardReadsIt() async throws {
         let server = try TestServer.start(backends: [], adminGuard: AdminGuard(token: "s3cret"))
         defer { server.stop() }

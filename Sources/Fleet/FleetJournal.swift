@@ -1,5 +1,6 @@
 import HTTPServer
 import JSON
+import MockCore
 
 /// Journal queries over every scope (`?scope=*`) gathered from every replica: a team server's
 /// scopes live on different replicas, so one replica's journal is only its part. Each entry is

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import JSON
 import Logging
+import MockCore
 import Synchronization
 
 /// A team server's other replicas: given (`serve --peer URL`) or found (`--peers-dns NAME:PORT`,

@@ -1,5 +1,6 @@
 import HTTPServer
 import Logging
+import MockCore
 
 /// The fleet as the router meets it: a request waits while this replica joins, goes to the
 /// replica its scope lives on (or hears the scope is lost), and an admin write made here reaches

@@ -1,8 +1,9 @@
 import HTTPServer
 import JSON
+import MockCore
 import Testing
 
-@testable import MockCore
+@testable import Fleet
 
 /// A team server's replicas: who the peers are, and how their journal answers are put together.
 @Suite struct FleetTests {

@@ -1,5 +1,6 @@
 import HTTPServer
 import JSON
+import MockCore
 import Synchronization
 
 /// Where each named scope of a team server lives: every replica announces the scopes it makes
