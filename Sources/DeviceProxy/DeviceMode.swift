@@ -28,6 +28,9 @@ public final class DeviceMode: ForwardProxy {
     /// A client can send refused CONNECTs as fast as it likes.
     private let refusals = LogThrottle { count, seconds in "device mode: \(count) more CONNECT(s) refused in the last \(seconds) s" }
 
+    /// Scopes' own proxy ports (`POST /__admin/scopes/NAME/proxy`); nil: none are opened.
+    public let scopePorts: ScopeProxyPorts?
+
     /// With it, every proxied request and `CONNECT` must carry credentials with this password
     /// (their user name is the state scope); without, credentials are optional and the password
     /// is ignored.
@@ -38,8 +41,9 @@ public final class DeviceMode: ForwardProxy {
     /// `readHosts(naming:)` once they are made; until then no host is mapped.
     public init(
         hostsFile: URL, backends: Set<String>?, passThrough: Bool = false, proxyPassword: String? = nil,
-        logger: Logger = Logger(label: "understudy")
+        scopePorts: ScopeProxyPorts? = nil, logger: Logger = Logger(label: "understudy")
     ) {
+        self.scopePorts = scopePorts
         self.hostsFile = hostsFile
         self.passThrough = passThrough
         self.proxyPassword = proxyPassword
@@ -166,9 +170,11 @@ public final class DeviceMode: ForwardProxy {
 
     // MARK: Proxy credentials
 
-    /// The scope a request sent through the proxy in absolute form names with its credentials
-    /// (nil for none, or for a request that did not come through the proxy that way).
-    public func scopeOfCredentials(_ request: Request) throws(ProxyRefusal) -> String? {
+    /// The scope of the proxy port `request` came in on, else the one a request sent through the
+    /// proxy in absolute form names with its credentials (nil for none, or for a request that did
+    /// not come through the proxy that way).
+    public func proxyScope(of request: Request) throws(ProxyRefusal) -> String? {
+        if let portScope = scopePorts?.scope(ofLocalPort: request.localPort) { return portScope }
         guard request.proxiedAuthority != nil else { return nil }
         return try ProxyCredentials(of: request, password: proxyPassword).scope
     }
@@ -178,10 +184,11 @@ public final class DeviceMode: ForwardProxy {
     /// Answers `CONNECT host:port`: a tunnel into the TLS listener (a mapped host, or any other
     /// host name while offline, so its 502 page can be read), a tunnel to the real host with
     /// `passThrough`, or a refusal that says why.
-    /// `portScope` is the scope of the port the CONNECT came in on (a scope's own proxy port);
-    /// `isOffline` says whether the scope (nil: `default`) is offline: its device then gets no
-    /// tunnel, the connection closes without an answer.
-    public func answerConnect(_ request: Request, _ responder: Responder, portScope: String? = nil, isOffline: (String?) -> Bool = { _ in false }) {
+    /// A CONNECT on a scope's own proxy port is in that scope. `isOffline` says whether the scope
+    /// (nil: `default`) is offline: its device then gets no tunnel, the connection closes without
+    /// an answer.
+    public func answerConnect(_ request: Request, _ responder: Responder, isOffline: (String?) -> Bool = { _ in false }) {
+        let portScope = scopePorts?.scope(ofLocalPort: request.localPort)
         let scope: String?
         do throws(ProxyRefusal) {
             let named = try ProxyCredentials(of: request, password: portScope == nil ? proxyPassword : nil).scope

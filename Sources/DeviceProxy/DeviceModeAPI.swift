@@ -1,11 +1,14 @@
+import Dispatch
 import HTTPServer
+import JSON
 import MockCore
 import WireFormat
 
 /// What a device needs to use Understudy as its proxy: the local CA's certificate to trust
 /// (`GET /__admin/ca.pem`, `.crt` — the same PEM, which phones open as a certificate — and `.der`),
 /// a page that says how to trust it on each kind of device (`GET /__admin/ca`), and a proxy
-/// auto-config file (`GET /proxy.pac`) that sends only the mapped hosts here.
+/// auto-config file (`GET /proxy.pac`) that sends only the mapped hosts here; and a scope's own
+/// proxy port (`/__admin/scopes/NAME/proxy`).
 public final class DeviceModeAPI: AdminRoutesProvider {
     public let name = "device-mode"
     /// The CA's paths are the admin table's; the PAC file is not an admin path (a device fetches
@@ -13,13 +16,12 @@ public final class DeviceModeAPI: AdminRoutesProvider {
     public let mounts = ["/proxy.pac"]
 
     private let deviceMode: DeviceMode
+    /// The scopes a proxy port is opened for.
+    private let scopes: StateScopes
 
-    /// Scopes' own proxy ports, for `/proxy.pac?scope=NAME`.
-    private let scopePorts: ScopeProxyPorts?
-
-    public init(deviceMode: DeviceMode, scopePorts: ScopeProxyPorts? = nil) {
+    public init(deviceMode: DeviceMode, scopes: StateScopes) {
         self.deviceMode = deviceMode
-        self.scopePorts = scopePorts
+        self.scopes = scopes
     }
 
     public var adminRoutes: [AdminRoute] { Self.endpoints.routes(servedBy: self) }
@@ -61,6 +63,12 @@ public final class DeviceModeAPI: AdminRoutesProvider {
         AdminEndpoint(
             "/proxy.pac", isPublic: true, "a proxy auto-config file for the mapped hosts (`?scope=NAME`: to the scope's port)",
             [.get: { api, call in .response(api.pacFile(call.request)) }]),
+        AdminEndpoint(
+            "/__admin/scopes/{name}/proxy", "the scope's own proxy port, opened by `POST` (device mode)",
+            [
+                .get: { api, call in api.proxyPort(call.request, scopeName: call.parameters[0]) },
+                .post: { api, call in api.proxyPort(call.request, scopeName: call.parameters[0]) },
+            ]),
     ]
 
     /// `/proxy.pac` (mounted here, outside the admin table's `/__admin`).
@@ -78,10 +86,56 @@ public final class DeviceModeAPI: AdminRoutesProvider {
     private func pacFile(_ request: Request) -> Response {
         guard let scope = request.query("scope") else { return deviceMode.pacFile(proxy: ScopeProxyPorts.proxyAuthority(of: request)) }
         // A scope's PAC file: the mapped hosts go to that scope's own proxy port.
-        guard let port = scopePorts?.port(of: scope) else {
+        guard let port = deviceMode.scopePorts?.port(of: scope) else {
             return .text("Scope \(scope) has no proxy port: open one with POST /__admin/scopes/\(scope)/proxy.\n", status: 404)
         }
         return deviceMode.pacFile(proxy: ScopeProxyPorts.authority(ScopeProxyPorts.proxyAuthority(of: request), withPort: port))
+    }
+
+    /// `POST` opens the scope's own proxy port (or answers the one open already) and makes the
+    /// scope; `GET` shows it; the port closes when the scope goes. Answers `{"scope", "port",
+    /// "proxy": "host:port", "pac": "http://host:port/proxy.pac?scope=NAME"}`.
+    private func proxyPort(_ request: Request, scopeName name: String) -> Reply {
+        if let problem = ScopeSelection.problem(with: name) { return .response(message(problem, status: 400)) }
+        guard let ports = deviceMode.scopePorts else { return .response(message("This server opens no proxy ports.", status: 501)) }
+        let authority = ScopeProxyPorts.proxyAuthority(of: request)
+        let describe: @Sendable (Int) -> Response = { port in
+            .json(
+                JSONValue.object([
+                    ("scope", .string(name)), ("port", .int(port)), ("proxy", .string(ScopeProxyPorts.authority(authority, withPort: port))),
+                    ("pac", .string("http://\(authority)/proxy.pac?scope=\(name)")),
+                ]).serialized)
+        }
+        switch request.method {
+        case .get:
+            guard let port = ports.port(of: name) else {
+                return .response(message("Scope \(name) has no proxy port: POST to open one.", status: 404))
+            }
+            return .response(describe(port))
+        default:
+            let (scopes, limit) = (scopes, scopes.limits.maxScopes)
+            // Off the loop: starting a listener makes a thread and binds a socket.
+            return .computed(on: .global()) {
+                do throws(ScopeProxyPorts.OpenError) {
+                    let scope = scopes.scope(named: name)
+                    scope.noteUse(at: MonotonicClock.nanoseconds(), countsRequest: false)
+                    return describe(try ports.port(for: scope, limit: limit))
+                } catch {
+                    switch error {
+                    case .tooMany(let limit):
+                        return .json(
+                            JSONValue.object([("message", .string("\(limit) scope proxy ports are open, as many as scopes may live (--max-scopes)"))])
+                                .serialized, status: 409)
+                    case .cannotStart(let reason):
+                        return .json(JSONValue.object([("message", .string("Cannot open a proxy port: \(reason)"))]).serialized, status: 500)
+                    }
+                }
+            }
+        }
+    }
+
+    private func message(_ text: String, status: Int) -> Response {
+        .json(JSONValue.object([("message", .string(text))]).serialized, status: status)
     }
 
     /// `answer` of the local CA, made at its first use (DeviceMode.endTLS); 404 when there is none.

@@ -43,10 +43,19 @@ struct DeviceOptions: ParsableArguments {
     }
 
     /// Device mode, made before the backends: `hosts.json` is read once they are
-    /// (`RunningDevice.readHosts(answeredBy:)`), the local CA when TLS is first needed.
-    func makeDevice(hostsFile: URL, logger: Logger) -> RunningDevice {
+    /// (`RunningDevice.readHosts(answeredBy:)`), the local CA when TLS is first needed. Each
+    /// scope's own proxy port (`POST /__admin/scopes/NAME/proxy`) listens as `listener` does, on
+    /// a free port, with one thread.
+    func makeDevice(hostsFile: URL, listener: ServerConfiguration, logger: Logger) -> RunningDevice {
         let password = proxyPassword ?? ProcessInfo.processInfo.environment["UNDERSTUDY_PROXY_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
-        let mode = DeviceMode(hostsFile: hostsFile, backends: nil, passThrough: passThrough, proxyPassword: password, logger: logger)
+        let scopePorts = ScopeProxyPorts { handler in
+            var configuration = listener
+            configuration.port = 0
+            configuration.threads = 1
+            return try HTTPServer.start(configuration: configuration, handler: handler)
+        }
+        let mode = DeviceMode(
+            hostsFile: hostsFile, backends: nil, passThrough: passThrough, proxyPassword: password, scopePorts: scopePorts, logger: logger)
         return RunningDevice(mode: mode, caDirectory: caDirectory, httpsPort: httpsPort, logger: logger)
     }
 }

@@ -11,9 +11,9 @@ import WorkLimits
 /// The composition root: the listener's options and a command's backends in, a running server
 /// out. Each part is made once, after what it needs, and handed on; nothing is handed back:
 /// device mode first (the backends' webhooks and file watchers ask it; it reads hosts.json
-/// once they are made, as hosts.json names them), then the backends, the scopes, the scopes'
-/// proxy ports, the admin guard, the fleet, the router (which the MCP endpoint and the proxy
-/// ports answer with), the listeners.
+/// once they are made, as hosts.json names them), then the backends, the scopes, the admin
+/// guard, the fleet, the router (which the MCP endpoint and device mode's scope proxy ports
+/// answer with), the listeners.
 struct ServerAssembly {
     let options: ServerOptions
     let journal: RequestJournal
@@ -30,13 +30,12 @@ struct ServerAssembly {
         RequestBudget.defaultLimitNanoseconds.store(UInt64(options.requestCpuBudget) * 1_000_000, ordering: .relaxed)
         LoadStart.shared.hold()
         defer { LoadStart.shared.release() }
-        let device = device.map { $0.options.makeDevice(hostsFile: $0.hostsFile, logger: logger) }
+        let device = device.map { $0.options.makeDevice(hostsFile: $0.hostsFile, listener: options.serverConfiguration, logger: logger) }
         var backends = try makeBackends(device)
         device?.readHosts(answeredBy: backends)
         let scopes = StateScopes(limits: .init(maxScopes: options.maxScopes, idleSeconds: options.scopeIdleTimeout), logger: logger)
         if let network = options.network { scopes.default.networkConditions = NetworkConditions.profiles[network.lowercased()] }
-        let scopePorts = device.map { _ in makeScopePorts() }
-        if let device { backends.append(DeviceModeAPI(deviceMode: device.mode, scopePorts: scopePorts)) }
+        if let device { backends.append(DeviceModeAPI(deviceMode: device.mode, scopes: scopes)) }
         let adminGuard = options.makeAdminGuard(logger: logger)
         let fleet = options.makeFleet(token: adminGuard.token, logger: logger)
         let fleetAdmin = FleetAdmin(peers: fleet, selfURL: options.selfURL, backends: backends, scopes: scopes, logger: logger)
@@ -46,32 +45,20 @@ struct ServerAssembly {
         let router = Router(
             backends: backends, journal: journal, scopes: scopes, deviceMode: device?.mode, logger: logger,
             adminGuard: adminGuard, requestLog: options.verbose ? RequestLog.forStandardError() : nil,
-            scopePorts: scopePorts, fleet: fleet, contract: contract
+            fleet: fleet, contract: contract
         ) { [logger] in
             logger.info("shutdown requested through POST /__admin/shutdown")
             kill(getpid(), SIGTERM)
         }
         // Its tools are admin calls made through the router.
         mcp.connect(to: router)
-        if let scopePorts {
+        if let scopePorts = device?.mode.scopePorts {
             scopePorts.answer(with: router)
             // A scope's proxy port closes when the scope goes.
             scopes.onReclaim { scopePorts.closePorts() }
         }
         let servers = try listen(router, device: device)
-        return RunningServer(servers: servers, device: device, scopePorts: scopePorts, fleetAdmin: fleetAdmin, backends: backends)
-    }
-
-    /// Each scope's own proxy port (POST /__admin/scopes/NAME/proxy) listens as the main port
-    /// does, on a free port, with one thread.
-    private func makeScopePorts() -> ScopeProxyPorts {
-        let settings = options.serverConfiguration
-        return ScopeProxyPorts { handler in
-            var configuration = settings
-            configuration.port = 0
-            configuration.threads = 1
-            return try HTTPServer.start(configuration: configuration, handler: handler)
-        }
+        return RunningServer(servers: servers, device: device, fleetAdmin: fleetAdmin, backends: backends)
     }
 
     /// The main listener, and device mode's https one when it has its own port.
@@ -98,7 +85,6 @@ struct ServerAssembly {
 struct RunningServer {
     let servers: [HTTPServer]
     let device: RunningDevice?
-    let scopePorts: ScopeProxyPorts?
     let fleetAdmin: FleetAdmin
     let backends: [any Backend]
 
@@ -111,7 +97,7 @@ struct RunningServer {
     /// finish within `gracePeriod`.
     func stop(gracePeriod: Duration) {
         let all = servers + (device?.startedLater ?? [])
-        scopePorts?.closeAll()
+        device?.mode.scopePorts?.closeAll()
         for server in all { server.shutdown(gracePeriod: gracePeriod) }
         for server in all { server.wait() }
     }

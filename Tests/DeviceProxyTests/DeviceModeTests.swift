@@ -115,7 +115,8 @@ import UnderstudyTesting
             server.stop()
             try? FileManager.default.removeItem(at: root)
         }
-        let backends: [any Backend] = [DeviceModeAPI(deviceMode: try #require(server.router?.deviceMode as? DeviceMode))]
+        let router = try #require(server.router)
+        let backends: [any Backend] = [DeviceModeAPI(deviceMode: try #require(router.deviceMode as? DeviceMode), scopes: router.scopes)]
         let pacServer = try TestServer.start(backends: backends)
         defer { pacServer.stop() }
         let pac = try pacServer.connect().request("GET /proxy.pac HTTP/1.1\r\nHost: 192.168.1.20:8080\r\n\r\n")

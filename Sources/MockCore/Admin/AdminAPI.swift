@@ -29,13 +29,13 @@ final class AdminAPI: Backend {
     nonisolated(unsafe) private(set) var routeTable = AdminRouteTable([])
 
     init(
-        backends: [any Backend], journal: RequestJournal, scopes: StateScopes, metrics: ServerMetrics, scopePorts: ScopeProxyPorts?,
+        backends: [any Backend], journal: RequestJournal, scopes: StateScopes, metrics: ServerMetrics,
         dashboard: DashboardPages = DashboardPages(), shutdown: (@Sendable () -> Void)?
     ) {
         self.backends = backends
         self.journal = journal
         self.metrics = metrics
-        self.scopes = ScopesAdmin(scopes: scopes, backends: backends, journal: journal, ports: scopePorts)
+        self.scopes = ScopesAdmin(scopes: scopes, backends: backends, journal: journal)
         self.shutdown = shutdown
         routeTable = AdminRouteTable(
             Self.endpoints.map { $0.route(servedByHolder: self) } + ScopesAdmin.endpoints.routes(servedBy: self.scopes)

@@ -35,19 +35,11 @@ struct ScopesAdmin: Sendable {
                 .put: { admin, call in .response(admin.network(call.request, scopeName: call.parameters[0])) },
                 .delete: { admin, call in .response(admin.network(call.request, scopeName: call.parameters[0])) },
             ], input: [.put: .body(NetworkConditions.schema)]),
-        AdminEndpoint(
-            "/__admin/scopes/{name}/proxy", "the scope's own proxy port, opened by `POST` (device mode)",
-            [
-                .get: { admin, call in admin.proxyPort(call.request, scopeName: call.parameters[0]) },
-                .post: { admin, call in admin.proxyPort(call.request, scopeName: call.parameters[0]) },
-            ]),
     ]
 
     let scopes: StateScopes
     let backends: [any Backend]
     let journal: RequestJournal
-    /// Scopes' own proxy ports (device mode); nil when the server opens none.
-    let ports: ScopeProxyPorts?
 
     private func list() -> Response {
         let all = scopes.all
@@ -118,48 +110,6 @@ struct ScopesAdmin: Sendable {
         default:
             scopes.existing(name)?.networkConditions = nil
             return .emptyJSONObject
-        }
-    }
-
-    /// `POST` opens the scope's own proxy port (or answers the one open already) and makes the
-    /// scope; `GET` shows it; the port closes when the scope goes. Answers `{"scope", "port",
-    /// "proxy": "host:port", "pac": "http://host:port/proxy.pac?scope=NAME"}`.
-    private func proxyPort(_ request: Request, scopeName name: String) -> Reply {
-        if let problem = ScopeSelection.problem(with: name) { return .response(message(problem, status: 400)) }
-        guard let ports else { return .response(message("This server opens no proxy ports: device mode is off.", status: 501)) }
-        let authority = ScopeProxyPorts.proxyAuthority(of: request)
-        let describe: @Sendable (Int) -> Response = { port in
-            .json(
-                JSONValue.object([
-                    ("scope", .string(name)), ("port", .int(port)), ("proxy", .string(ScopeProxyPorts.authority(authority, withPort: port))),
-                    ("pac", .string("http://\(authority)/proxy.pac?scope=\(name)")),
-                ]).serialized)
-        }
-        switch request.method {
-        case .get:
-            guard let port = ports.port(of: name) else {
-                return .response(message("Scope \(name) has no proxy port: POST to open one.", status: 404))
-            }
-            return .response(describe(port))
-        default:
-            let (scopes, limit) = (scopes, scopes.limits.maxScopes)
-            // Off the loop: starting a listener makes a thread and binds a socket.
-            return .computed(on: .global()) {
-                do throws(ScopeProxyPorts.OpenError) {
-                    let scope = scopes.scope(named: name)
-                    scope.noteUse(at: MonotonicClock.nanoseconds(), countsRequest: false)
-                    return describe(try ports.port(for: scope, limit: limit))
-                } catch {
-                    switch error {
-                    case .tooMany(let limit):
-                        return .json(
-                            JSONValue.object([("message", .string("\(limit) scope proxy ports are open, as many as scopes may live (--max-scopes)"))])
-                                .serialized, status: 409)
-                    case .cannotStart(let reason):
-                        return .json(JSONValue.object([("message", .string("Cannot open a proxy port: \(reason)"))]).serialized, status: 500)
-                    }
-                }
-            }
         }
     }
 

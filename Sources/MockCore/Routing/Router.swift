@@ -21,9 +21,6 @@ public final class Router: HTTPHandler {
     /// Every mount, in the order requests try them.
     public let routes: [Route]
     public let journal: RequestJournal
-    /// Scopes' own proxy ports, when the server opens them (whoever makes them has them answer
-    /// with this router and close with their scopes).
-    let scopePorts: ScopeProxyPorts?
     /// Every live state scope; each request names one (or gets `default`).
     public let scopes: StateScopes
     /// Proxy duty for devices (CONNECT, hosts.json); nil: requests are routed by path alone.
@@ -66,14 +63,14 @@ public final class Router: HTTPHandler {
     public init(
         backends: [any Backend], journal: RequestJournal = RequestJournal(), scopes: StateScopes? = nil,
         deviceMode: (any ForwardProxy)? = nil, logger: Logger = Logger(label: "understudy"), adminGuard: AdminGuard = AdminGuard(),
-        requestLog: RequestLog? = nil, scopePorts: ScopeProxyPorts? = nil, fleet: (any TeamFleet)? = nil,
+        requestLog: RequestLog? = nil, fleet: (any TeamFleet)? = nil,
         requestBudgetNanoseconds: UInt64? = nil, contract: (any ContractCheck)? = nil, shutdown: (@Sendable () -> Void)? = nil
     ) {
         self.requestBudgetNanoseconds = requestBudgetNanoseconds
         self.contract = contract
         let scopes = scopes ?? StateScopes(logger: logger)
         let metrics = ServerMetrics(backends: backends.map(\.name) + ["proxy", "contract"])
-        let admin = AdminAPI(backends: backends, journal: journal, scopes: scopes, metrics: metrics, scopePorts: scopePorts, shutdown: shutdown)
+        let admin = AdminAPI(backends: backends, journal: journal, scopes: scopes, metrics: metrics, shutdown: shutdown)
         let all: [any Backend] = [admin] + backends
         adminRoutes = admin.routeTable
         routes = all.flatMap { backend in backend.mounts.map { Route(prefix: Self.normalized($0), backend: backend) } }
@@ -105,7 +102,6 @@ public final class Router: HTTPHandler {
         self.scopes = scopes
         // Entries of scopes that have gone: their state is gone too, and they would pin memory.
         scopes.onReclaim { [journal] in journal.remove { $0.scope.isDiscarded } }
-        self.scopePorts = scopePorts
         self.deviceMode = deviceMode
         self.logger = logger
         self.requestLog = requestLog
@@ -219,7 +215,7 @@ public final class Router: HTTPHandler {
         guard let deviceMode else {
             return responder.send(.text("CONNECT is for proxies: this server is not one (device mode is off).\n", status: 501))
         }
-        deviceMode.answerConnect(request, responder, portScope: scopePorts?.scope(ofLocalPort: request.localPort)) { [scopes] name in
+        deviceMode.answerConnect(request, responder) { [scopes] name in
             (name.map { scopes.existing($0) } ?? scopes.default)?.networkConditions?.offline ?? false
         }
     }
@@ -272,10 +268,10 @@ public final class Router: HTTPHandler {
     private func admit(_ request: inout Request) throws(Refusal) -> Admission {
         // Through device mode's proxy the scope may come from the proxy: a tunnel's (given at its
         // CONNECT), the port's (a scope's own proxy port), or this request's credentials.
-        var proxyScope = request.tunnelScope ?? scopePorts?.scope(ofLocalPort: request.localPort)
-        if proxyScope == nil, request.isProxied, let deviceMode {
+        var proxyScope = request.tunnelScope
+        if proxyScope == nil, let deviceMode {
             do throws(ProxyRefusal) {
-                proxyScope = try deviceMode.scopeOfCredentials(request)
+                proxyScope = try deviceMode.proxyScope(of: request)
             } catch {
                 throw Refusal(response: error.response)
             }

@@ -26,7 +26,7 @@ public final class ScopeProxyPorts: Sendable {
     }
 
     /// The scope whose port `localPort` is, if it is one.
-    func scope(ofLocalPort localPort: Int) -> String? {
+    public func scope(ofLocalPort localPort: Int) -> String? {
         guard count.load(ordering: .relaxed) > 0 else { return nil }
         return open.withLock { $0[localPort]?.scope.name }
     }
@@ -41,7 +41,7 @@ public final class ScopeProxyPorts: Sendable {
     /// The port of `scope`: the one open already, or a new one (at most `limit` at once). It
     /// belongs to this scope object: when the scope goes, the port closes, even if the name is
     /// used again meanwhile.
-    func port(for scope: StateScope, limit: Int) throws(OpenError) -> Int {
+    public func port(for scope: StateScope, limit: Int) throws(OpenError) -> Int {
         if let existing = port(of: scope.name) { return existing }
         guard open.withLock({ $0.count }) < limit else { throw .tooMany(limit) }
         guard let handler = handler.withLock({ $0 }) else { throw .cannotStart("the server is not answering yet") }

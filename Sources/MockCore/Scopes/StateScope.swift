@@ -88,7 +88,7 @@ public final class StateScope: Sendable, CustomStringConvertible {
     public var estimatedBytes: Int { states.reduce(0) { $0 + $1.estimatedBytes } }
 
     /// A request used this scope (an app's request is counted; an admin call only keeps it alive).
-    func noteUse(at nanos: UInt64, countsRequest: Bool) {
+    public func noteUse(at nanos: UInt64, countsRequest: Bool) {
         if countsRequest { requestCount.add(1, ordering: .relaxed) }
         lastUsedNanos.store(nanos, ordering: .relaxed)
     }
