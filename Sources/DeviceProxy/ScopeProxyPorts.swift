@@ -1,5 +1,6 @@
 import Dispatch
 import HTTPServer
+import MockCore
 import Synchronization
 
 /// A proxy port per state scope (`POST /__admin/scopes/NAME/proxy`): a listener of its own whose
@@ -26,7 +27,7 @@ public final class ScopeProxyPorts: Sendable {
     }
 
     /// The scope whose port `localPort` is, if it is one.
-    public func scope(ofLocalPort localPort: Int) -> String? {
+    func scope(ofLocalPort localPort: Int) -> String? {
         guard count.load(ordering: .relaxed) > 0 else { return nil }
         return open.withLock { $0[localPort]?.scope.name }
     }
@@ -41,7 +42,7 @@ public final class ScopeProxyPorts: Sendable {
     /// The port of `scope`: the one open already, or a new one (at most `limit` at once). It
     /// belongs to this scope object: when the scope goes, the port closes, even if the name is
     /// used again meanwhile.
-    public func port(for scope: StateScope, limit: Int) throws(OpenError) -> Int {
+    func port(for scope: StateScope, limit: Int) throws(OpenError) -> Int {
         if let existing = port(of: scope.name) { return existing }
         guard open.withLock({ $0.count }) < limit else { throw .tooMany(limit) }
         guard let handler = handler.withLock({ $0 }) else { throw .cannotStart("the server is not answering yet") }
