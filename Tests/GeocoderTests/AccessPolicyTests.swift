@@ -10,14 +10,12 @@ import UnderstudyTesting
 @Suite struct AccessPolicyTests {
     @Test func withoutAPolicyKeysAreIgnoredAsIn2010() async throws {
         let (server, _) = try geocoderServer(config: "{}")
-        defer { server.stop() }
         #expect(try await server.geocode("address=94086").status == "OK")
         #expect(try await server.geocode("address=94086&key=whatever").status == "OK")
     }
 
     @Test func aRequiredKeyMustBeSent() async throws {
         let (server, _) = try geocoderServer(config: #"{"keys": "required"}"#)
-        defer { server.stop() }
         let denied = try await server.geocode("address=94086")
         #expect(denied.status == "REQUEST_DENIED")
         #expect(
@@ -33,7 +31,6 @@ import UnderstudyTesting
     @Test func listedKeysAnswerWithTheirStatusAndOthersAreInvalid() async throws {
         let config = #"{"keys": {"good": "OK", "nobilling": "OVER_DAILY_LIMIT", "blocked": "REQUEST_DENIED", "flaky": "UNKNOWN_ERROR"}}"#
         let (server, _) = try geocoderServer(config: config)
-        defer { server.stop() }
         #expect(try await server.geocode("address=94086&key=good").status == "OK")
         let invalid = try await server.geocode("address=94086&key=stolen")
         #expect(invalid.status == "REQUEST_DENIED")
@@ -47,7 +44,6 @@ import UnderstudyTesting
 
     @Test func theDailyQuotaRunsOutAndComesBackOnReset() async throws {
         let (server, _) = try geocoderServer(config: #"{"rateLimit": {"perDay": 2}}"#)
-        defer { server.stop() }
         #expect(try await server.geocode("address=94086&key=a").status == "OK")
         #expect(try await server.geocode("address=94086&key=a").status == "OK")
         let over = try await server.geocode("address=94086&key=a")
@@ -61,7 +57,6 @@ import UnderstudyTesting
 
     @Test func requestsFasterThanTheRateLimitAreTurnedAway() async throws {
         let (server, _) = try geocoderServer(config: #"{"rateLimit": {"perSecond": 1}}"#)
-        defer { server.stop() }
         // Ten at once: however slow the machine, they do not spread over ten seconds.
         let statuses = try await withThrowingTaskGroup(of: GeocodeJSON.self) { group in
             for _ in 0..<10 { group.addTask { try await server.geocode("address=94086") } }
@@ -88,7 +83,6 @@ import UnderstudyTesting
     @Test func premierClientsMustSignTheirRequests() async throws {
         let secret = "vNIXE0xscrmjlyV-12Nj_BvUPaw="
         let (server, _) = try geocoderServer(config: #"{"clients": {"gme-acme": "\#(secret)"}}"#)
-        defer { server.stop() }
         let path = "/maps/api/geocode/json?address=94086&client=gme-acme"
         let signature = try #require(URLSignature.sign(path, secret: secret))
         let (body, good) = try await server.send("GET", path + "&signature=" + signature)
@@ -128,14 +122,12 @@ import UnderstudyTesting
 
     @Test func sensorIsOptionalByDefaultAsSince2014() async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         #expect(try await server.geocode("address=94086").status == "OK")
         #expect(try await server.geocode("address=94086&sensor=maybe").status == "OK")
     }
 
     @Test func requireSensorDeniesRequestsWithoutTrueOrFalseAsIn2010() async throws {
         let (server, _) = try geocoderServer(config: #"{"requireSensor": true}"#)
-        defer { server.stop() }
         for query in ["address=94086", "address=94086&sensor=", "address=94086&sensor=yes", "address=94086&sensor=TRUE", "latlng=abc"] {
             let denied = try await server.geocode(query)
             #expect(denied.status == "REQUEST_DENIED", "\(query)")
@@ -175,12 +167,10 @@ import UnderstudyTesting
 @Suite struct ResponseCacheTests {
     @Test func aCachedAnswerIsStillSubjectToTheKeyPolicy() async throws {
         let (server, _) = try geocoderServer(config: #"{"keys": {"good": "OK", "nobilling": "OVER_DAILY_LIMIT"}, "responseCache": 10}"#)
-        defer { server.stop() }
         #expect(try await server.geocode("address=94086&key=good").status == "OK")
         #expect(try await server.geocode("address=94086&key=good").status == "OK")
         #expect(try await server.geocode("address=94086&key=nobilling").status == "OVER_DAILY_LIMIT")
         let (server2, _) = try geocoderServer(config: #"{"responseCache": 0}"#)
-        defer { server2.stop() }
         #expect(try await server2.geocode("address=94086").results.count == 1)
         #expect(try await server2.geocode("address=94086").results.count == 1)
     }

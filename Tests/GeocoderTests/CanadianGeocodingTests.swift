@@ -9,7 +9,6 @@ import UnderstudyTesting
 @Suite struct CanadianGeocodingTests {
     @Test func aFullPostalCodeAnswersAsGoogleFormatsACanadianOne() async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         let answer = try await server.geocode("address=" + escaped("L6G 1C7"))
         #expect(answer.status == "OK")
         let result = try #require(answer.results.first)
@@ -31,7 +30,6 @@ import UnderstudyTesting
     ])
     func postalCodesAreReadWithOrWithoutTheSpaceInAnyCaseWithTheirOwnPlace(address: String) async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         let answer = try await server.geocode("address=" + escaped(address))
         #expect(answer.results.map(\.formatted_address) == ["Markham, ON L6G 1C7, Canada"])
         #expect(answer.results.first?.partial_match == nil)
@@ -39,7 +37,6 @@ import UnderstudyTesting
 
     @Test func aCodeNotShippedAnswersItsSortationAreaAsAPartialMatch() async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         let ottawa = try await server.geocode("address=" + escaped("K1A 0B1"))
         let result = try #require(ottawa.results.first)
         #expect(result.formatted_address == "Ottawa, ON K1A, Canada")
@@ -70,7 +67,6 @@ import UnderstudyTesting
     ])
     func provincesByNameFrenchNameAndAbbreviation(address: String, expected: String) async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         let answer = try await server.geocode("address=" + escaped(address))
         #expect(answer.status == "OK")
         #expect(answer.results.map(\.formatted_address) == [expected])
@@ -79,7 +75,6 @@ import UnderstudyTesting
 
     @Test func markhamOntarioIsTheCanadianTownNeverOntarioCalifornia() async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         let result = try #require(try await server.geocode("address=" + escaped("Markham, Ontario")).results.first)
         #expect(result.types == ["locality", "political"])
         #expect(result.address_components.map(\.long_name) == ["Markham", "Ontario", "Canada"])
@@ -96,7 +91,6 @@ import UnderstudyTesting
 
     @Test func componentsFilterCanadianPlaces() async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         #expect(
             try await server.geocode("components=" + escaped("postal_code:M5V 3L9|country:CA")).results.map(\.formatted_address)
                 == ["Toronto, ON M5V 3L9, Canada"])
@@ -112,7 +106,6 @@ import UnderstudyTesting
 
     @Test func reverseGeocodingNearTorontoNamesTheCanadianPostalCodeTownAndProvince() async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         // The CN Tower.
         let answer = try await server.geocode("latlng=43.6426,-79.3871")
         #expect(answer.status == "OK")
@@ -130,7 +123,6 @@ import UnderstudyTesting
 
     @Test func placeIDsOfCanadianPlacesResolve() async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         for address in ["L6G 1C7", "L6G", "Ontario", "Markham, ON"] {
             let result = try #require(try await server.geocode("address=" + escaped(address)).results.first)
             let again = try await server.geocode("place_id=" + result.place_id)

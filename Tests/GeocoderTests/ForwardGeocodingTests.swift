@@ -8,7 +8,6 @@ import UnderstudyTesting
 @Suite struct ForwardGeocodingTests {
     @Test func aZIPCodeAloneAnswersItsPostalCodeResultInGooglesComponentOrder() async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         let answer = try await server.geocode("address=94086&sensor=false")
         #expect(answer.status == "OK")
         let result = try #require(answer.results.first)
@@ -33,7 +32,6 @@ import UnderstudyTesting
     @Test(arguments: ["94086-1234", "Sunnyvale, CA 94086", "sunnyvale ca 94086", "  SUNNYVALE,,CA   94086 , USA ", "94086, United States"])
     func aZIPCodeWithItsOwnTownStateOrCountryIsAnExactMatch(address: String) async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         let answer = try await server.geocode("address=" + escaped(address))
         #expect(answer.results.map(\.formatted_address) == ["Sunnyvale, CA 94086, USA"])
         #expect(answer.results.first?.partial_match == nil)
@@ -41,7 +39,6 @@ import UnderstudyTesting
 
     @Test func aStreetInAKnownZIPCodeIsAPartialMatchOfTheZIPCode() async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         let answer = try await server.geocode("address=" + escaped("12345 Imaginary Blvd, Sunnyvale, CA 94086"))
         #expect(answer.results.map(\.formatted_address) == ["Sunnyvale, CA 94086, USA"])
         #expect(answer.results.first?.partial_match == true)
@@ -49,7 +46,6 @@ import UnderstudyTesting
 
     @Test func aStreetInAKnownTownIsAPartialMatchOfTheTown() async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         let answer = try await server.geocode("address=" + escaped("500 Nowhere Street, Mountain View, CA"))
         #expect(answer.results.map(\.formatted_address) == ["Mountain View, CA, USA"])
         #expect(answer.results.first?.partial_match == true)
@@ -66,7 +62,6 @@ import UnderstudyTesting
     ])
     func townsStatesAndCountriesInTheFormsAppsSend(address: String, expected: String) async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         let answer = try await server.geocode("address=" + escaped(address))
         #expect(answer.status == "OK")
         #expect(answer.results.map(\.formatted_address) == [expected])
@@ -74,7 +69,6 @@ import UnderstudyTesting
 
     @Test func resultTypesAndComponentsFollowThePlaceKind() async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         let state = try #require(try await server.geocode("address=California").results.first)
         #expect(state.types == ["administrative_area_level_1", "political"])
         #expect(state.address_components.map(\.short_name) == ["CA", "US"])
@@ -88,7 +82,6 @@ import UnderstudyTesting
 
     @Test func nonsenseHasZeroResults() async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         let answer = try await server.geocode("address=qwxzzyv+plorbt")
         #expect(answer.status == "ZERO_RESULTS")
         #expect(answer.results.isEmpty)
@@ -97,7 +90,6 @@ import UnderstudyTesting
 
     @Test func componentsFilterAndMayStandAlone() async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         #expect(try await server.geocode("components=postal_code:94086").results.map(\.formatted_address) == ["Sunnyvale, CA 94086, USA"])
         #expect(try await server.geocode("components=" + escaped("postal_code:94086|country:US")).results.count == 1)
         #expect(try await server.geocode("components=country:DE").results.map(\.formatted_address) == ["Germany"])
@@ -118,7 +110,6 @@ import UnderstudyTesting
 
     @Test func regionAndBoundsBiasTheRankingButDoNotRestrictIt() async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         // Google's own example: Toledo is the one in Ohio, unless the region is Spain.
         #expect(try await server.geocode("address=Toledo").results.first?.formatted_address == "Toledo, OH, USA")
         #expect(try await server.geocode("address=Toledo&region=es").results.first?.formatted_address == "Toledo, Spain")
@@ -134,7 +125,6 @@ import UnderstudyTesting
 
     @Test func invalidRequestsSayWhatIsMissingOrWrong() async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         for query in ["", "sensor=true", "address=", "address=%20%20"] {
             let answer = try await server.geocode(query)
             #expect(answer.status == "INVALID_REQUEST")
@@ -153,14 +143,12 @@ import UnderstudyTesting
 
     @Test func otherParametersAreAcceptedAndIgnored() async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         let answer = try await server.geocode("address=94086&sensor=true&language=de&key=anything&channel=app")
         #expect(answer.results.map(\.formatted_address) == ["Sunnyvale, CA 94086, USA"])
     }
 
     @Test func onlyGetAndHeadOnJsonAndXmlAreTheService() async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         let (_, post) = try await server.send("POST", "/maps/api/geocode/json?address=94086")
         #expect(post.statusCode == 404)
         let (_, html) = try await server.send("GET", "/maps/api/geocode/html?address=94086")

@@ -141,8 +141,7 @@ import WireFormat
         // Loading happens on its own thread: the server answers at once, health says 503 until the
         // geocoder is ready, and a geocoding request sent meanwhile is answered once it is.
         let backend = GeocoderBackend(directory: shippedGeocoder)
-        let server = try TestServer.start(backends: [backend])
-        defer { server.stop() }
+        let server = try BackendTester(backends: [backend])
         let (_, health) = try await server.send("GET", "/__admin/health")
         // 200 only once ready (it may have become ready since: the load takes a second or so).
         #expect(health.statusCode == 503 || backend.isReady)

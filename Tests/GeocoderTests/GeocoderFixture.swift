@@ -15,16 +15,16 @@ let shippedGeocoder = URL(fileURLWithPath: #filePath).deletingLastPathComponent(
 /// The shipped gazetteer, loaded once for the whole test run.
 let sharedGazetteer = Gazetteer(directory: shippedGeocoder)
 
-/// A server with the geocoder over the shipped gazetteer; `config` and `places` (JSON texts), when
-/// given, replace the shipped ones in a folder of the test's own.
-func geocoderServer(config: String? = nil, places: String? = nil) throws -> (TestServer, GeocoderBackend) {
+/// The geocoder over the shipped gazetteer, behind the router in memory; `config` and `places`
+/// (JSON texts), when given, replace the shipped ones in a folder of the test's own.
+func geocoderServer(config: String? = nil, places: String? = nil) throws -> (BackendTester, GeocoderBackend) {
     var directory = shippedGeocoder
     if config != nil || places != nil {
         let shippedPlaces = try String(contentsOf: shippedGeocoder.appendingPathComponent("places.json"), encoding: .utf8)
         directory = try makeTemporaryDirectory(["config.json": config ?? "{}", "places.json": places ?? shippedPlaces])
     }
     let backend = GeocoderBackend(directory: directory, gazetteer: sharedGazetteer)
-    return (try TestServer.start(backends: [backend]), backend)
+    return (try BackendTester(backends: [backend]), backend)
 }
 
 /// A geocoding answer as a client reads the JSON.
@@ -61,7 +61,7 @@ struct GeocodeJSON: Decodable {
     let error_message: String?
 }
 
-extension TestServer {
+extension BackendTester {
     /// GET `/maps/api/geocode/json?<query>`, decoded.
     func geocode(_ query: String) async throws -> GeocodeJSON {
         let (body, response) = try await send("GET", "/maps/api/geocode/json?" + query)

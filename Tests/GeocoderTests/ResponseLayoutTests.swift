@@ -22,7 +22,6 @@ import WireFormat
     ])
     func responsesAreLaidOutByteForByteAsGoogleLaysThemOut(query: String, file: String) async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         let (body, response) = try await server.send("GET", "/maps/api/geocode/" + query)
         #expect(response.statusCode == 200)
         #expect(
@@ -42,7 +41,6 @@ import WireFormat
     ])
     func placesAreWrittenFromTheirRecordsByteForByte(query: String, file: String) async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         let (body, response) = try await server.send("GET", "/maps/api/geocode/" + query)
         #expect(response.statusCode == 200)
         #expect(String(decoding: body, as: UTF8.self) == (try expected(file)))

@@ -8,7 +8,6 @@ import UnderstudyTesting
 @Suite struct ReverseGeocodingTests {
     @Test func aPointInSunnyvaleIsItsZIPCodeTownStateAndCountryMostSpecificFirst() async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         let answer = try await server.geocode("latlng=37.3764,-122.0238&sensor=false")
         #expect(answer.status == "OK")
         #expect(answer.results.map(\.formatted_address) == ["Sunnyvale, CA 94086, USA", "Sunnyvale, CA, USA", "California, USA", "United States"])
@@ -17,7 +16,6 @@ import UnderstudyTesting
 
     @Test func outsideTheUSTheTownThatPullsHardestAndItsCountry() async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         // Berlin's centre: Berlin, not one of its districts.
         #expect(try await server.geocode("latlng=52.52,13.40").results.map(\.formatted_address) == ["Berlin, Germany", "Germany"])
         // Potsdam, 27 km from Berlin's centre: Potsdam.
@@ -26,7 +24,6 @@ import UnderstudyTesting
 
     @Test func midOceanHasZeroResults() async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         let answer = try await server.geocode("latlng=0,-140")
         #expect(answer.status == "ZERO_RESULTS")
         #expect(answer.results.isEmpty)
@@ -34,7 +31,6 @@ import UnderstudyTesting
 
     @Test func resultTypeAndLocationTypeFilterTheResults() async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         let towns = try await server.geocode("latlng=37.3764,-122.0238&result_type=locality")
         #expect(towns.results.map(\.formatted_address) == ["Sunnyvale, CA, USA"])
         let either = try await server.geocode("latlng=37.3764,-122.0238&result_type=" + escaped("country|postal_code"))
@@ -53,7 +49,6 @@ import UnderstudyTesting
     ])
     func malformedReverseRequestsAreInvalid(query: String) async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         let answer = try await server.geocode(query)
         #expect(answer.status == "INVALID_REQUEST")
         #expect(answer.error_message?.hasPrefix("Invalid request. Invalid '") == true)
@@ -65,7 +60,6 @@ import UnderstudyTesting
     ])
     func everyPlaceIDResolvesToTheSamePlace(query: String) async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         let first = try #require(try await server.geocode(query).results.first)
         #expect(first.place_id.hasPrefix("ChIJ") && first.place_id.count >= 27)
         #expect(first.place_id.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
@@ -74,13 +68,11 @@ import UnderstudyTesting
         #expect(again.results.first?.place_id == first.place_id)
         // Deterministic: the same place has the same ID on another server.
         let (other, _) = try geocoderServer()
-        defer { other.stop() }
         #expect(try await other.geocode(query).results.first?.place_id == first.place_id)
     }
 
     @Test func unknownAndMalformedPlaceIDs() async throws {
         let (server, _) = try geocoderServer()
-        defer { server.stop() }
         #expect(try await server.geocode("place_id=" + PlaceKey.postalCode("00000").placeID).status == "ZERO_RESULTS")
         let malformed = try await server.geocode("place_id=notAPlaceID")
         #expect(malformed.status == "INVALID_REQUEST")

@@ -20,7 +20,6 @@ import UnderstudyTesting
 
     @Test func anExactPlaceAnswersRooftopWithComponentsFromItsZIPCode() async throws {
         let (server, _) = try geocoderServer(places: places)
-        defer { server.stop() }
         for address in ["42 Galaxy Way, Sunnyvale, CA 94086", "42 galaxy way", "42 Galaxy Way, Sunnyvale, CA 94086, USA"] {
             let answer = try await server.geocode("address=" + escaped(address))
             let result = try #require(answer.results.first)
@@ -40,7 +39,6 @@ import UnderstudyTesting
 
     @Test func typesLocationTypeAndComponentsCanBeGiven() async throws {
         let (server, _) = try geocoderServer(places: places)
-        defer { server.stop() }
         let result = try #require(try await server.geocode("address=Store+7").results.first)
         #expect(result.types == ["store", "point_of_interest"])
         #expect(result.geometry.location_type == "GEOMETRIC_CENTER")
@@ -49,7 +47,6 @@ import UnderstudyTesting
 
     @Test func aFixedStatusLetsAnAppTestItsErrorPaths() async throws {
         let (server, _) = try geocoderServer(places: places)
-        defer { server.stop() }
         let quota = try await server.geocode("address=Quota+Please")
         #expect(quota.status == "OVER_QUERY_LIMIT")
         #expect(quota.results.isEmpty)
@@ -62,8 +59,7 @@ import UnderstudyTesting
         let directory = try makeTemporaryDirectory(["places.json": places])
         defer { try? FileManager.default.removeItem(at: directory) }
         let backend = GeocoderBackend(directory: directory, gazetteer: sharedGazetteer)
-        let server = try TestServer.start(backends: [backend])
-        defer { server.stop() }
+        let server = try BackendTester(backends: [backend])
         #expect(try await server.geocode("address=Store+7").status == "OK")
         try Data(#"{"places": [{"address": "Store 8", "lat": 1, "lng": 2}]}"#.utf8).write(to: directory.appendingPathComponent("places.json"))
         _ = try await server.send("POST", "/__admin/reset")

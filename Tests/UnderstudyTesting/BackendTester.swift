@@ -3,6 +3,10 @@ import HTTPServer
 import Logging
 import MockCore
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// Runs requests through the `Router` in memory, on an event loop of its own, with no socket and
 /// no HTTP client: for tests of what a backend answers (status, headers it sets, body, state),
 /// as Hummingbird's `.router` test mode. What the server adds on the wire (`Content-Length`,
@@ -38,4 +42,49 @@ public final class BackendTester: Sendable {
         for (name, value) in headers { fields.add(name, value) }
         return await send(Request(method: method, target: target, headers: fields, body: Array(body.utf8)))
     }
+
+    /// The `Host` a request carries unless it names its own, as a client of a server listening
+    /// at `authority` sends it.
+    public static let authority = "127.0.0.1:8080"
+    /// The port of `authority`, for what a test reads back of the links an answer makes.
+    public var port: Int { 8080 }
+
+    /// A request as URLSession sends one (with `Host`), answered as URLSession reads it: the body
+    /// (none for `HEAD`, as on the wire) and an `HTTPURLResponse` of the backend's status and
+    /// headers. Tests written against `TestServer.send` read the same.
+    public func send(
+        _ method: String = "GET", _ pathAndQuery: String, headers: [String: String] = [:], body: Data? = nil
+    ) async throws -> (body: Data, response: HTTPURLResponse) {
+        let answer = await send(request(method, pathAndQuery, headers: headers.map { ($0.key, $0.value) }, body: body.map(Array.init) ?? []))
+        var fields: [String: String] = [:]
+        for field in answer.headers.fields {
+            fields[field.name] = fields[field.name].map { $0 + ", " + field.value } ?? field.value
+        }
+        guard let url = URL(string: "http://\(Self.authority)\(pathAndQuery)"),
+            let response = HTTPURLResponse(url: url, statusCode: answer.status, httpVersion: "HTTP/1.1", headerFields: fields)
+        else { throw BackendTesterError.notAURL(pathAndQuery) }
+        return (method == "HEAD" ? Data() : Data(answer.body.bytes), response)
+    }
+
+    /// A request answered as a raw connection reads it: every status and header as the backend
+    /// gave them, in order (redirects and challenges are not followed).
+    public func raw(_ method: String, _ pathAndQuery: String, headers: [(String, String)] = [], body: String = "") async -> RawHTTPConnection.Response
+    {
+        let answer = await send(request(method, pathAndQuery, headers: headers, body: Array(body.utf8)))
+        return RawHTTPConnection.Response(
+            statusLine: "HTTP/1.1 \(answer.status) \(answer.reason ?? "")", headers: answer.headers.fields.map { ($0.name, $0.value) },
+            body: method == "HEAD" ? [] : answer.body.bytes)
+    }
+
+    private func request(_ method: String, _ pathAndQuery: String, headers: [(String, String)], body: [UInt8]) -> Request {
+        var fields = HTTPHeaders()
+        if !headers.contains(where: { $0.0.lowercased() == "host" }) { fields.add("Host", Self.authority) }
+        for (name, value) in headers { fields.add(name, value) }
+        guard let method = HTTPMethod(rawValue: method) else { preconditionFailure("\(method) is not an HTTP method") }
+        return Request(method: method, target: pathAndQuery, headers: fields, body: body)
+    }
+}
+
+public enum BackendTesterError: Error {
+    case notAURL(String)
 }
