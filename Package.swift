@@ -173,7 +173,7 @@ let package = Package(
             resources: [.copy("Expected")]
         ),
         .testTarget(name: "InformixTests", dependencies: ["Informix", "HTTPServer", "MockCore", "UnderstudyTesting"]),
-        .testTarget(name: "LotusTests", dependencies: ["Lotus", "MockCore", "UnderstudyTesting"]),
+        .testTarget(name: "LotusTests", dependencies: ["Lotus", "MockCore", "HTTPServer", "UnderstudyTesting"]),
         .testTarget(
             name: "CommerceTests",
             dependencies: ["Commerce", "Geocoder", "DeviceProxy", "HTTPServer", "MockCore", "Templating", "UnderstudyTesting"]

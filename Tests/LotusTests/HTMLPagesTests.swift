@@ -40,9 +40,8 @@ import FoundationXML
         }
     }
 
-    @Test func everyLinkOfEveryFeedAnswers() throws {
+    @Test func everyLinkOfEveryFeedAnswers() async throws {
         let lotus = try LotusTestServer.start()
-        defer { lotus.stop() }
         let nick = LotusTestServer.nick.email
         let feeds =
             [
@@ -62,7 +61,7 @@ import FoundationXML
         var seen = Set(feeds)
         var pages = 0
         while let target = queue.popLast() {
-            let response = try lotus.raw("GET", target, headers: [Self.authorization])
+            let response = await lotus.raw("GET", target, headers: [Self.authorization])
             #expect(response.status == 200, "\(target)")
             let type = response.header("Content-Type") ?? ""
             if type.hasPrefix("text/html") { pages += 1 }
@@ -85,15 +84,14 @@ import FoundationXML
 
     /// A blog entry's page (its `alternate` link) shows the entry and its comments; a comment
     /// posted in a scope shows there at once, not in another scope, and reset takes it away.
-    @Test func anEntryPageShowsItsCommentsPerScope() throws {
+    @Test func anEntryPageShowsItsCommentsPerScope() async throws {
         let lotus = try LotusTestServer.start()
-        defer { lotus.stop() }
-        let feed = try lotus.raw("GET", "/blogs/npoore/feed/entries/atom?ps=1&sortBy=commented")
+        let feed = await lotus.raw("GET", "/blogs/npoore/feed/entries/atom?ps=1&sortBy=commented")
         let entry = try Feed.parse(Data(feed.bodyText.utf8)).entries[0]
         let alternate = try #require(entry.links["alternate"].flatMap(URLComponents.init(string:)))
         let page = alternate.path
         #expect(page.hasPrefix("/blogs/npoore/entry/"))
-        let html = try lotus.raw("GET", page)
+        let html = await lotus.raw("GET", page)
         #expect(html.status == 200 && html.header("Content-Type") == "text/html;charset=UTF-8")
         #expect(html.header("ETag") != nil && html.header("Content-Language") == "en-US")
         #expect(html.bodyText.contains("<h1>\(XMLWriter.escaped(entry.title))</h1>") && html.bodyText.contains("class=\"comment\" id=\"comment-"))
@@ -102,54 +100,53 @@ import FoundationXML
 
         let scope = ("X-Understudy-Scope", "reader")
         let comment = #"<entry xmlns="http://www.w3.org/2005/Atom"><content type="html">&lt;script&gt;alert(1)&lt;/script&gt; Nice</content></entry>"#
-        let posted = try lotus.raw(
+        let posted = await lotus.raw(
             "POST", page.replacingOccurrences(of: "/entry/", with: "/api/entrycomments/"),
             headers: [Self.authorization, scope, ("Content-Type", "application/atom+xml")], body: comment)
         #expect(posted.status == 201)
-        let scoped = try lotus.raw("GET", page, headers: [scope]).bodyText
+        let scoped = await lotus.raw("GET", page, headers: [scope]).bodyText
         #expect(scoped.contains("&lt;script&gt;alert(1)&lt;/script&gt; Nice") && !scoped.contains("<script>"))
-        #expect(!(try lotus.raw("GET", page).bodyText.contains("alert(1)")))
-        #expect(try lotus.raw("POST", "/__admin/reset", headers: [scope]).status == 200)
-        #expect(!(try lotus.raw("GET", page, headers: [scope]).bodyText.contains("alert(1)")))
+        #expect(!(await lotus.raw("GET", page).bodyText.contains("alert(1)")))
+        #expect(await lotus.raw("POST", "/__admin/reset", headers: [scope]).status == 200)
+        #expect(!(await lotus.raw("GET", page, headers: [scope]).bodyText.contains("alert(1)")))
     }
 
-    @Test func profileBlogAndItemPagesInTheRequestsLanguage() throws {
+    @Test func profileBlogAndItemPagesInTheRequestsLanguage() async throws {
         let lotus = try LotusTestServer.start()
-        defer { lotus.stop() }
         for query in ["key=\(Self.nickKey)", "userid=\(Self.nickUserid)", "email=\(LotusTestServer.nick.email)"] {
-            let profile = try lotus.raw("GET", "/profiles/html/profileView.do?\(query)")
+            let profile = await lotus.raw("GET", "/profiles/html/profileView.do?\(query)")
             #expect(profile.status == 200 && profile.bodyText.contains("<h1 class=\"fn\">Nick Poore</h1>"))
             #expect(profile.bodyText.contains("/profiles/vcard/profile.do?key=\(Self.nickKey)") && profile.bodyText.contains("/blogs/npoore\""))
         }
-        let french = try lotus.raw("GET", "/profiles/html/profileView.do?key=\(Self.nickKey)&lang=fr_FR")
+        let french = await lotus.raw("GET", "/profiles/html/profileView.do?key=\(Self.nickKey)&lang=fr_FR")
         #expect(
             french.header("Content-Language") == "fr-FR" && french.bodyText.contains("<html lang=\"fr\">")
                 && french.bodyText.contains("<h2>Réseau</h2>"))
-        let blog = try lotus.raw("GET", "/blogs/npoore", headers: [("Accept-Language", "fr")])
+        let blog = await lotus.raw("GET", "/blogs/npoore", headers: [("Accept-Language", "fr")])
         #expect(blog.status == 200 && blog.bodyText.contains("<h2>Entrées</h2>") && blog.bodyText.contains("par <a class=\"fn url\""))
-        let vcard = try lotus.raw("GET", "/profiles/vcard/profile.do?key=\(Self.nickKey)")
+        let vcard = await lotus.raw("GET", "/profiles/vcard/profile.do?key=\(Self.nickKey)")
         #expect(vcard.header("Content-Type") == "text/directory;charset=UTF-8" && vcard.bodyText.hasPrefix("BEGIN:VCARD\r\nVERSION:2.1\r\n"))
         #expect(vcard.bodyText.hasSuffix("END:VCARD\r\n"))
-        let story = try Feed.parse(Data(try lotus.raw("GET", "/news/atom/stories/public?source=files&ps=1").bodyText.utf8)).entries[0]
+        let story = try Feed.parse(Data(await lotus.raw("GET", "/news/atom/stories/public?source=files&ps=1").bodyText.utf8)).entries[0]
         let link = try #require(story.links["alternate"].flatMap(URLComponents.init(string:)))
-        let item = try lotus.raw("GET", link.percentEncodedPath + "?" + (link.percentEncodedQuery ?? ""))
+        let item = await lotus.raw("GET", link.percentEncodedPath + "?" + (link.percentEncodedQuery ?? ""))
         #expect(item.status == 200 && item.bodyText.contains("<h1>"))
         // Unknown people, blogs, entries and items are 404 pages (and an entry under another blog).
-        let npooreEntry = try firstEntryID(lotus, "npoore")
+        let npooreEntry = try await firstEntryID(lotus, "npoore")
         for missing in [
             "/profiles/html/profileView.do?key=nobody", "/profiles/html/profileView.do", "/profiles/vcard/profile.do?key=nobody",
             "/blogs/nosuchblog", "/blogs/npoore/entry/nosuchentry", "/blogs/mobile-lab/entry/\(npooreEntry)",
             "/files/html/item?id=nothing", "/wikis/html/item",
         ] {
-            let response = try lotus.raw("GET", missing, headers: [("Accept-Language", "fr")])
+            let response = await lotus.raw("GET", missing, headers: [("Accept-Language", "fr")])
             #expect(response.status == 404, "\(missing)")
             #expect(
                 response.header("Content-Type") == "text/html;charset=UTF-8" && response.bodyText.contains("<h1>Page introuvable</h1>"), "\(missing)")
         }
     }
 
-    private func firstEntryID(_ lotus: LotusTestServer, _ handle: String) throws -> String {
-        let feed = try Feed.parse(Data(try lotus.raw("GET", "/blogs/\(handle)/feed/entries/atom?ps=1").bodyText.utf8))
+    private func firstEntryID(_ lotus: LotusTestServer, _ handle: String) async throws -> String {
+        let feed = try Feed.parse(Data(await lotus.raw("GET", "/blogs/\(handle)/feed/entries/atom?ps=1").bodyText.utf8))
         return String(feed.entries[0].id.dropFirst("urn:lsid:ibm.com:blogs:entry-".count))
     }
 }

@@ -11,8 +11,9 @@ import FoundationNetworking
 import FoundationXML
 #endif
 
-/// A server on the shipped stubs/lotus (or a copy with another config.json), with a URLSession
-/// client for feeds and a raw connection for what URLSession hides (401 challenges, redirects).
+/// Lotus on the shipped stubs/lotus (or a copy with another config.json), behind the router in
+/// memory: feeds read as URLSession reads them, and every status and header as the backend gave
+/// them (401 challenges, redirects).
 struct LotusTestServer {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("stubs/lotus")
@@ -20,7 +21,7 @@ struct LotusTestServer {
     /// The first person of people.json, who owns the `npoore` blog.
     static let nick = (email: "npoore@renovations.example.com", password: "passw0rd")
 
-    let server: TestServer
+    let server: BackendTester
 
     static func start(config: String? = nil) throws -> LotusTestServer {
         var directory = fixtures
@@ -33,10 +34,8 @@ struct LotusTestServer {
             }
             try Data(config.utf8).write(to: directory.appendingPathComponent("config.json"))
         }
-        return LotusTestServer(server: try TestServer.start(backends: [LotusBackend(directory: directory)]))
+        return LotusTestServer(server: try BackendTester(backends: [LotusBackend(directory: directory)]))
     }
-
-    func stop() { server.stop() }
 
     static func basic(_ login: String, _ password: String) -> String {
         "Basic " + Data("\(login):\(password)".utf8).base64EncodedString()
@@ -55,21 +54,16 @@ struct LotusTestServer {
         return try Feed.parse(body)
     }
 
-    /// Any request over a raw connection: every status and header as sent.
-    func raw(_ method: String, _ path: String, headers: [(String, String)] = [], body: String = "") throws -> RawHTTPConnection.Response {
-        let connection = try server.connect()
-        var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nConnection: close\r\n"
-        for (name, value) in headers { request += "\(name): \(value)\r\n" }
-        request += "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
-        try connection.send(request)
-        return try connection.readResponse(expectBody: method != "HEAD")
+    /// Any request, with every status and header as the backend gave them.
+    func raw(_ method: String, _ path: String, headers: [(String, String)] = [], body: String = "") async -> RawHTTPConnection.Response {
+        await server.raw(method, path, headers: headers, body: body)
     }
 
     /// A write with credentials, as Atom.
-    func write(_ method: String, _ path: String, entry: String, as login: (email: String, password: String) = nick) throws
+    func write(_ method: String, _ path: String, entry: String, as login: (email: String, password: String) = nick) async
         -> RawHTTPConnection.Response
     {
-        try raw(
+        await raw(
             method, path, headers: [("Authorization", Self.basic(login.email, login.password)), ("Content-Type", "application/atom+xml")],
             body: entry)
     }

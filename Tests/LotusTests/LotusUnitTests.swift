@@ -5,7 +5,7 @@ import UnderstudyTesting
 @testable import Lotus
 
 @Suite struct LotusUnitTests {
-    @Test func rfc3339DatesParseAndFormat() throws {
+    @Test func rfc3339DatesParseAndFormat() async throws {
         let date = try #require(AtomDate("2010-10-08T09:05:07.250Z"))
         #expect(date.text == "2010-10-08T09:05:07.250Z")
         #expect(date.httpDate == "Fri, 08 Oct 2010 09:05:07 GMT")
@@ -20,7 +20,7 @@ import UnderstudyTesting
     }
 
     /// `mounts` names the prefixes the components are also under; older config.json files say `prefixes`.
-    @Test func theComponentsAreMountedUnderPrefixesByTheirNewOrOlderSettingName() throws {
+    @Test func theComponentsAreMountedUnderPrefixesByTheirNewOrOlderSettingName() async throws {
         for key in ["mounts", "prefixes"] {
             let root = try makeTemporaryDirectory(["config.json": #"{"\#(key)": ["/legacy/connections"]}"#])
             defer { try? FileManager.default.removeItem(at: root) }
@@ -45,7 +45,7 @@ import UnderstudyTesting
         #expect(LotusLabels(lang: "xx", acceptLanguage: nil).language == "en")
     }
 
-    @Test func fixtureProblemsSayWhereTheyAre() throws {
+    @Test func fixtureProblemsSayWhereTheyAre() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lotus-bad-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

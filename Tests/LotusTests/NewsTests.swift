@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import Testing
 
 @testable import Lotus
@@ -8,7 +9,6 @@ import Testing
 @Suite struct NewsTests {
     @Test func thePublicFeedIsAtomAsConnectionsWritesIt() async throws {
         let lotus = try LotusTestServer.start()
-        defer { lotus.stop() }
         let (status, response, body) = try await lotus.get("/news/atom/stories/public")
         #expect(status == 200)
         #expect(response.value(forHTTPHeaderField: "Content-Type") == "application/atom+xml;charset=UTF-8")
@@ -39,7 +39,6 @@ import Testing
 
     @Test func pagingAndItsEdges() async throws {
         let lotus = try LotusTestServer.start()
-        defer { lotus.stop() }
         let blogs = try await lotus.feed("/news/atom/stories/public?source=blogs&ps=30")
         #expect(blogs.entries.count == 30)
         #expect(blogs.entries.allSatisfy { entry in entry.categories.contains { $0.term == "blogs" } })
@@ -59,16 +58,15 @@ import Testing
         let second = try await lotus.feed("/news/atom/stories/public?source=blogs&ps=30&page=2")
         #expect(Set(second.entries.map(\.id)).isDisjoint(with: blogs.entries.map(\.id)))
         // Values that are not numbers are errors, as Connections' error document.
-        let bad = try lotus.raw("GET", "/news/atom/stories/public?page=two")
+        let bad = await lotus.raw("GET", "/news/atom/stories/public?page=two")
         #expect(bad.status == 400)
         #expect(bad.header("Content-Type") == "text/xml;charset=UTF-8")
         #expect(bad.bodyText.contains("<error xmlns=\"http://www.ibm.com/xmlns/prod/sn\">") && bad.bodyText.contains("<code>400</code>"))
-        #expect(try lotus.raw("GET", "/news/atom/stories/public?source=mail").status == 400)
+        #expect(await lotus.raw("GET", "/news/atom/stories/public?source=mail").status == 400)
     }
 
     @Test func filtersByPersonSourceContainerAndDate() async throws {
         let lotus = try LotusTestServer.start()
-        defer { lotus.stop() }
         let all = try await lotus.feed("/news/atom/stories/public?ps=100")
         let byEmail = try await lotus.feed("/news/atom/stories/public?email=\(LotusTestServer.nick.email)&ps=100")
         #expect(!byEmail.entries.isEmpty && byEmail.entries.allSatisfy { $0.authorEmail == LotusTestServer.nick.email })
@@ -80,7 +78,7 @@ import Testing
         let userid = try #require(people["people"]?.first { $0.email == someone.authorEmail }?.userid)
         let byUserid = try await lotus.feed("/news/atom/stories/public?email=\(LotusTestServer.nick.email)&userid=\(userid)")
         #expect(byUserid.entries.allSatisfy { $0.authorEmail == someone.authorEmail })
-        #expect(try lotus.raw("GET", "/news/atom/stories/public?email=nobody@example.com").status == 404)
+        #expect(await lotus.raw("GET", "/news/atom/stories/public?email=nobody@example.com").status == 404)
         // Every source has stories.
         for source in ["activities", "blogs", "bookmarks", "communities", "files", "profiles", "wikis"] {
             let feed = try await lotus.feed("/news/atom/stories/public?source=\(source)&ps=5")
@@ -92,7 +90,7 @@ import Testing
         #expect(since.entries.allSatisfy { $0.updated > "2010-10-10T00:00:00" })
         let before = try await lotus.feed("/news/atom/stories/public?before=2010-09-05T00:00:00.000Z&ps=100")
         #expect(!before.entries.isEmpty && before.entries.allSatisfy { $0.updated < "2010-09-05T00:00:00" })
-        #expect(try lotus.raw("GET", "/news/atom/stories/public?since=yesterday").status == 400)
+        #expect(await lotus.raw("GET", "/news/atom/stories/public?since=yesterday").status == 400)
         let blogFeed = try await lotus.feed("/blogs/home/feed/blogs/atom")
         #expect(blogFeed.entries.count == 7)
         let npoore = try #require(blogFeed.entries.first { $0.title == "Nick's Notes" })
@@ -106,7 +104,6 @@ import Testing
 
     @Test func labelsAreTranslatedAndUserContentIsNot() async throws {
         let lotus = try LotusTestServer.start()
-        defer { lotus.stop() }
         let english = try await lotus.feed("/news/atom/stories/public?source=blogs&ps=1")
         for lang in ["fr_FR", "fr-fr"] {
             let (_, response, body) = try await lotus.get("/news/atom/stories/public?source=blogs&ps=1&lang=\(lang)")
@@ -125,12 +122,11 @@ import Testing
 
     @Test func privateFeedsChallengeForBasicCredentials() async throws {
         let lotus = try LotusTestServer.start()
-        defer { lotus.stop() }
-        let challenge = try lotus.raw("GET", "/news/atom/stories/statusupdates")
+        let challenge = await lotus.raw("GET", "/news/atom/stories/statusupdates")
         #expect(challenge.status == 401)
         #expect(challenge.header("WWW-Authenticate") == "Basic realm=\"Lotus Connections\"")
         #expect(challenge.bodyText.contains("<code>401</code>"))
-        let wrong = try lotus.raw(
+        let wrong = await lotus.raw(
             "GET", "/news/atom/stories/statusupdates", headers: [("Authorization", LotusTestServer.basic(LotusTestServer.nick.email, "nope"))])
         #expect(wrong.status == 401)
         let authorization = ["Authorization": LotusTestServer.basic(LotusTestServer.nick.email, LotusTestServer.nick.password)]
@@ -139,8 +135,7 @@ import Testing
         #expect(try await lotus.feed("/news/atom/stories/top", headers: authorization).entries.count == 20)
         // 2.5 can redirect to HTTPS before challenging.
         let redirecting = try LotusTestServer.start(config: #"{"httpsRedirect": true}"#)
-        defer { redirecting.stop() }
-        let redirect = try redirecting.raw("GET", "/news/atom/stories/top")
+        let redirect = await redirecting.raw("GET", "/news/atom/stories/top")
         #expect(redirect.status == 302)
         #expect(redirect.header("Location") == "https://127.0.0.1:\(redirecting.server.port)/news/atom/stories/top")
     }
@@ -149,7 +144,6 @@ import Testing
     /// people they follow did, their own updates and messages on their board — nobody else's.
     @Test func topStoriesFollowTheNetworkAndTheFollowed() async throws {
         let lotus = try LotusTestServer.start()
-        defer { lotus.stop() }
         let nick = ["Authorization": LotusTestServer.basic(LotusTestServer.nick.email, LotusTestServer.nick.password)]
         // Nick lists Bruno and Chen; Mei and Nikolai list Nick; he follows Dalia and Hana.
         let circle: Set = ["Nick Poore", "Bruno Bauer", "Chen Castillo", "Mei Mori", "Nikolai Novak", "Dalia Dubois", "Hana Hoshino"]
@@ -163,7 +157,7 @@ import Testing
         let bruno = ["Authorization": LotusTestServer.basic("bruno.bauer@renovations.example.com", "brunopass")]
         #expect(try await lotus.feed("/news/atom/stories/top?ps=100", headers: bruno).entries.map(\.id) != top.entries.map(\.id))
         // A status Nick posts is at the top of his own updates.
-        let put = try lotus.write(
+        let put = await lotus.write(
             "PUT", "/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)",
             entry: #"<entry xmlns="http://www.w3.org/2005/Atom"><content type="text">Following along</content></entry>"#)
         #expect(put.status == 200)
@@ -174,7 +168,6 @@ import Testing
     /// documentation describes the feed; `source` narrows or widens it.
     @Test func statusUpdatesOfTheNetworkAndTheFollowed() async throws {
         let lotus = try LotusTestServer.start()
-        defer { lotus.stop() }
         let nick = ["Authorization": LotusTestServer.basic(LotusTestServer.nick.email, LotusTestServer.nick.password)]
         func names(_ query: String) async throws -> Set<String> {
             Set(
@@ -189,17 +182,17 @@ import Testing
         let organization = try await names("&source=organization")
         #expect(organization.count == 6 && !organization.contains("Nick Poore"))
         #expect(
-            try lotus.raw("GET", "/news/atom/stories/statusupdates?source=blogs", headers: [("Authorization", nick["Authorization"]!)]).status == 400)
+            await lotus.raw("GET", "/news/atom/stories/statusupdates?source=blogs", headers: [("Authorization", nick["Authorization"]!)]).status
+                == 400)
     }
 
     @Test func savingAStory() async throws {
         let lotus = try LotusTestServer.start()
-        defer { lotus.stop() }
         let story = try await lotus.feed("/news/atom/stories/public?ps=1").entries[0]
         let authorization = ["Authorization": LotusTestServer.basic(LotusTestServer.nick.email, LotusTestServer.nick.password)]
         // 2.5 needs userid on this feed.
-        #expect(try lotus.raw("GET", "/news/atom/stories/saved", headers: [("Authorization", authorization["Authorization"]!)]).status == 400)
-        let saved = try lotus.write(
+        #expect(await lotus.raw("GET", "/news/atom/stories/saved", headers: [("Authorization", authorization["Authorization"]!)]).status == 400)
+        let saved = await lotus.write(
             "POST", "/news/atom/stories/saved", entry: "<entry xmlns=\"http://www.w3.org/2005/Atom\"><id>\(story.id)</id></entry>")
         #expect(saved.status == 201)
         let location = try #require(saved.header("Location"))
@@ -208,35 +201,34 @@ import Testing
         #expect(list.entries.map(\.id) == [story.id])
         // Someone else's saved stories are not for Nick.
         let other = path.replacingOccurrences(of: "userid=", with: "userid=x")
-        #expect(try lotus.raw("GET", other, headers: [("Authorization", authorization["Authorization"]!)]).status == 403)
+        #expect(await lotus.raw("GET", other, headers: [("Authorization", authorization["Authorization"]!)]).status == 403)
     }
 
     @Test func conditionalGetAnswers304UntilTheFeedChanges() async throws {
         let lotus = try LotusTestServer.start()
-        defer { lotus.stop() }
-        let first = try lotus.raw("GET", "/news/atom/stories/public?source=profiles")
+        let first = await lotus.raw("GET", "/news/atom/stories/public?source=profiles")
         let etag = try #require(first.header("ETag"))
         let modified = try #require(first.header("Last-Modified"))
         #expect(modified.hasSuffix(" GMT"))
-        #expect(try lotus.raw("GET", "/news/atom/stories/public?source=profiles", headers: [("If-None-Match", etag)]).status == 304)
-        let notModified = try lotus.raw("GET", "/news/atom/stories/public?source=profiles", headers: [("If-Modified-Since", modified)])
+        #expect(await lotus.raw("GET", "/news/atom/stories/public?source=profiles", headers: [("If-None-Match", etag)]).status == 304)
+        let notModified = await lotus.raw("GET", "/news/atom/stories/public?source=profiles", headers: [("If-Modified-Since", modified)])
         #expect(notModified.status == 304 && notModified.body.isEmpty && notModified.header("ETag") == etag)
-        #expect(try lotus.raw("GET", "/news/atom/stories/public?source=profiles", headers: [("If-None-Match", "\"other\"")]).status == 200)
+        #expect(await lotus.raw("GET", "/news/atom/stories/public?source=profiles", headers: [("If-None-Match", "\"other\"")]).status == 200)
         // A status update is a new story: the feed changed.
         let update = "<entry xmlns=\"http://www.w3.org/2005/Atom\"><content type=\"text\">Testing conditional GET</content></entry>"
-        #expect(try lotus.write("PUT", "/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)", entry: update).status == 200)
-        let changed = try lotus.raw("GET", "/news/atom/stories/public?source=profiles", headers: [("If-None-Match", etag)])
+        #expect(
+            await lotus.write("PUT", "/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)", entry: update).status == 200)
+        let changed = await lotus.raw("GET", "/news/atom/stories/public?source=profiles", headers: [("If-None-Match", etag)])
         #expect(changed.status == 200 && changed.header("ETag") != etag)
-        #expect(try lotus.raw("GET", "/news/atom/stories/public?source=profiles", headers: [("If-Modified-Since", modified)]).status == 200)
+        #expect(await lotus.raw("GET", "/news/atom/stories/public?source=profiles", headers: [("If-Modified-Since", modified)]).status == 200)
     }
 
     @Test func aStatusUpdateIsAStoryAtOnceAndResetUndoesIt() async throws {
         let lotus = try LotusTestServer.start(config: #"{"now": "2011-01-01T12:00:00Z"}"#)
-        defer { lotus.stop() }
         let update =
             "<entry xmlns=\"http://www.w3.org/2005/Atom\"><category scheme=\"http://www.ibm.com/xmlns/prod/sn/type\" term=\"entry\"/>"
             + "<category scheme=\"http://www.ibm.com/xmlns/prod/sn/message-type\" term=\"status\"/><content type=\"text\">Shipping &amp; testing</content></entry>"
-        let put = try lotus.write("PUT", "/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)", entry: update)
+        let put = await lotus.write("PUT", "/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)", entry: update)
         #expect(put.status == 200 && put.body.isEmpty)
         let newest = try await lotus.feed("/news/atom/stories/public?ps=1").entries[0]
         #expect(newest.title == "Nick Poore updated their status.")
@@ -246,21 +238,22 @@ import Testing
         _ = try await lotus.server.send("POST", "/__admin/reset")
         #expect(try await lotus.feed("/news/atom/stories/public?ps=1").entries[0].title != "Nick Poore updated their status.")
         // Someone else's status cannot be set.
-        let other = try lotus.write("PUT", "/profiles/atom/mv/theboard/entry/status.do?email=bruno.bauer@renovations.example.com", entry: update)
+        let other = await lotus.write("PUT", "/profiles/atom/mv/theboard/entry/status.do?email=bruno.bauer@renovations.example.com", entry: update)
         #expect(other.status == 403)
-        #expect(try lotus.raw("PUT", "/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)", body: update).status == 401)
+        #expect(await lotus.raw("PUT", "/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)", body: update).status == 401)
         #expect(
-            try lotus.write("PUT", "/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)", entry: "not xml").status == 400)
+            await lotus.write("PUT", "/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)", entry: "not xml").status == 400
+        )
     }
 
     /// A feature's stories are indexed at load; what clients post joins them until a reset.
     @Test func postedStoriesJoinTheirFeatureUntilReset() async throws {
         let lotus = try LotusTestServer.start(config: #"{"now": "2011-01-01T12:00:00Z", "responseCache": 0}"#)
-        defer { lotus.stop() }
         let profiles = try await lotus.feed("/news/atom/stories/public?source=profiles&ps=1")
         let blogs = try await lotus.feed("/news/atom/stories/public?source=blogs&ps=1")
         let update = "<entry xmlns=\"http://www.w3.org/2005/Atom\"><content type=\"text\">Shipping</content></entry>"
-        #expect(try lotus.write("PUT", "/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)", entry: update).status == 200)
+        #expect(
+            await lotus.write("PUT", "/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)", entry: update).status == 200)
         let after = try await lotus.feed("/news/atom/stories/public?source=profiles&ps=1&lang=de")
         #expect(after.entries.first?.title == "Nick Poore hat den Status aktualisiert.")
         #expect(after.totalResults == profiles.totalResults.map { $0 + 1 })
@@ -273,9 +266,8 @@ import Testing
 
     /// Bodies that crashed FoundationXML's parser, or asked it to read a file: each is a 400 and the
     /// server keeps answering.
-    @Test func hostileEntriesAreRefusedAndTheServerStaysUp() throws {
+    @Test func hostileEntriesAreRefusedAndTheServerStaysUp() async throws {
         let lotus = try LotusTestServer.start()
-        defer { lotus.stop() }
         let path = "/profiles/atom/mv/theboard/entry/status.do?email=\(LotusTestServer.nick.email)"
         let secret = FileManager.default.temporaryDirectory.appendingPathComponent("lotus-xxe-\(UUID().uuidString)")
         try "TOP-SECRET".write(to: secret, atomically: true, encoding: .utf8)
@@ -289,16 +281,14 @@ import Testing
             Array(("<entry " + (0..<40_000).map { "a\($0)='1'" }.joined(separator: " ") + "/>").utf8),
         ]
         for body in bodies {
-            let connection = try lotus.server.connect()
-            let head =
-                "PUT \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nAuthorization: \(LotusTestServer.basic(LotusTestServer.nick.email, LotusTestServer.nick.password))\r\n"
-                + "Content-Type: application/atom+xml\r\nContent-Length: \(body.count)\r\n\r\n"
-            try connection.send(Array(head.utf8) + body)
-            let answer = try connection.readResponse()
+            var headers = HTTPHeaders()
+            headers.add("Authorization", LotusTestServer.basic(LotusTestServer.nick.email, LotusTestServer.nick.password))
+            headers.add("Content-Type", "application/atom+xml")
+            let answer = await lotus.server.send(Request(method: .put, target: path, headers: headers, body: body))
             #expect(answer.status == 400)
-            #expect(!answer.bodyText.contains("TOP-SECRET"))
+            #expect(!String(decoding: answer.body.bytes, as: UTF8.self).contains("TOP-SECRET"))
         }
         let good = "<entry xmlns=\"http://www.w3.org/2005/Atom\"><content type=\"text\">still here</content></entry>"
-        #expect(try lotus.write("PUT", path, entry: good).status == 200)
+        #expect(await lotus.write("PUT", path, entry: good).status == 200)
     }
 }

@@ -9,7 +9,6 @@ import Testing
 
     @Test func profilesByEmailUseridAndKey() async throws {
         let lotus = try LotusTestServer.start()
-        defer { lotus.stop() }
         let (_, response, body) = try await lotus.get("/profiles/atom/profile.do?email=\(Self.nick.email)")
         let text = String(decoding: body, as: UTF8.self)
         let feed = try Feed.parse(body)
@@ -35,16 +34,15 @@ import Testing
         let bare = try await lotus.get("/profiles/atom/profileEntry.do?key=\(key)")
         #expect(bare.response.value(forHTTPHeaderField: "Content-Type") == "application/atom+xml;type=entry;charset=UTF-8")
         #expect(try Feed.parse(bare.body).entries.first?.title == "Nick Poore")
-        #expect(try lotus.raw("GET", "/profiles/atom/profile.do").status == 400)
-        #expect(try lotus.raw("GET", "/profiles/atom/profile.do?email=nobody@example.com").status == 404)
-        #expect(try lotus.raw("GET", "/profiles/atom/profile.do?key=\(key)&format=huge").status == 400)
-        let photo = try lotus.raw("GET", "/profiles/photo.do?key=\(key)")
+        #expect(await lotus.raw("GET", "/profiles/atom/profile.do").status == 400)
+        #expect(await lotus.raw("GET", "/profiles/atom/profile.do?email=nobody@example.com").status == 404)
+        #expect(await lotus.raw("GET", "/profiles/atom/profile.do?key=\(key)&format=huge").status == 400)
+        let photo = await lotus.raw("GET", "/profiles/photo.do?key=\(key)")
         #expect(photo.status == 200 && photo.header("Content-Type") == "image/png" && photo.body.starts(with: [0x89, 0x50, 0x4E, 0x47]))
     }
 
     @Test func profileSearchWithWildcardsAndPaging() async throws {
         let lotus = try LotusTestServer.start()
-        defer { lotus.stop() }
         #expect(try await lotus.feed("/profiles/atom/search.do?name=Nick").titles == ["Nick Poore"])
         #expect(try await lotus.feed("/profiles/atom/search.do?name=poore").titles == ["Nick Poore"])
         let star = try await lotus.feed("/profiles/atom/search.do?name=Ma*")
@@ -61,19 +59,18 @@ import Testing
         #expect(!free.entries.isEmpty)
         let none = try await lotus.feed("/profiles/atom/search.do?name=Nobody")
         #expect(none.totalResults == 0 && none.entries.isEmpty)
-        #expect(try lotus.raw("GET", "/profiles/atom/search.do").status == 400)
+        #expect(await lotus.raw("GET", "/profiles/atom/search.do").status == 400)
     }
 
     @Test func theBoardStatusAndServiceDocument() async throws {
         let lotus = try LotusTestServer.start()
-        defer { lotus.stop() }
         let board = try await lotus.feed("/profiles/atom/mv/theboard/entries.do?email=\(Self.nick.email)")
         #expect(board.entries.first?.categories.contains { $0.term == "status" } == true)
         // A message on Bruno's board: 201, Location, and the new entry; it is on the board and in the feed.
         let message =
             "<entry xmlns=\"http://www.w3.org/2005/Atom\"><category scheme=\"http://www.ibm.com/xmlns/prod/sn/type\" term=\"entry\"/>"
             + "<category scheme=\"http://www.ibm.com/xmlns/prod/sn/message-type\" term=\"simpleEntry\"/><content type=\"text\">Great talk!</content></entry>"
-        let posted = try lotus.write("POST", "/profiles/atom/mv/theboard/entries.do?email=bruno.bauer@renovations.example.com", entry: message)
+        let posted = await lotus.write("POST", "/profiles/atom/mv/theboard/entries.do?email=bruno.bauer@renovations.example.com", entry: message)
         #expect(posted.status == 201)
         let location = try #require(posted.header("Location"))
         #expect(location.contains("/profiles/atom/mv/theboard/entry.do?entryid="))
@@ -85,31 +82,30 @@ import Testing
         #expect(try await lotus.feed("/news/atom/stories/public?ps=1").titles == ["Nick Poore posted a message to Bruno Bauer's board."])
         // A comment on it, shown inline or as entries.
         let id = String(location.split(separator: "=").last!)
-        let comment = try lotus.write(
+        let comment = await lotus.write(
             "POST", "/profiles/atom/mv/theboard/comments.do?entryid=\(id)",
             entry: "<entry xmlns=\"http://www.w3.org/2005/Atom\"><content type=\"text\">Thanks!</content></entry>")
         #expect(comment.status == 201)
         let all = try await lotus.feed("/profiles/atom/mv/theboard/entries.do?email=bruno.bauer@renovations.example.com&comments=all")
         #expect(all.entries.contains { $0.content == "Thanks!" && $0.categories.contains { $0.term == "comment" } })
-        #expect(try lotus.raw("GET", "/profiles/atom/mv/theboard/entries.do?email=\(Self.nick.email)&comments=some").status == 400)
+        #expect(await lotus.raw("GET", "/profiles/atom/mv/theboard/entries.do?email=\(Self.nick.email)&comments=some").status == 400)
         // A message needs the entry category.
-        let bad = try lotus.write(
+        let bad = await lotus.write(
             "POST", "/profiles/atom/mv/theboard/entries.do?email=bruno.bauer@renovations.example.com",
             entry: "<entry xmlns=\"http://www.w3.org/2005/Atom\"><content>x</content></entry>")
         #expect(bad.status == 400)
         // The service document of the signed-in person.
-        let service = try lotus.raw(
+        let service = await lotus.raw(
             "GET", "/profiles/atom/profileService.do", headers: [("Authorization", LotusTestServer.basic(Self.nick.email, Self.nick.password))])
         #expect(service.status == 200 && service.header("Content-Type") == "application/atomsvc+xml; charset=UTF-8")
         #expect(service.bodyText.contains("<service xmlns=\"http://www.w3.org/2007/app\"") && service.bodyText.contains("Nick Poore"))
-        #expect(try lotus.raw("GET", "/profiles/atom/profileService.do").status == 401)
-        let tags = try lotus.raw("GET", "/profiles/atom/profileTags.do?targetEmail=\(Self.nick.email)")
+        #expect(await lotus.raw("GET", "/profiles/atom/profileService.do").status == 401)
+        let tags = await lotus.raw("GET", "/profiles/atom/profileTags.do?targetEmail=\(Self.nick.email)")
         #expect(tags.header("Content-Type") == "application/atomcat+xml; charset=UTF-8" && tags.bodyText.contains("snx:frequency=\"1\""))
     }
 
     @Test func blogEntriesFeedsCountPagesFromZero() async throws {
         let lotus = try LotusTestServer.start()
-        defer { lotus.stop() }
         let (_, response, body) = try await lotus.get("/blogs/home/feed/entries/atom")
         #expect(response.value(forHTTPHeaderField: "Content-Type") == "application/atom+xml; charset=utf-8")
         let text = String(decoding: body, as: UTF8.self)
@@ -138,30 +134,29 @@ import Testing
         #expect(byTitle.titles == byTitle.titles.sorted())
         let since = try await lotus.feed("/blogs/home/feed/entries/atom?since=2010-10-05T00:00:00.000Z&ps=50")
         #expect(since.entries.allSatisfy { $0.updated > "2010-10-05" })
-        #expect(try lotus.raw("GET", "/blogs/home/feed/entries/atom?sortBy=size").status == 400)
-        #expect(try lotus.raw("GET", "/blogs/nosuchblog/feed/entries/atom").status == 404)
+        #expect(await lotus.raw("GET", "/blogs/home/feed/entries/atom?sortBy=size").status == 400)
+        #expect(await lotus.raw("GET", "/blogs/nosuchblog/feed/entries/atom").status == 404)
         // An entry, its comments, the tag document.
         let entryID = String(npoore.entries[0].id.dropFirst("urn:lsid:ibm.com:blogs:entry-".count))
         #expect(try await lotus.feed("/blogs/npoore/feed/entry/atom?entryid=\(entryID)").entries.first?.id == npoore.entries[0].id)
         let commented = try #require(npoore.entries.first { entry in (entry.links["replies"] ?? "").isEmpty == false })
         let commentsPath = String(commented.links["replies"]!.dropFirst("http://127.0.0.1:\(lotus.server.port)".count))
         _ = try await lotus.feed(commentsPath)
-        let tags = try lotus.raw("GET", "/blogs/npoore/feed/tags/atom")
+        let tags = await lotus.raw("GET", "/blogs/npoore/feed/tags/atom")
         #expect(tags.header("Content-Type") == "application/atomcat+xml; charset=utf-8")
         #expect(tags.bodyText.hasPrefix("<?xml version='1.0'?>\n<categories xml:lang=\"en-US\" fixed=\"no\" xmlns=\"http://www.w3.org/2007/app\">"))
         // A person's blog: a redirect.
-        let redirect = try lotus.raw("GET", "/blogs/roller-ui/feed/\(Self.nick.email)")
+        let redirect = await lotus.raw("GET", "/blogs/roller-ui/feed/\(Self.nick.email)")
         #expect(redirect.status == 302 && redirect.header("Location")?.hasSuffix("/blogs/npoore/feed/entries/atom") == true)
     }
 
     @Test func postingBlogEntriesAndComments() async throws {
         let lotus = try LotusTestServer.start()
-        defer { lotus.stop() }
         let entry = """
             <entry xmlns="http://www.w3.org/2005/Atom"><title type="text">Offline first</title>
             <content type="html">&lt;p&gt;Cache the feed.&lt;/p&gt;</content><category term="mobile"/><category term="cache"/></entry>
             """
-        let posted = try lotus.write("POST", "/blogs/npoore/api/entries", entry: entry)
+        let posted = await lotus.write("POST", "/blogs/npoore/api/entries", entry: entry)
         #expect(posted.status == 201)
         #expect(posted.header("Location")?.contains("/blogs/npoore/api/entries/") == true)
         let newest = try await lotus.feed("/blogs/npoore/feed/entries/atom?ps=1")
@@ -171,10 +166,10 @@ import Testing
             try await lotus.feed("/news/atom/stories/public?source=blogs&ps=1").titles
                 == ["Nick Poore created a blog entry named Offline first in the Nick's Notes blog."])
         // Only the owner posts to a blog; anyone signed in comments.
-        #expect(try lotus.write("POST", "/blogs/mobile-lab/api/entries", entry: entry).status == 403)
-        #expect(try lotus.raw("POST", "/blogs/npoore/api/entries", body: entry).status == 401)
+        #expect(await lotus.write("POST", "/blogs/mobile-lab/api/entries", entry: entry).status == 403)
+        #expect(await lotus.raw("POST", "/blogs/npoore/api/entries", body: entry).status == 401)
         let id = String(newest.entries[0].id.dropFirst("urn:lsid:ibm.com:blogs:entry-".count))
-        let comment = try lotus.write(
+        let comment = await lotus.write(
             "POST", "/blogs/npoore/api/entrycomments/\(id)",
             entry: "<entry xmlns=\"http://www.w3.org/2005/Atom\"><content type=\"html\">Nice</content></entry>",
             as: (email: "bruno.bauer@renovations.example.com", password: "brunopass"))
@@ -187,7 +182,6 @@ import Testing
 
     @Test func searchAcrossFeatures() async throws {
         let lotus = try LotusTestServer.start()
-        defer { lotus.stop() }
         let results = try await lotus.feed("/search/atom/search?query=iphone")
         #expect(!results.entries.isEmpty)
         #expect(results.entries.allSatisfy { entry in entry.categories.contains { $0.term == "search" } })
@@ -201,9 +195,9 @@ import Testing
         #expect(tagged.entries.count == 5 && tagged.entries.allSatisfy { $0.categories.contains { $0.term == "mobile" } })
         let person = try await lotus.feed("/search/atom/search?email=\(Self.nick.email)&scope=blogs&ps=100")
         #expect(!person.entries.isEmpty && person.entries.allSatisfy { $0.authorEmail == Self.nick.email })
-        #expect(try lotus.raw("GET", "/search/atom/search").status == 400)
-        #expect(try lotus.raw("GET", "/search/atom/search?query=x&scope=email").status == 400)
-        #expect(try lotus.raw("GET", "/search/atom/mysearch?query=iphone").status == 401)
+        #expect(await lotus.raw("GET", "/search/atom/search").status == 400)
+        #expect(await lotus.raw("GET", "/search/atom/search?query=x&scope=email").status == 400)
+        #expect(await lotus.raw("GET", "/search/atom/mysearch?query=iphone").status == 401)
         let configs = try await lotus.feed("/developerworks/mydeveloperworks/news/serviceconfigs")
         #expect(configs.titles == ["blogs", "news", "profiles", "search"])
     }

@@ -22,7 +22,7 @@ import Testing
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 
-    @Test func theSentenceOfTheLanguageWithItsValuesEscapedOnceInTheTitleAndTwiceInTheContent() throws {
+    @Test func theSentenceOfTheLanguageWithItsValuesEscapedOnceInTheTitleAndTwiceInTheContent() async throws {
         let directory = LotusDirectory(Self.fixtures)
         let story = try #require(directory.stories.first { $0.id == "s1" })
         let french = Self.written(story, in: directory, base: "http://h&x:1", lang: "fr")
@@ -53,7 +53,7 @@ import Testing
                 && german.contains(#"href="http://other/profiles/html/profileView.do?userid=u1""#))
     }
 
-    @Test func aVerbOfTheFixturesIsPartOfTheSentenceAndAnUnknownActorIsLeftOut() throws {
+    @Test func aVerbOfTheFixturesIsPartOfTheSentenceAndAnUnknownActorIsLeftOut() async throws {
         let directory = LotusDirectory(Self.fixtures)
         let story = try #require(directory.stories.first { $0.id == "s2" })
         let entry = Self.written(story, in: directory, base: "http://h", lang: "es")
@@ -62,7 +62,7 @@ import Testing
         #expect(entry.hasSuffix("<author><name></name><email></email><snx:userid></snx:userid><snx:userState>active</snx:userState></author>"))
     }
 
-    @Test func aPostedStoryIsWrittenAsTheFixturesOnesAre() throws {
+    @Test func aPostedStoryIsWrittenAsTheFixturesOnesAre() async throws {
         let directory = LotusDirectory(Self.fixtures)
         let fixture = try #require(directory.stories.first { $0.id == "s1" })
         // A story the directory did not prepare (as a client's post is) comes out the same.
