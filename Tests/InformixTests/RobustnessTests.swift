@@ -93,22 +93,21 @@ import FoundationNetworking
 
     @Test func theSandboxHoldsOverTheSocket() async throws {
         let (server, _) = try ServiceTests.server()
-        defer { server.stop() }
-        let (forged, _) = try await ServiceTests.post(
+        let (forged, _) = try await ServiceTests.submit(
             server, "/informix/generic.php",
             [
                 ("sql_stmt", "CREATE TRIGGER understudy_x INSERT ON state REFERENCING NEW AS n FOR EACH ROW (DELETE FROM understudy_tables)"),
                 ("tableName", "state"),
             ])
         #expect(forged.contains("<ThereWasAnError>yes</ThereWasAnError>") && forged.contains("-201"))
-        let (listed, _) = try await ServiceTests.post(
+        let (listed, _) = try await ServiceTests.submit(
             server, "/informix/generic.php",
             [
                 ("sql_stmt", "SELECT name FROM sqlite_master"), ("tableName", "state"),
             ])
         #expect(listed.contains("<ThereWasAnError>yes</ThereWasAnError>") && listed.contains("-206"))
         #expect(!listed.contains("understudy_"))
-        let (catalog, _) = try await ServiceTests.post(
+        let (catalog, _) = try await ServiceTests.submit(
             server, "/informix/generic2.php",
             [
                 ("sql_stmt", "SELECT tabname FROM systables WHERE tabid = 100")

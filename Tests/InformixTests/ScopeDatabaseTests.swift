@@ -11,10 +11,11 @@ import FoundationNetworking
 
 /// Every scope's database is a copy of the fixture, made on the scope's first statement. The
 /// fixture's connection has no mutex of its own, and parallel CI workers start their scopes at
-/// the same moment: the copies must not share it at once, and no scope may write into it.
+/// the same moment: the copies must not share it at once, and no scope may write into it. On a
+/// socket, so that the server's worker loops answer them at the same time.
 @Suite struct ScopeDatabaseTests {
     @Test func manyScopesStartedAtOnceEachGetTheirOwnCopy() async throws {
-        let (server, _) = try ServiceTests.server()
+        let server = try TestServer.start(backends: [InformixBackend(directory: InformixFixture.directory)])
         defer { server.stop() }
         let names = (0..<24).map { String(format: "worker-%02d", $0) }  // none a prefix of another
         let answers = try await withThrowingTaskGroup(of: (String, String).self) { group in
@@ -36,8 +37,10 @@ import FoundationNetworking
             #expect(names.filter { answer.contains($0) } == [name], "\(name) sees no other scope's row: \(answer.prefix(400))")
         }
         // The fixture itself is untouched: the default scope has none of those rows.
-        let (shared, _) = try await ServiceTests.post(
-            server, "/informix/generic.php", [("sql_stmt", "SELECT sname FROM state WHERE code='QQ'"), ("tableName", "state")])
+        let select = ServiceTests.form([("sql_stmt", "SELECT sname FROM state WHERE code='QQ'"), ("tableName", "state")])
+        let (body, _) = try await server.send(
+            "POST", "/informix/generic.php", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(select.utf8))
+        let shared = String(decoding: body, as: UTF8.self)
         #expect(!names.contains { shared.contains($0) })
     }
 }

@@ -13,7 +13,8 @@ import FoundationNetworking
 import FoundationXML
 #endif
 
-/// The three PHP services over a real socket, read with URLSession and XMLParser.
+/// The three PHP services behind the router in memory, their answers read as URLSession and
+/// XMLParser read them (the demo app's test, ClientDesignTests, keeps them on a socket).
 @Suite struct ServiceTests {
     /// The shipped stubs/informix, or a copy with `config` as its config.json.
     static func directory(config: String?) throws -> URL {
@@ -27,14 +28,14 @@ import FoundationXML
         return directory
     }
 
-    /// A server on the shipped stubs/informix, or on a copy with `config` as its config.json.
-    static func server(config: String? = nil, dataDirectory: URL? = nil, journal: RequestJournal = RequestJournal()) throws -> (TestServer, URL) {
+    /// The backend on the shipped stubs/informix, or on a copy with `config` as its config.json.
+    static func server(config: String? = nil, dataDirectory: URL? = nil, journal: RequestJournal = RequestJournal()) throws -> (BackendTester, URL) {
         let directory = try directory(config: config)
         let backend = InformixBackend(directory: directory, dataDirectory: dataDirectory)
-        return (try TestServer.start(backends: [backend], journal: journal), directory)
+        return (try BackendTester(backends: [backend], journal: journal), directory)
     }
 
-    /// The backend in memory (no socket), for what needs no real client.
+    /// The backend alone.
     static func tester(config: String? = nil, journal: RequestJournal = RequestJournal()) throws -> BackendTester {
         try BackendTester(backends: [InformixBackend(directory: try directory(config: config))], journal: journal)
     }
@@ -46,13 +47,15 @@ import FoundationXML
         return fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&")
     }
 
-    static func post(_ server: TestServer, _ path: String, _ fields: [(String, String)]) async throws -> (String, HTTPURLResponse) {
+    /// A form posted as the apps post it, the answer as URLSession reads it.
+    static func submit(_ server: BackendTester, _ path: String, _ fields: [(String, String)]) async throws -> (String, HTTPURLResponse) {
         let (data, response) = try await server.send(
             "POST", path, headers: ["Content-Type": "application/x-www-form-urlencoded"],
             body: Data(form(fields).utf8))
         return (String(decoding: data, as: UTF8.self), response)
     }
 
+    /// A form posted, the answer as the backend gave it.
     static func post(_ tester: BackendTester, _ path: String, _ fields: [(String, String)]) async -> (String, Response) {
         let response = await tester.send(
             path, method: .post, headers: [("Content-Type", "application/x-www-form-urlencoded")], body: form(fields))
@@ -61,8 +64,7 @@ import FoundationXML
 
     @Test func genericServiceAnswersTheWholeTableAfterTheStatement() async throws {
         let (server, _) = try Self.server()
-        defer { server.stop() }
-        let (body, response) = try await Self.post(
+        let (body, response) = try await Self.submit(
             server, "/informix/generic.php",
             [
                 ("sql_stmt", "INSERT INTO customer (fname, lname, company) VALUES ('Ida', 'Moss', 'Moss & Sons')"), ("tableName", "customer"),
@@ -88,8 +90,7 @@ import FoundationXML
 
     @Test func genericServiceReportsErrorsAsItsErrorDocument() async throws {
         let (server, _) = try Self.server()
-        defer { server.stop() }
-        let (body, response) = try await Self.post(
+        let (body, response) = try await Self.submit(
             server, "/informix/generic.php",
             [
                 ("sql_stmt", "INSERT INTO customer (customer_num, fname) VALUES (101, 'Dup')"), ("tableName", "customer"),
@@ -106,16 +107,14 @@ import FoundationXML
     @Test func anUncaughtExceptionIsAFatalError() async throws {
         // Production php.ini: HTTP 500 and nothing shown.
         let (server, _) = try Self.server()
-        defer { server.stop() }
-        let (body, response) = try await Self.post(
+        let (body, response) = try await Self.submit(
             server, "/informix/generic.php", [("sql_stmt", "SELECT * FROM customer"), ("tableName", "nothere")])
         #expect(response.statusCode == 500)
         #expect(body.isEmpty)
 
         // Development php.ini: the fatal error in the page, HTTP 200.
         let (shown, _) = try Self.server(config: #"{ "displayErrors": true }"#)
-        defer { shown.stop() }
-        let (page, pageResponse) = try await Self.post(
+        let (page, pageResponse) = try await Self.submit(
             shown, "/informix/generic.php", [("sql_stmt", "SELECT * FROM customer"), ("tableName", "nothere")])
         #expect(pageResponse.statusCode == 200)
         #expect(
@@ -128,9 +127,8 @@ import FoundationXML
 
     @Test func queryServiceAnswersCatalogQueries() async throws {
         let (server, _) = try Self.server()
-        defer { server.stop() }
         // No tableName: the rows are called "tablename".
-        let (body, response) = try await Self.post(
+        let (body, response) = try await Self.submit(
             server, "/informix/generic2.php",
             [
                 ("sql_stmt", "SELECT tabname FROM systables WHERE tabid >= 100 AND tabtype = 'T' ORDER BY tabname")
@@ -142,31 +140,29 @@ import FoundationXML
 
     @Test func queryServiceRunsAWriteTwice() async throws {
         let (server, _) = try Self.server()
-        defer { server.stop() }
         // exec() then query() of the same statement: two rows, and no rows to answer.
-        let (body, _) = try await Self.post(
+        let (body, _) = try await Self.submit(
             server, "/informix/generic2.php", [("sql_stmt", "INSERT INTO state VALUES ('XA', 'Xanadu')"), ("tableName", "state")])
         #expect(body.isEmpty)
         // The unique key makes the second run fail: PDO is silent, query() returns false, fetchAll() is fatal.
-        let (count, _) = try await Self.post(server, "/informix/generic2.php", [("sql_stmt", "SELECT count(*) AS n FROM state WHERE code = 'XA'")])
+        let (count, _) = try await Self.submit(server, "/informix/generic2.php", [("sql_stmt", "SELECT count(*) AS n FROM state WHERE code = 'XA'")])
         #expect(count.contains("<N>1</N>"))
-        let (second, response) = try await Self.post(
+        let (second, response) = try await Self.submit(
             server, "/informix/generic2.php", [("sql_stmt", "INSERT INTO call_type (code_descr, call_code) VALUES ('new', 'N')")])
         #expect(response.statusCode == 500)
         #expect(second.isEmpty)
-        let (calls, _) = try await Self.post(
+        let (calls, _) = try await Self.submit(
             server, "/informix/generic2.php", [("sql_stmt", "SELECT count(*) AS n FROM call_type WHERE call_code = 'N'")])
         #expect(calls.contains("<N>1</N>"))
         // Without a key, both runs insert.
-        _ = try await Self.post(server, "/informix/generic2.php", [("sql_stmt", "INSERT INTO log_record (item_num) VALUES (77)")])
-        let (logged, _) = try await Self.post(
+        _ = try await Self.submit(server, "/informix/generic2.php", [("sql_stmt", "INSERT INTO log_record (item_num) VALUES (77)")])
+        let (logged, _) = try await Self.submit(
             server, "/informix/generic2.php", [("sql_stmt", "SELECT count(*) AS n FROM log_record WHERE item_num = 77")])
         #expect(logged.contains("<N>2</N>"))
     }
 
     @Test func customerServiceAnswersCustRows() async throws {
         let (server, _) = try Self.server()
-        defer { server.stop() }
         let (data, response) = try await server.send("GET", "/custdemoapp/service.php")
         let body = String(decoding: data, as: UTF8.self)
         #expect(response.statusCode == 200)
@@ -179,10 +175,9 @@ import FoundationXML
 
     @Test func repeatedReadsAreAnsweredFromTheCacheUntilTheDataChanges() async throws {
         let (server, _) = try Self.server()
-        defer { server.stop() }
         let first = try await server.send("GET", "/custdemoapp/service.php").body
         #expect(try await server.send("GET", "/custdemoapp/service.php").body == first)
-        _ = try await Self.post(
+        _ = try await Self.submit(
             server, "/informix/generic.php",
             [
                 ("sql_stmt", "UPDATE customer SET fname = 'Martina' WHERE customer_num = 101"),
@@ -191,7 +186,7 @@ import FoundationXML
         let changed = String(decoding: try await server.send("GET", "/custdemoapp/service.php").body, as: UTF8.self)
         #expect(changed.contains("<FNAME>Martina        </FNAME>"))
         // A transaction left open is rolled back at the end of the request: the data is as before.
-        _ = try await Self.post(server, "/informix/generic2.php", [("sql_stmt", "BEGIN WORK; UPDATE customer SET fname = 'Nobody'")])
+        _ = try await Self.submit(server, "/informix/generic2.php", [("sql_stmt", "BEGIN WORK; UPDATE customer SET fname = 'Nobody'")])
         let after = String(decoding: try await server.send("GET", "/custdemoapp/service.php").body, as: UTF8.self)
         #expect(after.contains("<FNAME>Martina        </FNAME>") && !after.contains("Nobody"))
         #expect(PHPScripts.isRepeatable(["sql_stmt": "SELECT * FROM customer"]))
@@ -201,8 +196,7 @@ import FoundationXML
 
     @Test func php8AndNaturalCaseAndDates() async throws {
         let (server, _) = try Self.server(config: #"{ "php": "8", "columnCase": "natural", "dateOutput": "MDY4/", "rootElement": "rows" }"#)
-        defer { server.stop() }
-        let (body, response) = try await Self.post(
+        let (body, response) = try await Self.submit(
             server, "/informix/generic.php",
             [
                 ("sql_stmt", "UPDATE customer SET company = 'O''Neil' WHERE customer_num = 101"), ("tableName", "customer"),
@@ -212,18 +206,18 @@ import FoundationXML
         #expect(body.contains("<rows><customer><ThereWasAnError>no</ThereWasAnError><customer_num>101</customer_num>"))
         #expect(body.contains("<company>O'Neil              </company>"))
         #expect(body.contains("<address2/>"))
-        let (dates, _) = try await Self.post(server, "/informix/generic2.php", [("sql_stmt", "SELECT order_date FROM orders WHERE order_num = 1001")])
+        let (dates, _) = try await Self.submit(
+            server, "/informix/generic2.php", [("sql_stmt", "SELECT order_date FROM orders WHERE order_num = 1001")])
         #expect(dates.contains("<order_date>05/07/2011</order_date>"))
         // PDO throws from PHP 8 on: the failing exec() of generic2.php is fatal at once.
-        let (failed, failedResponse) = try await Self.post(server, "/informix/generic2.php", [("sql_stmt", "SELEC 1")])
+        let (failed, failedResponse) = try await Self.submit(server, "/informix/generic2.php", [("sql_stmt", "SELEC 1")])
         #expect(failedResponse.statusCode == 500)
         #expect(failed.isEmpty)
     }
 
     @Test func magicQuotesBreakQuotedSQL() async throws {
         let (server, _) = try Self.server(config: #"{ "magicQuotesGpc": true }"#)
-        defer { server.stop() }
-        let (body, _) = try await Self.post(
+        let (body, _) = try await Self.submit(
             server, "/informix/generic.php",
             [
                 ("sql_stmt", "SELECT * FROM customer WHERE lname = 'Okafor'"), ("tableName", "customer"),
@@ -233,20 +227,19 @@ import FoundationXML
 
     @Test func resetRestoresTheFixtureAndConcurrentWritesAreSafe() async throws {
         let (server, _) = try Self.server()
-        defer { server.stop() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<16 {
                 group.addTask {
-                    _ = try await Self.post(server, "/informix/generic2.php", [("sql_stmt", "INSERT INTO log_record (item_num) VALUES (\(index))")])
+                    _ = try await Self.submit(server, "/informix/generic2.php", [("sql_stmt", "INSERT INTO log_record (item_num) VALUES (\(index))")])
                 }
             }
             try await group.waitForAll()
         }
-        let (count, _) = try await Self.post(server, "/informix/generic2.php", [("sql_stmt", "SELECT count(*) AS n FROM log_record")])
+        let (count, _) = try await Self.submit(server, "/informix/generic2.php", [("sql_stmt", "SELECT count(*) AS n FROM log_record")])
         #expect(count.contains("<N>32</N>"))
         let (_, reset) = try await server.send("POST", "/__admin/reset")
         #expect(reset.statusCode == 200)
-        let (after, _) = try await Self.post(server, "/informix/generic2.php", [("sql_stmt", "SELECT count(*) AS n FROM log_record")])
+        let (after, _) = try await Self.submit(server, "/informix/generic2.php", [("sql_stmt", "SELECT count(*) AS n FROM log_record")])
         #expect(after.contains("<N>0</N>"))
     }
 
@@ -254,14 +247,12 @@ import FoundationXML
         let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("informix-data-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
         let (first, _) = try Self.server(dataDirectory: dataDirectory)
-        _ = try await Self.post(first, "/informix/generic.php", [("sql_stmt", "DELETE FROM cust_calls"), ("tableName", "cust_calls")])
-        first.stop()
+        _ = try await Self.submit(first, "/informix/generic.php", [("sql_stmt", "DELETE FROM cust_calls"), ("tableName", "cust_calls")])
         let (second, _) = try Self.server(dataDirectory: dataDirectory)
-        defer { second.stop() }
-        let (kept, _) = try await Self.post(second, "/informix/generic2.php", [("sql_stmt", "SELECT count(*) AS n FROM cust_calls")])
+        let (kept, _) = try await Self.submit(second, "/informix/generic2.php", [("sql_stmt", "SELECT count(*) AS n FROM cust_calls")])
         #expect(kept.contains("<N>0</N>"))
         _ = try await second.send("POST", "/__admin/reset")
-        let (restored, _) = try await Self.post(second, "/informix/generic2.php", [("sql_stmt", "SELECT count(*) AS n FROM cust_calls")])
+        let (restored, _) = try await Self.submit(second, "/informix/generic2.php", [("sql_stmt", "SELECT count(*) AS n FROM cust_calls")])
         #expect(restored.contains("<N>7</N>"))
     }
 }
