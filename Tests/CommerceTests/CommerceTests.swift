@@ -1,5 +1,4 @@
 import Foundation
-import Geocoder
 import HTTPServer
 import MockCore
 import Templating
@@ -12,23 +11,18 @@ import UnderstudyTesting
 import FoundationNetworking
 #endif
 
-/// The storefront over a real socket, browsed as the hybrid app's web view does.
+/// The storefront behind the router in memory, browsed as the hybrid app's web view does (the
+/// hybrid app's own test, ClientDesignTests, browses it over a socket).
 @Suite struct CommerceTests {
     static let stubs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("stubs")
     static let servlet = "/webapp/wcs/stores/servlet/"
     static let base = "storeId=10152&catalogId=10051&langId=-1"
 
-    /// The storefront, with the geocoder when the test needs the store locator by place.
-    static func start(geocoder: Bool = false) throws -> (TestServer, CommerceBackend) {
+    /// The storefront.
+    static func start() throws -> (BackendTester, CommerceBackend) {
         let commerce = CommerceBackend(directory: stubs.appendingPathComponent("commerce"))
-        var backends: [any Backend] = [commerce]
-        if geocoder {
-            let backend = GeocoderBackend(directory: stubs.appendingPathComponent("geocoder"))
-            while !backend.isReady { Thread.sleep(forTimeInterval: 0.05) }
-            backends.append(backend)
-        }
-        return (try TestServer.start(backends: backends), commerce)
+        return (try BackendTester(backends: [commerce]), commerce)
     }
 
     /// The backend's storefront, once its background load is done.
@@ -67,8 +61,7 @@ import FoundationNetworking
             }, "\(problems)")
         #expect(problems.contains { $0.contains("templates/ProductListing.html:1: column") }, "\(problems)")
         // The server still starts and answers with what loaded.
-        let server = try TestServer.start(backends: [CommerceBackend(directory: copy)])
-        defer { server.stop() }
+        let server = try BackendTester(backends: [CommerceBackend(directory: copy)])
         #expect(try StoreBrowser(server).get(Self.view("mStoreLocatorView")).status == 200)
     }
 
@@ -124,7 +117,6 @@ import FoundationNetworking
 
     @Test func storeViewPicksThePageSetAndEstablishesTheSession() throws {
         let (server, _) = try Self.start()
-        defer { server.stop() }
         let phone = StoreBrowser(server, userAgent: StoreBrowser.iPhoneHybrid)
         let home = try phone.get(Self.view("StoreView"))
         #expect(home.status == 200 && home.header("Content-Type") == "text/html; charset=UTF-8")
@@ -153,7 +145,6 @@ import FoundationNetworking
 
     @Test func catalogPagesFromDepartmentToProduct() throws {
         let (server, commerce) = try Self.start()
-        defer { server.stop() }
         let browser = StoreBrowser(server, userAgent: StoreBrowser.mobileSafari)
         let home = try browser.get(Self.view("StoreView"))
         let apparel = try browser.get(#require(home.link(containing: "categoryId=10001")))
@@ -189,7 +180,6 @@ import FoundationNetworking
     /// tablet (t) starter stores' views, the seed's tablet address page — render the mobile view.
     @Test func realViewNamesReachTheSamePages() throws {
         let (server, _) = try Self.start()
-        defer { server.stop() }
         let browser = StoreBrowser(server, userAgent: StoreBrowser.iPhoneHybrid)
         let product = try browser.get(Self.view("mProductDisplayView", "productId=12601")).text(id: "offerPrice")
         #expect(product != nil)
@@ -225,7 +215,6 @@ import FoundationNetworking
     /// says so, never store 10152's pages.
     @Test func anotherStoresIdIsAnError() throws {
         let (server, _) = try Self.start()
-        defer { server.stop() }
         let page = try StoreBrowser(server, userAgent: StoreBrowser.mobileSafari).get(Self.servlet + "StoreView?storeId=10001&langId=-1")
         #expect(page.status == 404)
         #expect(page.html.contains("The store 10001 is not available"))
@@ -233,7 +222,6 @@ import FoundationNetworking
 
     @Test func catalogPagesFromMemoryStillShowEachShoppersCart() throws {
         let (server, _) = try Self.start()
-        defer { server.stop() }
         let shopper = StoreBrowser(server, userAgent: StoreBrowser.mobileSafari)
         let other = StoreBrowser(server, userAgent: StoreBrowser.mobileSafari)
         let page = Self.view("mProductDisplayView", "productId=12601")
@@ -250,7 +238,6 @@ import FoundationNetworking
 
     @Test func searchFindsProductsAndPages() throws {
         let (server, _) = try Self.start()
-        defer { server.stop() }
         let browser = StoreBrowser(server)
         let results = try browser.get(Self.view("mCatalogSearchResultView", "searchTerm=dress&pageSize=3&pgGrp=search"))
         #expect(results.text(id: "resultCount")?.hasPrefix("1–3 of 10") == true)
@@ -289,7 +276,6 @@ import FoundationNetworking
 
     @Test func cartAddUpdateRemoveWithTotals() throws {
         let (server, _) = try Self.start()
-        defer { server.stop() }
         let browser = StoreBrowser(server)
         let product = try browser.get(Self.view("mProductDisplayView", "productId=12001"))
         // Without a colour and size: the product page again, with the store's message.
@@ -320,7 +306,6 @@ import FoundationNetworking
 
     @Test func logonLogoffAndExpiredSessions() throws {
         let (server, _) = try Self.start()
-        defer { server.stop() }
         let browser = StoreBrowser(server)
         // A guest's cart is kept when they sign in.
         _ = try browser.post(
@@ -340,14 +325,13 @@ import FoundationNetworking
         #expect(try browser.get(Self.view("mMyAccountDisplay")).form("logonForm") != nil)
         // A session the server no longer knows (reset): the error page, not someone's account.
         _ = try browser.submit(form, form: "logonForm", [("logonId", "jane.doe@example.com"), ("logonPassword", "passw0rd")])
-        try #require(server.router).scopes.default.reset()
+        server.router.scopes.default.reset()
         let expired = try browser.get(Self.view("mMyAccountDisplay"))
         #expect(expired.text(id: "errorMessage") == "Your session has timed out. Sign in again to continue.")
     }
 
     @Test func registrationThenAddressBookWithTheContactPicker() throws {
         let (server, _) = try Self.start()
-        defer { server.stop() }
         let browser = StoreBrowser(server)
         let form = try browser.get(Self.view("MobileUserRegistrationAddForm"))
         let weak = try browser.submit(
@@ -394,7 +378,6 @@ import FoundationNetworking
 
     @Test func wishListAndItsEmailWithTheEmailPicker() throws {
         let (server, _) = try Self.start()
-        defer { server.stop() }
         let browser = StoreBrowser(server)
         let product = try browser.get(Self.view("mProductDisplayView", "productId=12601"))
         let list = try browser.submit(product, form: "addToWishListForm")
@@ -408,71 +391,6 @@ import FoundationNetworking
         #expect(sent.text(id: "wishListSent") == "Your wish list was sent to friend@example.com.")
     }
 
-    @Test func storeLocatorByZipThroughTheGeocoderAndByCoordinates() throws {
-        let (server, _) = try Self.start(geocoder: true)
-        defer { server.stop() }
-        let browser = StoreBrowser(server)
-        let locator = try browser.get(Self.view("mStoreLocatorView"))
-        #expect(locator.bridgeLinks == ["madisons://localhost/CurrentLocation#showStoresNear"])
-        // 10018 is in Manhattan: the geocoder places it, the nearest stores come first.
-        let byZip = try browser.submit(locator, form: "storeLocatorForm", [("zipOrCity", "10018")])
-        let names = Page.matches(#"physicalStoreId=\d+[^"]*">([^<]+)</a>"#, in: byZip.html)
-        #expect(names.first == "Madisons New York", "\(names)")
-        #expect(byZip.html.contains("miles"))
-        // A city the geocoder knows.
-        let byCity = try browser.submit(locator, form: "storeLocatorForm", [("zipOrCity", "Seattle, WA")])
-        #expect(Page.matches(#"physicalStoreId=\d+[^"]*">([^<]+)</a>"#, in: byCity.html).first == "Madisons Seattle")
-        // The device's coordinates (what the native shell hands showStoresNear).
-        let near = try browser.get(Self.view("mStoreLocatorResultView", "geoCodeLatitude=41.88&geoCodeLongitude=-87.63"))
-        #expect(Page.matches(#"physicalStoreId=\d+[^"]*">([^<]+)</a>"#, in: near.html).first == "Madisons Chicago")
-        let detail = try browser.get(#require(near.link(containing: "mStoreDetailView")))
-        #expect(detail.text(id: "storeAddress")?.contains("Chicago, IL") == true)
-        let map = try browser.get(#require(detail.link(containing: "mStoreMapView")))
-        #expect(map.bridgeLinks.first?.hasPrefix("madisons://localhost/Map?latitude=") == true)
-        // The app reads the pin's title as NSURL decodes a custom-scheme query: %20, never '+', for a space.
-        let bridgeLink = try #require(map.bridgeLinks.first)
-        let pin = try #require(URLComponents(string: bridgeLink))
-        #expect(pin.queryItems?.first { $0.name == "title" }?.value == "Madisons Chicago")
-        let empty = try browser.submit(locator, form: "storeLocatorForm", [("zipOrCity", "")])
-        #expect(empty.text(id: "errorMessage") == "Type a ZIP code or a city.")
-    }
-
-    @Test func anotherGeocoderCanPlaceTheStoreLocatorsSearch() throws {
-        // A geocoder answering XML, as the app's "Geocoder URL" setting names one: every place is in Seattle.
-        let geocoder = try TestServer.start(
-            handler: ClosureHandler { request, responder in
-                responder.send(
-                    Response(
-                        status: 200, headers: ["Content-Type": "application/xml; charset=UTF-8"],
-                        body: ResponseBody(
-                            "<GeocodeResponse><status>OK</status><result><geometry><location><lat>47.6062</lat><lng>-122.3321</lng></location></geometry></result></GeocodeResponse>"
-                        )))
-            })
-        defer { geocoder.stop() }
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("commerce-\(UUID().uuidString)")
-        try FileManager.default.copyItem(at: Self.stubs.appendingPathComponent("commerce"), to: copy)
-        defer { try? FileManager.default.removeItem(at: copy) }
-        try #"{"geocoder": "\#(geocoder.server.baseURL)/maps/api/geocode/xml"}"#.write(
-            to: copy.appendingPathComponent("config.json"), atomically: true, encoding: .utf8)
-        let server = try TestServer.start(backends: [CommerceBackend(directory: copy)])
-        defer { server.stop() }
-        let results = try StoreBrowser(server).get(Self.view("mStoreLocatorSearchView", "zipOrCity=Springfield"))
-        #expect(Page.matches(#"physicalStoreId=\d+[^"]*">([^<]+)</a>"#, in: results.html).first == "Madisons Seattle")
-        // Without a geocoder, the fixture's own city names are matched.
-        let alone = try TestServer.start(backends: [CommerceBackend(directory: Self.stubs.appendingPathComponent("commerce"))])
-        defer { alone.stop() }
-        let byCity = try StoreBrowser(alone).get(Self.view("mStoreLocatorSearchView", "zipOrCity=Boston"))
-        #expect(Page.matches(#"physicalStoreId=\d+[^"]*">([^<]+)</a>"#, in: byCity.html) == ["Madisons Boston"])
-        // A bad setting is reported with its field.
-        try #"{"geocoder": "ftp://x"}"#.write(to: copy.appendingPathComponent("config.json"), atomically: true, encoding: .utf8)
-        #expect(
-            CommerceBackend.check(directory: copy).map(String.init(describing:)).contains {
-                $0.hasSuffix("config.json: geocoder: expected an http(s) URL ending in /json or /xml")
-            })
-    }
-
-    /// `mounts` in config.json keeps some of the storefront's paths; one not the storefront's is a
-    /// problem `check` names, and the defaults serve.
     @Test func theMountsAreThoseConfigJSONKeeps() throws {
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("commerce-mounts-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
@@ -490,7 +408,6 @@ import FoundationNetworking
 
     @Test func checkoutThenOrderHistory() throws {
         let (server, _) = try Self.start()
-        defer { server.stop() }
         let browser = StoreBrowser(server)
         let logon = try browser.get(Self.view("MobileLogonForm"))
         _ = try browser.submit(logon, form: "logonForm", [("logonId", "jane.doe@example.com"), ("logonPassword", "passw0rd")])
@@ -516,7 +433,6 @@ import FoundationNetworking
 
     @Test func deletionsAliasesAndResetUndoEverything() async throws {
         let (server, _) = try Self.start()
-        defer { server.stop() }
         let browser = StoreBrowser(server)
         _ = try browser.submit(
             try browser.get(Self.view("MobileLogonForm")), form: "logonForm",
@@ -539,9 +455,7 @@ import FoundationNetworking
             #expect(try StoreBrowser(server).get(Self.view(view)).form("logonForm") != nil, "\(view)")
         }
         // A command is GET or POST.
-        let put = try server.connect()
-        try put.send("PUT \(Self.view("Logoff")) HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-        #expect(try put.readResponse().status == 405)
+        #expect(await server.raw("PUT", Self.view("Logoff"), headers: [("Host", "x")]).status == 405)
         // POST /__admin/reset: the address is back, the session gone.
         _ = try await server.send("POST", "/__admin/reset")
         #expect(
@@ -558,7 +472,6 @@ import FoundationNetworking
 
     @Test func frenchPagesAndUnknownViews() throws {
         let (server, _) = try Self.start()
-        defer { server.stop() }
         let browser = StoreBrowser(server)
         let french = try browser.get(Self.servlet + "mProductDisplayView?storeId=10152&catalogId=10051&langId=-2&productId=12001")
         #expect(

@@ -11,15 +11,10 @@ import UnderstudyTesting
     static let servlet = CommerceTests.servlet
     static let base = CommerceTests.base
 
-    /// The Location a raw request gets (the query is sent exactly as written).
-    static func location(_ server: TestServer, _ target: String, method: String = "GET", form: String? = nil) throws -> (Int, String?) {
-        let connection = try server.connect()
-        var request = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nConnection: close\r\n"
-        if let form {
-            request += "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form.utf8.count)\r\n"
-        }
-        try connection.send(request + "\r\n" + (form ?? ""))
-        let response = try connection.readResponse()
+    /// The Location a request gets (the query as written).
+    static func location(_ server: BackendTester, _ target: String, method: String = "GET", form: String? = nil) -> (Int, String?) {
+        let headers = form == nil ? [] : [("Content-Type", "application/x-www-form-urlencoded")]
+        let response = server.rawAndWait(method, target, headers: headers, body: form ?? "")
         return (response.status, response.header("Location"))
     }
 
@@ -35,10 +30,9 @@ import UnderstudyTesting
 
     @Test func logoffNeverRedirectsToAnotherSite() throws {
         let (server, _) = try CommerceTests.start()
-        defer { server.stop() }
         let home = Self.servlet + "StoreView?" + Self.base
         for spelling in Self.offSite + ["http://127.0.0.1:\(server.port)@evil.example/", "http://evil.example%23127.0.0.1:\(server.port)"] {
-            let (status, location) = try Self.location(server, Self.servlet + "Logoff?" + Self.base + "&URL=" + spelling)
+            let (status, location) = Self.location(server, Self.servlet + "Logoff?" + Self.base + "&URL=" + spelling)
             #expect(status == 302, "\(spelling)")
             #expect(location == home, "\(spelling)")
         }
@@ -46,13 +40,12 @@ import UnderstudyTesting
 
     @Test func otherCommandsFallBackToTheirOwnView() throws {
         let (server, _) = try CommerceTests.start()
-        defer { server.stop() }
         for spelling in ["//evil.example", "/%5Cevil.example", "http:evil.example", "/%09/evil.example"] {
-            let (_, added) = try Self.location(
+            let (_, added) = Self.location(
                 server, Self.servlet + "OrderChangeServiceItemAdd", method: "POST",
                 form: "storeId=10152&catEntryId=12601&quantity=1&URL=" + spelling)
             #expect(added == Self.servlet + "mOrderItemDisplay?" + Self.base, "\(spelling)")
-            let (_, signedIn) = try Self.location(
+            let (_, signedIn) = Self.location(
                 server, Self.servlet + "Logon", method: "POST",
                 form: "storeId=10152&logonId=jane.doe%40example.com&logonPassword=passw0rd&URL=" + spelling)
             #expect(signedIn == Self.servlet + "mMyAccountDisplay?" + Self.base, "\(spelling)")
@@ -61,7 +54,6 @@ import UnderstudyTesting
 
     @Test func targetsOnThisServerAreKept() throws {
         let (server, _) = try CommerceTests.start()
-        defer { server.stop() }
         let own = "http://127.0.0.1:\(server.port)/webapp/wcs/stores/servlet/mIndex?storeId=10152"
         for (spelling, expected) in [
             ("mOrderItemDisplay", Self.servlet + "mOrderItemDisplay?" + Self.base),
@@ -69,7 +61,7 @@ import UnderstudyTesting
             (own.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? own, own),
             (own, own),
         ] {
-            let (_, location) = try Self.location(server, Self.servlet + "Logoff?" + Self.base + "&URL=" + spelling)
+            let (_, location) = Self.location(server, Self.servlet + "Logoff?" + Self.base + "&URL=" + spelling)
             #expect(location == expected, "\(spelling)")
         }
     }

@@ -26,14 +26,31 @@ public final class BackendTester: Sendable {
 
     /// `request`'s answer, as the backend that answered gave it (after its delay, if any).
     public func send(_ request: Request) async -> Response {
-        guard let loop = try? Self.loop.get() else { return Response(status: 0) }
-        return await withCheckedContinuation { continuation in
-            let started = loop.execute { [router] in
-                // The responder lives on the loop; the continuation resumes once, when it answers.
-                router.handle(request, responder: Responder(inMemoryOn: loop) { continuation.resume(returning: $0) })
-            }
-            if !started { continuation.resume(returning: Response(status: 0)) }
+        await withCheckedContinuation { continuation in start(request) { continuation.resume(returning: $0) } }
+    }
+
+    /// `request`'s answer, waited for on this thread while the tester's own loop makes it: for
+    /// synchronous clients (`StoreBrowser`).
+    public func sendAndWait(_ request: Request) -> Response {
+        let answered = DispatchSemaphore(value: 0)
+        let answer = Locked<Response?>(nil)
+        start(request) { response in
+            answer.withLock { $0 = response }
+            answered.signal()
         }
+        answered.wait()
+        return answer.withLock { $0 } ?? Response(status: 0)
+    }
+
+    /// Hands `request` to the router on the loop; `answered` gets its answer once (status 0 when
+    /// the loop has gone).
+    private func start(_ request: Request, answered: @escaping @Sendable (Response) -> Void) {
+        guard let loop = try? Self.loop.get() else { return answered(Response(status: 0)) }
+        let started = loop.execute { [router] in
+            // The responder lives on the loop; it answers once.
+            router.handle(request, responder: Responder(inMemoryOn: loop, received: answered))
+        }
+        if !started { answered(Response(status: 0)) }
     }
 
     /// A request made from its parts, as a client would send it to this server.
@@ -70,8 +87,18 @@ public final class BackendTester: Sendable {
     /// gave them, in order (redirects and challenges are not followed).
     public func raw(_ method: String, _ pathAndQuery: String, headers: [(String, String)] = [], body: String = "") async -> RawHTTPConnection.Response
     {
-        let answer = await send(request(method, pathAndQuery, headers: headers, body: Array(body.utf8)))
-        return RawHTTPConnection.Response(
+        Self.raw(method, await send(request(method, pathAndQuery, headers: headers, body: Array(body.utf8))))
+    }
+
+    /// `raw`, waited for on this thread (`sendAndWait`).
+    public func rawAndWait(_ method: String, _ pathAndQuery: String, headers: [(String, String)] = [], body: String = "")
+        -> RawHTTPConnection.Response
+    {
+        Self.raw(method, sendAndWait(request(method, pathAndQuery, headers: headers, body: Array(body.utf8))))
+    }
+
+    private static func raw(_ method: String, _ answer: Response) -> RawHTTPConnection.Response {
+        RawHTTPConnection.Response(
             statusLine: "HTTP/1.1 \(answer.status) \(answer.reason ?? "")", headers: answer.headers.fields.map { ($0.name, $0.value) },
             body: method == "HEAD" ? [] : answer.body.bytes)
     }

@@ -1,10 +1,14 @@
 import Foundation
+import HTTPServer
 
-/// A minimal browser over raw connections, as the hybrid app's web view behaves: it keeps the
-/// cookies the store sets (and drops expired ones), follows redirects, submits forms with their
-/// hidden fields, and collects the `madisons://` links a page offers.
+/// A minimal browser, as the hybrid app's web view behaves: it keeps the cookies the store sets
+/// (and drops expired ones), follows redirects, submits forms with their hidden fields, and
+/// collects the `madisons://` links a page offers. It browses a server over raw connections, or
+/// the router in memory (`BackendTester`).
 public final class StoreBrowser {
-    public let server: TestServer
+    /// A request (method, target, header fields, body) and its answer, every header as sent.
+    typealias Exchange = (String, String, [(String, String)], String?) throws -> RawHTTPConnection.Response
+    private let exchange: Exchange
     public var userAgent: String
     public private(set) var cookies: [(name: String, value: String)] = []
     /// Set-Cookie lines of the last answer (redirects included).
@@ -15,8 +19,24 @@ public final class StoreBrowser {
     public static let mobileSafari =
         "Mozilla/5.0 (iPhone; CPU iPhone OS 5_0 like Mac OS X) AppleWebKit/534.46 (KHTML, like Gecko) Version/5.1 Mobile/9A334 Safari/7534.48.3"
 
+    /// Over a raw connection to `server`, one a request.
     public init(_ server: TestServer, userAgent: String = StoreBrowser.iPhoneHybrid) {
-        self.server = server
+        exchange = { method, target, headers, body in
+            let connection = try server.connect()
+            var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nConnection: close\r\n"
+            for (name, value) in headers { text += "\(name): \(value)\r\n" }
+            if let body { text += "Content-Length: \(body.utf8.count)\r\n" }
+            try connection.send(text + "\r\n" + (body ?? ""))
+            return try connection.readResponse()
+        }
+        self.userAgent = userAgent
+    }
+
+    /// Through the router in memory.
+    public init(_ tester: BackendTester, userAgent: String = StoreBrowser.iPhoneHybrid) {
+        exchange = { method, target, headers, body in
+            tester.rawAndWait(method, target, headers: headers, body: body ?? "")
+        }
         self.userAgent = userAgent
     }
 
@@ -99,15 +119,10 @@ public final class StoreBrowser {
     }
 
     private func request(_ method: String, _ target: String, body: String?, follow: Bool) throws -> Page {
-        let connection = try server.connect()
-        var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nUser-Agent: \(userAgent)\r\nConnection: close\r\n"
-        if !cookies.isEmpty { text += "Cookie: " + cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ") + "\r\n" }
-        if let body {
-            text += "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n"
-        }
-        text += "\r\n" + (body ?? "")
-        try connection.send(text)
-        let response = try connection.readResponse()
+        var headers = [("User-Agent", userAgent)]
+        if !cookies.isEmpty { headers.append(("Cookie", cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; "))) }
+        if body != nil { headers.append(("Content-Type", "application/x-www-form-urlencoded")) }
+        let response = try exchange(method, target, headers, body)
         let setCookies = response.headers.filter { $0.name.lowercased() == "set-cookie" }.map(\.value)
         lastSetCookies = setCookies
         for line in setCookies { remember(line) }
