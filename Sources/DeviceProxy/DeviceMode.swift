@@ -170,11 +170,11 @@ public final class DeviceMode: ForwardProxy {
 
     // MARK: Proxy credentials
 
-    /// The scope of the proxy port `request` came in on, else the one a request sent through the
-    /// proxy in absolute form names with its credentials (nil for none, or for a request that did
-    /// not come through the proxy that way).
-    public func proxyScope(of request: Request) throws(ProxyRefusal) -> String? {
-        if let portScope = scopePorts?.scope(ofLocalPort: request.localPort) { return portScope }
+    public func scope(ofLocalPort localPort: Int) -> String? { scopePorts?.scope(ofLocalPort: localPort) }
+
+    /// The scope a request sent through the proxy in absolute form names with its credentials
+    /// (nil for none, or for a request that did not come through the proxy that way).
+    public func scopeOfCredentials(_ request: Request) throws(ProxyRefusal) -> String? {
         guard request.proxiedAuthority != nil else { return nil }
         return try ProxyCredentials(of: request, password: proxyPassword).scope
     }
@@ -188,7 +188,7 @@ public final class DeviceMode: ForwardProxy {
     /// (nil: `default`) is offline: its device then gets no tunnel, the connection closes without
     /// an answer.
     public func answerConnect(_ request: Request, _ responder: Responder, isOffline: (String?) -> Bool = { _ in false }) {
-        let portScope = scopePorts?.scope(ofLocalPort: request.localPort)
+        let portScope = scope(ofLocalPort: request.localPort)
         let scope: String?
         do throws(ProxyRefusal) {
             let named = try ProxyCredentials(of: request, password: portScope == nil ? proxyPassword : nil).scope

@@ -268,10 +268,10 @@ public final class Router: HTTPHandler {
     private func admit(_ request: inout Request) throws(Refusal) -> Admission {
         // Through device mode's proxy the scope may come from the proxy: a tunnel's (given at its
         // CONNECT), the port's (a scope's own proxy port), or this request's credentials.
-        var proxyScope = request.tunnelScope
-        if proxyScope == nil, let deviceMode {
+        var proxyScope = request.tunnelScope ?? deviceMode?.scope(ofLocalPort: request.localPort)
+        if proxyScope == nil, request.isProxied, let deviceMode {
             do throws(ProxyRefusal) {
-                proxyScope = try deviceMode.proxyScope(of: request)
+                proxyScope = try deviceMode.scopeOfCredentials(request)
             } catch {
                 throw Refusal(response: error.response)
             }

@@ -8,9 +8,11 @@ public protocol ForwardProxy: AnyObject, Sendable {
     /// a scope (nil: `default`) is offline, whose device then gets no tunnel.
     func answerConnect(_ request: Request, _ responder: Responder, isOffline: (String?) -> Bool)
 
-    /// The scope a request names by the way it came to the proxy: the proxy port it came in on (a
-    /// scope's own), else its proxy credentials; nil for none.
-    func proxyScope(of request: Request) throws(ProxyRefusal) -> String?
+    /// The scope whose own proxy port `localPort` is (nil: none is).
+    func scope(ofLocalPort localPort: Int) -> String?
+
+    /// The scope a request sent through the proxy names with its credentials (nil for none).
+    func scopeOfCredentials(_ request: Request) throws(ProxyRefusal) -> String?
 
     /// What may answer an app's request, after telling `context` the ways to TLS.
     func gate(_ request: Request, _ context: inout RequestContext) -> ProxyGate
