@@ -168,8 +168,9 @@ public final class DeviceMode: ForwardProxy {
         return proxied ? .offline(host) : .ordinary
     }
 
-    // MARK: Proxy credentials
+    // MARK: The scope a request is in
 
+    /// The scope whose own proxy port `localPort` is (nil: none is).
     public func scope(ofLocalPort localPort: Int) -> String? { scopePorts?.scope(ofLocalPort: localPort) }
 
     /// The scope a request sent through the proxy in absolute form names with its credentials
