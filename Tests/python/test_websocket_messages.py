@@ -206,7 +206,10 @@ def test_channels_stubs_and_the_journal_belong_to_their_scope(server):
             a.recv(timeout=5)
         assert closed.value.rcvd.code == 1012
         b.send("still here")
-        assert admin(server, "POST", "/__admin/messages/count", scope="team-b", json={"body": {"equalTo": "still here"}}).json()["count"] == 1
+        # The message is read on its channel's loop, the admin call on another connection: wait for it.
+        waited = admin(server, "POST", "/__admin/messages/wait-for-count", scope="team-b",
+                       json={"pattern": {"body": {"equalTo": "still here"}}, "count": 1, "timeoutMillis": 5000}).json()
+        assert [event["message"] for event in waited["messageServeEvents"]] == ["still here"]
 
 
 def test_waiting_for_a_message_answers_when_it_comes_or_null_at_the_timeout(server):
