@@ -457,8 +457,13 @@ def test_message_mapping_files_reload_when_they_change_and_the_journal_keeps_wit
                 assert channel.recv(timeout=5) == "from the api", "mappings added through the API stay"
                 for number in range(40):
                     channel.send("%02d" % number + "x" * 200)
-                time.sleep(0.3)
-            journal = admin(url, "GET", "/__admin/messages").json()["messageServeEvents"]
+                # The last message is read on the channel's loop: wait until the journal has it.
+                deadline = time.monotonic() + 10
+                while True:
+                    journal = admin(url, "GET", "/__admin/messages").json()["messageServeEvents"]
+                    if (journal and journal[0]["message"].startswith("39")) or time.monotonic() > deadline:
+                        break
+                    time.sleep(0.05)
             # A quarter of --journal-bytes (2 KiB) for messages: the newest few, the oldest gone.
             assert 1 <= len(journal) < 10 and journal[0]["message"].startswith("39")
 
