@@ -9,7 +9,7 @@ import Stubs
 /// type and body. Bodies are checked when they are JSON (`application/json`, `…+json`); other
 /// bodies (XML, forms) only by content type. Everything here is the server's own code: the
 /// document was read once, when the server started.
-public struct OpenAPIContract: ContractCheck {
+public final class OpenAPIContract: ContractCheck {
     public let enforcement: ContractEnforcement
     /// The document's file.
     public let path: String
@@ -265,7 +265,7 @@ public struct OpenAPIContract: ContractCheck {
     /// The operation `request` is for: its method's, or for a HEAD the GET's (HTTP allows HEAD
     /// wherever GET is, and documents seldom list it).
     private func operation(in route: PathRoute, for request: Request) -> SpecOperation? {
-        let candidates = route.operations.lazy.map { operations[$0] }
+        let candidates = route.operations.lazy.map { self.operations[$0] }
         let method = request.method.rawValue
         return candidates.first { $0.method == method } ?? (request.method == .head ? candidates.first { $0.method == "GET" } : nil)
     }

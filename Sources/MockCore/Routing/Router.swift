@@ -182,8 +182,16 @@ public final class Router: HTTPHandler {
     /// The answer to send for `response` and every violation of the exchange: under hard
     /// enforcement an answer that breaks the contract is replaced by a 502 naming what (but a
     /// stream, whose head is already going out).
+    @inline(__always)
     private func vetted(_ response: Response, answering request: Request, broken: [ContractViolation]) -> (Response, [ContractViolation]) {
-        guard let contract, response.status > 0 else { return (response, broken) }
+        guard let contract else { return (response, broken) }
+        return vetted(response, answering: request, broken: broken, against: contract)
+    }
+
+    private func vetted(
+        _ response: Response, answering request: Request, broken: [ContractViolation], against contract: any ContractCheck
+    ) -> (Response, [ContractViolation]) {
+        guard response.status > 0 else { return (response, broken) }
         let violations = contract.check(response: response, to: request)
         guard !violations.isEmpty else { return (response, broken) }
         let streams = response.headers["Content-Type"]?.hasPrefix("text/event-stream") ?? false
@@ -269,17 +277,7 @@ public final class Router: HTTPHandler {
         // Through device mode's proxy the scope may come from the proxy: a tunnel's (given at its
         // CONNECT), the port's (a scope's own proxy port), or this request's credentials.
         var proxyScope = request.tunnelScope ?? deviceMode?.scope(ofLocalPort: request.localPort)
-        if proxyScope == nil, request.isProxied, let deviceMode {
-            do throws(ProxyRefusal) {
-                proxyScope = try deviceMode.scopeOfCredentials(request)
-            } catch {
-                throw Refusal(response: error.response)
-            }
-        }
-        // Read, the proxy password goes: nothing after this (a backend, the journal, which the
-        // admin API and the dashboard serve) sees it. Only a request through the proxy carries one,
-        // so other requests' headers are not scanned.
-        if request.isProxied { ProxyCredentials.redact(&request.headers) }
+        if request.isProxied { proxyScope = try readProxyCredentials(&request, scope: proxyScope) }
         // The scope's path prefix comes off before anything looks at the path.
         let named: ScopeSelection.Named
         do throws(ScopeRefusal) {
@@ -309,6 +307,24 @@ public final class Router: HTTPHandler {
         } catch {
             throw Refusal(response: error.response)
         }
+    }
+
+    /// The scope a request through the proxy names by its credentials (unless `scope`, its
+    /// tunnel's or port's, already names one). Read, the proxy password goes: nothing after this (a
+    /// backend, the journal, which the admin API and the dashboard serve) sees it. Out of line:
+    /// only a request through the proxy comes here.
+    @inline(never)
+    private func readProxyCredentials(_ request: inout Request, scope: String?) throws(Refusal) -> String? {
+        var scope = scope
+        if scope == nil, let deviceMode {
+            do throws(ProxyRefusal) {
+                scope = try deviceMode.scopeOfCredentials(request)
+            } catch {
+                throw Refusal(response: error.response)
+            }
+        }
+        ProxyCredentials.redact(&request.headers)
+        return scope
     }
 
     /// Device mode's gate for an app's request: a device's request for a real host may be answered

@@ -3,8 +3,10 @@ import JSON
 
 /// An API contract (an OpenAPI document) the server checks traffic against: each request on a
 /// path it covers, and each answer to one. Made off the hot path when the server starts; its
-/// checks run on the request's loop, within the request's CPU budget.
-public protocol ContractCheck: Sendable {
+/// checks run on the request's loop, within the request's CPU budget. Class-bound: the router
+/// holds it as one reference, which a request copies without the value witnesses an opaque
+/// existential needs (what the feature may cost a server that has no contract).
+public protocol ContractCheck: AnyObject, Sendable {
     var enforcement: ContractEnforcement { get }
     /// What `request` breaks; `covered` false when the contract has no operation for its path
     /// (which hard enforcement refuses, soft lets by unchecked).
