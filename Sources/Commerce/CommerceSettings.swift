@@ -44,9 +44,11 @@ struct CommerceSettings: EmulatorSettings {
         }
     }
 
-    /// The geocoding request for `place`; `localAuthority` is where this server is reached.
-    func geocodingURL(_ place: String, localAuthority: String) -> String {
-        let base = geocoder ?? "http://\(localAuthority)/maps/api/geocode/json"
+    /// The geocoding request for `place`; `localAuthority` is where this server is reached. Nil
+    /// when no geocoder is named and the server has no address of its own to ask (a loop that
+    /// answers in memory, without a socket).
+    func geocodingURL(_ place: String, localAuthority: String) -> String? {
+        guard let base = geocoder ?? (localAuthority.isEmpty ? nil : "http://\(localAuthority)/maps/api/geocode/json") else { return nil }
         return base + "?sensor=false&address=" + place.percentEncoded
     }
 

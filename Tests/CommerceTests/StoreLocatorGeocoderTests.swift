@@ -61,7 +61,15 @@ import UnderstudyTesting
         let server = try BackendTester(backends: [CommerceBackend(directory: copy)])
         let results = try StoreBrowser(server).get(CommerceTests.view("mStoreLocatorSearchView", "zipOrCity=Springfield"))
         #expect(Page.matches(#"physicalStoreId=\d+[^"]*">([^<]+)</a>"#, in: results.html).first == "Madisons Seattle")
-        // Without a geocoder, the fixture's own city names are matched.
+        // Without a geocoder, the fixture's own city names are matched. The storefront asks its own
+        // server's geocoder, which a server answering in memory has no address for: it asks none.
+        var own = CommerceSettings()
+        #expect(
+            own.geocodingURL("Boston MA", localAuthority: "127.0.0.1:8080")
+                == "http://127.0.0.1:8080/maps/api/geocode/json?sensor=false&address=Boston%20MA")
+        #expect(own.geocodingURL("Boston", localAuthority: "") == nil)
+        own.geocoder = "http://maps.example.com/maps/api/geocode/xml"
+        #expect(own.geocodingURL("Boston", localAuthority: "") == "http://maps.example.com/maps/api/geocode/xml?sensor=false&address=Boston")
         let alone = try BackendTester(backends: [CommerceBackend(directory: CommerceTests.stubs.appendingPathComponent("commerce"))])
         let byCity = try StoreBrowser(alone).get(CommerceTests.view("mStoreLocatorSearchView", "zipOrCity=Boston"))
         #expect(Page.matches(#"physicalStoreId=\d+[^"]*">([^<]+)</a>"#, in: byCity.html) == ["Madisons Boston"])

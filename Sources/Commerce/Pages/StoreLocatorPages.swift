@@ -51,7 +51,9 @@ struct StoreLocatorPages: Sendable {
         }
         let matching = physicalStores.matching(place)
         return .deferred { [self] reply in
-            let geocoding = settings.geocodingURL(place, localAuthority: reply.loop.localAuthority)
+            guard let geocoding = settings.geocodingURL(place, localAuthority: reply.loop.localAuthority) else {
+                return reply.send(results(store, context, near: nil, fallback: matching))
+            }
             reply.loop.send(OutboundRequest(url: geocoding, timeout: .seconds(5))) { result in
                 var point: (Double, Double)?
                 if case .success(let response) = result, response.status == 200 {

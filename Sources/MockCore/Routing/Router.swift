@@ -143,22 +143,14 @@ public final class Router: HTTPHandler {
         scopes.sweepIfDue(now: request.receivedAtNanos)
         var context = RequestContext(scope: scope, basePath: admission.basePath)
         let (emulators, offlineHost) = admission.isAdmin ? (.all, nil) : passDeviceGate(request, &context)
-        // A device's WebSocket to a host hosts.json does not map goes where its requests go (the
-        // offline answer); every other opens a channel.
-        if !admission.isAdmin, WebSocketHandshake.isUpgrade(request) {
-            if offlineHost == nil, let record = recordingChannel(for: request) { return upgrade(request, responder, then: record) }
-            if offlineHost == nil, let channelHost { return openChannel(request, channelHost, scope, responder) }
-            if let offlineHost, let deviceMode, deviceMode.passesThrough { return relayChannel(request, to: offlineHost, responder) }
+        if !admission.isAdmin, WebSocketHandshake.isUpgrade(request), tookUpgrade(request, responder, scope: scope, offlineHost: offlineHost) {
+            return
         }
         var broken: [ContractViolation] = []
         if !admission.isAdmin, let contract {
-            let (covered, violations) = contract.check(request: request)
-            if contract.enforcement == .hard, !violations.isEmpty {
-                let refusal = ContractViolation.refusal(violations, status: 400)
-                record(request, refusal, backend: "contract", slot: contractMetricSlot, scope: scope, violations: violations)
-                return responder.send(refusal)
-            }
-            if covered { broken = violations }
+            let screened = screen(request, against: contract, scope: scope)
+            if let refusal = screened.refusal { return responder.send(refusal) }
+            broken = screened.broken
         }
         if let (reply, route) = askBackends(request, admission, context, emulators) {
             let backend = routes[route].backend.name
@@ -178,6 +170,40 @@ public final class Router: HTTPHandler {
     }
 
     private var contractMetricSlot: Int { backends.count + 1 }
+
+    // The two below are out of line: `handle` stays small enough for the optimizer to inline its
+    // hot steps (it stops inlining into a function past a size), and neither runs for a plain request.
+
+    /// A WebSocket upgrade: a device's to a host hosts.json does not map goes where its requests go
+    /// (the offline answer); every other opens a channel. False when nothing takes it.
+    @inline(never)
+    private func tookUpgrade(_ request: Request, _ responder: Responder, scope: StateScope, offlineHost: String?) -> Bool {
+        if offlineHost == nil, let record = recordingChannel(for: request) {
+            upgrade(request, responder, then: record)
+        } else if offlineHost == nil, let channelHost {
+            openChannel(request, channelHost, scope, responder)
+        } else if let offlineHost, let deviceMode, deviceMode.passesThrough {
+            relayChannel(request, to: offlineHost, responder)
+        } else {
+            return false
+        }
+        return true
+    }
+
+    /// `request` checked against the API contract: the 400 that hard enforcement answers (journaled
+    /// here), and what it breaks of an operation the contract covers.
+    @inline(never)
+    private func screen(
+        _ request: Request, against contract: any ContractCheck, scope: StateScope
+    ) -> (refusal: Response?, broken: [ContractViolation]) {
+        let (covered, violations) = contract.check(request: request)
+        if contract.enforcement == .hard, !violations.isEmpty {
+            let refusal = ContractViolation.refusal(violations, status: 400)
+            record(request, refusal, backend: "contract", slot: contractMetricSlot, scope: scope, violations: violations)
+            return (refusal, violations)
+        }
+        return (nil, covered ? violations : [])
+    }
 
     /// The answer to send for `response` and every violation of the exchange: under hard
     /// enforcement an answer that breaks the contract is replaced by a 502 naming what (but a
