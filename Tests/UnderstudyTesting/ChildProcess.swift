@@ -29,6 +29,7 @@ public final class ChildProcess: @unchecked Sendable {
     /// Starts the child in a process group of its own, with every descriptor but its three
     /// standard streams closed, as `Process` does.
     public func run() throws {
+        try TestLane.allow("a child process (\(executableURL?.lastPathComponent ?? "?"))")
         guard let executableURL else { throw CocoaError(.fileNoSuchFile) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

@@ -30,6 +30,7 @@ public final class RawHTTPConnection {
     /// `receiveBuffer` shrinks the socket's receive buffer, so that a large response stays in
     /// flight on the server's side until it is read.
     public init(host: String, port: Int, timeout: TimeInterval = 10, receiveBuffer: Int32? = nil) throws {
+        try TestLane.allow("a connection to \(host):\(port) (RawHTTPConnection)")
         var hints = addrinfo()
         hints.ai_socktype = PortableSocket.streamType
         var result: UnsafeMutablePointer<addrinfo>?

@@ -36,6 +36,7 @@ public final class TestServer: Sendable {
     }
 
     private init(handler: any HTTPHandler, router: Router?, configure: (inout ServerConfiguration) -> Void) throws {
+        try TestLane.allow("a server on a socket (TestServer)")
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.threads = 2
