@@ -15,6 +15,9 @@ public final class OpenAPIContract: ContractCheck {
     public let path: String
     public let operations: [SpecOperation]
     private let routes: [PathRoute]
+    /// The indices of `routes` whose template has as many segments as the index.
+    private let routesBySegments: [[Int]]
+    private let basePathWithSlash: String
     private let schemas: JSONSchema
     /// The first server's path (`/v1`), under which the document's paths are served too.
     let basePath: String
@@ -36,6 +39,10 @@ public final class OpenAPIContract: ContractCheck {
             }
         }
         self.routes = routes
+        var routesBySegments = Array(repeating: [Int](), count: (routes.map(\.segments.count).max() ?? 0) + 1)
+        for (index, route) in routes.enumerated() { routesBySegments[route.segments.count].append(index) }
+        self.routesBySegments = routesBySegments
+        basePathWithSlash = basePath + "/"
         var pointers: [String] = []
         for operation in operations {
             pointers += operation.parameters.compactMap(\.schema) + operation.body.compactMap(\.schema)
@@ -71,9 +78,10 @@ public final class OpenAPIContract: ContractCheck {
 
     // MARK: Requests
 
-    public func check(request: Request) -> (covered: Bool, violations: [ContractViolation]) {
+    public func check(request: Request, explainingUncovered: Bool) -> (covered: Bool, violations: [ContractViolation]) {
         let path = request.rawPath
         guard let (route, captures) = findRoute(path) else {
+            guard explainingUncovered else { return (false, []) }
             return (false, [violation(.request, nil, "path", "#/paths", "no path of the contract matches \(path)")])
         }
         let method = request.method.rawValue
@@ -217,29 +225,29 @@ public final class OpenAPIContract: ContractCheck {
     private struct PathRoute {
         let template: String
         var operations: [Int]
-        /// Literal segments, and nil for a `{parameter}` (its name in `names`).
-        let segments: [Substring?]
+        /// Each segment after the leading "/": its bytes when literal, nil for a `{parameter}`
+        /// (its name in `names`).
+        let segments: [[UInt8]?]
         let names: [String?]
 
         init(template: String, operation: Int) {
             self.template = template
             operations = [operation]
             let parts = template.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-            segments = parts.map { $0.hasPrefix("{") && $0.hasSuffix("}") ? nil : $0 }
+            segments = parts.map { $0.hasPrefix("{") && $0.hasSuffix("}") ? nil : Array($0.utf8) }
             names = parts.map { $0.hasPrefix("{") && $0.hasSuffix("}") ? String($0.dropFirst().dropLast()) : nil }
         }
 
-        /// The parameters' raw values when `path` is this template's.
-        func match(_ path: Substring) -> [String: String]? {
-            let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        /// The parameters' raw values when `parts`, a path's segments, are this template's.
+        func match(_ parts: [Substring.UTF8View]) -> [String: String]? {
             guard parts.count == segments.count else { return nil }
             var captures: [String: String] = [:]
-            for (index, part) in zip(segments.indices, parts) {
+            for (index, part) in parts.enumerated() {
                 if let literal = segments[index] {
-                    guard literal == part else { return nil }
+                    guard part.elementsEqual(literal) else { return nil }
                 } else {
                     guard !part.isEmpty, let name = names[index] else { return nil }
-                    captures[name] = String(part)
+                    captures[name] = String(Substring(part))
                 }
             }
             return captures
@@ -247,19 +255,28 @@ public final class OpenAPIContract: ContractCheck {
     }
 
     /// The route of `path` (as written, or under the base path): literal templates before ones
-    /// with parameters, as OpenAPI says.
+    /// with parameters, as OpenAPI says. A path whose number of segments no template has costs a
+    /// count of its slashes: every request a server with a contract answers comes here.
     private func findRoute(_ path: String) -> (PathRoute, [String: String])? {
-        var candidates = [Substring(path)]
-        if !basePath.isEmpty, path.hasPrefix(basePath + "/") { candidates.append(path.dropFirst(basePath.count)) }
-        for candidate in candidates {
-            var best: (route: PathRoute, captures: [String: String])?
-            for route in routes {
-                guard let captures = route.match(candidate) else { continue }
-                if captures.count < best?.captures.count ?? Int.max { best = (route, captures) }
-            }
-            if let best { return best }
+        if let found = bestRoute(path[...]) { return found }
+        guard !basePath.isEmpty, path.hasPrefix(basePathWithSlash) else { return nil }
+        return bestRoute(path.dropFirst(basePath.count))
+    }
+
+    private func bestRoute(_ path: Substring) -> (PathRoute, [String: String])? {
+        // The segments after the first "/" are as many as the path's slashes.
+        let slash = UInt8(ascii: "/")
+        var path = path
+        let count = path.withUTF8 { bytes in bytes.reduce(0) { $1 == slash ? $0 + 1 : $0 } }
+        guard count < routesBySegments.count, !routesBySegments[count].isEmpty else { return nil }
+        let candidates = routesBySegments[count]
+        let parts = Array(path.utf8.split(separator: slash, omittingEmptySubsequences: false).dropFirst())
+        var best: (route: PathRoute, captures: [String: String])?
+        for index in candidates {
+            guard let captures = routes[index].match(parts) else { continue }
+            if captures.count < best?.captures.count ?? Int.max { best = (routes[index], captures) }
         }
-        return nil
+        return best
     }
 
     /// The operation `request` is for: its method's, or for a HEAD the GET's (HTTP allows HEAD

@@ -122,6 +122,15 @@ import Testing
         let preflight = request(.options, "/orders", headers: ["Access-Control-Request-Method": "POST", "Origin": "http://app.test"])
         #expect(contract.check(request: preflight) == (true, []))
         #expect(contract.check(request: request(.options, "/orders")).violations.map(\.pointer) == ["method"])
+        // A path is matched segment by segment, by its bytes: an empty or extra segment is another path.
+        for uncovered in ["/orders/", "/orders//tree", "/orders/1/tree/x", "/Orders", "/api/v2", "/api/v2/", "/api/v3/orders", "", "/"] {
+            #expect(contract.check(request: request(.get, uncovered)).violations.map(\.pointer) == ["path"], "\(uncovered)")
+            // Soft enforcement asks without the explanation: nothing is made for a path the contract lacks.
+            #expect(contract.check(request: request(.get, uncovered), explainingUncovered: false) == (false, []), "\(uncovered)")
+        }
+        for covered in ["/orders/7/tree", "/api/v2/orders/7/receipt", "/orders/%C3%A9"] {
+            #expect(contract.check(request: request(.get, covered)).covered, "\(covered)")
+        }
     }
 
     @Test func openAPI31SchemasAreJSONSchema202012() throws {

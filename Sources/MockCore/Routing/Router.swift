@@ -196,8 +196,9 @@ public final class Router: HTTPHandler {
     private func screen(
         _ request: Request, against contract: any ContractCheck, scope: StateScope
     ) -> (refusal: Response?, broken: [ContractViolation]) {
-        let (covered, violations) = contract.check(request: request)
-        if contract.enforcement == .hard, !violations.isEmpty {
+        let hard = contract.enforcement == .hard
+        let (covered, violations) = contract.check(request: request, explainingUncovered: hard)
+        if hard, !violations.isEmpty {
             let refusal = ContractViolation.refusal(violations, status: 400)
             record(request, refusal, backend: "contract", slot: contractMetricSlot, scope: scope, violations: violations)
             return (refusal, violations)

@@ -9,10 +9,19 @@ import JSON
 public protocol ContractCheck: AnyObject, Sendable {
     var enforcement: ContractEnforcement { get }
     /// What `request` breaks; `covered` false when the contract has no operation for its path
-    /// (which hard enforcement refuses, soft lets by unchecked).
-    func check(request: Request) -> (covered: Bool, violations: [ContractViolation])
+    /// (which hard enforcement refuses, soft lets by unchecked). The violation that says so is
+    /// made only when `explainingUncovered`: the router asks under soft enforcement without it,
+    /// so that requests the contract does not cover cost the least.
+    func check(request: Request, explainingUncovered: Bool) -> (covered: Bool, violations: [ContractViolation])
     /// What `response`, the answer to `request`, breaks (nothing when the request's path is not covered).
     func check(response: Response, to request: Request) -> [ContractViolation]
+}
+
+extension ContractCheck {
+    /// What `request` breaks, with the violation of a path the contract does not cover.
+    public func check(request: Request) -> (covered: Bool, violations: [ContractViolation]) {
+        check(request: request, explainingUncovered: true)
+    }
 }
 
 /// What happens to traffic that breaks the contract.
