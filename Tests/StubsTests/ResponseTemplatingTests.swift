@@ -11,12 +11,12 @@ import FoundationNetworking
 #endif
 
 @Suite struct ResponseTemplatingTests {
-    /// A server of `files`' stubs, following WireMock 3 unless told `.v2` (the tests that show
-    /// 2.35's HTML-escaping of `{{x}}`).
-    func serve(_ files: [String: String], globalTemplating: Bool = false, version: WireMockVersion = .v3) throws -> (TestServer, StubEngine, URL) {
+    /// The stubs of `files`, answered in memory, following WireMock 3 unless told `.v2` (the tests
+    /// that show 2.35's HTML-escaping of `{{x}}`).
+    func serve(_ files: [String: String], globalTemplating: Bool = false, version: WireMockVersion = .v3) throws -> (BackendTester, StubEngine, URL) {
         let root = try makeTemporaryDirectory(files)
         let engine = StubEngine(stubsDirectory: root, globalTemplating: globalTemplating, wireMockVersion: version)
-        return (try TestServer.start(backends: [engine]), engine, root)
+        return (try BackendTester(backends: [engine]), engine, root)
     }
 
     func text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
@@ -35,16 +35,13 @@ import FoundationNetworking
                               "transformers": ["response-template"]}}
                 """
             ], version: .v2)
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         let (data, response) = try await server.send(
             "POST", "/echo/a/b?q=1&q=2", headers: ["X-Trace": "t-9", "Cookie": "session=s1"], body: Data("hello".utf8))
         #expect(response.statusCode == 201)
         #expect(
             text(data)
-                == "POST /echo/a/b?q=1&q=2 /echo/a/b?q&#x3D;1&amp;q&#x3D;2 /echo/a/b a b q=1 second=2 h=t-9 c=s1 b=hello base=http://\(server.server.address.host):\(server.port)"
+                == "POST /echo/a/b?q=1&q=2 /echo/a/b?q&#x3D;1&amp;q&#x3D;2 /echo/a/b a b q=1 second=2 h=t-9 c=s1 b=hello base=http://\(BackendTester.authority)"
         )
         #expect(response.value(forHTTPHeaderField: "X-Echo") == "1")
         #expect(response.value(forHTTPHeaderField: "Location") == "/made/a")
@@ -58,10 +55,7 @@ import FoundationNetworking
                 #"{"request": {"method": "POST", "url": "/xml"}, "response": {"body": "<name>{{xPath request.body '/person/name/text()'}}</name>", "transformers": ["response-template"]}}"#,
             "mappings/plain.json": #"{"request": {"url": "/plain"}, "response": {"body": "{{request.path}} is not rendered"}}"#,
         ])
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         let order = #"{"order": {"id": "A7", "items": [{"sku": "s1"}, {"sku": "s2"}]}}"#
         let json = try JSONValue.parse(try await server.send("POST", "/orders", body: Data(order.utf8)).body.map { $0 })
         #expect(json == .object([("id", "A7"), ("items", "2"), ("first", "s1")]))
@@ -77,10 +71,7 @@ import FoundationNetworking
                 "mappings/constant.json":
                     #"{"request": {"url": "/constant"}, "response": {"body": "literal \\{{braces}}", "headers": {"X-Fixed": "yes"}}}"#,
             ], globalTemplating: true)
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         #expect(text(try await server.send("GET", "/plain").body) == "/plain")
         let (constant, response) = try await server.send("GET", "/constant")
         #expect(text(constant) == "literal {{braces}}")
@@ -99,10 +90,7 @@ import FoundationNetworking
                 "__files/users/ann.json": #"{"name": "Ann", "asked": "{{request.query.x}}"}"#,
                 "__files/page.html": "<p>{{request.query.who}}</p>",
             ], version: .v2)
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         #expect(text(try await server.send("GET", "/users/ann?x=1").body) == #"{"name": "Ann", "asked": "1"}"#)
         let missing = try await server.send("GET", "/users/bob")
         #expect(missing.response.statusCode == 404)
@@ -116,10 +104,7 @@ import FoundationNetworking
             "mappings/contact.json":
                 #"{"request": {"urlPathTemplate": "/contacts/{contactId}/addresses/{addressId}", "pathParameters": {"addressId": {"matches": "[0-9]+"}}}, "response": {"body": "{{request.path.contactId}}/{{request.path.addressId}}", "transformers": ["response-template"]}}"#
         ])
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         #expect(text(try await server.send("GET", "/contacts/c%2012/addresses/7").body) == "c 12/7")
         #expect(try await server.send("GET", "/contacts/c/addresses/x").response.statusCode == 404)
         #expect(try await server.send("GET", "/contacts/c/addresses").response.statusCode == 404)
@@ -147,10 +132,7 @@ import FoundationNetworking
                 #"{"request": {"urlPath": "/list"}, "response": {"body": "{{#each (fixture 'items.json')}}<a href='{{url}}'>{{name}}</a>{{/each}}", "transformers": ["response-template"]}}"#,
             "items.json": #"[{"name": "One", "url": "tt://one"}, {"name": "Two & co", "url": "tt://two"}]"#,
         ])
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         #expect(text(try await server.send("GET", "/list").body) == "<a href='tt://one'>One</a><a href='tt://two'>Two & co</a>")
     }
 
@@ -169,11 +151,8 @@ import FoundationNetworking
             "mappings/echo.json":
                 #"{"request": {"urlPathPattern": "/echo/.*"}, "response": {"body": \#(JSONValue.string(body).serialized), "transformers": ["response-template"]}}"#
         ])
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
-        let host = "\(server.server.address.host):\(server.port)"
+        defer { try? FileManager.default.removeItem(at: root) }
+        let host = "\(BackendTester.authority)"
         #expect(
             text(try await server.send("GET", "/echo/a%20b/c?x=a&x=b").body)
                 == "/echo/a b/c|a b|a b|GET|http|/echo/a b/c|/echo/a b/c|echo|a|a|NE|b|b|\(host) http://\(host)|a|3")
@@ -193,10 +172,7 @@ import FoundationNetworking
             "mappings/t.json":
                 #"{"request": {"urlPathPattern": "/the/.*"}, "response": {"body": \#(JSONValue.string(body).serialized), "transformers": ["response-template"]}}"#
         ])
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         let answer = text(
             try await server.send("GET", "/the/entire/path?things=1&things=2&things=3&things=4&ids%5B%5D=111&ids%5B%5D=222&ids%5B%5D=333").body)
         #expect(
@@ -215,10 +191,7 @@ import FoundationNetworking
                 "mappings/json.json":
                     #"{"request": {"url": "/json"}, "response": {"body": \#(JSONValue.string(body).serialized), "transformers": ["response-template"]}}"#
             ], version: .v2)
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         let sent = #"{"obj":{"a":"x","n":1.5,"l":[1,2]},"list":["p",{"q":true}],"e":{}}"#
         let pretty = "{\n  \"a\" : \"x\",\n  \"n\" : 1.5,\n  \"l\" : [ 1, 2 ]\n}"
         #expect(
@@ -232,10 +205,7 @@ import FoundationNetworking
             "mappings/soap.json":
                 #"{"request": {"url": "/soap"}, "response": {"body": "[{{soapXPath request.body '/order/id/text()'}}]", "transformers": ["response-template"]}}"#
         ])
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         let envelope =
             #"<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Header/><soap:Body><order><id>42</id></order></soap:Body></soap:Envelope>"#
         #expect(text(try await server.send("POST", "/soap", body: Data(envelope.utf8)).body) == "[42]")
@@ -257,10 +227,7 @@ import FoundationNetworking
             "mappings/system.json":
                 #"{"request": {"url": "/system"}, "response": {"body": \#(JSONValue.string(body).serialized), "transformers": ["response-template"]}}"#
         ])
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         let answer = text(try await server.send("GET", "/system").body)
         #expect(
             answer.hasPrefix(
@@ -277,10 +244,7 @@ import FoundationNetworking
             "mappings/form.json":
                 #"{"request": {"url": "/form"}, "response": {"body": \#(JSONValue.string(body).serialized), "transformers": ["response-template"]}}"#
         ])
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         #expect(text(try await server.send("POST", "/form", body: Data("name=Ann+Lee&tag=a&tag=b%26c".utf8)).body) == "Hi Ann Lee (a, b&c)")
     }
 
@@ -296,10 +260,7 @@ import FoundationNetworking
             (.v2, #"{"test": "look at my &#x27;single quotes&#x27;"}"#),
         ] {
             let (server, _, root) = try serve(["mappings/noescape.json": mapping], version: version)
-            defer {
-                server.stop()
-                try? FileManager.default.removeItem(at: root)
-            }
+            defer { try? FileManager.default.removeItem(at: root) }
             #expect(text(try await server.send("POST", "/noescape", body: sent).body) == expected, "WireMock \(version.rawValue)")
         }
     }
@@ -315,10 +276,7 @@ import FoundationNetworking
             "mappings/t.json":
                 #"{"request": {"urlPath": "/t"}, "response": {"body": \#(JSONValue.string(body).serialized), "transformers": ["response-template"]}}"#
         ])
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         #expect(text(try await server.send("POST", "/t?n=4", body: Data(#"{"name":"n"}"#.utf8)).body) == "5|16|[]n|b|{}")
     }
 
@@ -331,10 +289,7 @@ import FoundationNetworking
             "mappings/up.json":
                 #"{"request": {"urlPath": "/up"}, "response": {"body": \#(JSONValue.string(body).serialized), "transformers": ["response-template"]}}"#
         ])
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         var sent = Data(
             "--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
         sent.append(contentsOf: [0xff, 0xd8, 0x00])

@@ -60,11 +60,13 @@ public final class BackendTester: Sendable {
         return await send(Request(method: method, target: target, headers: fields, body: Array(body.utf8)))
     }
 
-    /// The `Host` a request carries unless it names its own, as a client of a server listening
-    /// at `authority` sends it.
-    public static let authority = "127.0.0.1:8080"
-    /// The port of `authority`, for what a test reads back of the links an answer makes.
-    public var port: Int { 8080 }
+    /// The port the requests that `send(method, path…)`, `raw` and their waiting forms make were
+    /// received on, as if by a server listening there.
+    public static let port = 8080
+    /// The `Host` those requests carry unless they name their own, as a client of that server sends it.
+    public static let authority = "127.0.0.1:\(port)"
+    /// `port`, for what a test reads back of the links an answer makes.
+    public var port: Int { Self.port }
 
     /// A request as URLSession sends one (with `Host`), answered as URLSession reads it: the body
     /// (none for `HEAD`, as on the wire) and an `HTTPURLResponse` of the backend's status and
@@ -108,7 +110,7 @@ public final class BackendTester: Sendable {
         if !headers.contains(where: { $0.0.lowercased() == "host" }) { fields.add("Host", Self.authority) }
         for (name, value) in headers { fields.add(name, value) }
         guard let method = HTTPMethod(rawValue: method) else { preconditionFailure("\(method) is not an HTTP method") }
-        return Request(method: method, target: pathAndQuery, headers: fields, body: body)
+        return Request(method: method, target: pathAndQuery, headers: fields, body: body, localPort: Self.port)
     }
 }
 
