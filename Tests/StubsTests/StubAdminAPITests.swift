@@ -15,20 +15,17 @@ func object(_ data: Data) throws -> [String: Any] {
 }
 
 @Suite struct StubAdminAPITests {
-    func serve(_ files: [String: String] = [:]) throws -> (TestServer, URL) {
+    func serve(_ files: [String: String] = [:]) throws -> (BackendTester, URL) {
         let root = try makeTemporaryDirectory(files)
         let journal = RequestJournal()
         let engine = StubEngine(stubsDirectory: root)
-        let server = try TestServer.start(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal)
+        let server = try BackendTester(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal)
         return (server, root)
     }
 
     @Test func createReadReplaceDeleteAMapping() async throws {
         let (server, root) = try serve()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         let create =
             #"{"request": {"method": "GET", "urlPath": "/npi/rally/config.json"}, "response": {"jsonBody": {"ViewControllerClassName": "Rally.MainViewController"}}}"#
         let (created, createdResponse) = try await server.send("POST", "/__admin/mappings", body: Data(create.utf8))
@@ -56,10 +53,7 @@ func object(_ data: Data) throws -> [String: Any] {
 
     @Test func invalidMappingsGet422WithWhereAndWhy() async throws {
         let (server, root) = try serve()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         let (body, response) = try await server.send(
             "POST", "/__admin/mappings",
             body: Data(#"{"request": {"method": "FETCH"}, "response": {}}"#.utf8))
@@ -76,10 +70,7 @@ func object(_ data: Data) throws -> [String: Any] {
         let (server, root) = try serve([
             "mappings/file.json": #"{"request": {"urlPath": "/from-file"}, "response": {"body": "file"}}"#
         ])
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         let bad = #"{"mappings": [{"request": {"urlPath": "/a"}, "response": {}}, {"request": 1, "response": {}}]}"#
         #expect(try await server.send("POST", "/__admin/mappings/import", body: Data(bad.utf8)).response.statusCode == 422)
         let good =
@@ -96,10 +87,7 @@ func object(_ data: Data) throws -> [String: Any] {
 
     @Test func countAndFindJournaledRequestsByPattern() async throws {
         let (server, root) = try serve()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         _ = try await server.send(
             "POST", "/informix/generic.php", headers: ["Content-Type": "application/x-www-form-urlencoded"],
             body: Data("sql_stmt=select+*+from+customer&tableName=customer".utf8))
@@ -120,10 +108,7 @@ func object(_ data: Data) throws -> [String: Any] {
             "mappings/s.json":
                 #"{"mappings": [{"scenarioName": "bus", "requiredScenarioState": "Started", "newScenarioState": "late", "request": {"method": "POST", "urlPath": "/bus/late"}, "response": {"status": 204}}, {"scenarioName": "bus", "requiredScenarioState": "late", "request": {"urlPath": "/bus/1"}, "response": {"body": "late"}}]}"#
         ])
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         let listed = try object(try await server.send("GET", "/__admin/scenarios").body)
         let scenario = try #require((listed["scenarios"] as? [[String: Any]])?.first)
         #expect(scenario["name"] as? String == "bus")
@@ -155,10 +140,7 @@ func object(_ data: Data) throws -> [String: Any] {
     /// starts every scenario again.
     @Test func scenariosStartAgainWhenTheirMappingsGoAndComeBack() async throws {
         let (server, root) = try serve()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         let first =
             #"{"id": "a1a1a1a1-0000-0000-0000-000000000001", "scenarioName": "light", "requiredScenarioState": "Started", "newScenarioState": "on", "request": {"url": "/light"}, "response": {"body": "switching on"}}"#
         let second =
@@ -187,10 +169,7 @@ func object(_ data: Data) throws -> [String: Any] {
             "mappings/m.json":
                 #"{"mappings": [{"request": {"url": "/tagged"}, "response": {}, "metadata": {"team": "checkout"}}, {"request": {"url": "/other"}, "response": {}}]}"#
         ])
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         for path in ["/tagged", "/other", "/tagged", "/unmatched"] { _ = try await server.send("GET", path) }
         let pattern = Data(#"{"matchesJsonPath": {"expression": "$.team", "equalTo": "checkout"}}"#.utf8)
         let removed = try object(try await server.send("POST", "/__admin/requests/remove-by-metadata", body: pattern).body)
@@ -209,10 +188,7 @@ func object(_ data: Data) throws -> [String: Any] {
             "mappings/m.json":
                 #"{"mappings": [{"request": {"url": "/called"}, "response": {}}, {"request": {"url": "/never"}, "response": {}}, {"request": {"url": "/also-never"}, "response": {}}]}"#
         ])
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         _ = try await server.send("GET", "/called")
         _ = try await server.send("GET", "/nothing")
         let urls = { (body: Data) throws -> Set<String> in
@@ -232,10 +208,7 @@ func object(_ data: Data) throws -> [String: Any] {
     /// WireMock 2's Java client edits and removes stubs by posting the whole mapping.
     @Test func editAndRemoveByTheMappingPosted() async throws {
         let (server, root) = try serve()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         let id = "b2b2b2b2-0000-0000-0000-000000000001"
         _ = try await server.send(
             "POST", "/__admin/mappings",
@@ -259,10 +232,7 @@ func object(_ data: Data) throws -> [String: Any] {
 
     @Test func saveWritesAdminMappingsAsFilesThatLoadAgain() async throws {
         let (server, root) = try serve()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         let create = #"{"name": "Bus list!", "request": {"method": "GET", "urlPath": "/bus"}, "response": {"body": "buses"}}"#
         let id = try #require(try object(try await server.send("POST", "/__admin/mappings", body: Data(create.utf8)).body)["id"] as? String)
         #expect(try await server.send("POST", "/__admin/mappings/save").response.statusCode == 200)
@@ -286,10 +256,7 @@ func object(_ data: Data) throws -> [String: Any] {
             "mappings/m.json":
                 #"{"mappings": [{"request": {"url": "/1"}, "response": {}, "metadata": {"tags": ["bus", "oneschool"]}}, {"request": {"url": "/2"}, "response": {}, "metadata": {"tags": ["npi"]}}]}"#
         ])
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         let pattern = Data(#"{"matchesJsonPath": {"expression": "$.tags[0]", "equalTo": "bus"}}"#.utf8)
         let found = try object(try await server.send("POST", "/__admin/mappings/find-by-metadata", body: pattern).body)
         #expect((found["mappings"] as? [[String: Any]])?.compactMap { ($0["request"] as? [String: Any])?["url"] as? String } == ["/1"])
@@ -300,10 +267,7 @@ func object(_ data: Data) throws -> [String: Any] {
 
     @Test func journaledRequestsByIdAndRemovedByPattern() async throws {
         let (server, root) = try serve()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         _ = try await server.send("GET", "/keep")
         _ = try await server.send("GET", "/drop?x=1")
         let listed = try #require(try object(try await server.send("GET", "/__admin/requests").body)["requests"] as? [[String: Any]])
@@ -322,7 +286,7 @@ func object(_ data: Data) throws -> [String: Any] {
 }
 
 @Suite struct MappingImportOptionsTests {
-    func ids(_ server: TestServer) async throws -> Set<String> {
+    func ids(_ server: BackendTester) async throws -> Set<String> {
         let listing = try object(try await server.send("GET", "/__admin/mappings").body)
         return Set((listing["mappings"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String })
     }
@@ -334,11 +298,8 @@ func object(_ data: Data) throws -> [String: Any] {
         ])
         let journal = RequestJournal()
         let engine = StubEngine(stubsDirectory: root)
-        let server = try TestServer.start(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal)
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        let server = try BackendTester(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal)
+        defer { try? FileManager.default.removeItem(at: root) }
         let newOne = #"{"id": "11111111-1111-1111-1111-111111111111", "request": {"urlPath": "/one"}, "response": {"body": "new one"}}"#
         let three = #"{"id": "33333333-3333-3333-3333-333333333333", "request": {"urlPath": "/three"}, "response": {"body": "three"}}"#
 
@@ -382,11 +343,8 @@ func object(_ data: Data) throws -> [String: Any] {
         ])
         let journal = RequestJournal()
         let engine = StubEngine(stubsDirectory: root)
-        let server = try TestServer.start(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal)
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        let server = try BackendTester(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal)
+        defer { try? FileManager.default.removeItem(at: root) }
         let mappings = root.appendingPathComponent("mappings")
 
         // Not persistent: memory only, back on reset.
