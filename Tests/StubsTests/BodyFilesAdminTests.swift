@@ -8,7 +8,7 @@ import UnderstudyTesting
 
 /// `/__admin/files`: the body files, listed, read, written and deleted, never outside `__files/`.
 @Suite struct BodyFilesAdminTests {
-    func serve() throws -> (TestServer, URL) {
+    func serve() throws -> (BackendTester, URL) {
         let root = try makeTemporaryDirectory([
             "__files/a.txt": "hello",
             "__files/sub/b.json": "{}",
@@ -17,15 +17,12 @@ import UnderstudyTesting
         ])
         let journal = RequestJournal()
         let engine = StubEngine(stubsDirectory: root)
-        return (try TestServer.start(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal), root)
+        return (try BackendTester(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal), root)
     }
 
     @Test func listReadWriteDelete() async throws {
         let (server, root) = try serve()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         let (listing, _) = try await server.send("GET", "/__admin/files")
         #expect(try JSONSerialization.jsonObject(with: listing) as? [String] == ["a.txt", "sub/b.json"])
         #expect(String(decoding: try await server.send("GET", "/__admin/files/sub/b.json").body, as: UTF8.self) == "{}")
@@ -43,10 +40,7 @@ import UnderstudyTesting
 
     @Test func aStubAnswersWithTheBodyFileAsItIsNow() async throws {
         let (server, root) = try serve()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         _ = try await server.send(
             "POST", "/__admin/mappings", body: Data(#"{"request": {"urlPath": "/b"}, "response": {"bodyFileName": "/a.txt"}}"#.utf8))
         #expect(String(decoding: try await server.send("GET", "/a").body, as: UTF8.self) == "hello")
@@ -62,10 +56,7 @@ import UnderstudyTesting
 
     @Test func namesLeadingOutsideAreRefused() async throws {
         let (server, root) = try serve()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("__files/link"), withDestinationURL: root)
         for name in ["..%2Fsecret.txt", "sub/..%2F..%2Fsecret.txt", "link/secret.txt"] {
             let (_, read) = try await server.send("GET", "/__admin/files/\(name)")

@@ -118,8 +118,7 @@ import UnderstudyTesting
         ])
         defer { try? FileManager.default.removeItem(at: root) }
         let engine = StubEngine(stubsDirectory: root)
-        let server = try TestServer.start(backends: [engine])
-        defer { server.stop() }
+        let server = try BackendTester(backends: [engine])
         #expect(try await server.send("GET", "/trips?from=2099-01-01T00:00:00Z").response.statusCode == 200)
         let (body, response) = try await server.send("GET", "/trips?from=2020-01-01T00:00:00Z")
         #expect(response.statusCode == 404)

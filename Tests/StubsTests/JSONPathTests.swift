@@ -79,8 +79,7 @@ import UnderstudyTesting
                 #"{"request": {"method": "POST", "url": "/count"}, "response": {"body": "{{jsonPath request.body '$.items.length()'}} {{size (jsonPath request.body '$.items[?(@.price < 10)]')}}", "transformers": ["response-template"]}}"#
         ])
         defer { try? FileManager.default.removeItem(at: root) }
-        let server = try TestServer.start(backends: [StubEngine(stubsDirectory: root)])
-        defer { server.stop() }
+        let server = try BackendTester(backends: [StubEngine(stubsDirectory: root)])
         let (answer, _) = try await server.send("POST", "/count", body: Data(body.utf8))
         #expect(String(decoding: answer, as: UTF8.self) == "3 2")
     }

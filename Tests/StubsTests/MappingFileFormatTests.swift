@@ -16,11 +16,11 @@ import FoundationNetworking
 @Suite struct MappingFileFormatTests {
     func text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
 
-    func serve(_ files: [String: String]) throws -> (TestServer, StubEngine, URL) {
+    func serve(_ files: [String: String]) throws -> (BackendTester, StubEngine, URL) {
         let root = try makeTemporaryDirectory(files)
         let journal = RequestJournal()
         let engine = StubEngine(stubsDirectory: root)
-        let server = try TestServer.start(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal)
+        let server = try BackendTester(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal)
         return (server, engine, root)
     }
 
@@ -41,10 +41,7 @@ import FoundationNetworking
             "mappings/many.json": #"{"mappings": [{"request": {"urlPath": "/m"}, "response": {}}], "importOptions": {"duplicatePolicy": "IGNORE"}}"#,
             "mappings/priority.json": #"{"priority": "high", "request": {"urlPath": "/p"}, "response": {}}"#,
         ])
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         let errors = engine.reloadFiles().map(\.description)
         func expectError(_ text: String) { #expect(errors.contains { $0.contains(text) }, "\(text) in \(errors)") }
         #expect(errors.count == 11)
@@ -102,10 +99,7 @@ import FoundationNetworking
 
     @Test func theAdminAPIRefusesTyposInWireMocksShape() async throws {
         let (server, engine, root) = try serve([:])
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         let typo = #"{"request": {"url": "/a", "queryParamters": {"x": {"equalTo": "1"}}}, "response": {"status": 200}}"#
         let (body, response) = try await server.send("POST", "/__admin/mappings", body: Data(typo.utf8))
         #expect(response.statusCode == 422)
@@ -147,10 +141,7 @@ import FoundationNetworking
             "mappings/trailing.json": "{\"request\": {\"urlPath\": \"/trailing\"},\n \"response\": {},}",
             "mappings/fixed.json": #"{"request": {"urlPath": "/fixed"}, "response": {"delayDistribution": {"type": "fixed", "milliseconds": 20}}}"#,
         ])
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         let errors = engine.reloadFiles().map(\.description)
         #expect(errors.count == 1 && errors.first?.contains("trailing.json:2:") == true, "trailing commas stay refused, as in WireMock: \(errors)")
         #expect(engine.mappings.first { $0.summary.hasSuffix("/fixed") }?.response.delay() == .milliseconds(20))
@@ -180,10 +171,7 @@ import FoundationNetworking
             "mappings/auth.json":
                 #"{"request": {"urlPath": "/auth", "basicAuth": {"username": "ann", "password": "secret"}}, "response": {"body": "in"}}"#
         ])
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         #expect(try await server.send("GET", "/auth").response.statusCode == 404)
         let credentials = "Basic " + Data("ann:secret".utf8).base64EncodedString()
         #expect(text(try await server.send("GET", "/auth", headers: ["Authorization": credentials]).body) == "in")

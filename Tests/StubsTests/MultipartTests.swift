@@ -63,8 +63,7 @@ import FoundationNetworking
         ])
         defer { try? FileManager.default.removeItem(at: root) }
         let engine = StubEngine(stubsDirectory: root)
-        let server = try TestServer.start(backends: [engine])
-        defer { server.stop() }
+        let server = try BackendTester(backends: [engine])
         func status(_ path: String, _ body: Data, headers: [String: String]? = nil) async throws -> Int {
             try await server.send("POST", path, headers: headers ?? formType, body: body).response.statusCode
         }

@@ -8,7 +8,7 @@ import UnderstudyTesting
 
 /// `POST /__admin/near-misses/request` and `/request-pattern`, in WireMock's shapes.
 @Suite struct NearMissAdminTests {
-    func serve() throws -> (TestServer, URL) {
+    func serve() throws -> (BackendTester, URL) {
         let root = try makeTemporaryDirectory([
             "mappings/one.json":
                 #"{"id": "11111111-1111-1111-1111-111111111111", "request": {"method": "GET", "urlPath": "/one", "headers": {"Accept": {"equalTo": "json"}}}, "response": {"body": "one"}}"#,
@@ -16,15 +16,12 @@ import UnderstudyTesting
         ])
         let journal = RequestJournal()
         let engine = StubEngine(stubsDirectory: root)
-        return (try TestServer.start(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal), root)
+        return (try BackendTester(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal), root)
     }
 
     @Test func aLoggedRequestGetsTheClosestStubs() async throws {
         let (server, root) = try serve()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         let logged = #"{"url": "/one", "method": "GET", "headers": {"Accept": "xml"}}"#
         let (body, response) = try await server.send("POST", "/__admin/near-misses/request", body: Data(logged.utf8))
         #expect(response.statusCode == 200)
@@ -54,10 +51,7 @@ import UnderstudyTesting
 
     @Test func aPatternGetsTheClosestJournaledRequests() async throws {
         let (server, root) = try serve()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         _ = try await server.send("GET", "/onx")
         _ = try await server.send("DELETE", "/elsewhere/completely/different")
         let (body, response) = try await server.send(
@@ -75,10 +69,7 @@ import UnderstudyTesting
 
     @Test func aNamedScopeSeesItsOwnJournalAndMappings() async throws {
         let (server, root) = try serve()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         _ = try await server.send("GET", "/onx", headers: ["X-Understudy-Scope": "alice"])
         _ = try await server.send("GET", "/onx")
         let (body, _) = try await server.send(

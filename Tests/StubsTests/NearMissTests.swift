@@ -9,7 +9,7 @@ import FoundationNetworking
 #endif
 
 @Suite struct NearMissTests {
-    func serve() throws -> (TestServer, URL) {
+    func serve() throws -> (BackendTester, URL) {
         let root = try makeTemporaryDirectory([
             "mappings/bus.json":
                 #"{"name": "bus list", "request": {"method": "GET", "urlPath": "/bus", "headers": {"Accept": {"contains": "html"}}}, "response": {"body": "buses"}}"#,
@@ -19,17 +19,14 @@ import FoundationNetworking
         ])
         let engine = StubEngine(stubsDirectory: root)
         let journal = RequestJournal()
-        return (try TestServer.start(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal), root)
+        return (try BackendTester(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal), root)
     }
 
     func text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
 
     @Test func the404ListsTheClosestStubsAndWhyTheyMissed() async throws {
         let (server, root) = try serve()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         let (body, response) = try await server.send("GET", "/bus", headers: ["Accept": "text/plain"])
         #expect(response.statusCode == 404)
         let page = text(body)
@@ -49,10 +46,7 @@ import FoundationNetworking
 
     @Test func unmatchedRequestsAndTheirNearMissesThroughTheAdminAPI() async throws {
         let (server, root) = try serve()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         _ = try await server.send("POST", "/bus/reprt")
         _ = try await server.send("POST", "/bus/report")
         let unmatched = try JSONSerialization.jsonObject(with: try await server.send("GET", "/__admin/requests/unmatched").body) as? [String: Any]

@@ -163,11 +163,11 @@ import FoundationNetworking
         #expect(visited == 1)
     }
 
-    func serve(_ files: [String: String] = [:]) throws -> (TestServer, StubEngine, URL) {
+    func serve(_ files: [String: String] = [:]) throws -> (BackendTester, StubEngine, URL) {
         let root = try makeTemporaryDirectory(files)
         let journal = RequestJournal()
         let engine = StubEngine(stubsDirectory: root)
-        let server = try TestServer.start(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal)
+        let server = try BackendTester(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal)
         return (server, engine, root)
     }
 
@@ -178,10 +178,7 @@ import FoundationNetworking
             "mappings/a.json":
                 #"{"mappings": [{"request": {"urlPath": "/shop/cart"}, "response": {"body": "literal"}}, {"priority": 2, "request": {"urlPathPattern": "/shop/c.*"}, "response": {"body": "pattern, priority 2"}}, {"priority": 1, "scenarioName": "s", "requiredScenarioState": "Started", "newScenarioState": "two", "request": {"urlPathTemplate": "/shop/{page}"}, "response": {"body": "template, first time"}}]}"#
         ])
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         #expect(text(try await server.send("GET", "/shop/cart").body) == "template, first time")
         #expect(text(try await server.send("GET", "/shop/cart").body) == "pattern, priority 2")
         #expect(text(try await server.send("GET", "/shop/checkout").body) == "pattern, priority 2")
@@ -190,10 +187,7 @@ import FoundationNetworking
 
     @Test func adminAPIChangesReachTheIndex() async throws {
         let (server, _, root) = try serve()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         #expect(try await server.send("GET", "/reports/2026-11.csv").response.statusCode == 404)
         let create = #"{"request": {"urlPathPattern": "/reports/[0-9]{4}-[0-9]{2}\\.csv"}, "response": {"body": "report"}}"#
         let (created, _) = try await server.send("POST", "/__admin/mappings", body: Data(create.utf8))
@@ -212,10 +206,7 @@ import FoundationNetworking
         let (server, engine, root) = try serve([
             "mappings/p.json": #"{"request": {"urlPattern": "/find\\?q=.*"}, "response": {"body": "old"}}"#
         ])
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         #expect(text(try await server.send("GET", "/find?q=a").body) == "old")
         try Data(#"{"request": {"urlPattern": "/look\\?q=.*"}, "response": {"body": "new"}}"#.utf8)
             .write(to: root.appendingPathComponent("mappings/p.json"))

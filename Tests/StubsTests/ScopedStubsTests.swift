@@ -15,7 +15,7 @@ import FoundationNetworking
 @Suite struct ScopedStubsTests {
     static let shared = "6f1c5d52-5b2a-4c5e-9a51-2f7d0c1b9e01"
 
-    func serve() throws -> (TestServer, URL) {
+    func serve() throws -> (BackendTester, URL) {
         let root = try makeTemporaryDirectory([
             "mappings/shared.json": #"{"id": "\#(Self.shared)", "request": {"urlPath": "/greeting"}, "response": {"body": "shared"}}"#,
             "mappings/steps.json": #"""
@@ -27,7 +27,7 @@ import FoundationNetworking
         ])
         let engine = StubEngine(stubsDirectory: root)
         let journal = RequestJournal()
-        return (try TestServer.start(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal), root)
+        return (try BackendTester(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal), root)
     }
 
     func text(_ answer: (body: Data, response: HTTPURLResponse)) -> String { String(decoding: answer.body, as: UTF8.self) }
@@ -39,8 +39,7 @@ import FoundationNetworking
         let root = try makeTemporaryDirectory([:])
         defer { try? FileManager.default.removeItem(at: root) }
         let engine = StubEngine(stubsDirectory: root)
-        let server = try TestServer.start(backends: [StubAdminAPI(engine: engine, journal: RequestJournal(), maxScopeMappingBytes: 50_000), engine])
-        defer { server.stop() }
+        let server = try BackendTester(backends: [StubAdminAPI(engine: engine, journal: RequestJournal(), maxScopeMappingBytes: 50_000), engine])
         func stub(_ index: Int) -> Data {
             Data(
                 #"{"id": "00000000-0000-0000-0000-00000000000\#(index)", "request": {"url": "/big/\#(index)"}, "response": {"body": "\#(String(repeating: "x", count: 20_000))"}}"#
@@ -68,10 +67,7 @@ import FoundationNetworking
 
     @Test func aScopesOwnMappingsAnswerFirstAndOnlyThere() async throws {
         let (server, root) = try serve()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         let mine = #"{"priority": 9, "request": {"urlPath": "/greeting"}, "response": {"body": "a's own"}}"#
         #expect(try await server.send("POST", "/__admin/mappings", headers: a, body: Data(mine.utf8)).response.statusCode == 201)
         // Before the shared mapping, though its priority is lower.
@@ -110,10 +106,7 @@ import FoundationNetworking
 
     @Test func scenariosMoveInTheirScopeOnly() async throws {
         let (server, root) = try serve()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         #expect(text(try await server.send("GET", "/step", headers: a)) == "one")
         #expect(text(try await server.send("GET", "/step", headers: a)) == "two")
         #expect(text(try await server.send("GET", "/step", headers: b)) == "one")
@@ -138,10 +131,7 @@ import FoundationNetworking
 
     @Test func nearMissesOfAScopeIncludeItsOwnMappings() async throws {
         let (server, root) = try serve()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         let mine = #"{"name": "a's widget", "request": {"urlPath": "/widgets/1"}, "response": {"body": "w"}}"#
         _ = try await server.send("POST", "/__admin/mappings", headers: a, body: Data(mine.utf8))
         let missInA = try await server.send("GET", "/widgets/2", headers: a)

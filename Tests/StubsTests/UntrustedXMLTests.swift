@@ -8,10 +8,10 @@ import UnderstudyTesting
 import FoundationNetworking
 #endif
 
-/// XML from clients reaches the matchers and the `xPath` helper over a socket: what crashed the
+/// XML from clients reaches the matchers and the `xPath` helper through the router: what crashed the
 /// process or read its files before XML went through libxml2 with entities and network off.
 @Suite struct UntrustedXMLTests {
-    func serve() throws -> (TestServer, URL) {
+    func serve() throws -> (BackendTester, URL) {
         let root = try makeTemporaryDirectory([
             "mappings/xpath.json":
                 #"{"request": {"method": "POST", "url": "/xpath", "bodyPatterns": [{"matchesXPath": "/a"}]}, "response": {"body": "xpath"}}"#,
@@ -22,15 +22,12 @@ import FoundationNetworking
         ])
         let engine = StubEngine(stubsDirectory: root)
         let journal = RequestJournal()
-        return (try TestServer.start(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal), root)
+        return (try BackendTester(backends: [StubAdminAPI(engine: engine, journal: journal), engine], journal: journal), root)
     }
 
     @Test func unmatchedAndMalformedBodiesAreNonMatchesAndTheServerStaysUp() async throws {
         let (server, root) = try serve()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         // The 404 page scores every stub, XML patterns included, against an empty body.
         #expect(try await server.send("GET", "/other").response.statusCode == 404)
         let bodies: [[UInt8]] = [
@@ -50,10 +47,7 @@ import FoundationNetworking
 
     @Test func externalEntitiesReadNoFile() async throws {
         let (server, root) = try serve()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: root)
-        }
+        defer { try? FileManager.default.removeItem(at: root) }
         let secret = root.appendingPathComponent("secret.txt")
         try "TOP-SECRET".write(to: secret, atomically: true, encoding: .utf8)
         let attack = #"<?xml version="1.0"?><!DOCTYPE a [<!ENTITY x SYSTEM "file://\#(secret.path)">]><a>&x;</a>"#
