@@ -12,7 +12,7 @@ import sys
 
 # What a test that leaves memory uses: a server on a socket, a child process, a URL session, a loop.
 OUTSIDE = re.compile(
-    r"TestServer|UnderstudyProcess|withUnderstudy|ChildProcess|URLSession|NoRedirects|EventLoop|socket\(|HTTPServer\(|nginx|podman|curl"
+    r"TestServer|UnderstudyProcess|withUnderstudy|ChildProcess|RawHTTPConnection\(|TestWebSocket|URLSession|NoRedirects|EventLoop|socket\(|HTTPServer\(|nginx|podman|curl"
 )
 SUITE = re.compile(r"^(?:@Suite[^\n]*\n|@Suite[^\n]*?\s)?(?:final class|class|struct|enum)\s+(\w+)", re.M)
 

@@ -152,7 +152,7 @@ import FoundationNetworking
                 #"{"request": {"urlPathPattern": "/echo/.*"}, "response": {"body": \#(JSONValue.string(body).serialized), "transformers": ["response-template"]}}"#
         ])
         defer { try? FileManager.default.removeItem(at: root) }
-        let host = "\(BackendTester.authority)"
+        let host = BackendTester.authority
         #expect(
             text(try await server.send("GET", "/echo/a%20b/c?x=a&x=b").body)
                 == "/echo/a b/c|a b|a b|GET|http|/echo/a b/c|/echo/a b/c|echo|a|a|NE|b|b|\(host) http://\(host)|a|3")
