@@ -2,6 +2,8 @@
 # measures the server against a minimal C libevent server, `make fuzz` runs the libFuzzer targets in
 # fuzz/ (docs/fuzzing.md). Each installs what it needs first.
 SWIFT ?= swift
+# `swift test` with a time limit that names the tests still running when it passes (minutes first).
+BOUNDED := python3 tools/bounded-swift-test.py
 PORT ?= 8080
 BIND ?= 127.0.0.1
 STUBS ?= stubs
@@ -52,9 +54,11 @@ install: release
 test: deps $(VENV)/ok lint
 	$(SWIFT) build --product understudy
 	$(VENV)/bin/python -m pytest -q Tests/python
+	$(SWIFT) build --build-tests
 	@# The in-memory suites in their lane (test-fast's), where a socket or child process is refused; then the rest.
-	UNDERSTUDY_TEST_LANE=in-memory $(SWIFT) test --filter "$$(python3 tools/in-memory-tests.py)"
-	$(SWIFT) test --skip "$$(python3 tools/in-memory-tests.py)"
+	@# Each lane takes under a minute here; past its bound, a hung test ends the run and is named.
+	UNDERSTUDY_TEST_LANE=in-memory $(BOUNDED) 10 -- $(SWIFT) test --skip-build --filter "$$(python3 tools/in-memory-tests.py)"
+	$(BOUNDED) 15 -- $(SWIFT) test --skip-build --skip "$$(python3 tools/in-memory-tests.py)"
 	@if [ "$$(uname)" = Linux ]; then $(MAKE) fuzz-smoke; \
 	else echo "fuzz-smoke skipped: libFuzzer ships with the Swift toolchain on Linux only"; fi
 
@@ -70,7 +74,7 @@ lint:
 # which CI runs, runs everything.
 test-fast: deps lint
 	$(SWIFT) build --build-tests
-	UNDERSTUDY_TEST_LANE=in-memory $(SWIFT) test --skip-build --filter "$$(python3 tools/in-memory-tests.py)"
+	UNDERSTUDY_TEST_LANE=in-memory $(BOUNDED) 10 -- $(SWIFT) test --skip-build --filter "$$(python3 tools/in-memory-tests.py)"
 
 # The Swift suite under ThreadSanitizer, in a build folder of its own (it rebuilds everything).
 test-tsan: deps
