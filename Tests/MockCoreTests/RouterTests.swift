@@ -93,15 +93,18 @@ func answering(_ text: String) -> @Sendable (Request) -> Reply {
     }
 
     /// The in-memory tester runs what a socket would: replies computed on another queue, faults
-    /// (status 0), the scope a request names.
+    /// (status 0), a reply dropped unsent (500, not a test waiting forever), the scope a request names.
     @Test func inMemoryExchangesCoverComputedRepliesFaultsAndScopes() async throws {
         let queue = DispatchQueue(label: "work")
         let router = try BackendTester(backends: [
             ClosureBackend(name: "computed", mounts: ["/computed"]) { _ in .computed(on: queue) { .text("from the queue") } },
             ClosureBackend(name: "broken", mounts: ["/broken"]) { _ in .deferred { reply in reply.fail(with: .connectionResetByPeer) } },
+            ClosureBackend(name: "forgetful", mounts: ["/forgetful"]) { _ in .deferred { _ in } },
         ])
         #expect(await router.send("/computed").body.bytes == Array("from the queue".utf8))
         #expect(await router.send("/broken").status == 0)
+        let dropped = await router.send("/forgetful")
+        #expect(dropped.status == 500 && String(decoding: dropped.body.bytes, as: UTF8.self).contains("without replying"), "\(dropped.status)")
         _ = await router.send("/computed", headers: [("X-Understudy-Scope", "ci-7")])
         #expect(router.router.journal.entries.last?.scope.name == "ci-7")
     }

@@ -360,11 +360,12 @@ public final class Responder {
         }
     }
 
-    /// A handler that dropped its responder without replying would leave the client hanging.
-    /// (A responder that has replied may be released on any thread: it holds nothing of libevent's.)
+    /// A handler that dropped its responder without replying would leave the client hanging (in
+    /// memory too: a test waiting for the answer). (A responder that has replied may be released
+    /// on any thread: it holds nothing of libevent's.)
     deinit {
         stopWatchingForDeparture()
-        if request != nil {
+        if isPending {
             loop.assertOnLoopThread()
             send(.text("The handler for this request finished without replying.\n", status: 500))
         }
