@@ -139,7 +139,7 @@ import FoundationXML
         let curl = ChildProcess()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         curl.arguments = [
-            "curl", "--silent", "--show-error", "--fail", "--proxy", "http://127.0.0.1:\(server.port)", "--cacert", caFile.path,
+            "curl", "--silent", "--show-error", "--fail", "--max-time", "60", "--proxy", "http://127.0.0.1:\(server.port)", "--cacert", caFile.path,
             "https://www.ibm.com/developerworks/mydeveloperworks/news/atom/stories/public?source=blogs&ps=30",
         ]
         let output = childPipe()
@@ -148,7 +148,7 @@ import FoundationXML
         curl.standardError = errors
         try ProcessEnvironment.run(curl)
         let data = output.fileHandleForReading.readToEndOfStream()
-        curl.waitUntilExit()
+        curl.waitUntilExit(within: childProcessPatience)
         #expect(curl.terminationStatus == 0, "\(String(decoding: errors.fileHandleForReading.readToEndOfStream(), as: UTF8.self))")
 
         let parser = XMLParser(data: data)

@@ -10,9 +10,9 @@ import UnderstudyTesting
 /// The store locator's search through a geocoder, on a socket: the storefront asks it over HTTP
 /// (the server's own, or the one config.json names), as the real store asks Google's.
 @Suite struct StoreLocatorGeocoderTests {
-    @Test func storeLocatorByZipThroughTheGeocoderAndByCoordinates() throws {
+    @Test func storeLocatorByZipThroughTheGeocoderAndByCoordinates() async throws {
         let geocoder = GeocoderBackend(directory: CommerceTests.stubs.appendingPathComponent("geocoder"))
-        while !geocoder.isReady { Thread.sleep(forTimeInterval: 0.05) }
+        try #require(await poll(until: { geocoder.isReady }, timeout: .seconds(120)))
         let server = try TestServer.start(backends: [CommerceBackend(directory: CommerceTests.stubs.appendingPathComponent("commerce")), geocoder])
         defer { server.stop() }
         let browser = StoreBrowser(server)

@@ -176,7 +176,9 @@ func lines(_ data: Data) -> [String] {
         defer { server.stop() }
         let loop = server.server.loops[0]
         let ran = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            Thread.detachNewThread { loop.execute { continuation.resume(returning: true) } }
+            Thread.detachNewThread {
+                if !loop.execute({ continuation.resume(returning: true) }) { continuation.resume(returning: false) }
+            }
         }
         #expect(ran)
     }

@@ -70,7 +70,7 @@ import UnderstudyTesting
         client.standardError = FileHandle.nullDevice
         try ProcessEnvironment.run(client)
         let answer = String(decoding: output.fileHandleForReading.readToEndOfStream(), as: UTF8.self)
-        client.waitUntilExit()
+        client.waitUntilExit(within: childProcessPatience)
         #expect(answer.contains("HTTP/1.1 200") && answer.hasSuffix("secure"), "\(answer)")
     }
 }

@@ -15,12 +15,12 @@ private final class LoadedText: Sendable {
 @Suite struct BackgroundLoadTests {
     @Test func aRequestBeforeTheLoadWaitsForItWhileItsLoopServesOthers() async throws {
         let load = BackgroundLoad<LoadedText>()
-        let (arrived, arrival) = AsyncStream.makeStream(of: Void.self)
+        let arrived = Locked(false)
         let server = try TestServer.start(backends: [
             ClosureBackend(name: "loaded", mounts: ["/loaded"]) { _ in
                 .deferred { reply in
                     load.whenLoaded(reply) { value in reply.send(.text(value.text)) }
-                    arrival.yield()
+                    arrived.withLock { $0 = true }
                 }
             },
             ClosureBackend(name: "other", mounts: ["/other"]) { _ in .response(.text("other")) },
@@ -28,7 +28,7 @@ private final class LoadedText: Sendable {
         defer { server.stop() }
         #expect(!load.isLoaded)
         async let waiting = server.send("GET", "/loaded")
-        for await _ in arrived { break }
+        #expect(await poll(until: { arrived.withLock { $0 } }, timeout: .seconds(30)))
         // The one loop answers another request while the first one waits for the load.
         let (other, _) = try await server.send("GET", "/other")
         #expect(other == Data("other".utf8))

@@ -116,7 +116,7 @@ import FoundationNetworking
             process.standardOutput = output
             try ProcessEnvironment.run(process)
             let data = output.fileHandleForReading.readToEndOfStream()
-            process.waitUntilExit()
+            process.waitUntilExit(within: childProcessPatience)
             return Array(data)
         }
     }
@@ -467,7 +467,7 @@ enum SelfSignedCertificate {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try ProcessEnvironment.run(process)
-        process.waitUntilExit()
+        process.waitUntilExit(within: childProcessPatience)
         guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
         return (certificate, key)
     }

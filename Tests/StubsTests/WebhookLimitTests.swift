@@ -229,7 +229,11 @@ final class SilentListener: Sendable {
         }
     }
 
-    deinit { close(socket) }
+    // shutdown wakes the trickling thread's accept (close alone does not, on Linux).
+    deinit {
+        shutdown(socket, Int32(SHUT_RDWR))
+        close(socket)
+    }
 }
 
 final class WrittenCount: Sendable {

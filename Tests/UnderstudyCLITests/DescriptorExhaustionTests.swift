@@ -23,7 +23,8 @@ import FoundationNetworking
         process.standardError = stderr
         try ProcessEnvironment.run(process)
         var line: [UInt8] = []
-        while let byte = stdout.fileHandleForReading.readChunk(upTo: 1).first, byte != 10 { line.append(byte) }
+        let listening = ContinuousClock.now + childProcessPatience
+        while let byte = stdout.fileHandleForReading.readChunk(upTo: 1, before: listening)?.first, byte != 10 { line.append(byte) }
         let port = try #require(Int(String(decoding: line, as: UTF8.self).split(separator: ":").last ?? ""))
 
         func get(_ path: String) -> String? {
@@ -55,8 +56,9 @@ import FoundationNetworking
         #expect(answers.b == "added", "the change is picked up once descriptors are free")
 
         process.terminate()
-        process.waitUntilExit()
+        // Its log is read to its end before the wait: a log that filled the pipe would block its exit.
         let log = String(decoding: stderr.fileHandleForReading.readToEndOfStream(), as: UTF8.self)
+        process.waitUntilExit(within: .seconds(30))
         let acceptLines = log.split(separator: "\n").filter { $0.contains("accepting connections failed") }
         #expect(!acceptLines.isEmpty, "accept failures are reported: \(log.prefix(2_000))")
         let seconds = Double((ContinuousClock.now - started).components.seconds)

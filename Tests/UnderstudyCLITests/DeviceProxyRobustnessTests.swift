@@ -67,7 +67,7 @@ import UnderstudyTesting
         client.standardOutput = FileHandle.nullDevice
         client.standardError = FileHandle.nullDevice
         try ProcessEnvironment.run(client)
-        client.waitUntilExit()
+        client.waitUntilExit(within: childProcessPatience)
         let handshake = server.errorLine(containing: "TLS handshake")
         #expect(handshake.contains(#"for x\r\nunderstudy: forged line failed"#), "\(handshake)")
 

@@ -125,7 +125,7 @@ import FoundationNetworking
             process.standardError = output
             try ProcessEnvironment.run(process)
             let text = String(decoding: output.fileHandleForReading.readToEndOfStream(), as: UTF8.self)
-            process.waitUntilExit()
+            process.waitUntilExit(within: childProcessPatience)
             return text
         }
         let har = folder.appendingPathComponent("big.har").path

@@ -52,7 +52,7 @@ import UnderstudyTesting
         process.standardError = output
         try ProcessEnvironment.run(process)
         let text = String(decoding: output.fileHandleForReading.readToEndOfStream(), as: UTF8.self)
-        process.waitUntilExit()
+        process.waitUntilExit(within: childProcessPatience)
         let recorded = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         let calls = recorded.components(separatedBy: "--\n").dropLast().map {
             $0.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
@@ -200,7 +200,7 @@ import UnderstudyTesting
         process.standardOutput = output
         try ProcessEnvironment.run(process)
         let text = String(decoding: output.fileHandleForReading.readToEndOfStream(), as: UTF8.self)
-        process.waitUntilExit()
+        process.waitUntilExit(within: childProcessPatience)
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import Logging
 import MockCore
+import Testing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -24,22 +25,36 @@ public final class BackendTester: Sendable {
         _ = try Self.loop.get()
     }
 
+    /// How long a request may take in memory before the test fails (with status 0) instead of waiting on.
+    public static let patience: Duration = .seconds(60)
+
     /// `request`'s answer, as the backend that answered gave it (after its delay, if any).
-    public func send(_ request: Request) async -> Response {
-        await withCheckedContinuation { continuation in start(request) { continuation.resume(returning: $0) } }
+    public func send(_ request: Request, sourceLocation: SourceLocation = #_sourceLocation) async -> Response {
+        let answer = await withCheckedContinuation { continuation in
+            let once = Locked<CheckedContinuation<Response?, Never>?>(continuation)
+            let resume: @Sendable (Response?) -> Void = { answer in once.withLock { $0.take() }?.resume(returning: answer) }
+            start(request) { resume($0) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + Self.patience.seconds) { resume(nil) }
+        }
+        return answer ?? unanswered(request, sourceLocation)
     }
 
     /// `request`'s answer, waited for on this thread while the tester's own loop makes it: for
     /// synchronous clients (`StoreBrowser`).
-    public func sendAndWait(_ request: Request) -> Response {
+    public func sendAndWait(_ request: Request, sourceLocation: SourceLocation = #_sourceLocation) -> Response {
         let answered = DispatchSemaphore(value: 0)
         let answer = Locked<Response?>(nil)
         start(request) { response in
             answer.withLock { $0 = response }
             answered.signal()
         }
-        answered.wait()
+        guard answered.wait(timeout: .now() + Self.patience.seconds) == .success else { return unanswered(request, sourceLocation) }
         return answer.withLock { $0 } ?? Response(status: 0)
+    }
+
+    private func unanswered(_ request: Request, _ sourceLocation: SourceLocation) -> Response {
+        Issue.record("\(request.method) \(request.target) had no answer within \(Self.patience)", sourceLocation: sourceLocation)
+        return Response(status: 0)
     }
 
     /// Hands `request` to the router on the loop; `answered` gets its answer once (status 0 when

@@ -27,7 +27,7 @@ public final class ChildProcess: @unchecked Sendable {
     public init() {}
 
     /// Starts the child in a process group of its own, with every descriptor but its three
-    /// standard streams closed, as `Process` does.
+    /// standard streams closed and its signals as `Process` leaves them.
     public func run() throws {
         try TestLane.allow("a child process (\(executableURL?.lastPathComponent ?? "?"))")
         guard let executableURL else { throw CocoaError(.fileNoSuchFile) }
@@ -60,7 +60,17 @@ public final class ChildProcess: @unchecked Sendable {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        // No signal blocked and every one at its default, as `Process` starts a child: a test runs
+        // on a dispatch worker, which blocks most signals, and a child inherits the mask (a tool's
+        // SIGTERM would wait forever); SIGPIPE is ignored in this process, and the child would
+        // inherit that too.
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = [executableURL.path] + (arguments ?? [])
         let environment = (self.environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
         var pid: pid_t = 0

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -28,11 +29,35 @@ extension FileHandle {
         }
     }
 
-    /// Everything until the end of the stream.
-    public func readToEndOfStream() -> Data {
+    /// Like `readChunk(upTo:)`, waiting for data only until `deadline`: nil if none came by then.
+    public func readChunk(upTo count: Int = 65_536, before deadline: ContinuousClock.Instant) -> Data? {
+        var waiting = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return nil }
+            let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1
+            let ready = poll(&waiting, 1, Int32(clamping: milliseconds))
+            if ready > 0 { return readChunk(upTo: count) }
+            if ready < 0, errno != EINTR { return Data() }
+        }
+    }
+
+    /// Everything until the end of the stream, or what came before `deadline` (then also `false`).
+    public func readToEndOfStream(before deadline: ContinuousClock.Instant) -> (data: Data, ended: Bool) {
         var all = Data()
-        while case let chunk = readChunk(), !chunk.isEmpty { all.append(chunk) }
-        return all
+        while true {
+            guard let chunk = readChunk(before: deadline) else { return (all, false) }
+            if chunk.isEmpty { return (all, true) }
+            all.append(chunk)
+        }
+    }
+
+    /// Everything until the end of the stream, for at most `childProcessPatience`; past it, an
+    /// issue is recorded and what came is returned.
+    public func readToEndOfStream(within limit: Duration = childProcessPatience, sourceLocation: SourceLocation = #_sourceLocation) -> Data {
+        let (data, ended) = readToEndOfStream(before: .now + limit)
+        if !ended { Issue.record("the stream had not ended when the test's patience ran out", sourceLocation: sourceLocation) }
+        return data
     }
 }
 

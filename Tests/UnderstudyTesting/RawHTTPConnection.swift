@@ -48,6 +48,9 @@ public final class RawHTTPConnection {
             throw Failure.connect(reason)
         }
         setReadTimeout(timeout)
+        // A server that stops reading fails a send after `timeout` too, instead of holding the test.
+        var sendLimit = timeval(tv_sec: Int(timeout), tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &sendLimit, socklen_t(MemoryLayout<timeval>.size))
     }
 
     deinit { close(fd) }
@@ -76,7 +79,8 @@ public final class RawHTTPConnection {
     /// Reads more bytes; false at end of stream. Throws on timeout.
     private func fill() throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
-        let count = recv(fd, &chunk, chunk.count, 0)
+        var count: Int
+        repeat { count = recv(fd, &chunk, chunk.count, 0) } while count < 0 && errno == EINTR
         if count > 0 {
             buffer += chunk[0..<count]
             return true
