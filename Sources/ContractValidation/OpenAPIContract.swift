@@ -78,20 +78,25 @@ public final class OpenAPIContract: ContractCheck {
 
     // MARK: Requests
 
-    public func check(request: Request, explainingUncovered: Bool) -> (covered: Bool, violations: [ContractViolation]) {
+    public func check(request: Request, explainingUncovered: Bool) -> ContractFinding {
         let path = request.rawPath
         guard let (route, captures) = findRoute(path) else {
-            guard explainingUncovered else { return (false, []) }
-            return (false, [violation(.request, nil, "path", "#/paths", "no path of the contract matches \(path)")])
+            guard explainingUncovered else { return ContractFinding(covered: false, operation: nil, violations: []) }
+            let uncovered = violation(.request, nil, "path", "#/paths", "no path of the contract matches \(path)")
+            return ContractFinding(covered: false, operation: nil, violations: [uncovered])
         }
         let method = request.method.rawValue
-        guard let operation = operation(in: route, for: request) else {
+        guard let index = operationIndex(in: route, for: request) else {
             // A browser's CORS preflight is the browser's, not the app's: not the contract's business.
-            if request.method == .options, request.headers["Access-Control-Request-Method"] != nil { return (true, []) }
+            if request.method == .options, request.headers["Access-Control-Request-Method"] != nil {
+                return ContractFinding(covered: true, operation: nil, violations: [])
+            }
             let allowed = route.operations.map { operations[$0].method }.joined(separator: ", ")
             let at = "#/paths/" + JSONPointer.escaped(route.template)
-            return (true, [violation(.request, route.template, "method", at, "\(route.template) has no \(method) operation (it has \(allowed))")])
+            let wrongMethod = violation(.request, route.template, "method", at, "\(route.template) has no \(method) operation (it has \(allowed))")
+            return ContractFinding(covered: true, operation: nil, violations: [wrongMethod])
         }
+        let operation = operations[index]
         var found: [ContractViolation] = []
         for parameter in operation.parameters {
             let values = values(of: parameter, in: request, captures: captures)
@@ -113,7 +118,7 @@ public final class OpenAPIContract: ContractCheck {
         found += checkBody(
             request.body, contentType: request.headers["Content-Type"], of: operation, media: operation.body, part: .request,
             required: operation.bodyRequired, at: operation.pointer + "/requestBody")
-        return (true, found)
+        return ContractFinding(covered: true, operation: index, violations: found)
     }
 
     /// A parameter's values in the request: path captures, query items, header fields, cookies.
@@ -147,10 +152,13 @@ public final class OpenAPIContract: ContractCheck {
 
     // MARK: Answers
 
-    public func check(response: Response, to request: Request) -> [ContractViolation] {
-        guard let (route, _) = findRoute(request.rawPath),
-            let operation = operation(in: route, for: request)
-        else { return [] }
+    public func operation(for request: Request) -> Int? {
+        findRoute(request.rawPath).flatMap { operationIndex(in: $0.0, for: request) }
+    }
+
+    public func check(response: Response, to request: Request, operation index: Int) -> [ContractViolation] {
+        guard operations.indices.contains(index) else { return [] }
+        let operation = operations[index]
         guard let answer = operation.answer(for: response.status) else {
             let documented = operation.answers.map(\.code).joined(separator: ", ")
             return [
@@ -190,7 +198,7 @@ public final class OpenAPIContract: ContractCheck {
                     "\(given.isEmpty ? "no Content-Type" : given) is not one the contract allows (\(allowed))")
             ]
         }
-        guard Self.isJSON(given.isEmpty ? chosen.name : given), let schema = chosen.schema else { return [] }
+        guard Self.isJSONMediaType(given.isEmpty ? chosen.type : given), let schema = chosen.schema else { return [] }
         let instance: JSONValue
         do {
             instance = try JSONValue.parse(body)
@@ -202,22 +210,27 @@ public final class OpenAPIContract: ContractCheck {
     }
 
     /// `application/json; charset=utf-8` → `application/json`.
+    /// Made on bytes, for each checked body: the whitespace trimmed is HTTP's (spaces and tabs) and
+    /// the case folded ASCII's, as media types are tokens.
     public static func mediaType(_ header: String) -> String {
-        String(header.split(separator: ";", maxSplits: 1).first ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        let bytes = header.utf8.prefix { $0 != UInt8(ascii: ";") }
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else { return "" }
+        let folded = bytes[first...last].map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }
+        return String(decoding: folded, as: UTF8.self)
     }
 
-    public static func isJSON(_ type: String) -> Bool {
-        let type = mediaType(type)
-        return type == "application/json" || type.hasSuffix("+json")
-    }
+    public static func isJSON(_ type: String) -> Bool { isJSONMediaType(mediaType(type)) }
+
+    /// Whether a type `mediaType` made is JSON (`application/json`, `application/problem+json`).
+    static func isJSONMediaType(_ type: String) -> Bool { type == "application/json" || type.hasSuffix("+json") }
 
     /// The documented media type for `given`: the same, else its `type/*`, else `*/*`.
     static func choose(_ given: String, from media: [SpecOperation.MediaType]) -> SpecOperation.MediaType? {
-        let names = media.map { ($0, mediaType($0.name)) }
-        if let exact = names.first(where: { $0.1 == given }) { return exact.0 }
+        if let exact = media.first(where: { $0.type == given }) { return exact }
         let family = given.split(separator: "/").first.map { "\($0)/*" }
-        if let family, let ranged = names.first(where: { $0.1 == family }) { return ranged.0 }
-        return names.first { $0.1 == "*/*" }?.0
+        if let family, let ranged = media.first(where: { $0.type == family }) { return ranged }
+        return media.first { $0.type == "*/*" }
     }
 
     // MARK: Paths
@@ -279,12 +292,12 @@ public final class OpenAPIContract: ContractCheck {
         return best
     }
 
-    /// The operation `request` is for: its method's, or for a HEAD the GET's (HTTP allows HEAD
-    /// wherever GET is, and documents seldom list it).
-    private func operation(in route: PathRoute, for request: Request) -> SpecOperation? {
-        let candidates = route.operations.lazy.map { self.operations[$0] }
+    /// The index of the operation `request` is for: its method's, or for a HEAD the GET's (HTTP
+    /// allows HEAD wherever GET is, and documents seldom list it).
+    private func operationIndex(in route: PathRoute, for request: Request) -> Int? {
         let method = request.method.rawValue
-        return candidates.first { $0.method == method } ?? (request.method == .head ? candidates.first { $0.method == "GET" } : nil)
+        return route.operations.first { operations[$0].method == method }
+            ?? (request.method == .head ? route.operations.first { operations[$0].method == "GET" } : nil)
     }
 
     private func violation(_ part: ContractViolation.Part, _ operation: String?, _ pointer: String, _ location: String, _ rule: String)

@@ -27,6 +27,15 @@ public struct SpecOperation: Sendable {
         public let schema: String?
         /// Named examples in document order (`example` alone is named "example").
         public let examples: [(name: String, value: JSONValue)]
+        /// `name` as a request's is compared with it (`OpenAPIContract.mediaType`), made once.
+        let type: String
+
+        init(name: String, schema: String?, examples: [(name: String, value: JSONValue)]) {
+            self.name = name
+            self.schema = schema
+            self.examples = examples
+            type = OpenAPIContract.mediaType(name)
+        }
     }
 
     public struct Answer: Sendable {

@@ -146,26 +146,26 @@ public final class Router: HTTPHandler {
         if !admission.isAdmin, WebSocketHandshake.isUpgrade(request), tookUpgrade(request, responder, scope: scope, offlineHost: offlineHost) {
             return
         }
-        var broken: [ContractViolation] = []
+        var finding: ContractFinding? = nil
         if !admission.isAdmin, let contract {
             let screened = screen(request, against: contract, scope: scope)
             if let refusal = screened.refusal { return responder.send(refusal) }
-            broken = screened.broken
+            finding = screened.finding
         }
         if let (reply, route) = askBackends(request, admission, context, emulators) {
             let backend = routes[route].backend.name
             return finish(
                 reply, from: backend, slot: routeMetricSlots[route], request, responder, isAdmin: admission.isAdmin, scope: scope,
-                violations: broken)
+                contract: finding)
         }
         if let offlineHost, let deviceMode {
             return finish(
                 deviceMode.offlineReply(request, host: offlineHost), from: "proxy", slot: proxyMetricSlot, request, responder, isAdmin: false,
-                scope: scope, violations: broken)
+                scope: scope, contract: finding)
         }
         let nearMisses = NearMiss.closest(backends.flatMap { $0.nearMisses(for: request, in: scope) })
         let response = NotFoundPage.response(for: request, routes: routes, nearMisses: nearMisses)
-        if !admission.isAdmin { record(request, response, backend: nil, slot: nil, scope: scope, violations: broken) }
+        if !admission.isAdmin { record(request, response, backend: nil, slot: nil, scope: scope, violations: finding?.violations ?? []) }
         responder.send(response)
     }
 
@@ -191,35 +191,37 @@ public final class Router: HTTPHandler {
     }
 
     /// `request` checked against the API contract: the 400 that hard enforcement answers (journaled
-    /// here), and what it breaks of an operation the contract covers.
+    /// here), or what it breaks and the operation its answer is checked against. (A path the
+    /// contract lacks breaks nothing under soft enforcement, which asks without the explanation.)
     @inline(never)
     private func screen(
         _ request: Request, against contract: any ContractCheck, scope: StateScope
-    ) -> (refusal: Response?, broken: [ContractViolation]) {
+    ) -> (refusal: Response?, finding: ContractFinding) {
         let hard = contract.enforcement == .hard
-        let (covered, violations) = contract.check(request: request, explainingUncovered: hard)
-        if hard, !violations.isEmpty {
-            let refusal = ContractViolation.refusal(violations, status: 400)
-            record(request, refusal, backend: "contract", slot: contractMetricSlot, scope: scope, violations: violations)
-            return (refusal, violations)
+        let finding = contract.check(request: request, explainingUncovered: hard)
+        if hard, !finding.violations.isEmpty {
+            let refusal = ContractViolation.refusal(finding.violations, status: 400)
+            record(request, refusal, backend: "contract", slot: contractMetricSlot, scope: scope, violations: finding.violations)
+            return (refusal, finding)
         }
-        return (nil, covered ? violations : [])
+        return (nil, finding)
     }
 
     /// The answer to send for `response` and every violation of the exchange: under hard
     /// enforcement an answer that breaks the contract is replaced by a 502 naming what (but a
     /// stream, whose head is already going out).
     @inline(__always)
-    private func vetted(_ response: Response, answering request: Request, broken: [ContractViolation]) -> (Response, [ContractViolation]) {
-        guard let contract else { return (response, broken) }
-        return vetted(response, answering: request, broken: broken, against: contract)
+    private func vetted(_ response: Response, answering request: Request, contract finding: ContractFinding?) -> (Response, [ContractViolation]) {
+        guard let contract, let finding else { return (response, []) }
+        return vetted(response, answering: request, finding: finding, against: contract)
     }
 
     private func vetted(
-        _ response: Response, answering request: Request, broken: [ContractViolation], against contract: any ContractCheck
+        _ response: Response, answering request: Request, finding: ContractFinding, against contract: any ContractCheck
     ) -> (Response, [ContractViolation]) {
-        guard response.status > 0 else { return (response, broken) }
-        let violations = contract.check(response: response, to: request)
+        let broken = finding.violations
+        guard response.status > 0, let operation = finding.operation else { return (response, broken) }
+        let violations = contract.check(response: response, to: request, operation: operation)
         guard !violations.isEmpty else { return (response, broken) }
         let streams = response.headers["Content-Type"]?.hasPrefix("text/event-stream") ?? false
         if contract.enforcement == .hard, !streams { return (ContractViolation.refusal(violations, status: 502), broken + violations) }
@@ -412,14 +414,14 @@ public final class Router: HTTPHandler {
     @inline(__always)
     private func finish(
         _ reply: consuming Reply, from backend: String, slot: Int, _ request: consuming Request, _ responder: Responder,
-        isAdmin: Bool, scope: StateScope, violations broken: [ContractViolation] = []
+        isAdmin: Bool, scope: StateScope, contract finding: ContractFinding? = nil
     ) {
         switch consume reply {
         case .response(let response):
             // Journaled before it is sent: a client that verifies right after its answer
             // must find its request.
             guard isAdmin else {
-                let (answer, violations) = vetted(response, answering: request, broken: broken)
+                let (answer, violations) = vetted(response, answering: request, contract: finding)
                 record(request, answer, backend: backend, slot: slot, scope: scope, violations: violations)
                 return responder.send(answer)
             }
@@ -429,7 +431,7 @@ public final class Router: HTTPHandler {
             let pending = copy request
             start(
                 DeferredReply(responder: responder) { [self] response in
-                    let (answer, violations) = vetted(response, answering: pending, broken: broken)
+                    let (answer, violations) = vetted(response, answering: pending, contract: finding)
                     let entry = record(pending, answer, backend: backend, slot: slot, scope: scope, violations: violations)
                     return (answer, JournalRecord(entry: entry, journal: journal))
                 })
