@@ -1,8 +1,10 @@
 import JSON
 
 /// A document's operations, read from its tree with every `$ref` followed: what stubs are made
-/// from and what traffic is checked against. Each schema is named by its pointer in the tree.
-public struct SpecOperation: Sendable {
+/// from and what traffic is checked against. Each schema is named by its pointer in the tree. A
+/// class: checking a request takes its operation out of the contract's list, and a reference is
+/// one retain where a struct of arrays and strings was a dozen.
+public final class SpecOperation: Sendable {
     public struct Parameter: Sendable {
         public enum Location: String, Sendable {
             case query, header, path, cookie
@@ -67,6 +69,20 @@ public struct SpecOperation: Sendable {
     public let answers: [Answer]
 
     public var name: String { "\(method) \(path)" }
+
+    init(
+        method: String, path: String, pointer: String, operationID: String?, parameters: [Parameter], bodyRequired: Bool,
+        body: [MediaType], answers: [Answer]
+    ) {
+        self.method = method
+        self.path = path
+        self.pointer = pointer
+        self.operationID = operationID
+        self.parameters = parameters
+        self.bodyRequired = bodyRequired
+        self.body = body
+        self.answers = answers
+    }
 
     /// The answer documented for `status`: its own code, else its class (`2XX`), else `default`.
     public func answer(for status: Int) -> Answer? {

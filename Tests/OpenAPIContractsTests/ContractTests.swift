@@ -109,6 +109,23 @@ import Testing
         #expect(contract.check(response: json(#"{"name": "a"}"#, type: "application/JSON;q=1"), to: tree).isEmpty)
     }
 
+    /// An answer's status is documented by its own code, else its class (`4XX`, in either case),
+    /// else `default` (a code that is none of these is no valid document).
+    @Test func statusesFindTheirCodeThenTheirClassThenDefault() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("codes-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let answers = ["201", "4xx", "404", "5XX", "default"].map { #""\#($0)": {"description": "\#($0)"}"# }
+        try Data(
+            #"{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/c": {"get": {"responses": {\#(answers.joined(separator: ", "))}}}}}"#
+                .utf8
+        ).write(to: file)
+        let contract = try OpenAPIContract.load(file.path, enforcement: .soft)
+        let operation = try #require(contract.operations.first)
+        let found = [201, 404, 418, 503, 200, 250, 302].map { operation.answer(for: $0)?.code }
+        #expect(found == ["201", "404", "4xx", "5XX", "default", "default", "default"])
+        #expect(contract.check(response: Response(status: 200), to: request(.get, "/c")).isEmpty)
+    }
+
     @Test func mediaTypesAreTheirTypeTrimmedAndFolded() {
         #expect(OpenAPIContract.mediaType(" Application/Problem+JSON ; charset=utf-8") == "application/problem+json")
         #expect(OpenAPIContract.mediaType("\ttext/plain\t") == "text/plain")
