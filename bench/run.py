@@ -251,6 +251,11 @@ def unused_features(args, workdir):
         json.dump({"openapi": "3.0.3", "info": {"title": "orders", "version": "1"}, "paths": {"/orders/{id}": {"get": {
             "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}],
             "responses": {"200": {"description": "an order", "content": {"application/json": {"schema": {"type": "object"}}}}}}}}}, file)
+    # And one that covers fixed-body's path: what checking a request and its answer costs.
+    covering = os.path.join(workdir, "fixed-openapi.json")
+    with open(covering, "w") as file:
+        json.dump({"openapi": "3.0.3", "info": {"title": "fixed", "version": "1"}, "paths": {"/fixed.txt": {"get": {
+            "responses": {"200": {"description": "the text", "content": {"text/plain": {"schema": {"type": "string"}}}}}}}}}, file)
     cases = [
         ("none", BENCH_STUBS, (), None),
         ("another scope with network conditions", BENCH_STUBS, (), put_network),
@@ -258,6 +263,7 @@ def unused_features(args, workdir):
          ("--ca-dir", os.path.join(workdir, "ca"), "--proxy-password", "secret"), None),
         ("a fleet peer (--peer)", BENCH_STUBS, ("--peer", "http://127.0.0.1:9"), None),
         ("an API contract of other paths (--openapi)", BENCH_STUBS, ("--openapi", contract), None),
+        ("an API contract of this path (used)", BENCH_STUBS, ("--openapi", covering), None),
     ]
     low, high = args.callgrind_requests // 6, args.callgrind_requests
     figures = []
