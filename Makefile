@@ -53,7 +53,8 @@ install: release
 # over its committed corpus (fuzz-smoke, about 2 minutes with its build).
 test: deps $(VENV)/ok lint
 	$(SWIFT) build --product understudy
-	$(VENV)/bin/python -m pytest -q Tests/python
+	@# A Python test still running after 10 minutes (the slowest takes about 30 s) fails, named, with its stack.
+	$(VENV)/bin/python -m pytest -q --timeout=600 Tests/python
 	$(SWIFT) build --build-tests
 	@# The in-memory suites in their lane (test-fast's), where a socket or child process is refused; then the rest.
 	@# Each lane takes under a minute here; past its bound, a hung test ends the run and is named.
@@ -83,7 +84,7 @@ test-tsan: deps
 $(VENV)/ok: tools/install-deps.sh Makefile
 	@tools/install-deps.sh python
 	python3 -m venv $(VENV)
-	$(VENV)/bin/pip install --quiet --disable-pip-version-check wiremock==2.7.0 geopy==2.4.1 googlemaps==4.10.0 selenium==4.25.0 prometheus-client==0.21.1 pytest pytest-xdist==3.8.0 requests jsonschema==4.23.0 kubernetes-validate==1.37.0 websockets==15.0.1 mcp==2.3.0 graphql-core==3.2.6 haralyzer==2.4.0 schemathesis==4.32.5
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check wiremock==2.7.0 geopy==2.4.1 googlemaps==4.10.0 selenium==4.25.0 prometheus-client==0.21.1 pytest pytest-xdist==3.8.0 pytest-timeout==2.4.0 requests jsonschema==4.23.0 kubernetes-validate==1.37.0 websockets==15.0.1 mcp==2.3.0 graphql-core==3.2.6 haralyzer==2.4.0 schemathesis==4.32.5
 	# The OpenAPI Initiative's example documents, as this sdist carries them (Tests/python/test_openapi_contracts.py).
 	rm -rf $(VENV)/oai-examples && mkdir -p $(VENV)/oai-examples
 	$(VENV)/bin/pip download --quiet --disable-pip-version-check --no-deps --no-binary :all: sphinxcontrib-openapi==0.10.0 -d $(VENV)/oai-examples
