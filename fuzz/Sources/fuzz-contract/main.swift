@@ -1,7 +1,8 @@
 // Contract checks (serve --openapi): a request and an answer from client bytes checked against a
 // fixed OpenAPI 3.0 document (parameters read as their types, JSON bodies against schemas with
 // `nullable`, `allOf`, recursion), within a request's work budget as the server runs them.
-// Input: the request target, NUL, the body (sent as the request's and as the answer's).
+// Input: the request target, NUL, the body (sent as the request's and as the answer's). The
+// target's text is also a request's Content-Type, and the body's is read as a media type.
 import ContractValidation
 import FuzzSupport
 import HTTPServer
@@ -42,6 +43,10 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         response.headers.set("Content-Type", body.count % 3 == 0 ? "application/problem+json" : "application/json")
         _ = contract.check(response: response, to: request)
     }
+    // Media types from client bytes: a Content-Type the contract compares, however it is written.
+    let typed = Request(method: .put, target: "/api/items/1", headers: ["Content-Type": target], body: body)
+    _ = contract.check(request: typed)
+    _ = OpenAPIContract.mediaType(String(decoding: body, as: UTF8.self))
     return 0
 }
 
