@@ -38,3 +38,8 @@ extension ChildProcess {
         waitUntilExit(before: .now + limit, sourceLocation: sourceLocation)
     }
 }
+
+extension Duration {
+    /// In seconds, as `Date` arithmetic takes them.
+    var seconds: TimeInterval { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

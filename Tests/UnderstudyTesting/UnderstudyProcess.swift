@@ -140,8 +140,3 @@ public final class OutputCollector: @unchecked Sendable {
         return gathered.text
     }
 }
-
-extension Duration {
-    /// In seconds, as `Date` arithmetic takes them.
-    var seconds: TimeInterval { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}
